@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { DEFAULT_TASK_QUEUE } from '../workflows/shared';
+
+/**
+ * Every process (worker, gateways, launcher, tests) reads its settings here, from environment
+ * variables with safe defaults, so pointing the hub at MySQL or a Temporal cluster is configuration only.
+ * The README has the table.
+ */
+export interface HubConfig {
+  /** `sqlite:<file>` (default, under .data/) or `mysql://user:pass@host:port/db`. */
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  taskQueue: string;
+  /** FSPIOP-Source the hub uses for the callbacks it originates (errors, timeouts). */
+  hubId: string;
+  /** Name of the hub participant that owns the HUB_* accounts. */
+  hubParticipantName: string;
+  adminPort: number;
+  switchPort: number;
+  host: string;
+  logLevel: string;
+}
+
+export const repoRoot = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../..' : '..');
+
+function integer(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  return {
+    databaseUrl: env.DATABASE_URL || `sqlite:${path.join(repoRoot, '.data', 'hub.sqlite')}`,
+    temporalAddress: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE || DEFAULT_TASK_QUEUE,
+    hubId: env.HUB_ID || 'switch',
+    hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',
+    adminPort: integer('ADMIN_PORT', 3001),
+    switchPort: integer('SWITCH_PORT', 3000),
+    host: env.HOST || '127.0.0.1',
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

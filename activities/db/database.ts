@@ -1,0 +1,105 @@
+import 'reflect-metadata';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Mutex } from 'async-mutex';
+import { DataSource, EntityManager } from 'typeorm';
+import { entities } from './entities';
+import { Ledger1795000000000 } from './migrations/1795000000000-Ledger';
+import { seedHub } from './seed';
+
+export const migrations = [Ledger1795000000000];
+
+/**
+ * The hub's database: a TypeORM DataSource plus a `transaction` that is safe to call concurrently.
+ *
+ * TypeORM drives SQLite through a single shared connection, so two overlapping transactions would
+ * silently nest as savepoints of one another; on SQLite they are therefore queued in-process, and
+ * across processes SQLite's write lock serialises them. MySQL runs them concurrently on its pool.
+ */
+export class Database {
+  private readonly sqliteQueue?: Mutex;
+
+  constructor(readonly dataSource: DataSource) {
+    if (!this.isMysql) this.sqliteQueue = new Mutex();
+  }
+
+  get isMysql(): boolean {
+    return this.dataSource.options.type === 'mysql';
+  }
+
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (!this.sqliteQueue) return this.dataSource.transaction(work);
+    return this.sqliteQueue.runExclusive(async () => {
+      // BEGIN IMMEDIATE takes SQLite's write lock up front (waiting through the busy timeout), so a
+      // transaction that reads before it writes cannot fail on a snapshot another process made stale.
+      const runner = this.dataSource.createQueryRunner();
+      await runner.query('BEGIN IMMEDIATE');
+      try {
+        const result = await work(runner.manager);
+        await runner.query('COMMIT');
+        return result;
+      } catch (error) {
+        await runner.query('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  /** A read on SQLite must not observe a queued transaction half done on the shared connection. */
+  read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.sqliteQueue ? this.sqliteQueue.runExclusive(() => work(this.manager)) : work(this.manager);
+  }
+
+  close(): Promise<void> {
+    return this.dataSource.destroy();
+  }
+}
+
+function dataSourceFor(databaseUrl: string): DataSource {
+  if (databaseUrl.startsWith('mysql://')) {
+    return new DataSource({
+      type: 'mysql',
+      url: databaseUrl,
+      entities,
+      migrations,
+      timezone: 'Z',
+      // DECIMAL columns arrive as strings; never let the driver turn money into doubles.
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      extra: { connectionLimit: 20, decimalNumbers: false },
+    });
+  }
+  if (databaseUrl.startsWith('sqlite:')) {
+    const file = databaseUrl.slice('sqlite:'.length);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    return new DataSource({
+      type: 'better-sqlite3',
+      database: file,
+      entities,
+      migrations,
+      enableWAL: true,
+      // Gateways and workers are separate processes writing one file: wait for the lock, don't fail.
+      timeout: 15000,
+    });
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: or mysql://, got "${databaseUrl}"`);
+}
+
+/** Connects, applies pending migrations and makes sure the Hub participant exists. */
+export async function openDatabase(databaseUrl: string, hubParticipantName: string): Promise<Database> {
+  const dataSource = dataSourceFor(databaseUrl);
+  await dataSource.initialize();
+  const db = new Database(dataSource);
+  try {
+    await dataSource.runMigrations({ transaction: 'all' });
+  } catch (error) {
+    // Gateways and workers may start together: if another process applied the migrations first, carry on.
+    if (await dataSource.showMigrations()) throw error;
+  }
+  await seedHub(db, hubParticipantName);
+  return db;
+}

@@ -1,0 +1,132 @@
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { moneyColumn } from './money';
+
+const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
+const timestamp = { type: 'datetime', precision: 3 } as const;
+
+/** A DFSP of the scheme, or the hub itself. */
+@Entity('participant')
+export class Participant {
+  @PrimaryGeneratedColumn() participantId!: number;
+  @Column({ type: 'varchar', length: 30, unique: true }) name!: string;
+  @Column({ type: 'boolean' }) isActive!: boolean;
+  @Column(timestamp) createdDate!: Date;
+  @Column({ type: 'varchar', length: 128 }) createdBy!: string;
+}
+
+/**
+ * A ledger account of a participant in one currency. `value` is the posted balance; `reservedValue`
+ * holds pending debits (prepared transfers, funds-out reservations) until they are committed or released.
+ * Both are derived from `journal_entry` and kept here so a reservation can be checked in one row lock.
+ */
+@Entity('participant_account')
+@Index(['participantId', 'currency', 'ledgerAccountType'], { unique: true })
+export class ParticipantAccount {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'int' }) participantId!: number;
+  @Column({ type: 'varchar', length: 3 }) currency!: string;
+  @Column({ type: 'varchar', length: 50 }) ledgerAccountType!: string;
+  @Column({ type: 'boolean' }) isActive!: boolean;
+  @Column(money) value!: string;
+  @Column(money) reservedValue!: string;
+  @Column(timestamp) createdDate!: Date;
+  @Column({ type: 'varchar', length: 128 }) createdBy!: string;
+  @Column(timestamp) changedDate!: Date;
+}
+
+/** The Net Debit Cap on a participant's position account. */
+@Entity('participant_limit')
+@Index(['accountId', 'type'], { unique: true })
+export class ParticipantLimit {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'int' }) accountId!: number;
+  @Column({ type: 'varchar', length: 50 }) type!: string;
+  @Column(money) value!: string;
+  @Column(money) alarmPercentage!: string;
+  @Column(timestamp) changedDate!: Date;
+}
+
+/** A callback address template (`{{transferId}}`…) for one endpoint type of a participant. */
+@Entity('participant_endpoint')
+@Index(['participantId', 'type'], { unique: true })
+export class ParticipantEndpoint {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'int' }) participantId!: number;
+  @Column({ type: 'varchar', length: 100 }) type!: string;
+  @Column({ type: 'varchar', length: 512 }) value!: string;
+  @Column(timestamp) changedDate!: Date;
+}
+
+@Entity('ledger_account_type')
+export class LedgerAccountType {
+  @PrimaryColumn({ type: 'varchar', length: 50 }) name!: string;
+  @Column({ type: 'varchar', length: 512 }) description!: string;
+  @Column({ type: 'boolean' }) isActive!: boolean;
+  @Column({ type: 'boolean' }) isSettleable!: boolean;
+  @Column(timestamp) createdDate!: Date;
+}
+
+@Entity('settlement_model')
+export class SettlementModel {
+  @PrimaryGeneratedColumn() settlementModelId!: number;
+  @Column({ type: 'varchar', length: 30, unique: true }) name!: string;
+  @Column({ type: 'boolean' }) isActive!: boolean;
+  @Column({ type: 'varchar', length: 20 }) settlementGranularity!: string;
+  @Column({ type: 'varchar', length: 20 }) settlementInterchange!: string;
+  @Column({ type: 'varchar', length: 20 }) settlementDelay!: string;
+  @Column({ type: 'varchar', length: 3, nullable: true }) currency!: string | null;
+  @Column({ type: 'boolean' }) requireLiquidityCheck!: boolean;
+  @Column({ type: 'varchar', length: 50 }) ledgerAccountType!: string;
+  @Column({ type: 'varchar', length: 50 }) settlementAccountType!: string;
+  @Column({ type: 'boolean' }) autoPositionReset!: boolean;
+  @Column(timestamp) createdDate!: Date;
+}
+
+export type LedgerTransferState = 'RESERVED' | 'COMMITTED' | 'ABORTED';
+
+/**
+ * One movement of money between two accounts, TigerBeetle style: reserved (pending), then either
+ * committed (posted) or aborted (voided), never edited. The debit account's value rises, the credit
+ * account's falls, so every currency's accounts always sum to zero.
+ */
+@Entity('ledger_transfer')
+export class LedgerTransfer {
+  @PrimaryColumn({ type: 'varchar', length: 64 }) transferId!: string;
+  @Column({ type: 'varchar', length: 30 }) kind!: string;
+  @Column({ type: 'varchar', length: 20 }) state!: LedgerTransferState;
+  @Column({ type: 'int' }) debitAccountId!: number;
+  @Column({ type: 'int' }) creditAccountId!: number;
+  @Column(money) amount!: string;
+  @Column({ type: 'varchar', length: 3 }) currency!: string;
+  @Column({ type: 'varchar', length: 256, nullable: true }) externalReference!: string | null;
+  @Column({ type: 'varchar', length: 512, nullable: true }) reason!: string | null;
+  @Column(timestamp) createdDate!: Date;
+  @Column({ ...timestamp, nullable: true }) completedDate!: Date | null;
+}
+
+/**
+ * Every change of an account's value or reservedValue is one row here. The unique key
+ * (transferId, accountId, phase) makes a retried ledger operation unable to apply twice.
+ */
+@Entity('journal_entry')
+@Index(['transferId', 'accountId', 'phase'], { unique: true })
+export class JournalEntry {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'varchar', length: 64 }) transferId!: string;
+  @Index() @Column({ type: 'int' }) accountId!: number;
+  @Column({ type: 'varchar', length: 20 }) phase!: string;
+  @Column(money) postedAmount!: string;
+  @Column(money) reservedAmount!: string;
+  @Column(timestamp) createdDate!: Date;
+}
+
+export const entities = [
+  Participant,
+  ParticipantAccount,
+  ParticipantLimit,
+  ParticipantEndpoint,
+  LedgerAccountType,
+  SettlementModel,
+  LedgerTransfer,
+  JournalEntry,
+];

@@ -1,0 +1,151 @@
+import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableIndex } from 'typeorm';
+
+/** The participants, accounts, limits, endpoints, settlement models and the double-entry journal. */
+export class Ledger1795000000000 implements MigrationInterface {
+  name = 'Ledger1795000000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    const isMysql = queryRunner.connection.options.type === 'mysql';
+    // SQLite has no exact decimal type: DECIMAL would get NUMERIC affinity and turn amounts into doubles.
+    const money = (name: string): TableColumnOptions =>
+      isMysql ? { name, type: 'decimal', precision: 38, scale: 4 } : { name, type: 'varchar', length: '64' };
+    const id = (name: string): TableColumnOptions => ({
+      name,
+      type: 'integer',
+      isPrimary: true,
+      isGenerated: true,
+      generationStrategy: 'increment',
+    });
+    const text = (name: string, length: number, nullable = false): TableColumnOptions => ({
+      name,
+      type: 'varchar',
+      length: String(length),
+      isNullable: nullable,
+    });
+    const int = (name: string): TableColumnOptions => ({ name, type: 'int' });
+    const flag = (name: string): TableColumnOptions => ({ name, type: 'boolean' });
+    const time = (name: string, nullable = false): TableColumnOptions => ({
+      name,
+      type: 'datetime',
+      precision: 3,
+      isNullable: nullable,
+    });
+
+    await queryRunner.createTable(
+      new Table({
+        name: 'participant',
+        columns: [id('participantId'), { ...text('name', 30), isUnique: true }, flag('isActive'), time('createdDate'), text('createdBy', 128)],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'participant_account',
+        columns: [
+          id('id'),
+          int('participantId'),
+          text('currency', 3),
+          text('ledgerAccountType', 50),
+          flag('isActive'),
+          money('value'),
+          money('reservedValue'),
+          time('createdDate'),
+          text('createdBy', 128),
+          time('changedDate'),
+        ],
+        foreignKeys: [{ columnNames: ['participantId'], referencedTableName: 'participant', referencedColumnNames: ['participantId'] }],
+        indices: [{ columnNames: ['participantId', 'currency', 'ledgerAccountType'], isUnique: true }],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'participant_limit',
+        columns: [id('id'), int('accountId'), text('type', 50), money('value'), money('alarmPercentage'), time('changedDate')],
+        foreignKeys: [{ columnNames: ['accountId'], referencedTableName: 'participant_account', referencedColumnNames: ['id'] }],
+        indices: [{ columnNames: ['accountId', 'type'], isUnique: true }],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'participant_endpoint',
+        columns: [id('id'), int('participantId'), text('type', 100), text('value', 512), time('changedDate')],
+        foreignKeys: [{ columnNames: ['participantId'], referencedTableName: 'participant', referencedColumnNames: ['participantId'] }],
+        indices: [{ columnNames: ['participantId', 'type'], isUnique: true }],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'ledger_account_type',
+        columns: [{ ...text('name', 50), isPrimary: true }, text('description', 512), flag('isActive'), flag('isSettleable'), time('createdDate')],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'settlement_model',
+        columns: [
+          id('settlementModelId'),
+          { ...text('name', 30), isUnique: true },
+          flag('isActive'),
+          text('settlementGranularity', 20),
+          text('settlementInterchange', 20),
+          text('settlementDelay', 20),
+          text('currency', 3, true),
+          flag('requireLiquidityCheck'),
+          text('ledgerAccountType', 50),
+          text('settlementAccountType', 50),
+          flag('autoPositionReset'),
+          time('createdDate'),
+        ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'ledger_transfer',
+        columns: [
+          { ...text('transferId', 64), isPrimary: true },
+          text('kind', 30),
+          text('state', 20),
+          int('debitAccountId'),
+          int('creditAccountId'),
+          money('amount'),
+          text('currency', 3),
+          text('externalReference', 256, true),
+          text('reason', 512, true),
+          time('createdDate'),
+          time('completedDate', true),
+        ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'journal_entry',
+        columns: [
+          id('id'),
+          text('transferId', 64),
+          int('accountId'),
+          text('phase', 20),
+          money('postedAmount'),
+          money('reservedAmount'),
+          time('createdDate'),
+        ],
+        foreignKeys: [{ columnNames: ['accountId'], referencedTableName: 'participant_account', referencedColumnNames: ['id'] }],
+        indices: [{ columnNames: ['transferId', 'accountId', 'phase'], isUnique: true }],
+      }),
+    );
+    await queryRunner.createIndex('journal_entry', new TableIndex({ columnNames: ['accountId'] }));
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    for (const table of [
+      'journal_entry',
+      'ledger_transfer',
+      'settlement_model',
+      'ledger_account_type',
+      'participant_endpoint',
+      'participant_limit',
+      'participant_account',
+      'participant',
+    ]) {
+      await queryRunner.dropTable(table);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import type { Database } from './db/database';
+import { LedgerTransfer, ParticipantAccount } from './db/entities';
+import { Decimal, formatAmount } from './db/money';
+import { HubError } from './hubError';
+import type { Ledger } from './ledger/ledger';
+import { findAccount, findAccountByType, findParticipant } from './participants';
+
+export interface FundsMovementRequest {
+  transferId: string;
+  externalReference: string;
+  reason: string;
+  amount: string;
+  currency?: string;
+}
+
+/**
+ * Funds in and out of a DFSP's SETTLEMENT account, each offset by the hub's HUB_RECONCILIATION account
+ * in the same currency. A deposit lowers the settlement account (Mojaloop's sign: the hub owes the DFSP);
+ * a withdrawal is reserved first, then committed or aborted, so the money cannot be spent twice meanwhile.
+ */
+export class Funds {
+  constructor(
+    private readonly db: Database,
+    private readonly ledger: Ledger,
+    private readonly hubName: string,
+  ) {}
+
+  async recordFundsIn(name: string, accountId: number, request: FundsMovementRequest): Promise<LedgerTransfer> {
+    const { settlement, reconciliation } = await this.accounts(name, accountId, request.currency);
+    return this.ledger.post({
+      transferId: request.transferId,
+      kind: 'FUNDS_IN',
+      debitAccountId: reconciliation.id,
+      creditAccountId: settlement.id,
+      amount: positive(request.amount),
+      currency: settlement.currency,
+      externalReference: request.externalReference,
+      reason: request.reason,
+    });
+  }
+
+  /** Reserves a withdrawal: at most what the DFSP has deposited and not already reserved. */
+  async recordFundsOutPrepareReserve(name: string, accountId: number, request: FundsMovementRequest): Promise<LedgerTransfer> {
+    const { settlement, reconciliation } = await this.accounts(name, accountId, request.currency);
+    return this.ledger.reserve(
+      {
+        transferId: request.transferId,
+        kind: 'FUNDS_OUT',
+        debitAccountId: settlement.id,
+        creditAccountId: reconciliation.id,
+        amount: positive(request.amount),
+        currency: settlement.currency,
+        externalReference: request.externalReference,
+        reason: request.reason,
+      },
+      async ({ debit, amount }) => {
+        const available = new Decimal(debit.value).plus(debit.reservedValue).negated();
+        if (amount.greaterThan(available)) {
+          throw new HubError('payerInsufficientLiquidity', `Funds out of ${formatAmount(amount)} exceeds the available ${formatAmount(available)}`);
+        }
+      },
+    );
+  }
+
+  async recordFundsOutCommit(name: string, accountId: number, transferId: string): Promise<LedgerTransfer> {
+    await this.reservationOf(name, accountId, transferId);
+    return this.ledger.commit(transferId);
+  }
+
+  async recordFundsOutAbort(name: string, accountId: number, transferId: string): Promise<LedgerTransfer> {
+    await this.reservationOf(name, accountId, transferId);
+    return this.ledger.release(transferId);
+  }
+
+  private accounts(name: string, accountId: number, currency?: string): Promise<{ settlement: ParticipantAccount; reconciliation: ParticipantAccount }> {
+    return this.db.read(async (manager) => {
+      const settlement = await findAccount(manager, name, accountId);
+      if (settlement.ledgerAccountType !== 'SETTLEMENT') {
+        throw new HubError('clientError', `Account ${accountId} is a ${settlement.ledgerAccountType} account; funds move through SETTLEMENT accounts`);
+      }
+      if (!settlement.isActive) throw new HubError('clientError', `Account ${accountId} is inactive`);
+      if (currency && currency !== settlement.currency) {
+        throw new HubError('validationError', `Currency ${currency} does not match the account's ${settlement.currency}`);
+      }
+      const hub = await findParticipant(manager, this.hubName);
+      const reconciliation = await findAccountByType(manager, hub.participantId, settlement.currency, 'HUB_RECONCILIATION');
+      return { settlement, reconciliation };
+    });
+  }
+
+  private reservationOf(name: string, accountId: number, transferId: string): Promise<LedgerTransfer> {
+    return this.db.read(async (manager) => {
+      const account = await findAccount(manager, name, accountId);
+      const transfer = await manager.findOneBy(LedgerTransfer, { transferId });
+      if (!transfer || transfer.kind !== 'FUNDS_OUT' || transfer.debitAccountId !== account.id) {
+        throw new HubError('transferIdNotFound', `No funds-out reservation ${transferId} on account ${accountId}`);
+      }
+      return transfer;
+    });
+  }
+}
+
+function positive(amount: string): string {
+  const value = new Decimal(amount);
+  if (!value.isPositive() || value.isZero()) throw new HubError('validationError', 'amount must be greater than zero');
+  if (value.decimalPlaces() > 4) throw new HubError('validationError', 'amount has more than 4 decimal places');
+  return formatAmount(value);
+}

@@ -1,0 +1,20 @@
+import type { HubServices } from './hub';
+
+export interface ActivityDependencies {
+  services: HubServices;
+}
+
+/**
+ * The worker's activities, made from their dependencies so tests hand in real or test ones
+ * without module mocking. Every activity is idempotent: a retry changes nothing twice.
+ */
+export function createActivities({ services }: ActivityDependencies) {
+  return {
+    async checkDatabase(): Promise<string> {
+      await services.db.manager.query('SELECT 1');
+      return services.db.isMysql ? 'mysql' : 'sqlite';
+    },
+  };
+}
+
+export type HubActivities = ReturnType<typeof createActivities>;

@@ -1,0 +1,216 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Funds } from '../../activities/funds';
+import type { Limits } from '../../activities/limits';
+import type { Participants } from '../../activities/participants';
+import type { SettlementModelRequest, SettlementModels } from '../../activities/settlementModels';
+import { Decimal, formatAmount } from '../../activities/db/money';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/httpError';
+import type { AdminValidator, AdminSchema } from './validation';
+import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
+
+export interface AdminServices {
+  participants: Participants;
+  limits: Limits;
+  funds: Funds;
+  settlementModels: SettlementModels;
+  validator: AdminValidator;
+}
+
+/**
+ * Amounts arrive as JSON numbers (the central-ledger document says so). A double holds any decimal of up
+ * to 15 significant digits exactly, so such a number's shortest text is the amount the operator typed;
+ * anything longer could already have been rounded and is refused rather than guessed.
+ */
+function exactAmount(value: number, field: string): string {
+  const decimal = new Decimal(String(value));
+  if (decimal.precision(true) > 15) throw new HttpError(400, 'validationError', `${field} has more than 15 significant digits`);
+  return formatAmount(decimal);
+}
+
+function accountId(ctx: Context): number {
+  const id = Number(ctx.params.id);
+  if (!Number.isInteger(id) || id <= 0) throw new HttpError(400, 'malformedSyntax', 'account id must be a positive integer');
+  return id;
+}
+
+/** Answers with a status and no body (Koa would otherwise write the status text, or turn it into 204). */
+function noBody(ctx: Context, status: 201 | 202): void {
+  ctx.body = null;
+  ctx.status = status;
+}
+
+const baseUrl = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
+
+async function body<T>(ctx: Context, validator: AdminValidator, schema: AdminSchema): Promise<T> {
+  return validator.validate<T>(schema, (await readJsonBody(ctx)).body);
+}
+
+export function participantRoutes({ participants, limits, funds, validator }: AdminServices): Router {
+  const router = new Router();
+
+  router.get('/participants', async (ctx) => {
+    ctx.body = (await participants.list()).map((p) => participantView(p, baseUrl(ctx)));
+  });
+
+  router.post('/participants', async (ctx) => {
+    const request = await body<{ name: string; currency?: string }>(ctx, validator, 'PostParticipantsRequest');
+    if (!request.currency) throw new HttpError(400, 'missingElement', "body must have required property 'currency'");
+    ctx.body = participantView(await participants.create(request.name, request.currency), baseUrl(ctx));
+  });
+
+  router.get('/participants/limits', async (ctx) => {
+    const views = await limits.all({ currency: query(ctx, 'currency'), type: query(ctx, 'limit') });
+    ctx.body = views.map((view) => limitView(view, true));
+  });
+
+  router.get('/participants/:name', async (ctx) => {
+    ctx.body = participantView(await participants.get(ctx.params.name), baseUrl(ctx));
+  });
+
+  router.put('/participants/:name', async (ctx) => {
+    const request = await body<{ isActive: boolean }>(ctx, validator, 'ParticipantIsActive');
+    ctx.body = participantView(await participants.setActive(ctx.params.name, request.isActive), baseUrl(ctx));
+  });
+
+  router.get('/participants/:name/endpoints', async (ctx) => {
+    ctx.body = (await participants.endpoints(ctx.params.name)).map(({ type, value }) => ({ type, value }));
+  });
+
+  router.post('/participants/:name/endpoints', async (ctx) => {
+    const request = await body<{ type: string; value: string }>(ctx, validator, 'PostParticipantsNameEndpointsRequest');
+    await participants.setEndpoint(ctx.params.name, request.type, request.value);
+    noBody(ctx, 201);
+  });
+
+  router.post('/participants/:name/initialPositionAndLimits', async (ctx) => {
+    const request = await body<{ currency?: string; limit: { type: string; value: number }; initialPosition?: number }>(
+      ctx,
+      validator,
+      'PostInitialPositionAndLimitsRequest',
+    );
+    if (!request.currency) throw new HttpError(400, 'missingElement', "body must have required property 'currency'");
+    await limits.initialPositionAndLimits(ctx.params.name, {
+      currency: request.currency,
+      limit: { type: request.limit.type, value: exactAmount(request.limit.value, 'limit.value') },
+      initialPosition: request.initialPosition === undefined ? undefined : exactAmount(request.initialPosition, 'initialPosition'),
+    });
+    noBody(ctx, 201);
+  });
+
+  router.get('/participants/:name/limits', async (ctx) => {
+    const views = await limits.forParticipant(ctx.params.name, { currency: query(ctx, 'currency'), type: query(ctx, 'limit') });
+    ctx.body = views.map((view) => limitView(view, false));
+  });
+
+  router.put('/participants/:name/limits', async (ctx) => {
+    const request = await body<{ currency?: string; limit: { type: string; value: number; alarmPercentage: number } }>(
+      ctx,
+      validator,
+      'PutParticipantsNameLimitsRequest',
+    );
+    if (!request.currency) throw new HttpError(400, 'missingElement', "body must have required property 'currency'");
+    const view = await limits.adjust(ctx.params.name, request.currency, {
+      type: request.limit.type,
+      value: exactAmount(request.limit.value, 'limit.value'),
+      alarmPercentage: exactAmount(request.limit.alarmPercentage, 'limit.alarmPercentage'),
+    });
+    ctx.body = limitView(view, false);
+  });
+
+  router.get('/participants/:name/positions', async (ctx) => {
+    const currency = query(ctx, 'currency');
+    const positions = (await limits.positions(ctx.params.name, currency)).map(positionView);
+    // central-ledger answers a currency-filtered query with the one position, not a list.
+    ctx.body = currency ? (positions[0] ?? {}) : positions;
+  });
+
+  router.get('/participants/:name/accounts', async (ctx) => {
+    ctx.body = (await participants.accounts(ctx.params.name)).map(accountView);
+  });
+
+  router.post('/participants/:name/accounts', async (ctx) => {
+    const request = await body<{ currency?: string; type: string }>(ctx, validator, 'PostParticipantsNameAccountsRequest');
+    if (!request.currency) throw new HttpError(400, 'missingElement', "body must have required property 'currency'");
+    ctx.body = participantView(await participants.createHubAccount(ctx.params.name, request.currency, request.type), baseUrl(ctx));
+  });
+
+  router.put('/participants/:name/accounts/:id', async (ctx) => {
+    const request = await body<{ isActive: boolean }>(ctx, validator, 'CurrencyIsActive');
+    await participants.setAccountActive(ctx.params.name, accountId(ctx), request.isActive);
+    ctx.status = 200;
+    ctx.body = {};
+  });
+
+  router.post('/participants/:name/accounts/:id', async (ctx) => {
+    const request = await body<{
+      transferId: string;
+      externalReference: string;
+      action: 'recordFundsIn' | 'recordFundsOutPrepareReserve';
+      reason: string;
+      amount: { amount: number; currency?: string };
+    }>(ctx, validator, 'Participants');
+    const movement = {
+      transferId: request.transferId,
+      externalReference: request.externalReference,
+      reason: request.reason,
+      amount: exactAmount(request.amount.amount, 'amount.amount'),
+      currency: request.amount.currency,
+    };
+    if (request.action === 'recordFundsIn') await funds.recordFundsIn(ctx.params.name, accountId(ctx), movement);
+    else await funds.recordFundsOutPrepareReserve(ctx.params.name, accountId(ctx), movement);
+    noBody(ctx, 202);
+  });
+
+  // Document 3 lists POST for this path, the central-ledger document PUT: both record the outcome.
+  const settleFundsOut = async (ctx: Context) => {
+    const request = await body<{ action?: 'recordFundsOutCommit' | 'recordFundsOutAbort'; reason: string }>(ctx, validator, 'RecordFundsOut');
+    if (!request.action) throw new HttpError(400, 'missingElement', "body must have required property 'action'");
+    if (request.action === 'recordFundsOutCommit') await funds.recordFundsOutCommit(ctx.params.name, accountId(ctx), ctx.params.transferId);
+    else await funds.recordFundsOutAbort(ctx.params.name, accountId(ctx), ctx.params.transferId);
+    noBody(ctx, 202);
+  };
+  router.put('/participants/:name/accounts/:id/transfers/:transferId', settleFundsOut);
+  router.post('/participants/:name/accounts/:id/transfers/:transferId', settleFundsOut);
+
+  return router;
+}
+
+export function settlementModelRoutes({ settlementModels, participants, validator }: AdminServices): Router {
+  const router = new Router();
+
+  router.get('/settlementModels', async (ctx) => {
+    ctx.body = (await settlementModels.list()).map(settlementModelView);
+  });
+
+  router.post('/settlementModels', async (ctx) => {
+    await settlementModels.create(await body<SettlementModelRequest>(ctx, validator, 'SettlementModel'));
+    noBody(ctx, 201);
+  });
+
+  router.get('/settlementModels/:name', async (ctx) => {
+    ctx.body = settlementModelView(await settlementModels.get(ctx.params.name));
+  });
+
+  router.put('/settlementModels/:name', async (ctx) => {
+    const request = await body<{ isActive: boolean }>(ctx, validator, 'SettlementModelIsActive');
+    ctx.body = settlementModelView(await settlementModels.setActive(ctx.params.name, request.isActive));
+  });
+
+  router.get('/ledgerAccountTypes', async (ctx) => {
+    ctx.body = (await participants.ledgerAccountTypes()).map(({ name, description, isActive, isSettleable }) => ({
+      name,
+      description,
+      isActive,
+      isSettleable,
+    }));
+  });
+
+  return router;
+}
+
+function query(ctx: Context, name: string): string | undefined {
+  const value = ctx.query[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

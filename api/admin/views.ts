@@ -1,0 +1,66 @@
+import type { ParticipantAccount, SettlementModel } from '../../activities/db/entities';
+import type { LimitView, PositionView } from '../../activities/limits';
+import type { ParticipantWithAccounts } from '../../activities/participants';
+
+/**
+ * Response bodies in the shape of the Mojaloop central-ledger admin API. Amounts are numbers there;
+ * they are rendered from the ledger's exact decimal strings only at this edge.
+ */
+const amount = (value: string) => Number(value);
+const flag = (value: boolean) => (value ? 1 : 0);
+
+export function participantView({ participant, accounts }: ParticipantWithAccounts, baseUrl: string) {
+  const self = `${baseUrl}/participants/${encodeURIComponent(participant.name)}`;
+  return {
+    name: participant.name,
+    id: self,
+    created: participant.createdDate,
+    isActive: flag(participant.isActive),
+    links: { self },
+    accounts: accounts.map((account) => ({
+      id: account.id,
+      ledgerAccountType: account.ledgerAccountType,
+      currency: account.currency,
+      isActive: flag(account.isActive),
+      createdDate: account.createdDate,
+      createdBy: account.createdBy,
+    })),
+  };
+}
+
+export function accountView(account: ParticipantAccount) {
+  return {
+    id: account.id,
+    ledgerAccountType: account.ledgerAccountType,
+    currency: account.currency,
+    isActive: flag(account.isActive),
+    value: amount(account.value),
+    reservedValue: amount(account.reservedValue),
+    changedDate: account.changedDate,
+  };
+}
+
+export function limitView(view: LimitView, withName: boolean) {
+  const limit = { type: view.limit.type, value: amount(view.limit.value), alarmPercentage: amount(view.limit.alarmPercentage) };
+  return withName ? { name: view.name, currency: view.currency, limit } : { currency: view.currency, limit };
+}
+
+export function positionView(position: PositionView) {
+  return { currency: position.currency, value: amount(position.value), changedDate: position.changedDate };
+}
+
+export function settlementModelView(model: SettlementModel) {
+  return {
+    settlementModelId: model.settlementModelId,
+    name: model.name,
+    isActive: model.isActive,
+    settlementGranularity: model.settlementGranularity,
+    settlementInterchange: model.settlementInterchange,
+    settlementDelay: model.settlementDelay,
+    currency: model.currency,
+    requireLiquidityCheck: model.requireLiquidityCheck,
+    ledgerAccountType: model.ledgerAccountType,
+    settlementAccountType: model.settlementAccountType,
+    autoPositionReset: model.autoPositionReset,
+  };
+}

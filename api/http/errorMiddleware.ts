@@ -1,0 +1,34 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { HubError } from '../../activities/hubError';
+import { errorInformation } from '../../workflows/errors';
+import { HttpError } from './httpError';
+
+/** HTTP status for a hub rule that the gateway reports synchronously. */
+function statusOf(error: HubError): number {
+  return error.errorInformation.errorCode.startsWith('32') ? 404 : 400;
+}
+
+/**
+ * Every error leaves the gateway as `{ errorInformation }` with an FSPIOP code. Bad input is a 4xx with
+ * the code that names the problem; only a fault of the hub itself is a 500 (2001), and it is logged.
+ */
+export function errorMiddleware(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof HttpError) {
+        ctx.status = error.status;
+        ctx.body = { errorInformation: error.errorInformation };
+      } else if (error instanceof HubError) {
+        ctx.status = statusOf(error);
+        ctx.body = { errorInformation: error.errorInformation };
+      } else {
+        log.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+        ctx.status = 500;
+        ctx.body = { errorInformation: errorInformation('internalServerError') };
+      }
+    }
+  };
+}

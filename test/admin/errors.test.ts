@@ -1,0 +1,79 @@
+import test from 'ava';
+import { AdminHarness, startAdmin } from '../helpers/adminHarness';
+import { uniqueName } from '../helpers/database';
+
+let admin: AdminHarness;
+test.before(async () => {
+  admin = await startAdmin();
+});
+test.after.always(async () => {
+  await admin?.close();
+});
+
+test('an unknown participant is 404 with a 3200-series code', async (t) => {
+  for (const path of ['/participants/nosuchdfsp', '/participants/nosuchdfsp/endpoints', '/participants/nosuchdfsp/positions', '/participants/nosuchdfsp/accounts']) {
+    const { status, body } = await admin.call('GET', path);
+    t.is(status, 404, path);
+    t.is(body.errorInformation.errorCode, '3200', path);
+  }
+});
+
+test('a body missing a required element is 400 with 3102', async (t) => {
+  const { status, body } = await admin.call('POST', '/participants', { currency: 'USD' });
+  t.is(status, 400);
+  t.is(body.errorInformation.errorCode, '3102');
+  t.regex(body.errorInformation.errorDescription, /^Missing mandatory element - .*name/);
+  const noCurrency = await admin.call('POST', '/participants', { name: uniqueName() });
+  t.is(noCurrency.body.errorInformation.errorCode, '3102');
+});
+
+test('a participant name outside 2..30 characters is rejected', async (t) => {
+  for (const name of ['a', 'x'.repeat(31)]) {
+    const { status, body } = await admin.call('POST', '/participants', { name, currency: 'USD' });
+    t.is(status, 400);
+    t.is(body.errorInformation.errorCode, '3100');
+  }
+});
+
+test('a wrongly typed value is 400 with 3101, and so is JSON that does not parse', async (t) => {
+  const name = uniqueName();
+  await admin.call('POST', '/participants', { name, currency: 'USD' });
+  const typed = await admin.call('PUT', `/participants/${name}`, { isActive: 'yes' });
+  t.is(typed.status, 400);
+  t.is(typed.body.errorInformation.errorCode, '3101');
+  const broken = await admin.call('POST', '/participants', '{"name": ');
+  t.is(broken.status, 400);
+  t.is(broken.body.errorInformation.errorCode, '3101');
+});
+
+test('an empty body where one is required is 400', async (t) => {
+  const { status, body } = await admin.call('POST', '/participants');
+  t.is(status, 400);
+  t.regex(body.errorInformation.errorCode, /^31/);
+});
+
+test('a payload over 5 MB is 400 with 3104', async (t) => {
+  const { status, body } = await admin.call('POST', '/participants', JSON.stringify({ name: 'x'.repeat(5_300_000), currency: 'USD' }));
+  t.is(status, 400);
+  t.is(body.errorInformation.errorCode, '3104');
+});
+
+test('PATCH and DELETE are 405 on every path', async (t) => {
+  for (const [method, path] of [
+    ['PATCH', '/participants'],
+    ['DELETE', '/participants/Hub'],
+    ['DELETE', '/settlementModels/x'],
+  ]) {
+    const { status, body } = await admin.call(method, path);
+    t.is(status, 405, `${method} ${path}`);
+    t.truthy(body.errorInformation);
+  }
+});
+
+test('a method a path does not offer is 405, and an unknown path is 404 with 3002', async (t) => {
+  const wrongMethod = await admin.call('PUT', '/participants');
+  t.is(wrongMethod.status, 405);
+  const unknown = await admin.call('GET', '/nothing/here');
+  t.is(unknown.status, 404);
+  t.is(unknown.body.errorInformation.errorCode, '3002');
+});

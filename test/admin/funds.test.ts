@@ -1,0 +1,163 @@
+import crypto from 'node:crypto';
+import test from 'ava';
+import { checkLedger } from '../../activities/ledger/invariants';
+import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
+import { uniqueName } from '../helpers/database';
+
+let admin: AdminHarness;
+test.before(async () => {
+  admin = await startAdmin();
+});
+test.after.always(async () => {
+  await admin?.close();
+});
+
+async function dfspWithSettlement(currency = 'USD') {
+  const name = uniqueName();
+  const { body } = await admin.call('POST', '/participants', { name, currency });
+  const settlement = body.accounts.find((a: any) => a.ledgerAccountType === 'SETTLEMENT').id as number;
+  const position = body.accounts.find((a: any) => a.ledgerAccountType === 'POSITION').id as number;
+  return { name, settlement, position };
+}
+
+const fundsIn = (amount: number, transferId: string = crypto.randomUUID(), currency = 'USD') => ({
+  transferId,
+  externalReference: 'bank-ref-1',
+  action: 'recordFundsIn',
+  reason: 'deposit',
+  amount: { amount, currency },
+});
+
+const fundsOut = (amount: number, transferId: string = crypto.randomUUID()) => ({
+  transferId,
+  externalReference: 'bank-ref-2',
+  action: 'recordFundsOutPrepareReserve',
+  reason: 'withdrawal',
+  amount: { amount, currency: 'USD' },
+});
+
+async function account(name: string, id: number) {
+  return (await admin.call('GET', `/participants/${name}/accounts`)).body.find((a: any) => a.id === id);
+}
+
+async function hubReconciliation(currency: string) {
+  return (await admin.call('GET', `/participants/${HUB_NAME}/accounts`)).body.find(
+    (a: any) => a.currency === currency && a.ledgerAccountType === 'HUB_RECONCILIATION',
+  );
+}
+
+test('recordFundsIn lowers the settlement account by the deposit and the hub reconciliation account mirrors it', async (t) => {
+  const { name, settlement } = await dfspWithSettlement('GHS');
+  const before = (await hubReconciliation('GHS')).value;
+  const { status } = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(5000.25, undefined, 'GHS'));
+  t.is(status, 202);
+  t.like(await account(name, settlement), { value: -5000.25, reservedValue: 0 });
+  t.is((await hubReconciliation('GHS')).value, before + 5000.25);
+});
+
+test('funds in is idempotent by transferId: a repeat moves nothing, a changed repeat is rejected with 3106', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  const transferId = crypto.randomUUID();
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(100, transferId));
+  const repeat = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(100, transferId));
+  t.is(repeat.status, 202);
+  t.is((await account(name, settlement)).value, -100);
+  const changed = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(999, transferId));
+  t.is(changed.status, 400);
+  t.is(changed.body.errorInformation.errorCode, '3106');
+  t.is((await account(name, settlement)).value, -100);
+});
+
+test('funds out is reserved first, then committed: the reservation blocks the money until the commit moves it', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(1000));
+  const transferId = crypto.randomUUID();
+  const reserve = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsOut(400, transferId));
+  t.is(reserve.status, 202);
+  t.like(await account(name, settlement), { value: -1000, reservedValue: 400 });
+
+  const tooMuch = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsOut(600.01));
+  t.is(tooMuch.status, 400);
+  t.is(tooMuch.body.errorInformation.errorCode, '4001');
+
+  const commit = await admin.call('PUT', `/participants/${name}/accounts/${settlement}/transfers/${transferId}`, {
+    action: 'recordFundsOutCommit',
+    reason: 'paid out',
+  });
+  t.is(commit.status, 202);
+  t.like(await account(name, settlement), { value: -600, reservedValue: 0 });
+
+  const commitAgain = await admin.call('PUT', `/participants/${name}/accounts/${settlement}/transfers/${transferId}`, {
+    action: 'recordFundsOutCommit',
+    reason: 'paid out',
+  });
+  t.is(commitAgain.status, 202);
+  t.like(await account(name, settlement), { value: -600, reservedValue: 0 });
+});
+
+test('an aborted funds out releases the reservation and cannot be committed afterwards', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(300));
+  const transferId = crypto.randomUUID();
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsOut(300, transferId));
+  const abort = await admin.call('POST', `/participants/${name}/accounts/${settlement}/transfers/${transferId}`, {
+    action: 'recordFundsOutAbort',
+    reason: 'bank rejected',
+  });
+  t.is(abort.status, 202);
+  t.like(await account(name, settlement), { value: -300, reservedValue: 0 });
+  const commit = await admin.call('PUT', `/participants/${name}/accounts/${settlement}/transfers/${transferId}`, {
+    action: 'recordFundsOutCommit',
+    reason: 'too late',
+  });
+  t.is(commit.status, 400);
+  t.like(await account(name, settlement), { value: -300, reservedValue: 0 });
+});
+
+test('committing an unknown funds-out transfer is 404 with 3208', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  const { status, body } = await admin.call('PUT', `/participants/${name}/accounts/${settlement}/transfers/${crypto.randomUUID()}`, {
+    action: 'recordFundsOutCommit',
+    reason: 'x',
+  });
+  t.is(status, 404);
+  t.is(body.errorInformation.errorCode, '3208');
+});
+
+test('funds move only through SETTLEMENT accounts, in their own currency', async (t) => {
+  const { name, position, settlement } = await dfspWithSettlement();
+  const onPosition = await admin.call('POST', `/participants/${name}/accounts/${position}`, fundsIn(10));
+  t.is(onPosition.status, 400);
+  const wrongCurrency = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(10, undefined, 'EUR'));
+  t.is(wrongCurrency.status, 400);
+  const unknownAccount = await admin.call('POST', `/participants/${name}/accounts/99999999`, fundsIn(10));
+  t.is(unknownAccount.status, 404);
+});
+
+test('amounts must be positive with at most four decimals', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(0))).status, 400);
+  t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(-5))).status, 400);
+  t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(1.23456))).status, 400);
+  t.is((await account(name, settlement)).value, 0);
+});
+
+test('after concurrent deposits and withdrawals every balance equals its journal and each currency sums to zero', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  await Promise.all(Array.from({ length: 20 }, () => admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(10.5))));
+  const outs = Array.from({ length: 10 }, () => crypto.randomUUID());
+  await Promise.all(outs.map((id) => admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsOut(20, id))));
+  await Promise.all(
+    outs.map((id, i) =>
+      admin.call('PUT', `/participants/${name}/accounts/${settlement}/transfers/${id}`, {
+        action: i % 2 === 0 ? 'recordFundsOutCommit' : 'recordFundsOutAbort',
+        reason: 'settle',
+      }),
+    ),
+  );
+  // 20 × 10.5 in, 5 × 20 out: the settlement account shows -210 + 100.
+  t.like(await account(name, settlement), { value: -110, reservedValue: 0 });
+  const check = await checkLedger(admin.services.db);
+  t.deepEqual(check.violations, []);
+  t.true(check.journalRows > 0);
+});

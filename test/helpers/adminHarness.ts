@@ -1,0 +1,49 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { openHubServices, HubServices } from '../../activities/hub';
+import { createAdminApp } from '../../api/admin/app';
+import { AdminValidator } from '../../api/admin/validation';
+import { testDatabaseUrl } from './database';
+
+export const HUB_NAME = 'Hub';
+
+export interface AdminHarness {
+  url: string;
+  services: HubServices;
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** The real admin API over real HTTP on a free port, against the real database. */
+export async function startAdmin(): Promise<AdminHarness> {
+  const services = await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME });
+  const health = [{ name: 'datastore', check: async () => void (await services.db.manager.query('SELECT 1')) }];
+  const app = createAdminApp({ ...services, validator: new AdminValidator() }, pino({ level: 'silent' }), health);
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    services,
+    async call(method, path, body) {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Not JSON (for example /metrics): keep the text.
+      }
+      return { status: response.status, body: parsed };
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.db.close();
+    },
+  };
+}

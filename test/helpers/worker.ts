@@ -1,0 +1,50 @@
+import crypto from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import type { HubServices } from '../../activities/hub';
+import { createWorker } from '../../worker/createWorker';
+
+/** The Temporal dev server that `npm test` started for this run (test/run.ts). */
+export function temporalAddress(): string {
+  const address = process.env.TEMPORAL_ADDRESS;
+  if (!address) throw new Error('TEMPORAL_ADDRESS is not set: run the suite with `npm test`, which starts a Temporal dev server');
+  return address;
+}
+
+export interface WorkerHarness {
+  client: Client;
+  taskQueue: string;
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+/**
+ * A production-wired worker on the real dev server, on a task queue of its own so test files running
+ * in parallel never take each other's tasks.
+ */
+export async function startWorker(services: HubServices): Promise<WorkerHarness> {
+  const address = temporalAddress();
+  const taskQueue = `test-${crypto.randomUUID()}`;
+  const nativeConnection = await NativeConnection.connect({ address });
+  const worker = await createWorker({
+    connection: nativeConnection,
+    namespace: 'default',
+    taskQueue,
+    dependencies: { services },
+    workflowBundlePath: process.env.WORKFLOW_BUNDLE,
+  });
+  const running = worker.run();
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace: 'default' });
+  return {
+    client,
+    taskQueue,
+    worker,
+    async close() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await nativeConnection.close();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// `npm test` entry (after temporal/ensure.mjs has installed, compiled and fetched the CLI):
+// one in-memory, headless Temporal dev server on a free port for the whole run, then ava.
+//
+//   node dist/test/run.js [ava args…]        e.g. npm test -- --match '*transfer*'
+//
+// Tests read the server address from TEMPORAL_ADDRESS. The exit code is ava's.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startDevServer, type DevServer } from '../temporal/devServer';
+
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
+
+function findRepoRoot(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'temporal', 'cli.mjs')) && existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`cannot find the repository root above ${__dirname}`);
+  }
+}
+
+// A real ESM import from this CommonJS module (tsc would turn `import()` into `require()`).
+const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
+
+async function main(): Promise<number> {
+  const repo = findRepoRoot();
+  let server: DevServer | undefined;
+  let ava: ChildProcess | undefined;
+  let signalled: NodeJS.Signals | undefined;
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) return;
+    signalled = signal;
+    log(`test: ${signal} received, stopping`);
+    // Ctrl-C already reaches ava through the process group; a SIGTERM sent to us alone must be forwarded.
+    if (ava) {
+      if (ava.exitCode === null) ava.kill(signal);
+      return; // main() stops the server once ava has exited
+    }
+    // Still preparing: stop whatever is up and leave (a server still starting is killed on exit).
+    void (server?.stop() ?? Promise.resolve()).finally(() => process.exit(128 + signalNumber(signal)));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    const { ensureTemporalCli } = await importEsm(pathToFileURL(join(repo, 'temporal', 'cli.mjs')).href);
+    const cliPath: string = await ensureTemporalCli({ log });
+    server = await startDevServer({ cliPath, ui: false, log });
+
+    const avaCli = join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
+    const child = spawn(process.execPath, [avaCli, ...process.argv.slice(2)], {
+      cwd: repo,
+      stdio: 'inherit',
+      env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' },
+    });
+    ava = child;
+    const code = await new Promise<number>((resolve) => {
+      child.once('error', (err) => {
+        log(`test: could not start ava: ${err.message}`);
+        resolve(1);
+      });
+      child.once('exit', (c, signal) => resolve(c ?? 128 + signalNumber(signal ?? 'SIGTERM')));
+    });
+    if (signalled && code === 0) return 128 + signalNumber(signalled);
+    return code;
+  } finally {
+    await server?.stop();
+  }
+}
+
+function signalNumber(signal: NodeJS.Signals): number {
+  return signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : signal === 'SIGKILL' ? 9 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    log(`test: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,96 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig, repoRoot } from '../activities/config';
+import { startDevServer, DevServer } from '../temporal/devServer';
+import { temporalCliPath } from '../temporal/installCli';
+import { healthCheck } from '../workflows';
+
+/**
+ * `npm start`: the whole hub on one machine with the embedded defaults. Starts the Temporal dev server
+ * (SQLite file under .data/, Web UI on :8233) unless TEMPORAL_ADDRESS points at a cluster, then the
+ * worker and the gateway processes, waits until the admin API reports healthy, and prints where
+ * everything is. Ctrl-C stops it all.
+ */
+const log = (message: string) => process.stderr.write(`hub: ${message}\n`);
+
+async function waitForHealth(url: string, timeoutMs: number, exited: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited()) throw new Error('a hub process exited during start-up (see its output above)');
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url} was not healthy within ${timeoutMs / 1000} s`);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const config = loadConfig();
+  const external = Boolean(process.env.TEMPORAL_ADDRESS);
+  let temporal: DevServer | undefined;
+  if (!external) {
+    const [ip, port] = config.temporalAddress.split(':');
+    temporal = await startDevServer({
+      cliPath: await temporalCliPath(log),
+      ip,
+      port: Number(port),
+      uiPort: Number(process.env.TEMPORAL_UI_PORT || 8233),
+      ui: true,
+      dbFile: path.join(repoRoot, '.data', 'temporal.sqlite'),
+      log,
+    });
+  }
+  const env = { ...process.env, TEMPORAL_ADDRESS: temporal?.address ?? config.temporalAddress };
+  const children: ChildProcess[] = ['worker/main.js', 'api/main.js'].map((entry) =>
+    spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: 'inherit' }),
+  );
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping');
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await temporal?.stop();
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+  for (const child of children) child.once('exit', (code) => void stop(code ?? 1));
+
+  await waitForHealth(`http://${config.host}:${config.adminPort}/health`, 120_000, () => stopping);
+  // Ready means a workflow really runs: the worker polls the task queue and its activities reach the database.
+  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+  await new Client({ connection, namespace: config.temporalNamespace }).workflow.execute(healthCheck, {
+    taskQueue: config.taskQueue,
+    workflowId: `healthCheck/${crypto.randomUUID()}`,
+    workflowExecutionTimeout: '2 minutes',
+  });
+  await connection.close();
+  const lines = [
+    `ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `  admin API    http://${config.host}:${config.adminPort}`,
+    `  Temporal     ${env.TEMPORAL_ADDRESS}${temporal?.uiUrl ? `   (Web UI ${temporal.uiUrl})` : ''}`,
+    '  Ctrl-C stops everything',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error) => {
+  log(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

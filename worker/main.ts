@@ -1,0 +1,31 @@
+import { NativeConnection } from '@temporalio/worker';
+import { loadConfig } from '../activities/config';
+import { openHubServices } from '../activities/hub';
+import { createLogger } from '../activities/logger';
+import { createWorker } from './createWorker';
+
+/** The worker process: runs the hub's workflows and activities until SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger('worker', config.logLevel);
+  const services = await openHubServices(config);
+  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const worker = await createWorker({
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    dependencies: { services },
+    workflowBundlePath: process.env.WORKFLOW_BUNDLE,
+  });
+  log.info({ taskQueue: config.taskQueue, temporal: config.temporalAddress }, 'worker running');
+  // Worker.run resolves after shutdown, which the SDK starts on SIGINT/SIGTERM once in-flight tasks drain.
+  await worker.run();
+  await connection.close();
+  await services.db.close();
+  log.info('worker stopped');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+/**
+ * The FSPIOP error catalogue (API Definition v1.1, section 7.6), shared by the gateways, the activities
+ * and the workflows so every error the hub reports carries the spec's code and wording.
+ */
+export const fspiopErrors = {
+  communicationError: { code: '1000', description: 'Communication error' },
+  destinationCommunicationError: { code: '1001', description: 'Destination communication error' },
+  serverError: { code: '2000', description: 'Generic server error' },
+  internalServerError: { code: '2001', description: 'Internal server error' },
+  notImplemented: { code: '2002', description: 'Not implemented' },
+  serviceUnavailable: { code: '2003', description: 'Service currently unavailable' },
+  serverTimedOut: { code: '2004', description: 'Server timed out' },
+  clientError: { code: '3000', description: 'Generic client error' },
+  unacceptableVersion: { code: '3001', description: 'Unacceptable version requested' },
+  unknownUri: { code: '3002', description: 'Unknown URI' },
+  validationError: { code: '3100', description: 'Generic validation error' },
+  malformedSyntax: { code: '3101', description: 'Malformed syntax' },
+  missingElement: { code: '3102', description: 'Missing mandatory element' },
+  tooManyElements: { code: '3103', description: 'Too many elements' },
+  tooLargePayload: { code: '3104', description: 'Too large payload' },
+  invalidSignature: { code: '3105', description: 'Invalid signature' },
+  modifiedRequest: { code: '3106', description: 'Modified request' },
+  idNotFound: { code: '3200', description: 'Generic ID not found' },
+  destinationFspError: { code: '3201', description: 'Destination FSP Error' },
+  payerFspIdNotFound: { code: '3202', description: 'Payer FSP ID not found' },
+  payeeFspIdNotFound: { code: '3203', description: 'Payee FSP ID not found' },
+  partyNotFound: { code: '3204', description: 'Party not found' },
+  quoteIdNotFound: { code: '3205', description: 'Quote ID not found' },
+  transactionRequestIdNotFound: { code: '3206', description: 'Transaction request ID not found' },
+  transactionIdNotFound: { code: '3207', description: 'Transaction ID not found' },
+  transferIdNotFound: { code: '3208', description: 'Transfer ID not found' },
+  bulkQuoteIdNotFound: { code: '3209', description: 'Bulk quote ID not found' },
+  bulkTransferIdNotFound: { code: '3210', description: 'Bulk transfer ID not found' },
+  expired: { code: '3300', description: 'Generic expired error' },
+  transactionRequestExpired: { code: '3301', description: 'Transaction request expired' },
+  quoteExpired: { code: '3302', description: 'Quote expired' },
+  transferExpired: { code: '3303', description: 'Transfer expired' },
+  payerError: { code: '4000', description: 'Generic payer error' },
+  payerInsufficientLiquidity: { code: '4001', description: 'Payer FSP insufficient liquidity' },
+  payerRejection: { code: '4100', description: 'Generic payer rejection' },
+  payerLimitError: { code: '4200', description: 'Payer limit error' },
+  payerPermissionError: { code: '4300', description: 'Payer permission error' },
+  payeeError: { code: '5000', description: 'Generic payee error' },
+  payeeRejection: { code: '5100', description: 'Generic payee rejection' },
+  payeeRejectedTransaction: { code: '5104', description: 'Payee rejected transaction' },
+  payeeFspRejectedTransaction: { code: '5105', description: 'Payee FSP rejected transaction' },
+} as const;
+
+export type FspiopErrorName = keyof typeof fspiopErrors;
+
+export interface ErrorInformation {
+  errorCode: string;
+  errorDescription: string;
+  extensionList?: { extension: Array<{ key: string; value: string }> };
+}
+
+/** ErrorInformation in Mojaloop's wording: the catalogue description, then the detail. */
+export function errorInformation(name: FspiopErrorName, detail?: string): ErrorInformation {
+  const { code, description } = fspiopErrors[name];
+  return { errorCode: code, errorDescription: detail ? `${description} - ${detail}` : description };
+}
+
+const byCode = new Map<string, FspiopErrorName>(
+  Object.entries(fspiopErrors).map(([name, { code }]) => [code, name as FspiopErrorName]),
+);
+
+/** The catalogue entry for a code, falling back to the generic error of its class (4xxx → 4000). */
+export function errorNameForCode(code: string): FspiopErrorName {
+  return byCode.get(code) ?? byCode.get(`${code.slice(0, 2)}00`) ?? byCode.get(`${code[0]}000`) ?? 'serverError';
+}

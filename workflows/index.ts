@@ -1,0 +1,1 @@
+export { healthCheck } from './healthCheck';
