@@ -1,7 +1,13 @@
+import type { CallbackSender } from './callbacks';
+import type { ParticipantDirectory } from './directory';
 import type { HubServices } from './hub';
 
 export interface ActivityDependencies {
   services: HubServices;
+  directory: ParticipantDirectory;
+  sender: CallbackSender;
+  /** FSPIOP-Source of the callbacks the hub makes itself. */
+  hubId: string;
 }
 
 /**

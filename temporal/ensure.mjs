@@ -46,23 +46,30 @@ async function ensureDependencies(log) {
   else if (hasLockfile && mtime(lockfile) > mtime(hiddenLockfile)) reason = 'package-lock.json changed';
   if (!reason) return;
 
-  const cmd = hasLockfile ? 'ci' : 'install';
+  log(`ensure: ${reason}`);
   const env = { ...process.env, npm_config_build_from_source: 'true' };
   const nodedir = nodeHeadersDir();
   if (nodedir && !process.env.npm_config_nodedir) env.npm_config_nodedir = nodedir;
-  log(`ensure: ${reason}; running npm ${cmd}${env.npm_config_nodedir ? ` (node headers: ${env.npm_config_nodedir})` : ''}`
+  const [npmCmd, npmArgs] = npmCommand();
+
+  let cmd = hasLockfile ? 'ci' : 'install';
+  if (cmd === 'ci') {
+    // `npm ci` refuses a lockfile that lacks entries, e.g. platform-specific optional packages that the
+    // registry used to write it did not serve. `npm install` keeps the locked versions and tolerates that.
+    // A dry run finds out in a second, without the wall of usage text npm prints on that error.
+    try {
+      await run(npmCmd, [...npmArgs, 'ci', '--dry-run', '--no-audit', '--no-fund'], { env, what: 'npm ci --dry-run', quiet: true });
+    } catch (err) {
+      if (/package\.json and package-lock\.json .*in sync/s.test(err.output ?? '')) {
+        log('ensure: package-lock.json lacks some (optional) entries that npm ci insists on; using npm install');
+        cmd = 'install';
+      }
+    }
+  }
+  log(`ensure: running npm ${cmd}${env.npm_config_nodedir ? ` (node headers: ${env.npm_config_nodedir})` : ''}`
     + ' — native addons compile from source, this takes a few minutes');
   const t = Date.now();
-  const [npmCmd, npmArgs] = npmCommand();
-  try {
-    await run(npmCmd, [...npmArgs, cmd, '--no-audit', '--no-fund'], { env, what: `npm ${cmd}` });
-  } catch (err) {
-    // `npm ci` refuses a lockfile that lacks entries, e.g. platform-specific optional packages that the
-    // registry used to write it did not serve. `npm install` keeps the locked versions and fills the gaps.
-    if (cmd !== 'ci' || !/package\.json and package-lock\.json .*in sync|EUSAGE/s.test(err.output ?? '')) throw err;
-    log('ensure: package-lock.json is incomplete for npm ci; falling back to npm install');
-    await run(npmCmd, [...npmArgs, 'install', '--no-audit', '--no-fund'], { env, what: 'npm install' });
-  }
+  await run(npmCmd, [...npmArgs, cmd, '--no-audit', '--no-fund'], { env, what: `npm ${cmd}` });
   // npm may write package-lock.json after node_modules/.package-lock.json; make the next run see "up to date".
   if (existsSync(hiddenLockfile)) {
     const now = new Date();
@@ -103,7 +110,7 @@ function npmCommand() {
 
 // Runs a command, copying everything it prints to our stderr (stdout of this script stays clean). A failure
 // carries the last 64 KiB of that output in err.output.
-function run(cmd, args, { env = process.env, what }) {
+function run(cmd, args, { env = process.env, what, quiet = false }) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(cmd, args, {
       cwd: REPO,
@@ -113,7 +120,7 @@ function run(cmd, args, { env = process.env, what }) {
     });
     let output = '';
     const onData = (chunk) => {
-      process.stderr.write(chunk);
+      if (!quiet) process.stderr.write(chunk);
       output = (output + chunk.toString('utf8')).slice(-65536);
     };
     child.stdout.on('data', onData);

@@ -83,6 +83,7 @@ async function main(): Promise<void> {
   await connection.close();
   const lines = [
     `ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `  switch API   http://${config.host}:${config.switchPort}   (FSPIOP)`,
     `  admin API    http://${config.host}:${config.adminPort}`,
     `  Temporal     ${env.TEMPORAL_ADDRESS}${temporal?.uiUrl ? `   (Web UI ${temporal.uiUrl})` : ''}`,
     '  Ctrl-C stops everything',

@@ -1,5 +1,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../activities/config';
+import { CallbackSender } from '../activities/callbacks';
+import { ParticipantDirectory } from '../activities/directory';
 import { openHubServices } from '../activities/hub';
 import { createLogger } from '../activities/logger';
 import { createWorker } from './createWorker';
@@ -9,12 +11,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger('worker', config.logLevel);
   const services = await openHubServices(config);
+  const directory = new ParticipantDirectory(services.db);
+  const sender = new CallbackSender(directory, log);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await createWorker({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
-    dependencies: { services },
+    dependencies: { services, directory, sender, hubId: config.hubId },
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
   });
   log.info({ taskQueue: config.taskQueue, temporal: config.temporalAddress }, 'worker running');

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { moneyColumn } from './money';
+import { PartyLookup, QuoteRecord, TransferRecord } from './switchEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
 const timestamp = { type: 'datetime', precision: 3 } as const;
@@ -129,4 +130,9 @@ export const entities = [
   SettlementModel,
   LedgerTransfer,
   JournalEntry,
+  PartyLookup,
+  TransferRecord,
+  QuoteRecord,
 ];
+
+export { PartyLookup, QuoteRecord, TransferRecord };

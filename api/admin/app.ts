@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Logger } from 'pino';
 import { errorMiddleware } from '../http/errorMiddleware';
 import { HttpError } from '../http/httpError';
-import { observabilityRoutes, Health } from '../http/observability';
+import { observabilityRoutes, Health, httpTiming } from '../http/observability';
 import { AdminServices, participantRoutes, settlementModelRoutes } from './routes';
 
 /**
@@ -13,6 +13,7 @@ import { AdminServices, participantRoutes, settlementModelRoutes } from './route
 export function createAdminApp(services: AdminServices, log: Logger, health: Health): Koa {
   const app = new Koa();
   const routers: Router[] = [participantRoutes(services), settlementModelRoutes(services), observabilityRoutes(health)];
+  app.use(httpTiming('admin'));
   app.use(errorMiddleware(log));
   app.use(async (ctx, next) => {
     await next();

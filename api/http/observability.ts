@@ -51,3 +51,15 @@ export function observabilityRoutes(health: Health): Router {
   });
   return router;
 }
+
+/** Records every request's duration under the matched route (not the raw path, to keep labels bounded). */
+export function httpTiming(gateway: string): import('koa').Middleware {
+  return async (ctx, next) => {
+    const end = httpRequests.startTimer();
+    try {
+      await next();
+    } finally {
+      end({ gateway, method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', status: String(ctx.status) });
+    }
+  };
+}

@@ -16,8 +16,8 @@ export interface AdminHarness {
 }
 
 /** The real admin API over real HTTP on a free port, against the real database. */
-export async function startAdmin(): Promise<AdminHarness> {
-  const services = await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME });
+export async function startAdmin(given?: HubServices): Promise<AdminHarness> {
+  const services = given ?? (await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME }));
   const health = [{ name: 'datastore', check: async () => void (await services.db.manager.query('SELECT 1')) }];
   const app = createAdminApp({ ...services, validator: new AdminValidator() }, pino({ level: 'silent' }), health);
   const server = http.createServer(app.callback());
@@ -43,7 +43,7 @@ export async function startAdmin(): Promise<AdminHarness> {
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await services.db.close();
+      if (!given) await services.db.close();
     },
   };
 }

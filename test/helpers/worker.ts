@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import pino from 'pino';
+import type { ActivityDependencies } from '../../activities';
+import { CallbackSender } from '../../activities/callbacks';
+import { ParticipantDirectory } from '../../activities/directory';
 import type { HubServices } from '../../activities/hub';
 import { createWorker } from '../../worker/createWorker';
 
@@ -22,7 +26,14 @@ export interface WorkerHarness {
  * A production-wired worker on the real dev server, on a task queue of its own so test files running
  * in parallel never take each other's tasks.
  */
-export async function startWorker(services: HubServices): Promise<WorkerHarness> {
+export async function startWorker(services: HubServices, given?: Omit<ActivityDependencies, 'services'>): Promise<WorkerHarness> {
+  const directory = given?.directory ?? new ParticipantDirectory(services.db, 0);
+  const dependencies: ActivityDependencies = {
+    services,
+    directory,
+    sender: given?.sender ?? new CallbackSender(directory, pino({ level: 'silent' })),
+    hubId: given?.hubId ?? 'switch',
+  };
   const address = temporalAddress();
   const taskQueue = `test-${crypto.randomUUID()}`;
   const nativeConnection = await NativeConnection.connect({ address });
@@ -30,7 +41,7 @@ export async function startWorker(services: HubServices): Promise<WorkerHarness>
     connection: nativeConnection,
     namespace: 'default',
     taskQueue,
-    dependencies: { services },
+    dependencies,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
   });
   const running = worker.run();

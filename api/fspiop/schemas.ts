@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import YAML from 'yaml';
+import { HttpError } from '../http/httpError';
+import { schemaError } from '../http/schemaErrors';
+
+/**
+ * FSPIOP v1.1 bodies are validated against the schemas of the published Mojaloop OpenAPI document
+ * (npm @mojaloop/api-snippets), loaded file by file so their relative $refs resolve as published.
+ */
+const schemaDir = path.join(path.dirname(require.resolve('@mojaloop/api-snippets/package.json')), 'fspiop', 'v1_1', 'openapi3', 'components', 'schemas');
+const base = 'https://fspiop.mojaloop.io/v1.1/schemas/';
+
+export type FspiopSchema =
+  | 'ParticipantsPostRequest'
+  | 'ParticipantsTypeIDSubIDPostRequest'
+  | 'ParticipantsTypeIDPutResponse'
+  | 'ParticipantsIDPutResponse'
+  | 'PartiesTypeIDPutResponse'
+  | 'PartyIdType'
+  | 'QuotesPostRequest'
+  | 'QuotesIDPutResponse'
+  | 'TransfersPostRequest'
+  | 'TransfersIDPutResponse'
+  | 'ErrorInformationObject'
+  | 'Currency';
+
+let ajv: Ajv | undefined;
+
+function compiler(): Ajv {
+  if (ajv) return ajv;
+  ajv = new Ajv({ strict: false, allErrors: false });
+  addFormats(ajv);
+  for (const file of fs.readdirSync(schemaDir).filter((name) => name.endsWith('.yaml'))) {
+    ajv.addSchema({ ...YAML.parse(fs.readFileSync(path.join(schemaDir, file), 'utf-8')), $id: `${base}${file}` });
+  }
+  return ajv;
+}
+
+const validators = new Map<FspiopSchema, ValidateFunction>();
+
+function validator(schema: FspiopSchema): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) {
+    validate = compiler().getSchema(`${base}${schema}.yaml`)!;
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+/** Returns the value typed as its schema, or throws the FSPIOP error (3101/3102/3103/3100) for it. */
+export function validateFspiop<T>(schema: FspiopSchema, value: unknown, where = 'body'): T {
+  const validate = validator(schema);
+  if (value === undefined) throw new HttpError(400, 'missingElement', `${where} is required`);
+  if (!validate(value)) throw schemaError(validate.errors, where);
+  return value as T;
+}
+
+/** Compiles every schema the gateway uses, so the first request does not pay for it. */
+export function warmUpSchemas(): void {
+  for (const schema of [
+    'ParticipantsPostRequest',
+    'ParticipantsTypeIDSubIDPostRequest',
+    'ParticipantsTypeIDPutResponse',
+    'ParticipantsIDPutResponse',
+    'PartiesTypeIDPutResponse',
+    'PartyIdType',
+    'QuotesPostRequest',
+    'QuotesIDPutResponse',
+    'TransfersPostRequest',
+    'TransfersIDPutResponse',
+    'ErrorInformationObject',
+    'Currency',
+  ] as FspiopSchema[]) {
+    validator(schema);
+  }
+}

@@ -1,0 +1,120 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { CallbackSender } from '../../activities/callbacks';
+import { ParticipantDirectory } from '../../activities/directory';
+import { openHubServices, HubServices } from '../../activities/hub';
+import { createSwitchApp } from '../../api/fspiop/app';
+import { switchResources } from '../../api/fspiop/resources';
+import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
+import { testDatabaseUrl, uniqueName } from './database';
+import { SimulatedDfsp } from './dfsp';
+import { startWorker, WorkerHarness } from './worker';
+
+export const HUB_ID = 'switch';
+
+export interface FspiopCall {
+  source: string;
+  destination?: string;
+  body?: unknown;
+  /** Headers to add or (with undefined) remove from the standard set. */
+  headers?: Record<string, string | undefined>;
+  version?: string;
+}
+
+export interface SwitchHarness {
+  url: string;
+  admin: AdminHarness;
+  services: HubServices;
+  worker: WorkerHarness;
+  dfsps: SimulatedDfsp[];
+  /** A DFSP created, activated, given endpoints at a simulator, a Net Debit Cap and deposited funds. */
+  provision(options?: { currency?: string; netDebitCap?: number; fundsIn?: number; name?: string }): Promise<SimulatedDfsp>;
+  fspiop(method: string, path: string, call: FspiopCall): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** The resource of a path, as FSPIOP media types name it (`/transfers/x` → `transfers`). */
+const resourceOf = (path: string) => path.split('/')[1].split('?')[0];
+
+/**
+ * The switch as it runs in production, over real HTTP: the FSPIOP gateway and admin API against the
+ * real database, a worker on the real Temporal dev server, and DFSPs as real HTTP servers.
+ */
+export async function startSwitch(): Promise<SwitchHarness> {
+  const services = await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME });
+  const log = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
+  const directory = new ParticipantDirectory(services.db, 0);
+  const sender = new CallbackSender(directory, log, 5_000);
+  const worker = await startWorker(services, { hubId: HUB_ID, directory, sender });
+  const admin = await startAdmin(services);
+  const app = createSwitchApp(
+    { config: { hubId: HUB_ID, taskQueue: worker.taskQueue }, services, directory, sender, temporal: worker.client, log },
+    switchResources,
+    [],
+  );
+  const server = http.createServer({ maxHeaderSize: 65_536 }, app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dfsps: SimulatedDfsp[] = [];
+
+  return {
+    url,
+    admin,
+    services,
+    worker,
+    dfsps,
+    async provision({ currency = 'USD', netDebitCap = 10_000, fundsIn = 10_000, name = uniqueName() } = {}) {
+      const dfsp = await SimulatedDfsp.start(name);
+      dfsps.push(dfsp);
+      const created = await admin.call('POST', '/participants', { name, currency });
+      if (created.status !== 200) throw new Error(`could not create ${name}: ${JSON.stringify(created.body)}`);
+      await admin.call('PUT', `/participants/${name}`, { isActive: true });
+      for (const endpoint of dfsp.endpoints()) await admin.call('POST', `/participants/${name}/endpoints`, endpoint);
+      await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, {
+        currency,
+        limit: { type: 'NET_DEBIT_CAP', value: netDebitCap },
+        initialPosition: 0,
+      });
+      if (fundsIn > 0) {
+        const settlement = created.body.accounts.find((a: any) => a.ledgerAccountType === 'SETTLEMENT' && a.currency === currency).id;
+        await admin.call('POST', `/participants/${name}/accounts/${settlement}`, {
+          transferId: crypto.randomUUID(),
+          externalReference: 'opening deposit',
+          action: 'recordFundsIn',
+          reason: 'test',
+          amount: { amount: fundsIn, currency },
+        });
+      }
+      return dfsp;
+    },
+    async fspiop(method, path, { source, destination, body, headers = {}, version = '1.1' }) {
+      const resource = resourceOf(path);
+      const isCallback = method === 'PUT' || method === 'PATCH';
+      const base: Record<string, string | undefined> = {
+        accept: isCallback ? undefined : `application/vnd.interoperability.${resource}+json;version=${version}`,
+        'content-type': method === 'GET' || method === 'DELETE' ? undefined : `application/vnd.interoperability.${resource}+json;version=${version}`,
+        date: new Date().toUTCString(),
+        'fspiop-source': source,
+        'fspiop-destination': destination,
+        ...headers,
+      };
+      const sent = Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: sent,
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(dfsps.map((dfsp) => dfsp.close()));
+      await admin.close();
+      await worker.close();
+      await services.db.close();
+    },
+  };
+}
