@@ -1,6 +1,16 @@
-import type { CallbackSender } from './callbacks';
+import { ApplicationFailure } from '@temporalio/common';
+import { HUB_REJECTION } from '../workflows/support';
+import type { CallbackSender, Delivery } from './callbacks';
+import { hubHeaders } from './callbacks';
+import type { Logger } from 'pino';
 import type { ParticipantDirectory } from './directory';
 import type { HubServices } from './hub';
+import { HubError } from './hubError';
+import { Quotes } from './quotes';
+import { TransferFollowUp } from './transferFollowUp';
+import { Transfers } from './transfers';
+import type { TransfersIDPutResponse } from '../workflows/fspiopTypes';
+import type { ReceivedCallback } from '../workflows/messages';
 
 export interface ActivityDependencies {
   services: HubServices;
@@ -8,18 +18,58 @@ export interface ActivityDependencies {
   sender: CallbackSender;
   /** FSPIOP-Source of the callbacks the hub makes itself. */
   hubId: string;
+  log: Logger;
+}
+
+/** A message the hub sends on its own behalf: headers are made at send time, with FSPIOP-Source = hub. */
+export interface HubDelivery extends Omit<Delivery, 'headers'> {
+  resource: string;
+  version: string;
+}
+
+/**
+ * Business rejections become non-retryable failures carrying their ErrorInformation, so the workflow
+ * decides what to tell whom; anything else (database down, network) is left to the retry policy.
+ */
+function rejecting<A extends unknown[], R>(activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    try {
+      return await activity(...args);
+    } catch (error) {
+      if (error instanceof HubError) throw ApplicationFailure.create({ message: error.message, type: HUB_REJECTION, nonRetryable: true, details: [error.errorInformation] });
+      throw error;
+    }
+  };
 }
 
 /**
  * The worker's activities, made from their dependencies so tests hand in real or test ones
  * without module mocking. Every activity is idempotent: a retry changes nothing twice.
  */
-export function createActivities({ services }: ActivityDependencies) {
+export function createActivities({ services, sender, hubId, log }: ActivityDependencies) {
+  const transfers = new Transfers(services);
+  const transferFollowUp = new TransferFollowUp(transfers, sender, hubId, log);
+  const quotes = new Quotes(services);
   return {
     async checkDatabase(): Promise<string> {
       await services.db.manager.query('SELECT 1');
       return services.db.isMysql ? 'mysql' : 'sqlite';
     },
+    /** Forwards a participant's message (headers and body as they came) or sends a callback. */
+    deliver: rejecting((delivery: Delivery) => sender.send(delivery)),
+    /** Sends a message of the hub's own (an error or a notification), dated now. */
+    deliverFromHub: rejecting(({ resource, version, ...delivery }: HubDelivery) =>
+      sender.send({ ...delivery, headers: hubHeaders({ resource, version, hubId, destination: delivery.to }) }),
+    ),
+    prepareTransfer: rejecting(transfers.prepare.bind(transfers)),
+    commitTransfer: rejecting(transfers.commit.bind(transfers)),
+    abortTransfer: rejecting(transfers.abort.bind(transfers)),
+    /** A payee's PUT that reached the workflow after the transfer was decided: answered as if it came later still. */
+    lateTransferCallback: rejecting((input: { transferId: string; callback: ReceivedCallback<TransfersIDPutResponse>; version: string }) =>
+      transferFollowUp.lateFulfil(input.transferId, input.callback, input.version),
+    ),
+    registerQuote: rejecting(quotes.register.bind(quotes)),
+    completeQuote: rejecting(quotes.complete.bind(quotes)),
   };
 }
 

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
-    dependencies: { services, directory, sender, hubId: config.hubId },
+    dependencies: { services, directory, sender, hubId: config.hubId, log },
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
   });
   log.info({ taskQueue: config.taskQueue, temporal: config.temporalAddress }, 'worker running');

@@ -1,1 +1,3 @@
 export { healthCheck } from './healthCheck';
+export { transfer } from './transfer';
+export { quote } from './quote';

@@ -1,4 +1,8 @@
 import type { ResourceRoutes } from './app';
+import { participantsRoutes } from './participants';
+import { partiesRoutes } from './parties';
+import { quotesRoutes } from './quotes';
+import { transfersRoutes } from './transfers';
 
 /** The FSPIOP resources this switch serves, one router each. */
-export const switchResources: ResourceRoutes[] = [];
+export const switchResources: ResourceRoutes[] = [participantsRoutes, partiesRoutes, quotesRoutes, transfersRoutes];

@@ -20,6 +20,8 @@ export type FspiopSchema =
   | 'ParticipantsIDPutResponse'
   | 'PartiesTypeIDPutResponse'
   | 'PartyIdType'
+  | 'PartyIdentifier'
+  | 'PartySubIdOrType'
   | 'QuotesPostRequest'
   | 'QuotesIDPutResponse'
   | 'TransfersPostRequest'
@@ -67,6 +69,8 @@ export function warmUpSchemas(): void {
     'ParticipantsIDPutResponse',
     'PartiesTypeIDPutResponse',
     'PartyIdType',
+    'PartyIdentifier',
+    'PartySubIdOrType',
     'QuotesPostRequest',
     'QuotesIDPutResponse',
     'TransfersPostRequest',

@@ -47,7 +47,7 @@ export async function startSwitch(): Promise<SwitchHarness> {
   const log = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
   const directory = new ParticipantDirectory(services.db, 0);
   const sender = new CallbackSender(directory, log, 5_000);
-  const worker = await startWorker(services, { hubId: HUB_ID, directory, sender });
+  const worker = await startWorker(services, { hubId: HUB_ID, directory, sender, log });
   const admin = await startAdmin(services);
   const app = createSwitchApp(
     { config: { hubId: HUB_ID, taskQueue: worker.taskQueue }, services, directory, sender, temporal: worker.client, log },

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pino from 'pino';
 import type { ActivityDependencies } from '../../activities';
 import { CallbackSender } from '../../activities/callbacks';
@@ -26,6 +26,8 @@ export interface WorkerHarness {
  * A production-wired worker on the real dev server, on a task queue of its own so test files running
  * in parallel never take each other's tasks.
  */
+let runtimeInstalled = false;
+
 export async function startWorker(services: HubServices, given?: Omit<ActivityDependencies, 'services'>): Promise<WorkerHarness> {
   const directory = given?.directory ?? new ParticipantDirectory(services.db, 0);
   const dependencies: ActivityDependencies = {
@@ -33,7 +35,13 @@ export async function startWorker(services: HubServices, given?: Omit<ActivityDe
     directory,
     sender: given?.sender ?? new CallbackSender(directory, pino({ level: 'silent' })),
     hubId: given?.hubId ?? 'switch',
+    log: given?.log ?? pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
   };
+  if (!runtimeInstalled) {
+    // Business rejections (limits, expiries) are expected in tests; keep the SDK's log to real errors.
+    Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'ERROR') || 'ERROR') });
+    runtimeInstalled = true;
+  }
   const address = temporalAddress();
   const taskQueue = `test-${crypto.randomUUID()}`;
   const nativeConnection = await NativeConnection.connect({ address });

@@ -1,0 +1,73 @@
+import type { Logger } from 'pino';
+import { errorInformation, ErrorInformation } from '../workflows/errors';
+import type { FspiopHeaders } from '../workflows/messages';
+import { CallbackSender, Delivery, hubHeaders } from './callbacks';
+import type { QuoteRecord } from './db/switchEntities';
+import type { Quotes } from './quotes';
+
+/**
+ * What the switch answers about a quote outside its workflow: a POST repeated after the conversation
+ * ended (spec general rule 3), GET /quotes/{ID}, and quote callbacks with no conversation waiting for
+ * them (answers to a forwarded GET), which are routed to their FSPIOP-Destination.
+ */
+export class QuoteFollowUp {
+  constructor(
+    private readonly quotes: Quotes,
+    private readonly sender: CallbackSender,
+    private readonly hubId: string,
+    private readonly log: Logger,
+  ) {}
+
+  async repeated(quoteId: string, hash: string, requester: string, version: string): Promise<void> {
+    const record = await this.quotes.find(quoteId);
+    if (!record) return this.error(requester, quoteId, version, errorInformation('quoteIdNotFound', `quote ${quoteId} not found`));
+    if (record.requestHash !== hash) return this.error(requester, quoteId, version, errorInformation('modifiedRequest', `quote ${quoteId} exists with different details`));
+    if (record.responseBody) await this.resend(record, version);
+  }
+
+  /** GET /quotes/{ID}: the payer gets the stored answer again; otherwise the GET goes to the destination FSP. */
+  async get(quoteId: string, request: { source: string; destination?: string; headers: FspiopHeaders; version: string }): Promise<void> {
+    const record = await this.quotes.find(quoteId);
+    if (record?.responseBody && request.source === record.payerFsp) return this.resend(record, request.version);
+    const destination = request.destination ?? (record && request.source === record.payerFsp ? record.payeeFsp : undefined);
+    if (!destination) return this.error(request.source, quoteId, request.version, errorInformation('quoteIdNotFound', `quote ${quoteId} not found`));
+    await this.deliver({ to: destination, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${quoteId}`, method: 'GET', headers: { ...request.headers, 'fspiop-destination': destination } });
+  }
+
+  /** A PUT /quotes/{ID}[/error] no workflow waits for goes where its sender addressed it. */
+  async route(quoteId: string, isError: boolean, callback: { headers: FspiopHeaders; body: unknown }): Promise<void> {
+    const destination = callback.headers['fspiop-destination'];
+    if (!destination) {
+      this.log.info({ quoteId, from: callback.headers['fspiop-source'] }, 'quote callback without destination and without a waiting quote; dropped');
+      return;
+    }
+    await this.deliver({
+      to: destination,
+      endpointType: 'FSPIOP_CALLBACK_URL_QUOTES',
+      path: `/quotes/${quoteId}${isError ? '/error' : ''}`,
+      method: 'PUT',
+      headers: callback.headers,
+      body: callback.body,
+    });
+  }
+
+  private resend(record: QuoteRecord, version: string): Promise<void> {
+    const body = JSON.parse(record.responseBody!);
+    const headers = record.responseHeaders
+      ? JSON.parse(record.responseHeaders)
+      : hubHeaders({ resource: 'quotes', version, hubId: this.hubId, destination: record.payerFsp });
+    const isError = 'errorInformation' in body;
+    return this.deliver({ to: record.payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${record.quoteId}${isError ? '/error' : ''}`, method: 'PUT', headers, body });
+  }
+
+  private error(to: string, quoteId: string, version: string, error: ErrorInformation): Promise<void> {
+    const headers = hubHeaders({ resource: 'quotes', version, hubId: this.hubId, destination: to });
+    return this.deliver({ to, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${quoteId}/error`, method: 'PUT', headers, body: { errorInformation: error } });
+  }
+
+  private async deliver(delivery: Delivery): Promise<void> {
+    await this.sender.sendWithRetry(delivery).catch((error) => {
+      this.log.warn({ to: delivery.to, path: delivery.path, err: (error as Error).message }, 'quote follow-up not delivered');
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import type { Logger } from 'pino';
+import { errorInformation, ErrorInformation } from '../workflows/errors';
+import type { TransfersIDPutResponse } from '../workflows/fspiopTypes';
+import type { FspiopHeaders } from '../workflows/messages';
+import { CallbackSender, hubHeaders } from './callbacks';
+import type { TransferRecord } from './db/switchEntities';
+import type { Transfers } from './transfers';
+
+/**
+ * What the switch answers about a transfer outside its workflow: GET /transfers/{ID}, a POST repeated
+ * after the conversation ended (spec general rule 3), and a payee's PUT arriving after the transfer was
+ * decided (for example after expiry). Each answer is read from the transfer's record.
+ */
+export class TransferFollowUp {
+  constructor(
+    private readonly transfers: Transfers,
+    private readonly sender: CallbackSender,
+    private readonly hubId: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** GET /transfers/{ID}: the current state, to the payer or payee only. */
+  async status(transferId: string, requester: string, version: string): Promise<void> {
+    const record = await this.transfers.find(transferId);
+    if (!record || (requester !== record.payerFsp && requester !== record.payeeFsp)) {
+      return this.error(requester, transferId, version, errorInformation('transferIdNotFound', `transfer ${transferId} not found`));
+    }
+    await this.put(requester, record, version);
+  }
+
+  /** A POST with the ID of a finished transfer: resend its outcome, or 3106 if the body differs. */
+  async repeated(transferId: string, hash: string, requester: string, version: string): Promise<void> {
+    const record = await this.transfers.find(transferId);
+    if (!record) return this.error(requester, transferId, version, errorInformation('transferIdNotFound', `transfer ${transferId} not found`));
+    if (record.requestHash !== hash) {
+      return this.error(requester, transferId, version, errorInformation('modifiedRequest', `transfer ${transferId} exists with different details`));
+    }
+    if (record.transferState === 'ABORTED') return this.error(record.payerFsp, transferId, version, storedError(record));
+    if (record.transferState === 'COMMITTED') return this.put(record.payerFsp, record, version);
+  }
+
+  /**
+   * A payee's PUT after the transfer was decided. If it was aborted (expired), the payee gets the error
+   * and, if it asked to be notified, PATCH ABORTED; if it was committed and the payee is still waiting
+   * for its notification, the PATCH is sent again.
+   */
+  async lateFulfil(transferId: string, callback: { headers: FspiopHeaders; body: TransfersIDPutResponse }, version: string): Promise<void> {
+    const sender = callback.headers['fspiop-source'];
+    const record = await this.transfers.find(transferId);
+    if (!record || sender !== record.payeeFsp) {
+      return this.error(sender, transferId, version, errorInformation('transferIdNotFound', `transfer ${transferId} not found`));
+    }
+    const wantsNotification = callback.body.transferState === 'RESERVED';
+    if (record.transferState === 'ABORTED') {
+      await this.error(sender, transferId, version, storedError(record));
+      if (wantsNotification) await this.patch(record, version);
+    } else if (record.transferState === 'COMMITTED' && wantsNotification) {
+      await this.patch(record, version);
+    }
+  }
+
+  private async put(to: string, record: TransferRecord, version: string): Promise<void> {
+    const body: TransfersIDPutResponse = {
+      transferState: record.transferState,
+      ...(record.completedTimestamp ? { completedTimestamp: record.completedTimestamp.toISOString() } : {}),
+      ...(record.transferState === 'COMMITTED' && record.fulfilment ? { fulfilment: record.fulfilment } : {}),
+    };
+    await this.send(to, 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', 'PUT', record.transferId, body, version);
+  }
+
+  private patch(record: TransferRecord, version: string): Promise<void> {
+    const body = { completedTimestamp: (record.completedTimestamp ?? new Date()).toISOString(), transferState: record.transferState };
+    return this.send(record.payeeFsp, 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', 'PATCH', record.transferId, body, version);
+  }
+
+  private error(to: string, transferId: string, version: string, error: ErrorInformation): Promise<void> {
+    return this.send(to, 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', 'PUT', transferId, { errorInformation: error }, version);
+  }
+
+  private async send(to: string, endpointType: string, method: 'PUT' | 'PATCH', transferId: string, body: unknown, version: string): Promise<void> {
+    const headers = hubHeaders({ resource: 'transfers', version, hubId: this.hubId, destination: to });
+    await this.sender.sendWithRetry({ to, endpointType, params: { transferId }, method, headers, body }).catch((error) => {
+      this.log.warn({ transferId, to, err: (error as Error).message }, 'transfer follow-up not delivered');
+    });
+  }
+}
+
+function storedError(record: TransferRecord): ErrorInformation {
+  return record.errorCode
+    ? { errorCode: record.errorCode, errorDescription: record.errorDescription ?? '' }
+    : errorInformation('transferExpired', `transfer ${record.transferId} was aborted`);
+}

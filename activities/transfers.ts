@@ -1,0 +1,188 @@
+import crypto from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import type { ErrorInformation } from '../workflows/errors';
+import type { TransfersPostRequest } from '../workflows/fspiopTypes';
+import { ParticipantAccount, ParticipantLimit } from './db/entities';
+import { Decimal, formatAmount } from './db/money';
+import { TransferRecord, TransferState } from './db/switchEntities';
+import type { HubServices } from './hub';
+import { HubError } from './hubError';
+import { NET_DEBIT_CAP } from './limits';
+import { findAccountByType, findParticipant } from './participants';
+
+export interface PrepareInput {
+  body: TransfersPostRequest;
+  source: string;
+  requestHash: string;
+}
+
+/** base64url(sha256(fulfilment)): the condition a fulfilment must hash to (ILP, Document 2 transfer rule 6). */
+export function conditionOf(fulfilment: string): string {
+  return crypto.createHash('sha256').update(Buffer.from(fulfilment, 'base64url')).digest('base64url');
+}
+
+/**
+ * The transfer's ledger steps. Prepare records the transfer, checks it as central-ledger does and
+ * reserves the payer's amount against its Net Debit Cap and liquidity in one locked transaction; commit
+ * and abort settle that reservation. All are idempotent, so Temporal may retry them freely.
+ */
+export class Transfers {
+  constructor(private readonly services: HubServices) {}
+
+  async prepare({ body, source, requestHash }: PrepareInput): Promise<{ payerPositionId: number; payeePositionId: number }> {
+    const { db, ledger } = this.services;
+    await this.record(body, requestHash);
+    let accounts: { payer: ParticipantAccount; payee: ParticipantAccount; settlement: ParticipantAccount };
+    try {
+      accounts = await db.read((manager) => this.check(manager, body, source));
+    } catch (error) {
+      if (error instanceof HubError) await this.finish(body.transferId, 'ABORTED', { errorInformation: error.errorInformation });
+      throw error;
+    }
+    const limit = await db.read((manager) => manager.findOneBy(ParticipantLimit, { accountId: accounts.payer.id, type: NET_DEBIT_CAP }));
+    try {
+      await ledger.reserve(
+        {
+          transferId: body.transferId,
+          kind: 'TRANSFER',
+          debitAccountId: accounts.payer.id,
+          creditAccountId: accounts.payee.id,
+          amount: body.amount.amount,
+          currency: body.amount.currency,
+        },
+        async ({ debit, amount, manager }) => {
+          const settlement = (await manager.findOneBy(ParticipantAccount, { id: accounts.settlement.id }))!;
+          const exposure = new Decimal(debit.value).plus(debit.reservedValue).plus(amount);
+          // Liquidity cover: what the payer has deposited (a negative settlement balance) less its withdrawals in progress.
+          const liquidity = new Decimal(settlement.value).plus(settlement.reservedValue).negated();
+          if (exposure.greaterThan(liquidity)) {
+            throw new HubError('payerInsufficientLiquidity', `position ${formatAmount(exposure)} would exceed liquidity cover ${formatAmount(liquidity)}`);
+          }
+          if (!limit || exposure.greaterThan(limit.value)) {
+            throw new HubError('payerLimitError', `position ${formatAmount(exposure)} would exceed the Net Debit Cap ${limit ? limit.value : '(none set)'}`);
+          }
+        },
+        [accounts.settlement.id],
+      );
+    } catch (error) {
+      if (error instanceof HubError) await this.finish(body.transferId, 'ABORTED', { errorInformation: error.errorInformation });
+      throw error;
+    }
+    await this.finish(body.transferId, 'RESERVED');
+    return { payerPositionId: accounts.payer.id, payeePositionId: accounts.payee.id };
+  }
+
+  /** Commits the reservation if the fulfilment hashes to the condition; a wrong one changes nothing. */
+  async commit(input: { transferId: string; fulfilment: string; payeeWantsNotification: boolean }): Promise<{ completedTimestamp: string }> {
+    const record = await this.get(input.transferId);
+    if (record.transferState === 'COMMITTED') return { completedTimestamp: record.completedTimestamp!.toISOString() };
+    if (conditionOf(input.fulfilment) !== record.ilpCondition) {
+      throw new HubError('validationError', 'invalid fulfilment: its SHA-256 does not match the transfer condition');
+    }
+    await this.services.ledger.commit(input.transferId);
+    const completed = await this.finish(input.transferId, 'COMMITTED', { fulfilment: input.fulfilment, payeeWantsNotification: input.payeeWantsNotification });
+    return { completedTimestamp: completed.toISOString() };
+  }
+
+  /** Releases the reservation (if one was made) and records why the transfer was aborted. */
+  async abort(input: { transferId: string; errorInformation: ErrorInformation; payeeWantsNotification?: boolean }): Promise<{ completedTimestamp: string }> {
+    const record = await this.get(input.transferId);
+    if (record.transferState === 'ABORTED') return { completedTimestamp: record.completedTimestamp!.toISOString() };
+    await this.services.ledger.release(input.transferId);
+    const completed = await this.finish(input.transferId, 'ABORTED', {
+      errorInformation: input.errorInformation,
+      payeeWantsNotification: input.payeeWantsNotification ?? record.payeeWantsNotification,
+    });
+    return { completedTimestamp: completed.toISOString() };
+  }
+
+  get(transferId: string): Promise<TransferRecord> {
+    return this.services.db.read(async (manager) => {
+      const record = await manager.findOneBy(TransferRecord, { transferId });
+      if (!record) throw new HubError('transferIdNotFound', `transfer ${transferId} not found`);
+      return record;
+    });
+  }
+
+  find(transferId: string): Promise<TransferRecord | null> {
+    return this.services.db.read((manager) => manager.findOneBy(TransferRecord, { transferId }));
+  }
+
+  /** Records the transfer as RECEIVED; a record with another request hash means a conflicting duplicate. */
+  private async record(body: TransfersPostRequest, requestHash: string): Promise<void> {
+    const expiration = new Date(body.expiration);
+    const row = {
+      transferId: body.transferId,
+      payerFsp: body.payerFsp,
+      payeeFsp: body.payeeFsp,
+      amount: formatAmount(body.amount.amount),
+      currency: body.amount.currency,
+      ilpCondition: body.condition,
+      expiration: Number.isNaN(expiration.getTime()) ? new Date(0) : expiration,
+      requestHash,
+      transferState: 'RECEIVED' as TransferState,
+      fulfilment: null,
+      completedTimestamp: null,
+      errorCode: null,
+      errorDescription: null,
+      payeeWantsNotification: false,
+      createdDate: new Date(),
+    };
+    await this.services.db.transaction(async (manager) => {
+      await manager.createQueryBuilder().insert().into(TransferRecord).values(row).orIgnore().execute();
+    });
+    const stored = await this.get(body.transferId);
+    if (stored.requestHash !== requestHash) throw new HubError('modifiedRequest', `transfer ${body.transferId} exists with different details`);
+  }
+
+  /** The prepare checks of central-ledger, each failure a 3100 naming the reason (or 3202/3203 for unknown FSPs). */
+  private async check(manager: EntityManager, body: TransfersPostRequest, source: string) {
+    if (source !== body.payerFsp) throw new HubError('validationError', `FSPIOP-Source ${source} does not match payerFsp ${body.payerFsp}`);
+    if (body.payerFsp === body.payeeFsp) throw new HubError('validationError', 'payerFsp and payeeFsp must differ');
+    const amount = new Decimal(body.amount.amount);
+    if (amount.decimalPlaces() > 4) throw new HubError('validationError', `amount ${body.amount.amount} has more than 4 decimal places`);
+    if (amount.precision(true) > 18) throw new HubError('validationError', `amount ${body.amount.amount} has more than 18 digits`);
+    if (amount.isZero()) throw new HubError('validationError', 'amount must be greater than zero');
+    const expiration = Date.parse(body.expiration);
+    if (Number.isNaN(expiration) || expiration <= Date.now()) throw new HubError('validationError', `expiration ${body.expiration} is not in the future`);
+    const payer = await this.participantAccounts(manager, body.payerFsp, body.amount.currency, 'payerFspIdNotFound');
+    const payee = await this.participantAccounts(manager, body.payeeFsp, body.amount.currency, 'payeeFspIdNotFound');
+    const settlement = await findAccountByType(manager, payer.participantId, body.amount.currency, 'SETTLEMENT');
+    return { payer, payee, settlement };
+  }
+
+  private async participantAccounts(
+    manager: EntityManager,
+    name: string,
+    currency: string,
+    unknown: 'payerFspIdNotFound' | 'payeeFspIdNotFound',
+  ): Promise<ParticipantAccount> {
+    const participant = await findParticipant(manager, name).catch(() => {
+      throw new HubError(unknown, `${name} is not a participant`);
+    });
+    if (!participant.isActive) throw new HubError('validationError', `participant ${name} is inactive`);
+    const position = await manager.findOneBy(ParticipantAccount, { participantId: participant.participantId, currency, ledgerAccountType: 'POSITION' });
+    if (!position || !position.isActive) throw new HubError('validationError', `participant ${name} has no active ${currency} position account`);
+    return position;
+  }
+
+  private async finish(
+    transferId: string,
+    transferState: TransferState,
+    extra: { fulfilment?: string; errorInformation?: ErrorInformation; payeeWantsNotification?: boolean } = {},
+  ): Promise<Date> {
+    const completedTimestamp = new Date();
+    await this.services.db.transaction((manager) =>
+      manager.update(TransferRecord, { transferId }, {
+        transferState,
+        ...(transferState === 'RESERVED' ? {} : { completedTimestamp }),
+        ...(extra.fulfilment ? { fulfilment: extra.fulfilment } : {}),
+        ...(extra.payeeWantsNotification === undefined ? {} : { payeeWantsNotification: extra.payeeWantsNotification }),
+        ...(extra.errorInformation
+          ? { errorCode: extra.errorInformation.errorCode, errorDescription: extra.errorInformation.errorDescription.slice(0, 256) }
+          : {}),
+      }),
+    );
+    return completedTimestamp;
+  }
+}

@@ -1,0 +1,68 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { PartyIdInfo } from '../../activities/partyRouting';
+import { readJsonBody } from '../http/body';
+import type { ResourceRoutes } from './app';
+import { fspiopHeaders } from './headers';
+import { inBackground, partyOf, partyRoutingFor } from './parties';
+import { accepted, ok } from './replies';
+import { validateFspiop } from './schemas';
+
+/** The optional `currency` query of GET and DELETE /participants/{Type}/{ID}. */
+function currencyOf(ctx: Context): string | undefined {
+  const currency = ctx.query.currency;
+  return currency === undefined ? undefined : validateFspiop<string>('Currency', currency, 'query currency');
+}
+
+/**
+ * /participants (Document 2): the switch is the account-lookup system (ALS) and its table the oracle.
+ * FSPs register their parties (POST, batch POST), look up which FSP holds a party (GET) and remove
+ * their own parties (DELETE); the answer is a PUT callback from the hub.
+ */
+export const participantsRoutes: ResourceRoutes = (deps) => {
+  const routing = partyRoutingFor(deps);
+  const router = new Router();
+  router.use(fspiopHeaders('participants', deps.directory.unavailable.bind(deps.directory)));
+
+  router.post('/participants', async (ctx) => {
+    const { body } = await readJsonBody(ctx);
+    const request = validateFspiop<{ requestId: string; partyList: PartyIdInfo[]; currency?: string }>('ParticipantsPostRequest', body);
+    inBackground(routing.registerBatch(ctx.state.fspiop, request), deps.log);
+    accepted(ctx);
+  });
+
+  const get = (ctx: Context) => {
+    const party = partyOf(ctx);
+    inBackground(routing.lookupParticipant(ctx.state.fspiop, party, currencyOf(ctx)), deps.log);
+    accepted(ctx);
+  };
+  const post = async (ctx: Context) => {
+    const party = partyOf(ctx);
+    const { body } = await readJsonBody(ctx);
+    const request = validateFspiop<{ fspId: string; currency?: string }>('ParticipantsTypeIDSubIDPostRequest', body);
+    inBackground(routing.registerParticipant(ctx.state.fspiop, party, request), deps.log);
+    accepted(ctx);
+  };
+  const remove = (ctx: Context) => {
+    const party = partyOf(ctx);
+    inBackground(routing.removeParticipant(ctx.state.fspiop, party, currencyOf(ctx)), deps.log);
+    accepted(ctx);
+  };
+  for (const path of ['/participants/:Type/:ID', '/participants/:Type/:ID/:SubId']) {
+    router.get(path, get);
+    router.post(path, post);
+    router.delete(path, remove);
+  }
+
+  // Callbacks to the ALS itself: this switch is the oracle and asks nobody, so none is expected. They are
+  // acknowledged (a DFSP must not see its callback refused) and dropped.
+  const ignore = async (ctx: Context) => {
+    await readJsonBody(ctx);
+    deps.log.info({ source: ctx.state.fspiop.source, path: ctx.path }, 'unexpected /participants callback ignored');
+    ok(ctx);
+  };
+  for (const path of ['/participants/:ID', '/participants/:Type/:ID', '/participants/:Type/:ID/:SubId', '/participants/:Type/:ID/:SubId/error']) {
+    router.put(path, ignore);
+  }
+  return router;
+};

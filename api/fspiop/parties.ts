@@ -1,0 +1,89 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import { AccountLookup, PartyAddress } from '../../activities/accountLookup';
+import { PartyRouting } from '../../activities/partyRouting';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/httpError';
+import type { ResourceRoutes, SwitchDependencies } from './app';
+import { fspiopHeaders, FspiopRequest } from './headers';
+import { accepted, ok } from './replies';
+import { validateFspiop } from './schemas';
+
+/** The account lookup and routing both lookup resources hand their work to. */
+export function partyRoutingFor(deps: SwitchDependencies): PartyRouting {
+  return new PartyRouting({
+    lookup: new AccountLookup(deps.services.db),
+    directory: deps.directory,
+    sender: deps.sender,
+    hubId: deps.config.hubId,
+    log: deps.log,
+  });
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, 'malformedSyntax', `path segment "${segment}" is not valid percent-encoding`);
+  }
+}
+
+/**
+ * The party a /participants or /parties path names, checked against the FSPIOP types (Type is a
+ * PartyIdType). The values come from the raw path: the router would read `+` as a space, and an
+ * MSISDN may start with `+`.
+ */
+export function partyOf(ctx: Context): PartyAddress {
+  const [, , type, id, subId] = ctx.path.split('/');
+  const hasSubId = ctx.params.SubId !== undefined;
+  return {
+    partyIdType: validateFspiop<string>('PartyIdType', decodeSegment(type), 'path Type'),
+    partyIdentifier: validateFspiop<string>('PartyIdentifier', decodeSegment(id), 'path ID'),
+    partySubIdOrType: hasSubId ? validateFspiop<string>('PartySubIdOrType', decodeSegment(subId), 'path SubId') : undefined,
+  };
+}
+
+/** Starts acknowledged work without waiting for it (the requester already has its 202 or 200). */
+export function inBackground(work: Promise<void>, log: Logger): void {
+  work.catch((err: unknown) => log.error({ err }, 'background lookup failed'));
+}
+
+/**
+ * /parties (Document 2): the switch routes GET to the party's FSP from its account lookup and the
+ * answer (PUT, or PUT .../error) back to the FSP in FSPIOP-Destination, headers and body unchanged.
+ */
+export const partiesRoutes: ResourceRoutes = (deps) => {
+  const routing = partyRoutingFor(deps);
+  const router = new Router();
+  router.use(fspiopHeaders('parties', deps.directory.unavailable.bind(deps.directory)));
+
+  const get = (ctx: Context) => {
+    const party = partyOf(ctx);
+    inBackground(routing.forwardPartiesGet(ctx.state.fspiop, party), deps.log);
+    accepted(ctx);
+  };
+
+  const put = (isError: boolean) => async (ctx: Context) => {
+    const party = partyOf(ctx);
+    const request: FspiopRequest = ctx.state.fspiop;
+    const { body } = await readJsonBody(ctx);
+    validateFspiop(isError ? 'ErrorInformationObject' : 'PartiesTypeIDPutResponse', body);
+    // The answer goes to whoever asked; without FSPIOP-Destination the switch cannot know who that is.
+    const destination = request.destination;
+    if (!destination) throw new HttpError(400, 'missingElement', 'header FSPIOP-Destination is required');
+    const problem = await deps.directory.unavailable(destination);
+    if (problem) throw new HttpError(400, 'destinationFspError', `FSPIOP-Destination ${destination}: ${problem}`);
+    inBackground(routing.forwardPartiesPut({ ...request, destination }, party, body, isError), deps.log);
+    ok(ctx);
+  };
+
+  router.get('/parties/:Type/:ID', get);
+  router.get('/parties/:Type/:ID/:SubId', get);
+  // The error paths first: /parties/{Type}/{ID}/error would also match {SubId}.
+  router.put('/parties/:Type/:ID/error', put(true));
+  router.put('/parties/:Type/:ID/:SubId/error', put(true));
+  router.put('/parties/:Type/:ID', put(false));
+  router.put('/parties/:Type/:ID/:SubId', put(false));
+  return router;
+};

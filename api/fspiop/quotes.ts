@@ -1,0 +1,70 @@
+import Router from '@koa/router';
+import { QuoteFollowUp } from '../../activities/quoteFollowUp';
+import { Quotes } from '../../activities/quotes';
+import type { ErrorInformationObject, QuotesIDPutResponse, QuotesPostRequest } from '../../workflows/fspiopTypes';
+import { quote, quoteResponseSignal, QuoteResponse, repeatedQuoteSignal } from '../../workflows/quote';
+import { Currency, PayeeFsp, PayerFsp, State } from '../../workflows/searchAttributes';
+import { readJsonBody } from '../http/body';
+import type { ResourceRoutes } from './app';
+import { requestHash, signalIfRunning, startOrRepeat } from './conversations';
+import { FspiopRequest, fspiopHeaders } from './headers';
+import { accepted, ok } from './replies';
+import { validateFspiop } from './schemas';
+
+export const quoteWorkflowId = (quoteId: string) => `quote/${quoteId}`;
+
+/** /quotes: POST starts the quote workflow; the payee's PUT and PUT …/error are signals to it. */
+export const quotesRoutes: ResourceRoutes = ({ config, services, sender, temporal, directory, log }) => {
+  const followUp = new QuoteFollowUp(new Quotes(services), sender, config.hubId, log);
+  const router = new Router({ prefix: '/quotes' });
+  router.use(fspiopHeaders('quotes', (fsp) => directory.unavailable(fsp)));
+  const background = (work: Promise<unknown>, what: string) => void work.catch((error) => log.error({ err: error, what }, 'quote follow-up failed'));
+
+  router.post('/', async (ctx) => {
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    const body = validateFspiop<QuotesPostRequest>('QuotesPostRequest', (await readJsonBody(ctx)).body);
+    const hash = requestHash(body);
+    const outcome = await startOrRepeat(
+      temporal,
+      quote,
+      {
+        workflowId: quoteWorkflowId(body.quoteId),
+        taskQueue: config.taskQueue,
+        args: [{ body, headers: fspiop.headers, requestHash: hash, version: fspiop.version }],
+        typedSearchAttributes: [
+          { key: PayerFsp, value: fspiop.source },
+          { key: PayeeFsp, value: fspiop.destination ?? body.payee.partyIdInfo.fspId ?? '' },
+          { key: Currency, value: body.amount.currency },
+          { key: State, value: 'PENDING' },
+        ],
+        staticSummary: `Quote ${body.amountType} ${body.amount.amount} ${body.amount.currency} from ${fspiop.source} to ${fspiop.destination ?? body.payee.partyIdInfo.fspId}`,
+      },
+      repeatedQuoteSignal,
+      { requestHash: hash, headers: fspiop.headers },
+    );
+    if (outcome === 'finished') background(followUp.repeated(body.quoteId, hash, fspiop.source, fspiop.version), 'repeated quote');
+    accepted(ctx);
+  });
+
+  router.get('/:id', async (ctx) => {
+    background(followUp.get(ctx.params.id, ctx.state.fspiop), 'quote GET');
+    accepted(ctx);
+  });
+
+  const callback = (isError: boolean): Router.Middleware => async (ctx) => {
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    const { body } = await readJsonBody(ctx);
+    const received = { headers: fspiop.headers, body };
+    const response: QuoteResponse = isError
+      ? { kind: 'error', callback: { headers: fspiop.headers, body: validateFspiop<ErrorInformationObject>('ErrorInformationObject', body) } }
+      : { kind: 'quote', callback: { headers: fspiop.headers, body: validateFspiop<QuotesIDPutResponse>('QuotesIDPutResponse', body) } };
+    if (!(await signalIfRunning(temporal, quoteWorkflowId(ctx.params.id), quoteResponseSignal, response))) {
+      background(followUp.route(ctx.params.id, isError, received), 'quote callback');
+    }
+    ok(ctx);
+  };
+  router.put('/:id', callback(false));
+  router.put('/:id/error', callback(true));
+
+  return router;
+};

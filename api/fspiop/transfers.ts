@@ -1,0 +1,85 @@
+import Router from '@koa/router';
+import { TransferFollowUp } from '../../activities/transferFollowUp';
+import { Transfers } from '../../activities/transfers';
+import type { ErrorInformationObject, TransfersIDPutResponse, TransfersPostRequest } from '../../workflows/fspiopTypes';
+import { Currency, PayeeFsp, PayerFsp, State } from '../../workflows/searchAttributes';
+import { fulfilSignal, rejectSignal, repeatedTransferSignal, transfer } from '../../workflows/transfer';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/httpError';
+import type { ResourceRoutes } from './app';
+import { requestHash, signalIfRunning, startOrRepeat } from './conversations';
+import { FspiopRequest, fspiopHeaders } from './headers';
+import { accepted, ok } from './replies';
+import { validateFspiop } from './schemas';
+
+export const transferWorkflowId = (transferId: string) => `transfer/${transferId}`;
+
+/**
+ * /transfers: POST starts the transfer workflow (or repeats into it), PUT and PUT …/error from the payee
+ * are signals to it; GET and anything arriving after the workflow ended are answered from the record.
+ */
+export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temporal, directory, log }) => {
+  const followUp = new TransferFollowUp(new Transfers(services), sender, config.hubId, log);
+  const router = new Router({ prefix: '/transfers' });
+  router.use(fspiopHeaders('transfers', (fsp) => directory.unavailable(fsp)));
+  const background = (work: Promise<unknown>, what: string) =>
+    void work.catch((error) => log.error({ err: error, what }, 'transfer follow-up failed'));
+
+  router.post('/', async (ctx) => {
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    const body = validateFspiop<TransfersPostRequest>('TransfersPostRequest', (await readJsonBody(ctx)).body);
+    const hash = requestHash(body);
+    const outcome = await startOrRepeat(
+      temporal,
+      transfer,
+      {
+        workflowId: transferWorkflowId(body.transferId),
+        taskQueue: config.taskQueue,
+        args: [{ body, headers: fspiop.headers, requestHash: hash, version: fspiop.version }],
+        typedSearchAttributes: [
+          { key: PayerFsp, value: body.payerFsp },
+          { key: PayeeFsp, value: body.payeeFsp },
+          { key: Currency, value: body.amount.currency },
+          { key: State, value: 'RECEIVED' },
+        ],
+        staticSummary: `Transfer ${body.amount.amount} ${body.amount.currency} from ${body.payerFsp} to ${body.payeeFsp}`,
+      },
+      repeatedTransferSignal,
+      { requestHash: hash, headers: fspiop.headers },
+    );
+    if (outcome === 'finished') background(followUp.repeated(body.transferId, hash, fspiop.source, fspiop.version), 'repeated transfer');
+    accepted(ctx);
+  });
+
+  router.get('/:id', async (ctx) => {
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    background(followUp.status(ctx.params.id, fspiop.source, fspiop.version), 'transfer status');
+    accepted(ctx);
+  });
+
+  router.put('/:id', async (ctx) => {
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    const body = validateFspiop<TransfersIDPutResponse>('TransfersIDPutResponse', (await readJsonBody(ctx)).body);
+    // Document 2: ABORTED is not a valid state in this callback (the payee uses PUT …/error); RECEIVED means nothing here.
+    if (body.transferState !== 'COMMITTED' && body.transferState !== 'RESERVED') {
+      throw new HttpError(400, 'validationError', `transferState ${body.transferState} is not valid in PUT /transfers/{ID}; reject with PUT /transfers/{ID}/error`);
+    }
+    if (!body.fulfilment) throw new HttpError(400, 'missingElement', "body must have required property 'fulfilment'");
+    const callback = { headers: fspiop.headers, body };
+    if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), fulfilSignal, callback))) {
+      background(followUp.lateFulfil(ctx.params.id, callback, fspiop.version), 'late fulfil');
+    }
+    ok(ctx);
+  });
+
+  router.put('/:id/error', async (ctx) => {
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    const body = validateFspiop<ErrorInformationObject>('ErrorInformationObject', (await readJsonBody(ctx)).body);
+    if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), rejectSignal, { headers: fspiop.headers, body }))) {
+      log.info({ transferId: ctx.params.id, from: fspiop.source }, 'error callback for a transfer that is already decided');
+    }
+    ok(ctx);
+  });
+
+  return router;
+};

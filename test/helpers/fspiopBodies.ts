@@ -1,0 +1,32 @@
+import crypto from 'node:crypto';
+
+/** A fulfilment and the condition it satisfies: base64url(sha256(fulfilment)). */
+export function ilpPair(): { fulfilment: string; condition: string } {
+  const preimage = crypto.randomBytes(32);
+  return { fulfilment: preimage.toString('base64url'), condition: crypto.createHash('sha256').update(preimage).digest('base64url') };
+}
+
+export function transferBody(payerFsp: string, payeeFsp: string, amount: string, options: { condition?: string; expiresInMs?: number; currency?: string; transferId?: string } = {}) {
+  return {
+    transferId: options.transferId ?? crypto.randomUUID(),
+    payerFsp,
+    payeeFsp,
+    amount: { amount, currency: options.currency ?? 'USD' },
+    ilpPacket: Buffer.from(`ilp packet for ${amount}`).toString('base64url'),
+    condition: options.condition ?? ilpPair().condition,
+    expiration: new Date(Date.now() + (options.expiresInMs ?? 30_000)).toISOString(),
+  };
+}
+
+export function quoteBody(payerFsp: string, payeeFsp: string, amount: string, options: { expiresInMs?: number; quoteId?: string } = {}) {
+  return {
+    quoteId: options.quoteId ?? crypto.randomUUID(),
+    transactionId: crypto.randomUUID(),
+    payee: { partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: '27713803912', fspId: payeeFsp } },
+    payer: { partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: '27713803911', fspId: payerFsp } },
+    amountType: 'SEND',
+    amount: { amount, currency: 'USD' },
+    transactionType: { scenario: 'TRANSFER', initiator: 'PAYER', initiatorType: 'CONSUMER' },
+    ...(options.expiresInMs === undefined ? {} : { expiration: new Date(Date.now() + options.expiresInMs).toISOString() }),
+  };
+}

@@ -1,0 +1,106 @@
+import { allHandlersFinished, condition, defineSignal, log, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { HubActivities } from '../activities';
+import { errorInformation, ErrorInformation } from './errors';
+import type { QuotesIDPutResponse, QuotesPostRequest } from './fspiopTypes';
+import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from './messages';
+import { State } from './searchAttributes';
+import { errorOf, msUntil } from './support';
+
+const { registerQuote, completeQuote } = proxyActivities<HubActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+
+const { deliver, deliverFromHub } = proxyActivities<HubActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+});
+
+/** How long a quote without an expiration waits for the payee before the payer is told it timed out. */
+export const QUOTE_DEFAULT_WAIT_MS = 60_000;
+
+export type QuoteInput = ReceivedRequest<QuotesPostRequest>;
+
+export type QuoteResponse = { kind: 'quote'; callback: ReceivedCallback<QuotesIDPutResponse> } | { kind: 'error'; callback: ReceivedCallback<ErrorCallbackBody> };
+
+/** The payee FSP's PUT /quotes/{ID} or PUT /quotes/{ID}/error. */
+export const quoteResponseSignal = defineSignal<[QuoteResponse]>('quoteResponse');
+/** A POST /quotes repeating this quote's ID while it is in progress. */
+export const repeatedQuoteSignal = defineSignal<[RepeatedRequest]>('repeatedRequest');
+
+/**
+ * A quote through the switch (Document 2, /quotes; Mojaloop's quoting service in pass-through mode):
+ * check the payee FSP, forward the request to it, and route its answer (or error) back to the payer;
+ * if the quote's expiration passes first, the payer gets error 3302.
+ */
+export async function quote(input: QuoteInput): Promise<{ state: string; errorInformation?: ErrorInformation }> {
+  const { body, version, headers } = input;
+  const { quoteId } = body;
+  const payerFsp = headers['fspiop-source'];
+  const params = { id: quoteId };
+  let response: QuoteResponse | undefined;
+  let finalCallback: (() => Promise<void>) | undefined;
+
+  const hubError = (to: string, error: ErrorInformation) =>
+    deliverFromHub({ to, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${quoteId}/error`, method: 'PUT', body: { errorInformation: error }, params, resource: 'quotes', version });
+
+  setHandler(quoteResponseSignal, (answer) => {
+    response ??= answer;
+  });
+  setHandler(repeatedQuoteSignal, async (repeat) => {
+    if (repeat.requestHash !== input.requestHash) {
+      await bestEffort(hubError(repeat.headers['fspiop-source'], errorInformation('modifiedRequest', `quote ${quoteId} exists with different details`)));
+    } else if (finalCallback) {
+      await bestEffort(finalCallback());
+    }
+  });
+
+  const finish = async (state: 'ACCEPTED' | 'REJECTED' | 'EXPIRED', callback: () => Promise<void>, stored?: ReceivedCallback<unknown>, error?: ErrorInformation) => {
+    upsertSearchAttributes([{ key: State, value: state }]);
+    // The hub's own error is stored too, so a repeated request gets the same answer.
+    await completeQuote({ quoteId, state, headers: stored?.headers, body: stored ? stored.body : error && { errorInformation: error } });
+    finalCallback = callback;
+    await bestEffort(callback());
+    await condition(allHandlersFinished);
+    return { state, errorInformation: error };
+  };
+
+  let payeeFsp: string;
+  try {
+    ({ payeeFsp } = await registerQuote({ body, payerFsp, payeeFsp: headers['fspiop-destination'], requestHash: input.requestHash }));
+  } catch (error) {
+    const rejection = errorOf(error);
+    return finish('REJECTED', () => hubError(payerFsp, rejection), undefined, rejection);
+  }
+
+  let forwardFailed: ErrorInformation | undefined;
+  const forwarding = deliver({ to: payeeFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: '/quotes', method: 'POST', headers, body }).catch((error) => {
+    forwardFailed = errorOf(error);
+  });
+  const wait = body.expiration ? msUntil(body.expiration) : QUOTE_DEFAULT_WAIT_MS;
+  const answered = await condition(() => response !== undefined || forwardFailed !== undefined, Math.max(1, wait));
+  await forwarding;
+
+  if (!answered) {
+    const expired = errorInformation('quoteExpired', `quote ${quoteId} was not answered by ${payeeFsp} in time`);
+    return finish('EXPIRED', () => hubError(payerFsp, expired), undefined, expired);
+  }
+  if (!response) {
+    const failure = forwardFailed!;
+    return finish('REJECTED', () => hubError(payerFsp, failure), undefined, failure);
+  }
+  const { callback } = response;
+  const path = response.kind === 'quote' ? `/quotes/${quoteId}` : `/quotes/${quoteId}/error`;
+  const toPayer = () => deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path, method: 'PUT', headers: callback.headers, body: callback.body });
+  return response.kind === 'quote'
+    ? finish('ACCEPTED', toPayer, callback)
+    : finish('REJECTED', toPayer, callback, (callback.body as ErrorCallbackBody).errorInformation);
+}
+
+async function bestEffort(sending: Promise<unknown>): Promise<void> {
+  try {
+    await sending;
+  } catch (error) {
+    log.warn('callback failed', { error: (error as Error).message });
+  }
+}
