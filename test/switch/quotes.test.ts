@@ -1,0 +1,110 @@
+import test from 'ava';
+import type { SimulatedDfsp } from '../helpers/dfsp';
+import { ilpPair, quoteBody } from '../helpers/fspiopBodies';
+import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+
+let hub: SwitchHarness;
+test.before(async () => {
+  hub = await startSwitch();
+});
+test.after.always(async () => {
+  await hub?.close();
+});
+
+const isPut = (path: string) => (r: { method: string; path: string }) => r.method === 'PUT' && r.path === path;
+
+function quoteResponse(amount: string) {
+  const { condition } = ilpPair();
+  return {
+    transferAmount: { amount, currency: 'USD' },
+    expiration: new Date(Date.now() + 60_000).toISOString(),
+    ilpPacket: Buffer.from('quote ilp packet').toString('base64url'),
+    condition,
+  };
+}
+
+/** The payee answers every quote request it is sent. */
+function quoting(payee: SimulatedDfsp, payer: SimulatedDfsp) {
+  payee.react(async (request) => {
+    if (request.method !== 'POST' || request.path !== '/quotes') return;
+    await hub.fspiop('PUT', `/quotes/${request.body.quoteId}`, {
+      source: payee.name,
+      destination: payer.name,
+      body: quoteResponse(request.body.amount.amount),
+      headers: { 'fspiop-signature': 'payee-signature' },
+    });
+  });
+}
+
+test('a quote is forwarded to the payee FSP unchanged and its answer routed back to the payer', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  quoting(payee, payer);
+  const body = quoteBody(payer.name, payee.name, '42.5');
+  const ack = await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
+  t.is(ack.status, 202);
+  const forwarded = await payee.waitFor((r) => r.method === 'POST' && r.path === '/quotes');
+  t.deepEqual(forwarded.body, body);
+  t.is(forwarded.headers['fspiop-source'], payer.name);
+  const answer = await payer.waitFor(isPut(`/quotes/${body.quoteId}`));
+  t.is(answer.body.transferAmount.amount, '42.5');
+  t.is(answer.headers['fspiop-source'], payee.name);
+  t.is(answer.headers['fspiop-signature'], 'payee-signature');
+});
+
+test('a payee error for a quote reaches the payer unchanged', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const rejection = { errorInformation: { errorCode: '5101', errorDescription: 'Payee rejected quote' } };
+  payee.react(async (request) => {
+    if (request.method === 'POST') await hub.fspiop('PUT', `/quotes/${request.body.quoteId}/error`, { source: payee.name, destination: payer.name, body: rejection });
+  });
+  const body = quoteBody(payer.name, payee.name, '1');
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
+  t.deepEqual((await payer.waitFor(isPut(`/quotes/${body.quoteId}/error`))).body, rejection);
+});
+
+test('a quote the payee does not answer before its expiration gets error 3302 from the switch', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const body = quoteBody(payer.name, payee.name, '1', { expiresInMs: 2_000 });
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
+  const error = await payer.waitFor(isPut(`/quotes/${body.quoteId}/error`));
+  t.is(error.body.errorInformation.errorCode, '3302');
+  t.is(error.headers['fspiop-source'], HUB_ID);
+});
+
+test('a quote for an unknown payee FSP gets error 3203', async (t) => {
+  const payer = await hub.provision();
+  const body = quoteBody(payer.name, 'nosuchfsp', '1');
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: 'nosuchfsp', body });
+  t.is((await payer.waitFor(isPut(`/quotes/${body.quoteId}/error`))).body.errorInformation.errorCode, '3203');
+});
+
+test('duplicate rule for quotes: resent after completion, 3106 for a changed body', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  quoting(payee, payer);
+  const body = quoteBody(payer.name, payee.name, '5');
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
+  const first = await payer.waitFor(isPut(`/quotes/${body.quoteId}`));
+  payer.received.length = 0;
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
+  const again = await payer.waitFor(isPut(`/quotes/${body.quoteId}`));
+  t.deepEqual(again.body, first.body);
+  t.is(payee.received.filter((r) => r.method === 'POST').length, 1, 'the payee was asked once');
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body: { ...body, amount: { amount: '6', currency: 'USD' } } });
+  t.is((await payer.waitFor(isPut(`/quotes/${body.quoteId}/error`))).body.errorInformation.errorCode, '3106');
+});
+
+test('GET /quotes/{ID} resends the answer to the payer', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  quoting(payee, payer);
+  const body = quoteBody(payer.name, payee.name, '9');
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
+  await payer.waitFor(isPut(`/quotes/${body.quoteId}`));
+  payer.received.length = 0;
+  t.is((await hub.fspiop('GET', `/quotes/${body.quoteId}`, { source: payer.name, destination: payee.name })).status, 202);
+  t.is((await payer.waitFor(isPut(`/quotes/${body.quoteId}`))).body.transferAmount.amount, '9');
+});
