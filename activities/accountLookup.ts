@@ -14,6 +14,8 @@ export type RemoveOutcome = 'removed' | 'notFound' | 'notOwner';
 /** Rows per statement in a batch registration: well inside SQLite's and MySQL's placeholder limits. */
 const CHUNK = 500;
 
+const KEY_COLUMNS = ['partyIdType', 'partyIdentifier', 'partySubIdOrType', 'currency'];
+
 /** The table key of a party: absent sub-id and currency are '' so the unique index covers them. */
 function keyOf(party: PartyAddress, currency?: string) {
   return {
@@ -51,8 +53,9 @@ export class AccountLookup {
 
   /**
    * Creates or moves the parties to `fspId` (POST /participants and POST /participants/{Type}/{ID}).
-   * Insert-if-absent then update is safe when two registrations race, on MySQL as on SQLite; rows are
-   * written in key order so concurrent batches take their locks in the same order.
+   * One upsert statement per chunk: on MySQL an INSERT IGNORE followed by an UPDATE deadlocks when two
+   * registrations of one party race (both hold the shared lock of the duplicate, both want it exclusive).
+   * Rows are written in key order so concurrent batches take their locks in the same order.
    */
   async register(parties: PartyAddress[], fspId: string, currency?: string): Promise<void> {
     const keys = parties.map((party) => keyOf(party, currency)).sort(compareKeys);
@@ -65,9 +68,8 @@ export class AccountLookup {
           .insert()
           .into(PartyLookup)
           .values(chunk.map((key) => ({ ...key, fspId, createdDate: now })))
-          .orIgnore()
+          .orUpdate(['fspId'], KEY_COLUMNS)
           .execute();
-        await manager.createQueryBuilder().update(PartyLookup).set({ fspId }).where(chunk).execute();
       }
     });
   }

@@ -104,7 +104,8 @@ export async function startSwitch(): Promise<SwitchHarness> {
       const response = await fetch(`${url}${path}`, {
         method,
         headers: sent,
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        // Bytes, not a string: fetch would otherwise add a Content-Type of its own.
+        body: body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
       });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined };

@@ -1,0 +1,204 @@
+import crypto from 'node:crypto';
+import test from 'ava';
+import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
+import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+
+let hub: SwitchHarness;
+let dfspA: SimulatedDfsp;
+let dfspB: SimulatedDfsp;
+
+test.before(async () => {
+  hub = await startSwitch();
+  dfspA = await hub.provision();
+  dfspB = await hub.provision();
+});
+test.after.always(async () => {
+  await hub?.close();
+});
+
+/** A party identifier no other test (or test file sharing the database) uses. */
+const msisdn = () => `255${crypto.randomInt(10 ** 8, 10 ** 9)}`;
+
+const putTo = (path: string) => (r: ReceivedRequest) => r.method === 'PUT' && r.path === path;
+/** A PUT at `path` naming `fspId` (tests run concurrently, so simulators are never cleared). */
+const answerTo = (path: string, fspId: string | undefined) => (r: ReceivedRequest) => putTo(path)(r) && r.body?.fspId === fspId;
+
+async function register(dfsp: SimulatedDfsp, path: string, currency?: string): Promise<ReceivedRequest> {
+  const sent = await hub.fspiop('POST', path, { source: dfsp.name, body: { fspId: dfsp.name, ...(currency ? { currency } : {}) } });
+  if (sent.status !== 202) throw new Error(`POST ${path} answered ${sent.status} ${JSON.stringify(sent.body)}`);
+  return dfsp.waitFor(putTo(path), 15_000, `PUT ${path}`);
+}
+
+test('an FSP registers its party, and another FSP looking it up is told the FSP in a callback from the hub', async (t) => {
+  const path = `/participants/MSISDN/${msisdn()}`;
+  const registered = await register(dfspA, path);
+  t.deepEqual(registered.body, { fspId: dfspA.name });
+  t.is(registered.headers['fspiop-source'], HUB_ID);
+  t.is(registered.headers['fspiop-destination'], dfspA.name);
+
+  const asked = await hub.fspiop('GET', path, { source: dfspB.name });
+  t.is(asked.status, 202);
+  const answer = await dfspB.waitFor(putTo(path));
+  t.deepEqual(answer.body, { fspId: dfspA.name });
+  t.is(answer.headers['fspiop-source'], HUB_ID);
+  t.is(answer.headers['fspiop-destination'], dfspB.name);
+  t.is(answer.headers['content-type'], 'application/vnd.interoperability.participants+json;version=1.1');
+});
+
+test('a party with a sub-id is a party of its own: found with the sub-id, not without it', async (t) => {
+  const id = msisdn();
+  const withSubId = `/participants/PERSONAL_ID/${id}/PASSPORT`;
+  const registered = await register(dfspA, withSubId);
+  t.deepEqual(registered.body, { fspId: dfspA.name });
+
+  await hub.fspiop('GET', withSubId, { source: dfspB.name });
+  t.deepEqual((await dfspB.waitFor(putTo(withSubId))).body, { fspId: dfspA.name });
+
+  await hub.fspiop('GET', `/participants/PERSONAL_ID/${id}`, { source: dfspB.name });
+  const missing = await dfspB.waitFor(putTo(`/participants/PERSONAL_ID/${id}/error`));
+  t.is(missing.body.errorInformation.errorCode, '3204');
+});
+
+test('the currency query selects the FSP that holds the party in that currency', async (t) => {
+  const id = msisdn();
+  const path = `/participants/MSISDN/${id}`;
+  await register(dfspA, path, 'USD');
+  await hub.fspiop('POST', path, { source: dfspB.name, body: { fspId: dfspB.name, currency: 'EUR' } });
+  await dfspB.waitFor(putTo(path));
+
+  const asker = await hub.provision();
+  await hub.fspiop('GET', `${path}?currency=EUR`, { source: asker.name });
+  await t.notThrowsAsync(asker.waitFor(answerTo(path, dfspB.name)));
+  await hub.fspiop('GET', `${path}?currency=USD`, { source: asker.name });
+  await t.notThrowsAsync(asker.waitFor(answerTo(path, dfspA.name)));
+  t.false(asker.received.some((r) => r.body?.fspId === undefined && putTo(path)(r)));
+  await hub.fspiop('GET', `${path}?currency=TZS`, { source: asker.name });
+  const none = await asker.waitFor(putTo(`${path}/error`));
+  t.is(none.body.errorInformation.errorCode, '3204');
+});
+
+test('an unknown party is answered 3204 Party not found, from the hub to the requester', async (t) => {
+  const path = `/participants/MSISDN/${msisdn()}`;
+  const asked = await hub.fspiop('GET', path, { source: dfspB.name });
+  t.is(asked.status, 202);
+  const error = await dfspB.waitFor(putTo(`${path}/error`));
+  t.deepEqual(error.body, { errorInformation: { errorCode: '3204', errorDescription: 'Party not found' } });
+  t.is(error.headers['fspiop-source'], HUB_ID);
+  t.is(error.headers['fspiop-destination'], dfspB.name);
+});
+
+test('POST /participants registers each party to the requester and reports every entry, an entry for another FSP failing alone', async (t) => {
+  const requestId = crypto.randomUUID();
+  const [mine1, mine2, theirs] = [msisdn(), msisdn(), msisdn()];
+  const partyList = [
+    { partyIdType: 'MSISDN', partyIdentifier: mine1, fspId: dfspA.name },
+    { partyIdType: 'PERSONAL_ID', partyIdentifier: mine2, partySubIdOrType: 'PASSPORT', fspId: dfspA.name },
+    { partyIdType: 'MSISDN', partyIdentifier: theirs, fspId: dfspB.name },
+  ];
+  const sent = await hub.fspiop('POST', '/participants', { source: dfspA.name, body: { requestId, partyList, currency: 'USD' } });
+  t.is(sent.status, 202);
+
+  const result = await dfspA.waitFor(putTo(`/participants/${requestId}`));
+  t.is(result.headers['fspiop-source'], HUB_ID);
+  t.is(result.body.currency, 'USD');
+  t.deepEqual(result.body.partyList.slice(0, 2), [{ partyId: partyList[0] }, { partyId: partyList[1] }]);
+  t.deepEqual(result.body.partyList[2].partyId, partyList[2]);
+  t.is(result.body.partyList[2].errorInformation.errorCode, '3204');
+
+  await hub.fspiop('GET', `/participants/PERSONAL_ID/${mine2}/PASSPORT?currency=USD`, { source: dfspB.name });
+  t.deepEqual((await dfspB.waitFor(putTo(`/participants/PERSONAL_ID/${mine2}/PASSPORT`))).body, { fspId: dfspA.name });
+  await hub.fspiop('GET', `/participants/MSISDN/${theirs}`, { source: dfspB.name });
+  t.is((await dfspB.waitFor(putTo(`/participants/MSISDN/${theirs}/error`))).body.errorInformation.errorCode, '3204');
+});
+
+test('registering a party for another FSP is refused with an error callback', async (t) => {
+  const path = `/participants/MSISDN/${msisdn()}`;
+  const sent = await hub.fspiop('POST', path, { source: dfspA.name, body: { fspId: dfspB.name } });
+  t.is(sent.status, 202);
+  const error = await dfspA.waitFor(putTo(`${path}/error`));
+  t.is(error.body.errorInformation.errorCode, '3003');
+  t.false(dfspB.received.some((r) => r.path.startsWith(path)));
+});
+
+test('the party’s FSP deletes it (callback without fspId); afterwards it is not found', async (t) => {
+  const path = `/participants/MSISDN/${msisdn()}`;
+  await register(dfspA, path);
+  const deleted = await hub.fspiop('DELETE', path, { source: dfspA.name });
+  t.is(deleted.status, 202);
+  const callback = await dfspA.waitFor(answerTo(path, undefined));
+  t.deepEqual(callback.body, {});
+  t.is(callback.headers['fspiop-source'], HUB_ID);
+
+  await hub.fspiop('GET', path, { source: dfspB.name });
+  t.is((await dfspB.waitFor(putTo(`${path}/error`))).body.errorInformation.errorCode, '3204');
+});
+
+test('another FSP may not delete a party: 3040 error callback, and the party stays', async (t) => {
+  const path = `/participants/MSISDN/${msisdn()}/savings`;
+  await register(dfspA, path);
+  const refused = await hub.fspiop('DELETE', path, { source: dfspB.name });
+  t.is(refused.status, 202);
+  const error = await dfspB.waitFor(putTo(`${path}/error`));
+  t.is(error.body.errorInformation.errorCode, '3040');
+
+  await hub.fspiop('GET', path, { source: dfspB.name });
+  t.deepEqual((await dfspB.waitFor(putTo(path))).body, { fspId: dfspA.name });
+});
+
+test('deleting a party nobody registered is a 3040 error callback', async (t) => {
+  const path = `/participants/MSISDN/${msisdn()}`;
+  await hub.fspiop('DELETE', path, { source: dfspB.name });
+  t.is((await dfspB.waitFor(putTo(`${path}/error`))).body.errorInformation.errorCode, '3040');
+});
+
+test('a Type that is not a PartyIdType is rejected 400 before any callback', async (t) => {
+  const bad = await hub.fspiop('GET', `/participants/PHONE/${msisdn()}`, { source: dfspA.name });
+  t.is(bad.status, 400);
+  t.regex(bad.body.errorInformation.errorCode, /^31\d\d$/);
+  t.regex(bad.body.errorInformation.errorDescription, /Type/);
+});
+
+test('bodies, headers and versions are checked: 400 for a bad body or a missing header, 406 for an unknown version', async (t) => {
+  const path = `/participants/MSISDN/${msisdn()}`;
+  const noFspId = await hub.fspiop('POST', path, { source: dfspA.name, body: { currency: 'USD' } });
+  t.is(noFspId.status, 400);
+  t.is(noFspId.body.errorInformation.errorCode, '3102');
+  const plainJson = await hub.fspiop('GET', path, { source: dfspA.name, headers: { accept: 'application/json' } });
+  t.is(plainJson.status, 400);
+  t.is(plainJson.body.errorInformation.errorCode, '3101');
+  const noDate = await hub.fspiop('GET', path, { source: dfspA.name, headers: { date: undefined } });
+  t.is(noDate.status, 400);
+  t.is(noDate.body.errorInformation.errorCode, '3102');
+  const version = await hub.fspiop('GET', path, { source: dfspA.name, version: '2.0' });
+  t.is(version.status, 406);
+  t.is(version.body.errorInformation.errorCode, '3001');
+  const badCurrency = await hub.fspiop('GET', `${path}?currency=dollars`, { source: dfspA.name });
+  t.is(badCurrency.status, 400);
+});
+
+test('a method the resource does not offer is 405', async (t) => {
+  const patch = await hub.fspiop('PATCH', `/participants/MSISDN/${msisdn()}`, { source: dfspA.name, body: {} });
+  t.is(patch.status, 405);
+  const getBatch = await hub.fspiop('GET', '/participants', { source: dfspA.name });
+  t.is(getBatch.status, 405);
+});
+
+test('a /participants callback sent to the hub is acknowledged 200 and goes no further', async (t) => {
+  const path = `/participants/MSISDN/${msisdn()}`;
+  const put = await hub.fspiop('PUT', path, { source: dfspA.name, destination: dfspB.name, body: { fspId: dfspA.name } });
+  t.is(put.status, 200);
+  const error = await hub.fspiop('PUT', `${path}/error`, { source: dfspA.name, destination: dfspB.name, body: { errorInformation: { errorCode: '3204', errorDescription: 'Party not found' } } });
+  t.is(error.status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.false(dfspB.received.some((r) => r.path.startsWith(path)));
+});
+
+test('an MSISDN in international format with a leading + is one party, in paths and in callbacks', async (t) => {
+  const id = `+${msisdn()}`;
+  const path = `/participants/MSISDN/${encodeURIComponent(id)}`;
+  const registered = await register(dfspA, path);
+  t.deepEqual(registered.body, { fspId: dfspA.name });
+  // Sent unencoded, as the path allows: the + is not a space.
+  await hub.fspiop('GET', `/participants/MSISDN/${id}`, { source: dfspB.name });
+  t.deepEqual((await dfspB.waitFor(putTo(path))).body, { fspId: dfspA.name });
+});
