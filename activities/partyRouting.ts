@@ -1,23 +1,9 @@
 import type { Logger } from 'pino';
-import { errorInformation, ErrorInformation } from '../workflows/errors';
+import { errorInformation } from '../workflows/errors';
 import { AccountLookup, PartyAddress } from './accountLookup';
 import { CallbackSender, Delivery, DeliveryError, hubHeaders } from './callbacks';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from './hubError';
-
-/**
- * Codes of Mojaloop's catalogue (central-services-error-handling) that its account-lookup service sends
- * and that the FSPIOP table in workflows/errors.ts does not carry.
- */
-const partyInfoErrors = {
-  add: { code: '3003', description: 'Add Party information error' },
-  delete: { code: '3040', description: 'Delete Party information error' },
-} as const;
-
-function partyInfoError(kind: keyof typeof partyInfoErrors, detail: string): ErrorInformation {
-  const { code, description } = partyInfoErrors[kind];
-  return { errorCode: code, errorDescription: `${description} - ${detail}` };
-}
 
 /** The template values of the /participants and /parties endpoint types. */
 function templateParams(party: PartyAddress): Record<string, string | undefined> {
@@ -94,7 +80,7 @@ export class PartyRouting {
     await this.settle(request, error, templateParams(party), async () => {
       if (body.fspId !== request.source) {
         const detail = `fspId ${body.fspId} is not the FSPIOP-Source ${request.source}`;
-        await this.callback(request, error, templateParams(party), { errorInformation: partyInfoError('add', detail) });
+        await this.callback(request, error, templateParams(party), { errorInformation: errorInformation('addPartyInfoError', detail) });
         return;
       }
       await this.deps.lookup.register([party], body.fspId, body.currency);
@@ -109,7 +95,7 @@ export class PartyRouting {
       const outcome = await this.deps.lookup.remove(party, request.source, currency);
       if (outcome !== 'removed') {
         const detail = outcome === 'notFound' ? 'No participant found for the party' : `The party ${describe(party)} does not belong to the requesting FSP`;
-        await this.callback(request, error, templateParams(party), { errorInformation: partyInfoError('delete', detail) });
+        await this.callback(request, error, templateParams(party), { errorInformation: errorInformation('deletePartyInfoError', detail) });
         return;
       }
       // Mojaloop's ALS answers on the PUT endpoint; a DFSP that registered the DELETE one gets it there.

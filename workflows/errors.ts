@@ -13,6 +13,8 @@ export const fspiopErrors = {
   clientError: { code: '3000', description: 'Generic client error' },
   unacceptableVersion: { code: '3001', description: 'Unacceptable version requested' },
   unknownUri: { code: '3002', description: 'Unknown URI' },
+  addPartyInfoError: { code: '3003', description: 'Add Party information error' },
+  deletePartyInfoError: { code: '3040', description: 'Delete Party information error' },
   validationError: { code: '3100', description: 'Generic validation error' },
   malformedSyntax: { code: '3101', description: 'Malformed syntax' },
   missingElement: { code: '3102', description: 'Missing mandatory element' },

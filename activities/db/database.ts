@@ -90,17 +90,36 @@ function dataSourceFor(databaseUrl: string): DataSource {
   throw new Error(`DATABASE_URL must start with sqlite: or mysql://, got "${databaseUrl}"`);
 }
 
+/**
+ * Applies pending migrations once, even when several processes (gateways, workers, test files) start
+ * against a new database together: MySQL serialises them with a named lock; on SQLite the loser of the
+ * race finds the migrations applied.
+ */
+async function migrate(dataSource: DataSource): Promise<void> {
+  if (dataSource.options.type === 'mysql') {
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.query("SELECT GET_LOCK('hub_migrations', 120)");
+      await dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await runner.query("SELECT RELEASE_LOCK('hub_migrations')");
+      await runner.release();
+    }
+    return;
+  }
+  try {
+    await dataSource.runMigrations({ transaction: 'all' });
+  } catch (error) {
+    if (await dataSource.showMigrations()) throw error;
+  }
+}
+
 /** Connects, applies pending migrations and makes sure the Hub participant exists. */
 export async function openDatabase(databaseUrl: string, hubParticipantName: string): Promise<Database> {
   const dataSource = dataSourceFor(databaseUrl);
   await dataSource.initialize();
   const db = new Database(dataSource);
-  try {
-    await dataSource.runMigrations({ transaction: 'all' });
-  } catch (error) {
-    // Gateways and workers may start together: if another process applied the migrations first, carry on.
-    if (await dataSource.showMigrations()) throw error;
-  }
+  await migrate(dataSource);
   await seedHub(db, hubParticipantName);
   return db;
 }
