@@ -14,6 +14,8 @@ export interface Delivery {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers: Record<string, string>;
   body?: unknown;
+  /** The sender's body text, forwarded byte for byte (so end-to-end signatures hold) instead of `body`. */
+  rawBody?: string;
 }
 
 /** A delivery that failed in a way worth retrying (network error, timeout, 5xx). */
@@ -53,7 +55,7 @@ export class CallbackSender {
 
   async send(delivery: Delivery): Promise<void> {
     const url = await this.url(delivery);
-    const body = delivery.body === undefined ? undefined : JSON.stringify(delivery.body);
+    const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : JSON.stringify(delivery.body));
     let response: Response;
     try {
       response = await fetch(url, {

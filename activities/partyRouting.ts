@@ -149,7 +149,7 @@ export class PartyRouting {
   }
 
   /** PUT /parties/{Type}/{ID}[/{SubId}][/error]: the owner's answer, routed unchanged to FSPIOP-Destination. */
-  async forwardPartiesPut(request: LookupRequest & { destination: string }, party: PartyAddress, body: unknown, isError: boolean): Promise<void> {
+  async forwardPartiesPut(request: LookupRequest & { destination: string }, party: PartyAddress, rawBody: string, isError: boolean): Promise<void> {
     const [, put, error] = partiesEndpoints(party);
     const delivery: Delivery = {
       to: request.destination,
@@ -157,7 +157,7 @@ export class PartyRouting {
       params: templateParams(party),
       method: 'PUT',
       headers: request.headers,
-      body,
+      rawBody,
     };
     await this.deps.sender.sendWithRetry(delivery).catch((err: Error) => {
       this.deps.log.warn({ to: request.destination, party: describe(party), err: err.message }, 'parties callback not delivered');

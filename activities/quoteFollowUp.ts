@@ -35,7 +35,7 @@ export class QuoteFollowUp {
   }
 
   /** A PUT /quotes/{ID}[/error] no workflow waits for goes where its sender addressed it. */
-  async route(quoteId: string, isError: boolean, callback: { headers: FspiopHeaders; body: unknown }): Promise<void> {
+  async route(quoteId: string, isError: boolean, callback: { headers: FspiopHeaders; rawBody: string }): Promise<void> {
     const destination = callback.headers['fspiop-destination'];
     if (!destination) {
       this.log.info({ quoteId, from: callback.headers['fspiop-source'] }, 'quote callback without destination and without a waiting quote; dropped');
@@ -47,7 +47,7 @@ export class QuoteFollowUp {
       path: `/quotes/${quoteId}${isError ? '/error' : ''}`,
       method: 'PUT',
       headers: callback.headers,
-      body: callback.body,
+      rawBody: callback.rawBody,
     });
   }
 

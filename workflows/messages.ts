@@ -6,6 +6,8 @@ export type FspiopHeaders = Record<string, string>;
 /** A request as the gateway hands it to its workflow. */
 export interface ReceivedRequest<Body> {
   body: Body;
+  /** The body as sent, forwarded unchanged. */
+  rawBody: string;
   headers: FspiopHeaders;
   /** SHA-256 of the canonical body: the duplicate rule compares requests by it. */
   requestHash: string;
@@ -23,6 +25,8 @@ export interface RepeatedRequest {
 export interface ReceivedCallback<Body> {
   headers: FspiopHeaders;
   body: Body;
+  /** The body as sent, forwarded unchanged. */
+  rawBody: string;
 }
 
 export interface ErrorCallbackBody {

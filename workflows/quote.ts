@@ -74,7 +74,7 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
   }
 
   let forwardFailed: ErrorInformation | undefined;
-  const forwarding = deliver({ to: payeeFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: '/quotes', method: 'POST', headers, body }).catch((error) => {
+  const forwarding = deliver({ to: payeeFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: '/quotes', method: 'POST', headers, rawBody: input.rawBody }).catch((error) => {
     forwardFailed = errorOf(error);
   });
   const wait = body.expiration ? msUntil(body.expiration) : QUOTE_DEFAULT_WAIT_MS;
@@ -91,7 +91,7 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
   }
   const { callback } = response;
   const path = response.kind === 'quote' ? `/quotes/${quoteId}` : `/quotes/${quoteId}/error`;
-  const toPayer = () => deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path, method: 'PUT', headers: callback.headers, body: callback.body });
+  const toPayer = () => deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path, method: 'PUT', headers: callback.headers, rawBody: callback.rawBody });
   return response.kind === 'quote'
     ? finish('ACCEPTED', toPayer, callback)
     : finish('REJECTED', toPayer, callback, (callback.body as ErrorCallbackBody).errorInformation);

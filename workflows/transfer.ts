@@ -110,7 +110,7 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
     setState('RESERVED');
 
     let forwardFailed: ErrorInformation | undefined;
-    const forwarding = deliver({ to: payeeFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_POST', method: 'POST', headers: input.headers, body }).catch((error) => {
+    const forwarding = deliver({ to: payeeFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_POST', method: 'POST', headers: input.headers, rawBody: input.rawBody }).catch((error) => {
       forwardFailed = errorOf(error);
     });
     const answered = await condition(() => answer !== undefined || forwardFailed !== undefined, Math.max(1, msUntil(body.expiration)));
@@ -133,7 +133,7 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
       await abortTransfer({ transferId, errorInformation: callback.body.errorInformation });
       return finish(
         'ABORTED',
-        () => deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', params, method: 'PUT', headers: callback.headers, body: callback.body }),
+        () => deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', params, method: 'PUT', headers: callback.headers, rawBody: callback.rawBody }),
         callback.body.errorInformation,
       );
     }
@@ -152,9 +152,11 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
       return finish('ABORTED', () => hubError(payerFsp, invalid), invalid);
     }
     // A payee that answered RESERVED waits for the switch's PATCH before it commits; the payer hears COMMITTED.
-    const toPayer = payeeWantsNotification ? { ...callback.body, transferState: 'COMMITTED' as const, completedTimestamp } : callback.body;
+    const toPayer = payeeWantsNotification
+      ? { body: { ...callback.body, transferState: 'COMMITTED' as const, completedTimestamp } }
+      : { rawBody: callback.rawBody };
     const result = await finish('COMMITTED', () =>
-      deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', params, method: 'PUT', headers: callback.headers, body: toPayer }),
+      deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', params, method: 'PUT', headers: callback.headers, ...toPayer }),
     );
     if (payeeWantsNotification) await bestEffort(notifyPayee('COMMITTED', completedTimestamp), 'PATCH COMMITTED');
     return result;

@@ -67,14 +67,14 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
   const put = (isError: boolean) => async (ctx: Context) => {
     const party = partyOf(ctx);
     const request: FspiopRequest = ctx.state.fspiop;
-    const { body } = await readJsonBody(ctx);
+    const { body, text } = await readJsonBody(ctx);
     validateFspiop(isError ? 'ErrorInformationObject' : 'PartiesTypeIDPutResponse', body);
     // The answer goes to whoever asked; without FSPIOP-Destination the switch cannot know who that is.
     const destination = request.destination;
     if (!destination) throw new HttpError(400, 'missingElement', 'header FSPIOP-Destination is required');
     const problem = await deps.directory.unavailable(destination);
     if (problem) throw new HttpError(400, 'destinationFspError', `FSPIOP-Destination ${destination}: ${problem}`);
-    inBackground(routing.forwardPartiesPut({ ...request, destination }, party, body, isError), deps.log);
+    inBackground(routing.forwardPartiesPut({ ...request, destination }, party, text, isError), deps.log);
     ok(ctx);
   };
 

@@ -22,7 +22,8 @@ export const quotesRoutes: ResourceRoutes = ({ config, services, sender, tempora
 
   router.post('/', async (ctx) => {
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    const body = validateFspiop<QuotesPostRequest>('QuotesPostRequest', (await readJsonBody(ctx)).body);
+    const { body: parsed, text } = await readJsonBody(ctx);
+    const body = validateFspiop<QuotesPostRequest>('QuotesPostRequest', parsed);
     const hash = requestHash(body);
     const outcome = await startOrRepeat(
       temporal,
@@ -30,7 +31,7 @@ export const quotesRoutes: ResourceRoutes = ({ config, services, sender, tempora
       {
         workflowId: quoteWorkflowId(body.quoteId),
         taskQueue: config.taskQueue,
-        args: [{ body, headers: fspiop.headers, requestHash: hash, version: fspiop.version }],
+        args: [{ body, rawBody: text, headers: fspiop.headers, requestHash: hash, version: fspiop.version }],
         typedSearchAttributes: [
           { key: PayerFsp, value: fspiop.source },
           { key: PayeeFsp, value: fspiop.destination ?? body.payee.partyIdInfo.fspId ?? '' },
@@ -53,11 +54,11 @@ export const quotesRoutes: ResourceRoutes = ({ config, services, sender, tempora
 
   const callback = (isError: boolean): Router.Middleware => async (ctx) => {
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    const { body } = await readJsonBody(ctx);
-    const received = { headers: fspiop.headers, body };
+    const { body, text } = await readJsonBody(ctx);
+    const received = { headers: fspiop.headers, body, rawBody: text };
     const response: QuoteResponse = isError
-      ? { kind: 'error', callback: { headers: fspiop.headers, body: validateFspiop<ErrorInformationObject>('ErrorInformationObject', body) } }
-      : { kind: 'quote', callback: { headers: fspiop.headers, body: validateFspiop<QuotesIDPutResponse>('QuotesIDPutResponse', body) } };
+      ? { kind: 'error', callback: { ...received, body: validateFspiop<ErrorInformationObject>('ErrorInformationObject', body) } }
+      : { kind: 'quote', callback: { ...received, body: validateFspiop<QuotesIDPutResponse>('QuotesIDPutResponse', body) } };
     if (!(await signalIfRunning(temporal, quoteWorkflowId(ctx.params.id), quoteResponseSignal, response))) {
       background(followUp.route(ctx.params.id, isError, received), 'quote callback');
     }

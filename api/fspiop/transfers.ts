@@ -27,7 +27,8 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
 
   router.post('/', async (ctx) => {
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    const body = validateFspiop<TransfersPostRequest>('TransfersPostRequest', (await readJsonBody(ctx)).body);
+    const { body: parsed, text } = await readJsonBody(ctx);
+    const body = validateFspiop<TransfersPostRequest>('TransfersPostRequest', parsed);
     const hash = requestHash(body);
     const outcome = await startOrRepeat(
       temporal,
@@ -35,7 +36,7 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
       {
         workflowId: transferWorkflowId(body.transferId),
         taskQueue: config.taskQueue,
-        args: [{ body, headers: fspiop.headers, requestHash: hash, version: fspiop.version }],
+        args: [{ body, rawBody: text, headers: fspiop.headers, requestHash: hash, version: fspiop.version }],
         typedSearchAttributes: [
           { key: PayerFsp, value: body.payerFsp },
           { key: PayeeFsp, value: body.payeeFsp },
@@ -59,13 +60,14 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
 
   router.put('/:id', async (ctx) => {
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    const body = validateFspiop<TransfersIDPutResponse>('TransfersIDPutResponse', (await readJsonBody(ctx)).body);
+    const { body: parsed, text } = await readJsonBody(ctx);
+    const body = validateFspiop<TransfersIDPutResponse>('TransfersIDPutResponse', parsed);
     // Document 2: ABORTED is not a valid state in this callback (the payee uses PUT …/error); RECEIVED means nothing here.
     if (body.transferState !== 'COMMITTED' && body.transferState !== 'RESERVED') {
       throw new HttpError(400, 'validationError', `transferState ${body.transferState} is not valid in PUT /transfers/{ID}; reject with PUT /transfers/{ID}/error`);
     }
     if (!body.fulfilment) throw new HttpError(400, 'missingElement', "body must have required property 'fulfilment'");
-    const callback = { headers: fspiop.headers, body };
+    const callback = { headers: fspiop.headers, body, rawBody: text };
     if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), fulfilSignal, callback))) {
       background(followUp.lateFulfil(ctx.params.id, callback, fspiop.version), 'late fulfil');
     }
@@ -74,8 +76,9 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
 
   router.put('/:id/error', async (ctx) => {
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    const body = validateFspiop<ErrorInformationObject>('ErrorInformationObject', (await readJsonBody(ctx)).body);
-    if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), rejectSignal, { headers: fspiop.headers, body }))) {
+    const { body: parsed, text } = await readJsonBody(ctx);
+    const body = validateFspiop<ErrorInformationObject>('ErrorInformationObject', parsed);
+    if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), rejectSignal, { headers: fspiop.headers, body, rawBody: text }))) {
       log.info({ transferId: ctx.params.id, from: fspiop.source }, 'error callback for a transfer that is already decided');
     }
     ok(ctx);

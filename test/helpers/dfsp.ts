@@ -7,6 +7,8 @@ export interface ReceivedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: any;
+  /** The body exactly as it arrived. */
+  raw: string;
 }
 
 export type Reaction = (request: ReceivedRequest) => void | Promise<void>;
@@ -35,7 +37,7 @@ export class SimulatedDfsp {
       req.on('data', (chunk) => chunks.push(chunk));
       req.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf-8');
-        const request: ReceivedRequest = { method: req.method!, path: req.url!, headers: req.headers, body: text ? JSON.parse(text) : undefined };
+        const request: ReceivedRequest = { method: req.method!, path: req.url!, headers: req.headers, body: text ? JSON.parse(text) : undefined, raw: text };
         const status = dfsp!.status ?? (req.method === 'PUT' || req.method === 'PATCH' ? 200 : 202);
         res.writeHead(status).end();
         if (status >= 400) return;

@@ -36,11 +36,13 @@ test('a fulfilled transfer commits: the payer gets the fulfilment, its position 
   const { fulfilment, condition } = ilpPair();
   fulfilling(payee, fulfilment);
   const body = transferBody(payer.name, payee.name, '125.5', { condition });
-  const ack = await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body, headers: { 'fspiop-signature': 'sig-of-payer', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
+  // Indented JSON: the switch must pass the payer's bytes on, not a re-serialisation of them.
+  const sent = JSON.stringify(body, null, 2);
+  const ack = await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: sent, headers: { 'fspiop-signature': 'sig-of-payer', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
   t.is(ack.status, 202);
 
   const forwarded = await payee.waitFor((r) => r.method === 'POST' && r.path === '/transfers');
-  t.deepEqual(forwarded.body, body, 'the payee receives the payer\'s body unchanged');
+  t.is(forwarded.raw, sent, 'the payee receives the payer\'s body byte for byte');
   t.is(forwarded.headers['fspiop-source'], payer.name);
   t.is(forwarded.headers['fspiop-destination'], payee.name);
   t.is(forwarded.headers['fspiop-signature'], 'sig-of-payer', 'signatures pass through the switch');
