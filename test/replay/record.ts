@@ -1,0 +1,105 @@
+/**
+ * Re-records the workflow histories that test/replay/replay.test.ts replays. Run it when a workflow
+ * changes on purpose (`npm run record-histories`), review the diff, and commit the new histories.
+ * A change that must not break workflows already running in production needs `patched()` instead:
+ * then keep the old histories, add new ones, and the replay test proves both paths still replay.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { repoRoot } from '../../activities/config';
+import { startDevServer } from '../../temporal/devServer';
+import { temporalCliPath } from '../../temporal/installCli';
+import type { SimulatedDfsp } from '../helpers/dfsp';
+import { ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
+import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
+
+const log = (message: string) => process.stderr.write(`record: ${message}\n`);
+export const historiesDir = path.join(repoRoot, 'test', 'replay', 'histories');
+
+type Scenario = (hub: SwitchHarness, payer: SimulatedDfsp, payee: SimulatedDfsp) => Promise<string>;
+
+const put = (path: string) => (r: { method: string; path: string }) => r.method === 'PUT' && r.path === path;
+
+async function fulfilledTransfer(hub: SwitchHarness, payer: SimulatedDfsp, payee: SimulatedDfsp, transferState: 'COMMITTED' | 'RESERVED', repeat = false) {
+  const { fulfilment, condition } = ilpPair();
+  const body = transferBody(payer.name, payee.name, '10', { condition });
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  await payee.waitFor((r) => r.method === 'POST' && r.body?.transferId === body.transferId);
+  if (repeat) {
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: { ...body, amount: { amount: '11', currency: 'USD' } } });
+    await payer.waitFor(put(`/transfers/${body.transferId}/error`));
+  }
+  await hub.fspiop('PUT', `/transfers/${body.transferId}`, { source: payee.name, destination: payer.name, body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState } });
+  await payer.waitFor(put(`/transfers/${body.transferId}`));
+  return `transfer/${body.transferId}`;
+}
+
+export const scenarios: Record<string, Scenario> = {
+  'transfer-committed': (hub, payer, payee) => fulfilledTransfer(hub, payer, payee, 'COMMITTED'),
+  'transfer-reserved-patch': (hub, payer, payee) => fulfilledTransfer(hub, payer, payee, 'RESERVED'),
+  'transfer-duplicate': (hub, payer, payee) => fulfilledTransfer(hub, payer, payee, 'COMMITTED', true),
+  'transfer-rejected': async (hub, payer, payee) => {
+    const body = transferBody(payer.name, payee.name, '5');
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+    await payee.waitFor((r) => r.method === 'POST' && r.body?.transferId === body.transferId);
+    await hub.fspiop('PUT', `/transfers/${body.transferId}/error`, {
+      source: payee.name,
+      destination: payer.name,
+      body: { errorInformation: { errorCode: '5104', errorDescription: 'Payee rejected transaction' } },
+    });
+    await payer.waitFor(put(`/transfers/${body.transferId}/error`));
+    return `transfer/${body.transferId}`;
+  },
+  'transfer-expired': async (hub, payer, payee) => {
+    const body = transferBody(payer.name, payee.name, '5', { expiresInMs: 3_000 });
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+    await payer.waitFor(put(`/transfers/${body.transferId}/error`), 20_000);
+    return `transfer/${body.transferId}`;
+  },
+  'quote-accepted': async (hub, payer, payee) => {
+    const body = quoteBody(payer.name, payee.name, '5');
+    await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
+    await payee.waitFor((r) => r.method === 'POST' && r.body?.quoteId === body.quoteId);
+    const { condition } = ilpPair();
+    await hub.fspiop('PUT', `/quotes/${body.quoteId}`, {
+      source: payee.name,
+      destination: payer.name,
+      body: { transferAmount: body.amount, expiration: new Date(Date.now() + 60_000).toISOString(), ilpPacket: 'AYIBgQAAAAAAAASw', condition },
+    });
+    await payer.waitFor(put(`/quotes/${body.quoteId}`));
+    return `quote/${body.quoteId}`;
+  },
+};
+
+async function main(): Promise<void> {
+  const server = await startDevServer({ cliPath: await temporalCliPath(log), ui: false, log });
+  process.env.TEMPORAL_ADDRESS = server.address;
+  const hub = await startSwitch();
+  try {
+    const payer = await hub.provision();
+    const payee = await hub.provision();
+    fs.mkdirSync(historiesDir, { recursive: true });
+    for (const [name, scenario] of Object.entries(scenarios)) {
+      const workflowId = await scenario(hub, payer, payee);
+      const handle = hub.worker.client.workflow.getHandle(workflowId);
+      await handle.result().catch(() => undefined);
+      fs.writeFileSync(path.join(historiesDir, `${name}.json`), historyToJSON(await handle.fetchHistory()));
+      log(`${name}: ${workflowId}`);
+    }
+  } finally {
+    await hub.close();
+    await server.stop();
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
