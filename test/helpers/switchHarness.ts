@@ -10,7 +10,7 @@ import { switchResources } from '../../api/fspiop/resources';
 import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
 import { testDatabaseUrl, uniqueName } from './database';
 import { SimulatedDfsp } from './dfsp';
-import { startWorker, WorkerHarness } from './worker';
+import { connectClient, startWorker, WorkerHarness } from './worker';
 
 export const HUB_ID = 'switch';
 
@@ -42,12 +42,14 @@ const resourceOf = (path: string) => path.split('/')[1].split('?')[0];
  * The switch as it runs in production, over real HTTP: the FSPIOP gateway and admin API against the
  * real database, a worker on the real Temporal dev server, and DFSPs as real HTTP servers.
  */
-export async function startSwitch(): Promise<SwitchHarness> {
-  const services = await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME });
+export async function startSwitch(options: { databaseUrl?: string; externalWorkerTaskQueue?: string } = {}): Promise<SwitchHarness> {
+  const services = await openHubServices({ databaseUrl: options.databaseUrl ?? testDatabaseUrl(), hubParticipantName: HUB_NAME });
   const log = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
   const directory = new ParticipantDirectory(services.db, 0);
   const sender = new CallbackSender(directory, log, 5_000);
-  const worker = await startWorker(services, { hubId: HUB_ID, directory, sender, log });
+  const worker = options.externalWorkerTaskQueue
+    ? await connectClient(options.externalWorkerTaskQueue)
+    : await startWorker(services, { hubId: HUB_ID, directory, sender, log });
   const admin = await startAdmin(services);
   const app = createSwitchApp(
     { config: { hubId: HUB_ID, taskQueue: worker.taskQueue }, services, directory, sender, temporal: worker.client, log },

@@ -18,8 +18,15 @@ export function temporalAddress(): string {
 export interface WorkerHarness {
   client: Client;
   taskQueue: string;
-  worker: Worker;
+  /** Absent when the worker runs in a process of its own (see `connectClient`). */
+  worker?: Worker;
   close(): Promise<void>;
+}
+
+/** A client for a task queue whose worker runs elsewhere (a separate worker process). */
+export async function connectClient(taskQueue: string): Promise<WorkerHarness> {
+  const connection = await Connection.connect({ address: temporalAddress() });
+  return { client: new Client({ connection, namespace: 'default' }), taskQueue, close: () => connection.close() };
 }
 
 /**

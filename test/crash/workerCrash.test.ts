@@ -1,0 +1,73 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import test from 'ava';
+import { repoRoot } from '../../activities/config';
+import { JournalEntry } from '../../activities/db/entities';
+import { checkLedger } from '../../activities/ledger/invariants';
+import { testDatabaseUrl } from '../helpers/database';
+import { ilpPair, transferBody } from '../helpers/fspiopBodies';
+import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { temporalAddress } from '../helpers/worker';
+
+const taskQueue = `crash-${crypto.randomUUID()}`;
+const databaseUrl = testDatabaseUrl();
+let hub: SwitchHarness;
+let worker: ChildProcess | undefined;
+
+/** The production worker entry point, in a process of its own that the test can kill. */
+function startWorkerProcess(): ChildProcess {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'dist', 'worker', 'main.js')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress(),
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      HUB_ID,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+test.before(async () => {
+  hub = await startSwitch({ databaseUrl, externalWorkerTaskQueue: taskQueue });
+  worker = startWorkerProcess();
+});
+test.after.always(async () => {
+  worker?.kill('SIGKILL');
+  await hub?.close();
+});
+
+test('a worker killed with SIGKILL between prepare and fulfil is restarted and the transfer completes exactly once', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const { fulfilment, condition } = ilpPair();
+  const body = transferBody(payer.name, payee.name, '33.3', { condition, expiresInMs: 120_000 });
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  await payee.waitFor((r) => r.method === 'POST' && r.body?.transferId === body.transferId, 60_000);
+
+  // Prepared and forwarded: the reservation is in the ledger. Now the worker dies without warning.
+  worker!.kill('SIGKILL');
+  await new Promise((resolve) => worker!.once('exit', resolve));
+  const reserved = await hub.admin.call('GET', `/participants/${payer.name}/positions?currency=USD`);
+  t.is(reserved.body.value, 33.3);
+
+  // The payee fulfils while no worker runs; Temporal keeps the signal until one is back.
+  const ack = await hub.fspiop('PUT', `/transfers/${body.transferId}`, {
+    source: payee.name,
+    destination: payer.name,
+    body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
+  });
+  t.is(ack.status, 200);
+  worker = startWorkerProcess();
+
+  const committed = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 90_000);
+  t.is(committed.body.transferState, 'COMMITTED');
+  t.is((await hub.admin.call('GET', `/participants/${payer.name}/positions?currency=USD`)).body.value, 33.3);
+  t.is((await hub.admin.call('GET', `/participants/${payee.name}/positions?currency=USD`)).body.value, -33.3);
+  const rows = await hub.services.db.read((manager) => manager.findBy(JournalEntry, { transferId: body.transferId }));
+  t.deepEqual(rows.map((row) => row.phase).sort(), ['COMMIT', 'COMMIT', 'RESERVE'], 'one reservation, one commit of two legs');
+  t.deepEqual((await checkLedger(hub.services.db)).violations, []);
+});
