@@ -6,25 +6,18 @@
 // Tests read the server address from TEMPORAL_ADDRESS. The exit code is ava's.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { repoRoot } from '../activities/config';
 import { startDevServer, type DevServer } from '../temporal/devServer';
+import { temporalCliPath } from '../temporal/installCli';
+import { workflowsPath } from '../worker/createWorker';
 
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
-function findRepoRoot(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'temporal', 'cli.mjs')) && existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`cannot find the repository root above ${__dirname}`);
-  }
-}
-
-// A real ESM import from this CommonJS module (tsc would turn `import()` into `require()`).
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
-
 async function main(): Promise<number> {
-  const repo = findRepoRoot();
+  const repo = repoRoot;
   let server: DevServer | undefined;
   let ava: ChildProcess | undefined;
   let signalled: NodeJS.Signals | undefined;
@@ -45,15 +38,17 @@ async function main(): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   try {
-    const { ensureTemporalCli } = await importEsm(pathToFileURL(join(repo, 'temporal', 'cli.mjs')).href);
-    const cliPath: string = await ensureTemporalCli({ log });
-    server = await startDevServer({ cliPath, ui: false, log });
+    server = await startDevServer({ cliPath: await temporalCliPath(log), ui: false, log });
+    // Bundle the workflows once for the whole run instead of once per test file.
+    const bundlePath = join(repo, 'dist', 'workflow-bundle.js');
+    const bundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+    writeFileSync(bundlePath, bundle.code);
 
     const avaCli = join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
     const child = spawn(process.execPath, [avaCli, ...process.argv.slice(2)], {
       cwd: repo,
       stdio: 'inherit',
-      env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' },
+      env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', WORKFLOW_BUNDLE: bundlePath },
     });
     ava = child;
     const code = await new Promise<number>((resolve) => {
