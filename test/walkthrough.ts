@@ -1,0 +1,127 @@
+/**
+ * `npm run walkthrough`: a P2P payment through a running hub (`npm start`), step by step, with two
+ * simulated DFSPs as real HTTP servers on this machine: provision both, register the payee's MSISDN,
+ * look it up, quote, transfer, read positions, and print where to find the transfer in the Temporal UI.
+ */
+import crypto from 'node:crypto';
+import { loadConfig } from '../activities/config';
+import { SimulatedDfsp } from './helpers/dfsp';
+import { ilpPair, quoteBody, transferBody } from './helpers/fspiopBodies';
+import { uniqueName } from './helpers/database';
+
+const config = loadConfig();
+const admin = `http://${config.host}:${config.adminPort}`;
+const hub = `http://${config.host}:${config.switchPort}`;
+const say = (message: string) => process.stdout.write(`${message}\n`);
+
+async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+function fspiop(method: string, path: string, source: string, destination: string | undefined, body?: unknown) {
+  const resource = path.split('/')[1];
+  const type = `application/vnd.interoperability.${resource}+json;version=1.1`;
+  return call(hub, method, path, body, {
+    ...(method === 'PUT' ? {} : { accept: type }),
+    ...(body === undefined ? {} : { 'content-type': type }),
+    date: new Date().toUTCString(),
+    'fspiop-source': source,
+    ...(destination ? { 'fspiop-destination': destination } : {}),
+  });
+}
+
+async function provision(dfsp: SimulatedDfsp) {
+  const created = await call(admin, 'POST', '/participants', { name: dfsp.name, currency: 'USD' });
+  await call(admin, 'PUT', `/participants/${dfsp.name}`, { isActive: true });
+  for (const endpoint of dfsp.endpoints()) await call(admin, 'POST', `/participants/${dfsp.name}/endpoints`, endpoint);
+  await call(admin, 'POST', `/participants/${dfsp.name}/initialPositionAndLimits`, { currency: 'USD', limit: { type: 'NET_DEBIT_CAP', value: 10000 }, initialPosition: 0 });
+  const settlement = created.accounts.find((a: { ledgerAccountType: string }) => a.ledgerAccountType === 'SETTLEMENT').id;
+  await call(admin, 'POST', `/participants/${dfsp.name}/accounts/${settlement}`, {
+    transferId: crypto.randomUUID(),
+    externalReference: 'opening deposit',
+    action: 'recordFundsIn',
+    reason: 'walkthrough',
+    amount: { amount: 10000, currency: 'USD' },
+  });
+  say(`  ${dfsp.name}: active, endpoints at ${dfsp.url}, Net Debit Cap 10000 USD, 10000 USD deposited`);
+}
+
+async function main(): Promise<void> {
+  const payer = await SimulatedDfsp.start(uniqueName('payer'));
+  const payee = await SimulatedDfsp.start(uniqueName('payee'));
+  try {
+    say('1. provision two DFSPs through the admin API');
+    await provision(payer);
+    await provision(payee);
+
+    const msisdn = String(27_700_000_000 + crypto.randomInt(99_999_999));
+    say(`2. ${payee.name} registers MSISDN ${msisdn} in the hub's account lookup`);
+    await fspiop('POST', `/participants/MSISDN/${msisdn}`, payee.name, undefined, { fspId: payee.name, currency: 'USD' });
+    await payee.waitFor((r) => r.method === 'PUT' && r.path === `/participants/MSISDN/${msisdn}`);
+
+    say(`3. ${payer.name} looks the party up: GET /parties/MSISDN/${msisdn}`);
+    payee.react(async (request) => {
+      if (request.method === 'GET' && request.path.startsWith('/parties/')) {
+        await fspiop('PUT', `/parties/MSISDN/${msisdn}`, payee.name, payer.name, {
+          party: { partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: msisdn, fspId: payee.name }, name: 'Mats Hagman' },
+        });
+      }
+    });
+    await fspiop('GET', `/parties/MSISDN/${msisdn}`, payer.name, undefined);
+    const party = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/parties/MSISDN/${msisdn}`);
+    say(`   → ${party.body.party.name} at ${party.body.party.partyIdInfo.fspId}`);
+
+    const { fulfilment, condition } = ilpPair();
+    payee.react(async (request) => {
+      if (request.method === 'POST' && request.path === '/quotes') {
+        await fspiop('PUT', `/quotes/${request.body.quoteId}`, payee.name, payer.name, {
+          transferAmount: request.body.amount,
+          expiration: new Date(Date.now() + 60_000).toISOString(),
+          ilpPacket: Buffer.from(`payment to ${msisdn}`).toString('base64url'),
+          condition,
+        });
+      }
+      if (request.method === 'POST' && request.path === '/transfers') {
+        await fspiop('PUT', `/transfers/${request.body.transferId}`, payee.name, payer.name, {
+          fulfilment,
+          completedTimestamp: new Date().toISOString(),
+          transferState: 'COMMITTED',
+        });
+      }
+    });
+    const quote = quoteBody(payer.name, payee.name, '100');
+    say(`4. ${payer.name} asks for a quote: POST /quotes ${quote.quoteId}`);
+    await fspiop('POST', '/quotes', payer.name, payee.name, quote);
+    const quoted = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/quotes/${quote.quoteId}`);
+    say(`   → ${quoted.body.transferAmount.amount} ${quoted.body.transferAmount.currency}, condition ${quoted.body.condition}`);
+
+    const transfer = transferBody(payer.name, payee.name, '100', { condition: quoted.body.condition });
+    say(`5. ${payer.name} sends the transfer: POST /transfers ${transfer.transferId}`);
+    await fspiop('POST', '/transfers', payer.name, payee.name, transfer);
+    const done = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${transfer.transferId}`);
+    say(`   → ${done.body.transferState}, fulfilment ${done.body.fulfilment}`);
+
+    say('6. positions after the transfer');
+    for (const dfsp of [payer, payee]) {
+      const position = await call(admin, 'GET', `/participants/${dfsp.name}/positions?currency=USD`);
+      say(`   ${dfsp.name}: ${position.value} ${position.currency}`);
+    }
+    say(`7. find it in the Temporal UI: http://127.0.0.1:8233/namespaces/default/workflows/transfer%2F${transfer.transferId}`);
+    say(`   or search: PayerFsp = '${payer.name}' AND State = 'COMMITTED'`);
+  } finally {
+    await payer.close();
+    await payee.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
