@@ -1,35 +1,12 @@
-import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableIndex } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
+import { columns } from './columns';
 
 /** The participants, accounts, limits, endpoints, settlement models and the double-entry journal. */
 export class Ledger1795000000000 implements MigrationInterface {
   name = 'Ledger1795000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const isMysql = queryRunner.connection.options.type === 'mysql';
-    // SQLite has no exact decimal type: DECIMAL would get NUMERIC affinity and turn amounts into doubles.
-    const money = (name: string): TableColumnOptions =>
-      isMysql ? { name, type: 'decimal', precision: 38, scale: 4 } : { name, type: 'varchar', length: '64' };
-    const id = (name: string): TableColumnOptions => ({
-      name,
-      type: 'integer',
-      isPrimary: true,
-      isGenerated: true,
-      generationStrategy: 'increment',
-    });
-    const text = (name: string, length: number, nullable = false): TableColumnOptions => ({
-      name,
-      type: 'varchar',
-      length: String(length),
-      isNullable: nullable,
-    });
-    const int = (name: string): TableColumnOptions => ({ name, type: 'int' });
-    const flag = (name: string): TableColumnOptions => ({ name, type: 'boolean' });
-    const time = (name: string, nullable = false): TableColumnOptions => ({
-      name,
-      type: 'datetime',
-      precision: 3,
-      isNullable: nullable,
-    });
+    const { money, id, text, int, flag, time } = columns(queryRunner);
 
     await queryRunner.createTable(
       new Table({

@@ -1,21 +1,18 @@
-import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import { columns } from './columns';
 
 /** Account lookup entries, and the transfer and quote records the switch keeps for GET and duplicates. */
 export class Switch1795000000100 implements MigrationInterface {
   name = 'Switch1795000000100';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const isMysql = queryRunner.connection.options.type === 'mysql';
-    const text = (name: string, length: number, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable: nullable });
-    const time = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'datetime', precision: 3, isNullable: nullable });
-    const money = (name: string): TableColumnOptions =>
-      isMysql ? { name, type: 'decimal', precision: 38, scale: 4 } : { name, type: 'varchar', length: '64' };
+    const { isMysql, money, id, text, flag, time } = columns(queryRunner);
 
     await queryRunner.createTable(
       new Table({
         name: 'party_lookup',
         columns: [
-          { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+          id('id'),
           text('partyIdType', 32),
           text('partyIdentifier', 128),
           text('partySubIdOrType', 128),
@@ -43,7 +40,7 @@ export class Switch1795000000100 implements MigrationInterface {
           time('completedTimestamp', true),
           text('errorCode', 4, true),
           text('errorDescription', 256, true),
-          { name: 'payeeWantsNotification', type: 'boolean' },
+          flag('payeeWantsNotification'),
           time('createdDate'),
         ],
       }),
