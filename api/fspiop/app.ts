@@ -1,4 +1,4 @@
-import Koa from 'koa';
+import type Koa from 'koa';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
@@ -6,9 +6,8 @@ import type { HubConfig } from '../../activities/config';
 import type { CallbackSender } from '../../activities/callbacks';
 import type { ParticipantDirectory } from '../../activities/directory';
 import type { HubServices } from '../../activities/hub';
-import { errorMiddleware } from '../http/errorMiddleware';
-import { HttpError } from '../http/httpError';
-import { observabilityRoutes, Health, httpTiming } from '../http/observability';
+import { createGateway } from '../http/gateway';
+import { observabilityRoutes, Health } from '../http/observability';
 import { warmUpSchemas } from './schemas';
 
 export interface SwitchDependencies {
@@ -30,19 +29,5 @@ export type ResourceRoutes = (deps: SwitchDependencies) => Router;
  */
 export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRoutes[], health: Health): Koa {
   warmUpSchemas();
-  const app = new Koa();
-  app.use(httpTiming('switch'));
-  app.use(errorMiddleware(deps.log));
-  app.use(async (ctx, next) => {
-    await next();
-    if (ctx.status === 404 && ctx.body === undefined) {
-      throw new HttpError(404, 'unknownUri', `${ctx.method} ${ctx.path} is not a known resource`);
-    }
-  });
-  const routers = [...resources.map((resource) => resource(deps)), observabilityRoutes(health)];
-  for (const router of routers) {
-    app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new HttpError(405, 'clientError', 'Method not allowed for this resource') }));
-  }
-  return app;
+  return createGateway('switch', deps.log, [...resources.map((resource) => resource(deps)), observabilityRoutes(health)]);
 }
