@@ -194,7 +194,7 @@ async function drive(
   const end = measureFrom + durationMs;
   const ticker = setInterval(() => {
     const now = performance.now();
-    if (now >= measureFrom) progress(measured, now - measureFrom);
+    if (now >= measureFrom && !aborted) progress(measured, now - measureFrom);
   }, 5_000);
   try {
     await Promise.all(
@@ -227,13 +227,19 @@ function describeErrors(recorder: Recorder): string {
 // ---------------------------------------------------------------------------------------------- clean-up
 
 let aborted: string | undefined;
-const cleanups: Array<{ what: string; run: () => Promise<void> | void }> = [];
+/**
+ * What clean-up undoes, in this order: the hub processes go first (so that their keep-alive connections to
+ * the simulators close and nothing is left talking to the dev server), the temp dir last.
+ */
+const CLEANUP_ORDER = ['floor worker', 'hub processes', 'simulated DFSPs', 'Temporal client', 'floor worker connection', 'database connection', 'Temporal dev server', 'temp dir'] as const;
+const cleanups: Array<{ what: (typeof CLEANUP_ORDER)[number]; run: () => Promise<void> | void }> = [];
 let cleaning: Promise<void> | undefined;
 
-/** Undoes everything set up so far, newest first; safe to call more than once. */
+/** Undoes everything set up so far; safe to call more than once. */
 function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
-    for (const { what, run } of cleanups.reverse()) {
+    const ordered = [...cleanups].sort((a, b) => CLEANUP_ORDER.indexOf(a.what) - CLEANUP_ORDER.indexOf(b.what));
+    for (const { what, run } of ordered) {
       try {
         await run();
       } catch (error) {
@@ -255,6 +261,7 @@ interface HubProcess {
 }
 
 let stopping = false;
+let signalled = false;
 let verbose = false;
 const liveChildren = new Set<ChildProcess>();
 // Last resort: never leave a worker or gateway behind, whatever way this process ends.
@@ -282,7 +289,8 @@ function startHubProcess(name: string, entry: string, env: NodeJS.ProcessEnv): H
     stop: () =>
       new Promise<void>((resolve) => {
         if (hub.exited) return resolve();
-        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        // A worker drains its in-flight tasks on SIGTERM; after Ctrl-C (the dev server got it too) don't wait long.
+        const kill = setTimeout(() => child.kill('SIGKILL'), signalled ? 2_000 : 10_000);
         child.once('exit', () => {
           clearTimeout(kill);
           resolve();
@@ -300,7 +308,7 @@ function startHubProcess(name: string, entry: string, env: NodeJS.ProcessEnv): H
         if (!line) continue;
         hub.tail.push(line);
         if (hub.tail.length > 30) hub.tail.shift();
-        if (verbose || worthShowing(line)) process.stderr.write(`[${name}] ${line}\n`);
+        if (verbose || (!stopping && worthShowing(line))) process.stderr.write(`[${name}] ${line}\n`);
       }
     });
   }
@@ -755,7 +763,6 @@ async function main(): Promise<number> {
   return ledgerOk ? 0 : 1;
 }
 
-let signalled = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (signalled) {

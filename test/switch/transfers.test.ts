@@ -223,3 +223,19 @@ test('many concurrent transfers leave every position equal to its journal and ea
   const check = await checkLedger(hub.services.db);
   t.deepEqual(check.violations, []);
 });
+
+test('a DFSP answering 5xx is retried with backoff until the message gets through', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const { fulfilment, condition } = ilpPair();
+  fulfilling(payee, fulfilment);
+  payee.status = 503;
+  const body = transferBody(payer.name, payee.name, '4', { condition });
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  t.false(payee.received.some((r) => r.method === 'POST'), 'nothing accepted while the payee fails');
+  payee.status = undefined;
+  const callback = await payer.waitFor(isPut(`/transfers/${body.transferId}`), 30_000);
+  t.is(callback.body.transferState, 'COMMITTED');
+  t.is(payee.received.filter((r) => r.method === 'POST').length, 1);
+});
