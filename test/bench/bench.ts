@@ -148,13 +148,32 @@ class Series {
   }
 }
 
-/** What one phase (warm-up or measured) of one scenario recorded. */
+/** What one iteration of a virtual user observed; `drive` files it under a phase by when it finished. */
+class Sample {
+  transferMs?: number;
+  quoteMs?: number;
+  errorKind?: string;
+
+  error(kind: string): void {
+    this.errorKind ??= kind;
+  }
+}
+
+/** What one phase (warm-up or measured window) of one scenario recorded. */
 class Recorder {
   readonly latency = new Series();
   readonly quotes = new Series();
   readonly errors = new Map<string, number>();
-  firstStart = Infinity;
-  lastFinish = 0;
+  /** Errors of iterations that finished after the window (they are counted in `errors` too). */
+  errorsAfterWindow = 0;
+
+  constructor(readonly durationS: number) {}
+
+  add(sample: Sample): void {
+    if (sample.quoteMs !== undefined) this.quotes.add(sample.quoteMs);
+    if (sample.transferMs !== undefined) this.latency.add(sample.transferMs);
+    if (sample.errorKind !== undefined) this.error(sample.errorKind);
+  }
 
   error(kind: string): void {
     this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
@@ -166,29 +185,27 @@ class Recorder {
     return total;
   }
 
-  /** From the first start to the last finish of an iteration of this phase, in seconds. */
-  get elapsedS(): number {
-    return this.lastFinish > this.firstStart ? (this.lastFinish - this.firstStart) / 1000 : 0;
-  }
-
+  /** Completions inside the window per second of the window. */
   get ratePerS(): number {
-    return this.elapsedS > 0 ? this.latency.count / this.elapsedS : 0;
+    return this.durationS > 0 ? this.latency.count / this.durationS : 0;
   }
 }
 
 /**
- * N virtual users looping `iteration` until the phase ends: an iteration started during the warm-up goes
- * to `warmup`, one started during the measured window to `measured`; none starts after it (or after abort).
+ * N virtual users looping `iteration` for the warm-up and then the measured window; none starts a new
+ * iteration after the window (or after an abort), the ones under way run to their end. Steady-state figures:
+ * the measured recorder holds the iterations that finished inside the window (whenever they started), so
+ * throughput is completions in the window / its duration; errors of iterations that finish later count too.
  */
 async function drive(
   concurrency: number,
   warmupMs: number,
   durationMs: number,
-  iteration: (recorder: Recorder) => Promise<void>,
+  iteration: (sample: Sample) => Promise<void>,
   progress: (measured: Recorder, elapsedMs: number) => void,
 ): Promise<Recorder> {
-  const warmup = new Recorder();
-  const measured = new Recorder();
+  const warmup = new Recorder(warmupMs / 1000);
+  const measured = new Recorder(durationMs / 1000);
   const start = performance.now();
   const measureFrom = start + warmupMs;
   const end = measureFrom + durationMs;
@@ -199,17 +216,20 @@ async function drive(
   try {
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        for (;;) {
-          const started = performance.now();
-          if (started >= end || aborted) return;
-          const recorder = started >= measureFrom ? measured : warmup;
-          recorder.firstStart = Math.min(recorder.firstStart, started);
+        while (performance.now() < end && !aborted) {
+          const sample = new Sample();
           try {
-            await iteration(recorder);
+            await iteration(sample);
           } catch (error) {
-            recorder.error(`exception: ${error instanceof Error ? error.message : String(error)}`.slice(0, 120));
+            sample.error(`exception: ${error instanceof Error ? error.message : String(error)}`.slice(0, 120));
           }
-          recorder.lastFinish = Math.max(recorder.lastFinish, performance.now());
+          const finished = performance.now();
+          if (finished < measureFrom) warmup.add(sample);
+          else if (finished < end) measured.add(sample);
+          else if (sample.errorKind !== undefined) {
+            measured.error(sample.errorKind);
+            measured.errorsAfterWindow++;
+          }
         }
       }),
     );
@@ -509,7 +529,7 @@ function errorCode(body: any): string {
 }
 
 function hubIteration(switchUrl: string, payer: PayerSide, payerName: string, payeeName: string, timeoutMs: number) {
-  return async (recorder: Recorder): Promise<void> => {
+  return async (sample: Sample): Promise<void> => {
     const amount = randomAmount();
     const quote = quoteBody(payerName, payeeName, amount);
     const quoted = payer.expect(`quotes/${quote.quoteId}`, timeoutMs);
@@ -520,12 +540,12 @@ function hubIteration(switchUrl: string, payer: PayerSide, payerName: string, pa
     });
     if (qAck.status !== 202) {
       quoted.cancel();
-      return recorder.error(`POST /quotes → ${qAck.status}`);
+      return sample.error(`POST /quotes → ${qAck.status}`);
     }
     const qAnswer = await quoted.arrival;
-    if (!qAnswer) return recorder.error('quote callback timeout');
-    if (qAnswer.error) return recorder.error(`quote error callback ${errorCode(qAnswer.body)}`);
-    recorder.quotes.add(qAnswer.at - q0);
+    if (!qAnswer) return sample.error('quote callback timeout');
+    if (qAnswer.error) return sample.error(`quote error callback ${errorCode(qAnswer.body)}`);
+    sample.quoteMs = qAnswer.at - q0;
 
     const transferAmount: string = qAnswer.body.transferAmount.amount;
     const body = {
@@ -543,20 +563,20 @@ function hubIteration(switchUrl: string, payer: PayerSide, payerName: string, pa
     if (tAck.status !== 202) {
       fulfilled.cancel();
       if (record.state === 'sent') record.state = 'refused';
-      return recorder.error(`POST /transfers → ${tAck.status}`);
+      return sample.error(`POST /transfers → ${tAck.status}`);
     }
     const tAnswer = await fulfilled.arrival;
-    if (!tAnswer) return recorder.error('transfer callback timeout');
-    if (tAnswer.error) return recorder.error(`transfer error callback ${errorCode(tAnswer.body)}`);
-    if (tAnswer.body?.transferState !== 'COMMITTED') return recorder.error(`transfer state ${tAnswer.body?.transferState}`);
-    recorder.latency.add(tAnswer.at - t0);
+    if (!tAnswer) return sample.error('transfer callback timeout');
+    if (tAnswer.error) return sample.error(`transfer error callback ${errorCode(tAnswer.body)}`);
+    if (tAnswer.body?.transferState !== 'COMMITTED') return sample.error(`transfer state ${tAnswer.body?.transferState}`);
+    sample.transferMs = tAnswer.at - t0;
   };
 }
 
 // ---------------------------------------------------------------------------------------------- the floor scenario
 
 function floorIteration(client: Client, taskQueue: string, timeoutMs: number) {
-  return async (recorder: Recorder): Promise<void> => {
+  return async (sample: Sample): Promise<void> => {
     const t0 = performance.now();
     const work = (async () => {
       const handle = await client.workflow.start(floor, {
@@ -574,9 +594,9 @@ function floorIteration(client: Client, taskQueue: string, timeoutMs: number) {
     const outcome = await Promise.race([work.then(() => 'done' as const), timedOut]).finally(() => clearTimeout(timer));
     if (outcome === 'timeout') {
       work.catch(() => undefined);
-      return recorder.error('workflow timeout');
+      return sample.error('workflow timeout');
     }
-    recorder.latency.add(performance.now() - t0);
+    sample.transferMs = performance.now() - t0;
   };
 }
 
@@ -736,14 +756,14 @@ async function main(): Promise<number> {
   lines.push(
     `hub quotes      completed ${hub.quotes.count}  p50 ${ms(hub.quotes.percentile(50))}  p95 ${ms(hub.quotes.percentile(95))}  p99 ${ms(hub.quotes.percentile(99))}  max ${ms(hub.quotes.max)}`,
   );
-  if (hub.errorCount > 0) lines.push(`  errors: ${describeErrors(hub)}`);
+  if (hub.errorCount > 0) lines.push(`  errors: ${describeErrors(hub)}${hub.errorsAfterWindow ? ` (${hub.errorsAfterWindow} of them after the window)` : ''}`);
   if (payeeErrors.size > 0) lines.push(`  payee errors: ${[...payeeErrors].map(([kind, n]) => `${n}× ${kind}`).join('; ')}`);
   if (floorResult) {
     lines.push(
       `temporal floor  concurrency ${options.concurrency}  duration ${options.durationS}s  completed ${floorResult.latency.count}  ${floorResult.ratePerS.toFixed(1)}/s  ` +
         `p50 ${ms(floorResult.latency.percentile(50))}  p95 ${ms(floorResult.latency.percentile(95))}  p99 ${ms(floorResult.latency.percentile(99))}  max ${ms(floorResult.latency.max)}  errors ${floorResult.errorCount}`,
     );
-    if (floorResult.errorCount > 0) lines.push(`  errors: ${describeErrors(floorResult)}`);
+    if (floorResult.errorCount > 0) lines.push(`  errors: ${describeErrors(floorResult)}${floorResult.errorsAfterWindow ? ` (${floorResult.errorsAfterWindow} of them after the window)` : ''}`);
   }
   lines.push(
     `transfers       sent ${payer.transfers.size} (warm-up included): committed ${counts.committed}, aborted ${counts.aborted}, refused ${counts.refused}, ` +
@@ -756,7 +776,7 @@ async function main(): Promise<number> {
   lines.push(`ledger          journal rows ${ledger.journalRows}, accounts ${ledger.accounts}: ${ledger.violations.length === 0 ? 'PASS' : 'FAIL'}`);
   for (const violation of ledger.violations.slice(0, 20)) lines.push(`  ${violation}`);
   if (ledger.violations.length > 20) lines.push(`  … and ${ledger.violations.length - 20} more`);
-  if (lost > 0) lines.push(`  FAIL: ${lost} transfer(s) acknowledged 202 but never decided for the payer`);
+  if (lost > 0) lines.push(`  FAIL: ${lost} transfer(s) sent but never decided for the payer (no callback by expiration + 20 s)`);
   for (const contradiction of payer.contradictions.slice(0, 10)) lines.push(`  FAIL: ${contradiction}`);
   lines.push(`invariants      ${ledgerOk ? 'PASS' : 'FAIL'}`);
   process.stdout.write(`${lines.join('\n')}\n`);
