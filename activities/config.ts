@@ -24,8 +24,8 @@ export interface HubConfig {
 
 export const repoRoot = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../..' : '..');
 
-function integer(name: string, fallback: number): number {
-  const raw = process.env[name];
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
@@ -40,8 +40,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     taskQueue: env.TEMPORAL_TASK_QUEUE || DEFAULT_TASK_QUEUE,
     hubId: env.HUB_ID || 'switch',
     hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',
-    adminPort: integer('ADMIN_PORT', 3001),
-    switchPort: integer('SWITCH_PORT', 3000),
+    adminPort: integer(env, 'ADMIN_PORT', 3001),
+    switchPort: integer(env, 'SWITCH_PORT', 3000),
     host: env.HOST || '127.0.0.1',
     logLevel: env.LOG_LEVEL || 'info',
   };
