@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, defineSignal, log, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, condition, defineSignal, log, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { HubActivities } from '../activities';
 import { errorInformation, ErrorInformation } from './errors';
 import type { QuotesIDPutResponse, QuotesPostRequest } from './fspiopTypes';
@@ -6,7 +6,8 @@ import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequ
 import { State } from './searchAttributes';
 import { errorOf, msUntil } from './support';
 
-const { registerQuote, completeQuote } = proxyActivities<HubActivities>({
+// As in the transfer workflow: the database steps are local activities, the deliveries ordinary ones.
+const { registerQuote, completeQuote } = proxyLocalActivities<HubActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, defineQuery, defineSignal, log, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, condition, defineQuery, defineSignal, log, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { HubActivities } from '../activities';
 import { errorInformation, ErrorInformation } from './errors';
 import type { TransfersIDPutResponse, TransfersPostRequest } from './fspiopTypes';
@@ -6,12 +6,15 @@ import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequ
 import { State } from './searchAttributes';
 import { errorOf, msUntil, rejectionOf } from './support';
 
-const { prepareTransfer, commitTransfer, abortTransfer, lateTransferCallback } = proxyActivities<HubActivities>({
+// The ledger steps are local activities: short and idempotent, they run in the worker that runs the workflow
+// (recorded in its history, retried by the worker), which saves the server three round trips a step.
+const { prepareTransfer, commitTransfer, abortTransfer, lateTransferCallback } = proxyLocalActivities<HubActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
-// Callbacks to DFSPs are retried with backoff on network errors and 5xx, for a bounded time.
+// Callbacks to DFSPs are ordinary activities: retried with backoff on network errors and 5xx for minutes if
+// need be, without holding up the workflow's timers and signals meanwhile.
 const { deliver, deliverFromHub } = proxyActivities<HubActivities>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
