@@ -35,8 +35,9 @@ export class TransferFollowUp {
     if (record.requestHash !== hash) {
       return this.error(requester, transferId, version, errorInformation('modifiedRequest', `transfer ${transferId} exists with different details`));
     }
-    if (record.transferState === 'ABORTED') return this.error(record.payerFsp, transferId, version, storedError(record));
-    if (record.transferState === 'COMMITTED') return this.put(record.payerFsp, record, version);
+    // The outcome goes to whoever repeated the request, as the first answer went to whoever sent it.
+    if (record.transferState === 'ABORTED') return this.error(requester, transferId, version, storedError(record));
+    if (record.transferState === 'COMMITTED') return this.put(requester, record, version);
   }
 
   /**
