@@ -39,9 +39,13 @@ export class Funds {
     });
   }
 
-  /** Reserves a withdrawal: at most what the DFSP has deposited and not already reserved. */
+  /**
+   * Reserves a withdrawal: at most the deposited funds not already reserved and not covering the DFSP's
+   * position, which is locked too so a concurrent transfer cannot spend the same cover.
+   */
   async recordFundsOutPrepareReserve(name: string, accountId: number, request: FundsMovementRequest): Promise<LedgerTransfer> {
     const { settlement, reconciliation } = await this.accounts(name, accountId, request.currency);
+    const position = await this.db.read((manager) => findAccountByType(manager, settlement.participantId, settlement.currency, 'POSITION'));
     return this.ledger.reserve(
       {
         transferId: request.transferId,
@@ -53,12 +57,15 @@ export class Funds {
         externalReference: request.externalReference,
         reason: request.reason,
       },
-      async ({ debit, amount }) => {
-        const available = new Decimal(debit.value).plus(debit.reservedValue).negated();
+      async ({ debit, amount, manager }) => {
+        const current = (await manager.findOneBy(ParticipantAccount, { id: position.id }))!;
+        const exposure = Decimal.max(0, new Decimal(current.value).plus(current.reservedValue));
+        const available = new Decimal(debit.value).plus(debit.reservedValue).negated().minus(exposure);
         if (amount.greaterThan(available)) {
           throw new HubError('payerInsufficientLiquidity', `Funds out of ${formatAmount(amount)} exceeds the available ${formatAmount(available)}`);
         }
       },
+      [position.id],
     );
   }
 

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { ParticipantDirectory } from './directory';
 import type { HubServices } from './hub';
 import { HubError } from './hubError';
+import { QuoteFollowUp } from './quoteFollowUp';
 import { Quotes } from './quotes';
 import { TransferFollowUp } from './transferFollowUp';
 import { Transfers } from './transfers';
@@ -50,6 +51,7 @@ export function createActivities({ services, sender, hubId, log }: ActivityDepen
   const transfers = new Transfers(services);
   const transferFollowUp = new TransferFollowUp(transfers, sender, hubId, log);
   const quotes = new Quotes(services);
+  const quoteFollowUp = new QuoteFollowUp(quotes, sender, hubId, log);
   return {
     async checkDatabase(): Promise<string> {
       await services.db.manager.query('SELECT 1');
@@ -67,6 +69,13 @@ export function createActivities({ services, sender, hubId, log }: ActivityDepen
     /** A payee's PUT that reached the workflow after the transfer was decided: answered as if it came later still. */
     lateTransferCallback: rejecting((input: { transferId: string; callback: ReceivedCallback<TransfersIDPutResponse>; version: string }) =>
       transferFollowUp.lateFulfil(input.transferId, input.callback, input.version),
+    ),
+    /** A POST for a transfer decided so long ago that its workflow history is gone: the duplicate rule, from the record. */
+    repeatedTransfer: rejecting((input: { transferId: string; requestHash: string; requester: string; version: string }) =>
+      transferFollowUp.repeated(input.transferId, input.requestHash, input.requester, input.version),
+    ),
+    repeatedQuote: rejecting((input: { quoteId: string; requestHash: string; requester: string; version: string }) =>
+      quoteFollowUp.repeated(input.quoteId, input.requestHash, input.requester, input.version),
     ),
     registerQuote: rejecting(quotes.register.bind(quotes)),
     completeQuote: rejecting(quotes.complete.bind(quotes)),

@@ -20,7 +20,7 @@ export class Quotes {
   constructor(private readonly services: HubServices) {}
 
   /** Checks the payee FSP can be quoted and records the quote as PENDING. */
-  async register({ body, payerFsp, payeeFsp, requestHash }: RegisterQuoteInput): Promise<{ payeeFsp: string }> {
+  async register({ body, payerFsp, payeeFsp, requestHash }: RegisterQuoteInput): Promise<{ payeeFsp: string; repeat: boolean }> {
     const payee = payeeFsp ?? body.payee.partyIdInfo.fspId;
     if (!payee) throw new HubError('validationError', 'FSPIOP-Destination (or payee.partyIdInfo.fspId) must name the payee FSP');
     const participant = await this.services.db.read((manager) => manager.findOneBy(Participant, { name: payee }));
@@ -38,13 +38,15 @@ export class Quotes {
     });
     const stored = await this.find(body.quoteId);
     if (stored?.requestHash !== requestHash) throw new HubError('modifiedRequest', `quote ${body.quoteId} exists with different details`);
-    return { payeeFsp: payee };
+    // Answered long ago (its workflow history is gone, its record is not): a repeat, not a new quote.
+    return { payeeFsp: payee, repeat: stored.state !== 'PENDING' };
   }
 
   /** Records the outcome and the payee's answer exactly as it was passed to the payer. */
   async complete(input: { quoteId: string; state: QuoteState; headers?: FspiopHeaders; body?: unknown }): Promise<void> {
     await this.services.db.transaction((manager) =>
-      manager.update(QuoteRecord, { quoteId: input.quoteId }, {
+      // Only a pending quote is completed: a late or repeated step never rewrites the stored answer.
+      manager.update(QuoteRecord, { quoteId: input.quoteId, state: 'PENDING' }, {
         state: input.state,
         responseHeaders: input.headers ? JSON.stringify(input.headers) : null,
         responseBody: input.body === undefined ? null : JSON.stringify(input.body),

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import type { ErrorInformation } from '../workflows/errors';
 import type { TransfersPostRequest } from '../workflows/fspiopTypes';
-import { ParticipantAccount, ParticipantLimit } from './db/entities';
+import { LedgerTransfer, ParticipantAccount, ParticipantLimit } from './db/entities';
 import { Decimal, formatAmount } from './db/money';
 import { TransferRecord, TransferState } from './db/switchEntities';
 import type { HubServices } from './hub';
@@ -29,18 +29,24 @@ export function conditionOf(fulfilment: string): string {
 export class Transfers {
   constructor(private readonly services: HubServices) {}
 
-  async prepare({ body, source, requestHash }: PrepareInput): Promise<{ payerPositionId: number; payeePositionId: number }> {
+  /**
+   * `repeat` means this transfer was decided long ago (its workflow history is gone, its record is not):
+   * the caller answers it as a repeated request instead of preparing it again.
+   */
+  async prepare({ body, source, requestHash }: PrepareInput): Promise<{ outcome: 'reserved' | 'repeat' }> {
     const { db, ledger } = this.services;
-    await this.record(body, requestHash);
-    let accounts: { payer: ParticipantAccount; payee: ParticipantAccount; settlement: ParticipantAccount };
-    try {
-      accounts = await db.read((manager) => this.check(manager, body, source));
-    } catch (error) {
-      if (error instanceof HubError) await this.finish(body.transferId, 'ABORTED', { errorInformation: error.errorInformation });
-      throw error;
+    const record = await this.record(body, requestHash);
+    if (record.transferState === 'COMMITTED' || record.transferState === 'ABORTED') return { outcome: 'repeat' };
+    // A retried prepare whose reservation already stands must not re-run the checks: a check that fails
+    // now (expiry passed meanwhile) would otherwise abort the record and strand the reservation.
+    const reserved = await db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId: body.transferId }));
+    if (reserved) {
+      await this.finish(body.transferId, 'RESERVED', ['RECEIVED']);
+      return { outcome: 'reserved' };
     }
-    const limit = await db.read((manager) => manager.findOneBy(ParticipantLimit, { accountId: accounts.payer.id, type: NET_DEBIT_CAP }));
     try {
+      const accounts = await db.read((manager) => this.check(manager, body, source));
+      const limit = await db.read((manager) => manager.findOneBy(ParticipantLimit, { accountId: accounts.payer.id, type: NET_DEBIT_CAP }));
       await ledger.reserve(
         {
           transferId: body.transferId,
@@ -65,11 +71,11 @@ export class Transfers {
         [accounts.settlement.id],
       );
     } catch (error) {
-      if (error instanceof HubError) await this.finish(body.transferId, 'ABORTED', { errorInformation: error.errorInformation });
+      if (error instanceof HubError) await this.finish(body.transferId, 'ABORTED', ['RECEIVED'], { errorInformation: error.errorInformation });
       throw error;
     }
-    await this.finish(body.transferId, 'RESERVED');
-    return { payerPositionId: accounts.payer.id, payeePositionId: accounts.payee.id };
+    await this.finish(body.transferId, 'RESERVED', ['RECEIVED']);
+    return { outcome: 'reserved' };
   }
 
   /** Commits the reservation if the fulfilment hashes to the condition; a wrong one changes nothing. */
@@ -80,16 +86,23 @@ export class Transfers {
       throw new HubError('validationError', 'invalid fulfilment: its SHA-256 does not match the transfer condition');
     }
     await this.services.ledger.commit(input.transferId);
-    const completed = await this.finish(input.transferId, 'COMMITTED', { fulfilment: input.fulfilment, payeeWantsNotification: input.payeeWantsNotification });
+    const completed = await this.finish(input.transferId, 'COMMITTED', ['RESERVED'], {
+      fulfilment: input.fulfilment,
+      payeeWantsNotification: input.payeeWantsNotification,
+    });
     return { completedTimestamp: completed.toISOString() };
   }
 
-  /** Releases the reservation (if one was made) and records why the transfer was aborted. */
+  /**
+   * Releases the reservation, if the ledger holds one, and records why the transfer was aborted. The
+   * ledger decides, not the record: a reservation must never outlive its transfer.
+   */
   async abort(input: { transferId: string; errorInformation: ErrorInformation; payeeWantsNotification?: boolean }): Promise<{ completedTimestamp: string }> {
+    const reservation = await this.services.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId: input.transferId }));
+    if (reservation?.state === 'RESERVED') await this.services.ledger.release(input.transferId);
     const record = await this.get(input.transferId);
     if (record.transferState === 'ABORTED') return { completedTimestamp: record.completedTimestamp!.toISOString() };
-    await this.services.ledger.release(input.transferId);
-    const completed = await this.finish(input.transferId, 'ABORTED', {
+    const completed = await this.finish(input.transferId, 'ABORTED', ['RECEIVED', 'RESERVED'], {
       errorInformation: input.errorInformation,
       payeeWantsNotification: input.payeeWantsNotification ?? record.payeeWantsNotification,
     });
@@ -109,7 +122,7 @@ export class Transfers {
   }
 
   /** Records the transfer as RECEIVED; a record with another request hash means a conflicting duplicate. */
-  private async record(body: TransfersPostRequest, requestHash: string): Promise<void> {
+  private async record(body: TransfersPostRequest, requestHash: string): Promise<TransferRecord> {
     const expiration = new Date(body.expiration);
     const row = {
       transferId: body.transferId,
@@ -133,6 +146,7 @@ export class Transfers {
     });
     const stored = await this.get(body.transferId);
     if (stored.requestHash !== requestHash) throw new HubError('modifiedRequest', `transfer ${body.transferId} exists with different details`);
+    return stored;
   }
 
   /** The prepare checks of central-ledger, each failure a 3100 naming the reason (or 3202/3203 for unknown FSPs). */
@@ -157,8 +171,9 @@ export class Transfers {
     currency: string,
     unknown: 'payerFspIdNotFound' | 'payeeFspIdNotFound',
   ): Promise<ParticipantAccount> {
-    const participant = await findParticipant(manager, name).catch(() => {
-      throw new HubError(unknown, `${name} is not a participant`);
+    const participant = await findParticipant(manager, name).catch((error) => {
+      // Only "not found" names the FSP unknown; a database fault must stay retryable.
+      throw error instanceof HubError ? new HubError(unknown, `${name} is not a participant`) : error;
     });
     if (!participant.isActive) throw new HubError('validationError', `participant ${name} is inactive`);
     const position = await manager.findOneBy(ParticipantAccount, { participantId: participant.participantId, currency, ledgerAccountType: 'POSITION' });
@@ -166,23 +181,40 @@ export class Transfers {
     return position;
   }
 
+  /**
+   * Moves the record to its next state, only from the states that may precede it, so nothing that comes
+   * late (a retried step, a repeat after the history expired) can rewrite a decided transfer.
+   */
   private async finish(
     transferId: string,
     transferState: TransferState,
+    from: TransferState[],
     extra: { fulfilment?: string; errorInformation?: ErrorInformation; payeeWantsNotification?: boolean } = {},
   ): Promise<Date> {
     const completedTimestamp = new Date();
-    await this.services.db.transaction((manager) =>
-      manager.update(TransferRecord, { transferId }, {
-        transferState,
-        ...(transferState === 'RESERVED' ? {} : { completedTimestamp }),
-        ...(extra.fulfilment ? { fulfilment: extra.fulfilment } : {}),
-        ...(extra.payeeWantsNotification === undefined ? {} : { payeeWantsNotification: extra.payeeWantsNotification }),
-        ...(extra.errorInformation
-          ? { errorCode: extra.errorInformation.errorCode, errorDescription: extra.errorInformation.errorDescription.slice(0, 256) }
-          : {}),
-      }),
+    const result = await this.services.db.transaction((manager) =>
+      manager.update(
+        TransferRecord,
+        { transferId, transferState: In(from) },
+        {
+          transferState,
+          ...(transferState === 'RESERVED' ? {} : { completedTimestamp }),
+          ...(extra.fulfilment ? { fulfilment: extra.fulfilment } : {}),
+          ...(extra.payeeWantsNotification === undefined ? {} : { payeeWantsNotification: extra.payeeWantsNotification }),
+          ...(extra.errorInformation
+            ? { errorCode: extra.errorInformation.errorCode, errorDescription: extra.errorInformation.errorDescription.slice(0, 256) }
+            : {}),
+        },
+      ),
     );
+    if (!result.affected) {
+      const current = await this.get(transferId);
+      if (current.transferState !== transferState) {
+        throw new HubError('clientError', `transfer ${transferId} is ${current.transferState}; it cannot become ${transferState}`);
+      }
+      return current.completedTimestamp ?? completedTimestamp;
+    }
     return completedTimestamp;
   }
+
 }

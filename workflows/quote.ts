@@ -1,4 +1,15 @@
-import { allHandlersFinished, condition, defineSignal, log, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  defineSignal,
+  isCancellation,
+  log,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { HubActivities } from '../activities';
 import { errorInformation, ErrorInformation } from './errors';
 import type { QuotesIDPutResponse, QuotesPostRequest } from './fspiopTypes';
@@ -15,6 +26,11 @@ const { registerQuote, completeQuote } = proxyLocalActivities<HubActivities>({
 const { deliver, deliverFromHub } = proxyActivities<HubActivities>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+});
+
+const { repeatedQuote } = proxyActivities<HubActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
 /** How long a quote without an expiration waits for the payee before the payer is told it timed out. */
@@ -40,12 +56,19 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
   const payerFsp = headers['fspiop-source'];
   const params = { id: quoteId };
   let response: QuoteResponse | undefined;
+  /** Known once the quote is registered; until then answers wait in `response` to be checked. */
+  let payeeFsp: string | undefined;
   let finalCallback: (() => Promise<void>) | undefined;
 
   const hubError = (to: string, error: ErrorInformation) =>
     deliverFromHub({ to, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${quoteId}/error`, method: 'PUT', body: { errorInformation: error }, params, resource: 'quotes', version });
 
-  setHandler(quoteResponseSignal, (answer) => {
+  const fromStranger = (answer: QuoteResponse) => payeeFsp !== undefined && answer.callback.headers['fspiop-source'] !== payeeFsp;
+  const refuseStranger = (answer: QuoteResponse) =>
+    bestEffort(hubError(answer.callback.headers['fspiop-source'], errorInformation('validationError', `only the payee ${payeeFsp} may answer quote ${quoteId}`)));
+  setHandler(quoteResponseSignal, async (answer) => {
+    // Only the payee FSP may answer: anyone else's condition must never reach the payer.
+    if (fromStranger(answer)) return refuseStranger(answer);
     response ??= answer;
   });
   setHandler(repeatedQuoteSignal, async (repeat) => {
@@ -66,20 +89,33 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
     return { state, errorInformation: error };
   };
 
-  let payeeFsp: string;
   try {
-    ({ payeeFsp } = await registerQuote({ body, payerFsp, payeeFsp: headers['fspiop-destination'], requestHash: input.requestHash }));
+    const registered = await registerQuote({ body, payerFsp, payeeFsp: headers['fspiop-destination'], requestHash: input.requestHash });
+    payeeFsp = registered.payeeFsp;
+    if (registered.repeat) {
+      // Answered by an earlier workflow whose history has expired: resend from the record, change nothing.
+      await bestEffort(repeatedQuote({ quoteId, requestHash: input.requestHash, requester: payerFsp, version }));
+      return { state: 'REPEATED' };
+    }
   } catch (error) {
     const rejection = errorOf(error);
     return finish('REJECTED', () => hubError(payerFsp, rejection), undefined, rejection);
   }
+  if (response && fromStranger(response)) {
+    await refuseStranger(response);
+    response = undefined;
+  }
 
   let forwardFailed: ErrorInformation | undefined;
-  const forwarding = deliver({ to: payeeFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: '/quotes', method: 'POST', headers, rawBody: input.rawBody }).catch((error) => {
-    forwardFailed = errorOf(error);
-  });
+  const forwardScope = new CancellationScope();
+  const forwarding = forwardScope
+    .run(() => deliver({ to: payeeFsp!, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: '/quotes', method: 'POST', headers, rawBody: input.rawBody }))
+    .catch((error) => {
+      if (!isCancellation(error)) forwardFailed = errorOf(error);
+    });
   const wait = body.expiration ? msUntil(body.expiration) : QUOTE_DEFAULT_WAIT_MS;
   const answered = await condition(() => response !== undefined || forwardFailed !== undefined, Math.max(1, wait));
+  if (!answered) forwardScope.cancel();
   await forwarding;
 
   if (!answered) {

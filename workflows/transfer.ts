@@ -1,4 +1,16 @@
-import { allHandlersFinished, condition, defineQuery, defineSignal, log, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  defineQuery,
+  defineSignal,
+  isCancellation,
+  log,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { HubActivities } from '../activities';
 import { errorInformation, ErrorInformation } from './errors';
 import type { TransfersIDPutResponse, TransfersPostRequest } from './fspiopTypes';
@@ -8,7 +20,7 @@ import { errorOf, msUntil, rejectionOf } from './support';
 
 // The ledger steps are local activities: short and idempotent, they run in the worker that runs the workflow
 // (recorded in its history, retried by the worker), which saves the server three round trips a step.
-const { prepareTransfer, commitTransfer, abortTransfer, lateTransferCallback } = proxyLocalActivities<HubActivities>({
+const { prepareTransfer, commitTransfer, abortTransfer } = proxyLocalActivities<HubActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
@@ -18,6 +30,12 @@ const { prepareTransfer, commitTransfer, abortTransfer, lateTransferCallback } =
 const { deliver, deliverFromHub } = proxyActivities<HubActivities>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+});
+
+// Answers about a decided transfer, read from its record and sent with a few attempts of their own.
+const { lateTransferCallback, repeatedTransfer } = proxyActivities<HubActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
 export type TransferState = 'RECEIVED' | 'RESERVED' | 'COMMITTED' | 'ABORTED';
@@ -103,7 +121,13 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
 
   async function run(): Promise<TransferOutcome> {
     try {
-      await prepareTransfer({ body, source: input.headers['fspiop-source'], requestHash: input.requestHash });
+      const prepared = await prepareTransfer({ body, source: input.headers['fspiop-source'], requestHash: input.requestHash });
+      if (prepared.outcome === 'repeat') {
+        // Decided by an earlier workflow whose history has expired: answer from the record, change nothing.
+        decided = true;
+        await bestEffort(repeatedTransfer({ transferId, requestHash: input.requestHash, requester: input.headers['fspiop-source'], version }), 'repeat');
+        return { transferState: state };
+      }
     } catch (error) {
       decided = true;
       // A refused request is answered to whoever sent it, which need not be the payerFsp it names.
@@ -113,11 +137,16 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
     setState('RESERVED');
 
     let forwardFailed: ErrorInformation | undefined;
-    const forwarding = deliver({ to: payeeFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_POST', method: 'POST', headers: input.headers, rawBody: input.rawBody }).catch((error) => {
-      forwardFailed = errorOf(error);
-    });
+    // The forward runs in its own scope so that expiry can cancel its retries instead of waiting them out.
+    const forwardScope = new CancellationScope();
+    const forwarding = forwardScope
+      .run(() => deliver({ to: payeeFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_POST', method: 'POST', headers: input.headers, rawBody: input.rawBody }))
+      .catch((error) => {
+        if (!isCancellation(error)) forwardFailed = errorOf(error);
+      });
     const answered = await condition(() => answer !== undefined || forwardFailed !== undefined, Math.max(1, msUntil(body.expiration)));
     decided = true;
+    if (!answered) forwardScope.cancel();
     await forwarding;
 
     if (!answered) {
@@ -155,11 +184,20 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
       return finish('ABORTED', () => hubError(payerFsp, invalid), invalid);
     }
     // A payee that answered RESERVED waits for the switch's PATCH before it commits; the payer hears COMMITTED.
-    const toPayer = payeeWantsNotification
-      ? { body: { ...callback.body, transferState: 'COMMITTED' as const, completedTimestamp } }
-      : { rawBody: callback.rawBody };
+    // The payee's own PUT goes to the payer byte for byte; after RESERVED the switch states the outcome itself,
+    // as its own message, since forwarding the payee's signature over a changed body would be a false signature.
     const result = await finish('COMMITTED', () =>
-      deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', params, method: 'PUT', headers: callback.headers, ...toPayer }),
+      payeeWantsNotification
+        ? deliverFromHub({
+            to: payerFsp,
+            endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT',
+            params,
+            method: 'PUT',
+            body: { ...callback.body, transferState: 'COMMITTED', completedTimestamp },
+            resource: 'transfers',
+            version,
+          })
+        : deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', params, method: 'PUT', headers: callback.headers, rawBody: callback.rawBody }),
     );
     if (payeeWantsNotification) await bestEffort(notifyPayee('COMMITTED', completedTimestamp), 'PATCH COMMITTED');
     return result;

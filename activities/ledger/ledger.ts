@@ -33,27 +33,7 @@ export class Ledger {
   constructor(private readonly db: Database) {}
 
   reserve(movement: Movement, guard?: ReserveGuard, extraLocks: number[] = []): Promise<LedgerTransfer> {
-    return this.db.transaction(async (manager) => {
-      const accounts = await lockAccounts(manager, [movement.debitAccountId, movement.creditAccountId, ...extraLocks]);
-      const existing = await manager.findOneBy(LedgerTransfer, { transferId: movement.transferId });
-      if (existing) return sameMovementOrFail(existing, movement);
-      const debit = accounts.get(movement.debitAccountId)!;
-      const amount = new Decimal(movement.amount);
-      if (guard) await guard({ manager, debit, amount });
-      const now = new Date();
-      const transfer = manager.create(LedgerTransfer, {
-        ...movement,
-        amount: formatAmount(amount),
-        externalReference: movement.externalReference ?? null,
-        reason: movement.reason ?? null,
-        state: 'RESERVED',
-        createdDate: now,
-        completedDate: null,
-      });
-      await manager.insert(LedgerTransfer, transfer);
-      await journal(manager, accounts, transfer.transferId, 'RESERVE', [{ account: debit, reserved: amount }], now);
-      return transfer;
-    });
+    return this.db.transaction((manager) => reserveIn(manager, movement, guard, extraLocks));
   }
 
   commit(transferId: string): Promise<LedgerTransfer> {
@@ -64,40 +44,69 @@ export class Ledger {
     return this.settle(transferId, 'ABORTED');
   }
 
-  /** Reserve and commit in one step, for movements with nothing to wait for (funds in). */
-  async post(movement: Movement, guard?: ReserveGuard): Promise<LedgerTransfer> {
-    await this.reserve(movement, guard);
-    return this.commit(movement.transferId);
+  /** Reserve and commit in one transaction, for movements with nothing to wait for (funds in). */
+  post(movement: Movement, guard?: ReserveGuard): Promise<LedgerTransfer> {
+    return this.db.transaction(async (manager) => {
+      const reserved = await reserveIn(manager, movement, guard);
+      return reserved.state === 'RESERVED' ? settleIn(manager, reserved, 'COMMITTED') : reserved;
+    });
   }
 
   private async settle(transferId: string, outcome: 'COMMITTED' | 'ABORTED'): Promise<LedgerTransfer> {
     // Read outside the transaction which accounts to lock: no read may precede the lock inside it.
     const found = await this.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId }));
     if (!found) throw new HubError('transferIdNotFound', `No reservation for transfer ${transferId}`);
-    return this.db.transaction(async (manager) => {
-      const accounts = await lockAccounts(manager, [found.debitAccountId, found.creditAccountId]);
-      // Re-read under the lock: a concurrent commit or release may have finished meanwhile.
-      const transfer = (await manager.findOneBy(LedgerTransfer, { transferId }))!;
-      if (transfer.state === outcome) return transfer;
-      if (transfer.state !== 'RESERVED') {
-        throw new HubError('clientError', `Transfer ${transferId} is already ${transfer.state}, cannot make it ${outcome}`);
-      }
-      const amount = new Decimal(transfer.amount);
-      const debit = accounts.get(transfer.debitAccountId)!;
-      const credit = accounts.get(transfer.creditAccountId)!;
-      const now = new Date();
-      if (outcome === 'COMMITTED') {
-        await journal(manager, accounts, transferId, 'COMMIT', [
-          { account: debit, posted: amount, reserved: amount.negated() },
-          { account: credit, posted: amount.negated() },
-        ], now);
-      } else {
-        await journal(manager, accounts, transferId, 'RELEASE', [{ account: debit, reserved: amount.negated() }], now);
-      }
-      await manager.update(LedgerTransfer, { transferId }, { state: outcome, completedDate: now });
-      return { ...transfer, state: outcome, completedDate: now };
-    });
+    return this.db.transaction((manager) => settleIn(manager, found, outcome));
   }
+}
+
+/** Reserves a movement inside the caller's transaction; repeating it with the same details changes nothing. */
+async function reserveIn(manager: EntityManager, movement: Movement, guard?: ReserveGuard, extraLocks: number[] = []): Promise<LedgerTransfer> {
+  const accounts = await lockAccounts(manager, [movement.debitAccountId, movement.creditAccountId, ...extraLocks]);
+  const existing = await manager.findOneBy(LedgerTransfer, { transferId: movement.transferId });
+  if (existing) return sameMovementOrFail(existing, movement);
+  const debit = accounts.get(movement.debitAccountId)!;
+  const amount = new Decimal(movement.amount);
+  if (guard) await guard({ manager, debit, amount });
+  const now = new Date();
+  const transfer = manager.create(LedgerTransfer, {
+    ...movement,
+    amount: formatAmount(amount),
+    externalReference: movement.externalReference ?? null,
+    reason: movement.reason ?? null,
+    state: 'RESERVED',
+    createdDate: now,
+    completedDate: null,
+  });
+  await manager.insert(LedgerTransfer, transfer);
+  await journal(manager, accounts, transfer.transferId, 'RESERVE', [{ account: debit, reserved: amount }], now);
+  return transfer;
+}
+
+/** Commits or releases a reservation inside the caller's transaction; repeating the same outcome changes nothing. */
+async function settleIn(manager: EntityManager, found: LedgerTransfer, outcome: 'COMMITTED' | 'ABORTED'): Promise<LedgerTransfer> {
+  const { transferId } = found;
+  const accounts = await lockAccounts(manager, [found.debitAccountId, found.creditAccountId]);
+  // Re-read under the lock: a concurrent commit or release may have finished meanwhile.
+  const transfer = (await manager.findOneBy(LedgerTransfer, { transferId }))!;
+  if (transfer.state === outcome) return transfer;
+  if (transfer.state !== 'RESERVED') {
+    throw new HubError('clientError', `Transfer ${transferId} is already ${transfer.state}, cannot make it ${outcome}`);
+  }
+  const amount = new Decimal(transfer.amount);
+  const debit = accounts.get(transfer.debitAccountId)!;
+  const credit = accounts.get(transfer.creditAccountId)!;
+  const now = new Date();
+  if (outcome === 'COMMITTED') {
+    await journal(manager, accounts, transferId, 'COMMIT', [
+      { account: debit, posted: amount, reserved: amount.negated() },
+      { account: credit, posted: amount.negated() },
+    ], now);
+  } else {
+    await journal(manager, accounts, transferId, 'RELEASE', [{ account: debit, reserved: amount.negated() }], now);
+  }
+  await manager.update(LedgerTransfer, { transferId }, { state: outcome, completedDate: now });
+  return { ...transfer, state: outcome, completedDate: now };
 }
 
 /**

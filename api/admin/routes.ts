@@ -29,6 +29,20 @@ function exactAmount(value: number, field: string): string {
   return formatAmount(decimal);
 }
 
+/** Limits the central-ledger document leaves open but the database does not (MySQL would refuse longer values). */
+function bounded(value: string, field: string, maxLength: number): string {
+  if (value.length > maxLength) throw new HttpError(400, 'validationError', `${field} is longer than ${maxLength} characters`);
+  return value;
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A funds movement's transferId: a UUID, as the document's `x-format: guid` asks. */
+function transferIdOf(value: string): string {
+  if (!uuid.test(value)) throw new HttpError(400, 'malformedSyntax', `transferId ${value.slice(0, 64)} is not a UUID`);
+  return value;
+}
+
 function accountId(ctx: Context): number {
   const id = Number(ctx.params.id);
   if (!Number.isInteger(id) || id <= 0) throw new HttpError(400, 'malformedSyntax', 'account id must be a positive integer');
@@ -80,7 +94,7 @@ export function participantRoutes({ participants, limits, funds, validator }: Ad
 
   router.post('/participants/:name/endpoints', async (ctx) => {
     const request = await body<{ type: string; value: string }>(ctx, validator, 'PostParticipantsNameEndpointsRequest');
-    await participants.setEndpoint(ctx.params.name, request.type, request.value);
+    await participants.setEndpoint(ctx.params.name, request.type, bounded(request.value, 'value', 512));
     noBody(ctx, 201);
   });
 
@@ -152,9 +166,9 @@ export function participantRoutes({ participants, limits, funds, validator }: Ad
       amount: { amount: number; currency?: string };
     }>(ctx, validator, 'Participants');
     const movement = {
-      transferId: request.transferId,
-      externalReference: request.externalReference,
-      reason: request.reason,
+      transferId: transferIdOf(request.transferId),
+      externalReference: bounded(request.externalReference, 'externalReference', 256),
+      reason: bounded(request.reason, 'reason', 512),
       amount: exactAmount(request.amount.amount, 'amount.amount'),
       currency: request.amount.currency,
     };
@@ -167,8 +181,9 @@ export function participantRoutes({ participants, limits, funds, validator }: Ad
   const settleFundsOut = async (ctx: Context) => {
     const request = await body<{ action?: 'recordFundsOutCommit' | 'recordFundsOutAbort'; reason: string }>(ctx, validator, 'RecordFundsOut');
     if (!request.action) throw new HttpError(400, 'missingElement', "body must have required property 'action'");
-    if (request.action === 'recordFundsOutCommit') await funds.recordFundsOutCommit(ctx.params.name, accountId(ctx), ctx.params.transferId);
-    else await funds.recordFundsOutAbort(ctx.params.name, accountId(ctx), ctx.params.transferId);
+    const transferId = transferIdOf(ctx.params.transferId);
+    if (request.action === 'recordFundsOutCommit') await funds.recordFundsOutCommit(ctx.params.name, accountId(ctx), transferId);
+    else await funds.recordFundsOutAbort(ctx.params.name, accountId(ctx), transferId);
     noBody(ctx, 202);
   };
   router.put('/participants/:name/accounts/:id/transfers/:transferId', settleFundsOut);
@@ -185,7 +200,9 @@ export function settlementModelRoutes({ settlementModels, participants, validato
   });
 
   router.post('/settlementModels', async (ctx) => {
-    await settlementModels.create(await body<SettlementModelRequest>(ctx, validator, 'SettlementModel'));
+    const model = await body<SettlementModelRequest>(ctx, validator, 'SettlementModel');
+    bounded(model.settlementAccountType, 'settlementAccountType', 50);
+    await settlementModels.create(model);
     noBody(ctx, 201);
   });
 

@@ -9,7 +9,7 @@ import type { ResourceRoutes } from './app';
 import { requestHash, signalIfRunning, startOrRepeat } from './conversations';
 import { FspiopRequest, fspiopHeaders } from './headers';
 import { accepted, ok } from './replies';
-import { validateFspiop } from './schemas';
+import { pathId, validateFspiop } from './schemas';
 
 export const quoteWorkflowId = (quoteId: string) => `quote/${quoteId}`;
 
@@ -48,7 +48,7 @@ export const quotesRoutes: ResourceRoutes = ({ config, services, sender, tempora
   });
 
   router.get('/:id', async (ctx) => {
-    background(followUp.get(ctx.params.id, ctx.state.fspiop), 'quote GET');
+    background(followUp.get(pathId(ctx.params.id), ctx.state.fspiop), 'quote GET');
     accepted(ctx);
   });
 
@@ -59,8 +59,8 @@ export const quotesRoutes: ResourceRoutes = ({ config, services, sender, tempora
     const response: QuoteResponse = isError
       ? { kind: 'error', callback: { ...received, body: validateFspiop<ErrorInformationObject>('ErrorInformationObject', body) } }
       : { kind: 'quote', callback: { ...received, body: validateFspiop<QuotesIDPutResponse>('QuotesIDPutResponse', body) } };
-    if (!(await signalIfRunning(temporal, quoteWorkflowId(ctx.params.id), quoteResponseSignal, response))) {
-      background(followUp.route(ctx.params.id, isError, received), 'quote callback');
+    if (!(await signalIfRunning(temporal, quoteWorkflowId(pathId(ctx.params.id)), quoteResponseSignal, response))) {
+      background(followUp.route(pathId(ctx.params.id), isError, received), 'quote callback');
     }
     ok(ctx);
   };

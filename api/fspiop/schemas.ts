@@ -27,7 +27,8 @@ export type FspiopSchema =
   | 'TransfersPostRequest'
   | 'TransfersIDPutResponse'
   | 'ErrorInformationObject'
-  | 'Currency';
+  | 'Currency'
+  | 'CorrelationId';
 
 let ajv: Ajv | undefined;
 
@@ -77,7 +78,13 @@ export function warmUpSchemas(): void {
     'TransfersIDPutResponse',
     'ErrorInformationObject',
     'Currency',
+    'CorrelationId',
   ] as FspiopSchema[]) {
     validator(schema);
   }
+}
+
+/** The {ID} of a path naming a conversation (transferId, quoteId): a CorrelationId, else 400 (3101). */
+export function pathId(id: string): string {
+  return validateFspiop<string>('CorrelationId', id, 'path ID');
 }

@@ -10,7 +10,7 @@ import type { ResourceRoutes } from './app';
 import { requestHash, signalIfRunning, startOrRepeat } from './conversations';
 import { FspiopRequest, fspiopHeaders } from './headers';
 import { accepted, ok } from './replies';
-import { validateFspiop } from './schemas';
+import { pathId, validateFspiop } from './schemas';
 
 export const transferWorkflowId = (transferId: string) => `transfer/${transferId}`;
 
@@ -54,7 +54,7 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
 
   router.get('/:id', async (ctx) => {
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    background(followUp.status(ctx.params.id, fspiop.source, fspiop.version), 'transfer status');
+    background(followUp.status(pathId(ctx.params.id), fspiop.source, fspiop.version), 'transfer status');
     accepted(ctx);
   });
 
@@ -68,8 +68,8 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
     }
     if (!body.fulfilment) throw new HttpError(400, 'missingElement', "body must have required property 'fulfilment'");
     const callback = { headers: fspiop.headers, body, rawBody: text };
-    if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), fulfilSignal, callback))) {
-      background(followUp.lateFulfil(ctx.params.id, callback, fspiop.version), 'late fulfil');
+    if (!(await signalIfRunning(temporal, transferWorkflowId(pathId(ctx.params.id)), fulfilSignal, callback))) {
+      background(followUp.lateFulfil(pathId(ctx.params.id), callback, fspiop.version), 'late fulfil');
     }
     ok(ctx);
   });
@@ -78,8 +78,8 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
     const fspiop: FspiopRequest = ctx.state.fspiop;
     const { body: parsed, text } = await readJsonBody(ctx);
     const body = validateFspiop<ErrorInformationObject>('ErrorInformationObject', parsed);
-    if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), rejectSignal, { headers: fspiop.headers, body, rawBody: text }))) {
-      log.info({ transferId: ctx.params.id, from: fspiop.source }, 'error callback for a transfer that is already decided');
+    if (!(await signalIfRunning(temporal, transferWorkflowId(pathId(ctx.params.id)), rejectSignal, { headers: fspiop.headers, body, rawBody: text }))) {
+      log.info({ transferId: pathId(ctx.params.id), from: fspiop.source }, 'error callback for a transfer that is already decided');
     }
     ok(ctx);
   });

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { QueryFailedError } from 'typeorm';
 import { HubError } from '../../activities/hubError';
 import { errorInformation } from '../../workflows/errors';
 import { HttpError } from './httpError';
@@ -21,6 +22,10 @@ export function errorMiddleware(log: Logger): Middleware {
       if (error instanceof HttpError) {
         ctx.status = error.status;
         ctx.body = { errorInformation: error.errorInformation };
+      } else if (error instanceof QueryFailedError && /duplicate entry|unique constraint/i.test(error.message)) {
+        // Two requests raced to create the same thing; the loser is told it exists, as it would be a moment later.
+        ctx.status = 400;
+        ctx.body = { errorInformation: errorInformation('clientError', 'it already exists') };
       } else if (error instanceof HubError) {
         ctx.status = statusOf(error);
         ctx.body = { errorInformation: error.errorInformation };

@@ -161,3 +161,24 @@ test('after concurrent deposits and withdrawals every balance equals its journal
   t.deepEqual(check.violations, []);
   t.true(check.journalRows > 0);
 });
+
+test('funds out cannot withdraw the cover of a DFSP\'s open position', async (t) => {
+  const { name, settlement } = await dfspWithSettlement('XAF');
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(100, undefined, 'XAF'));
+  await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, { currency: 'XAF', limit: { type: 'NET_DEBIT_CAP', value: 1000 }, initialPosition: 90 });
+  const all = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, { ...fundsOut(100), amount: { amount: 100, currency: 'XAF' } });
+  t.is(all.status, 400);
+  t.is(all.body.errorInformation.errorCode, '4001');
+  const spare = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, { ...fundsOut(10), amount: { amount: 10, currency: 'XAF' } });
+  t.is(spare.status, 202);
+});
+
+test('a funds movement needs a UUID transferId and bounded texts', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  const notUuid = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(10, 'not-a-uuid'));
+  t.is(notUuid.status, 400);
+  t.is(notUuid.body.errorInformation.errorCode, '3101');
+  const longReason = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, { ...fundsIn(10), reason: 'r'.repeat(600) });
+  t.is(longReason.status, 400);
+  t.is((await account(name, settlement)).value, 0);
+});

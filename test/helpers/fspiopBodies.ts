@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import type { QuotesPostRequest, TransfersPostRequest } from '../../workflows/fspiopTypes';
+
+type Currency = TransfersPostRequest['amount']['currency'];
 
 /** A fulfilment and the condition it satisfies: base64url(sha256(fulfilment)). */
 export function ilpPair(): { fulfilment: string; condition: string } {
@@ -6,7 +9,12 @@ export function ilpPair(): { fulfilment: string; condition: string } {
   return { fulfilment: preimage.toString('base64url'), condition: crypto.createHash('sha256').update(preimage).digest('base64url') };
 }
 
-export function transferBody(payerFsp: string, payeeFsp: string, amount: string, options: { condition?: string; expiresInMs?: number; currency?: string; transferId?: string } = {}) {
+export function transferBody(
+  payerFsp: string,
+  payeeFsp: string,
+  amount: string,
+  options: { condition?: string; expiresInMs?: number; currency?: Currency; transferId?: string } = {},
+): TransfersPostRequest {
   return {
     transferId: options.transferId ?? crypto.randomUUID(),
     payerFsp,
@@ -18,7 +26,7 @@ export function transferBody(payerFsp: string, payeeFsp: string, amount: string,
   };
 }
 
-export function quoteBody(payerFsp: string, payeeFsp: string, amount: string, options: { expiresInMs?: number; quoteId?: string } = {}) {
+export function quoteBody(payerFsp: string, payeeFsp: string, amount: string, options: { expiresInMs?: number; quoteId?: string } = {}): QuotesPostRequest {
   return {
     quoteId: options.quoteId ?? crypto.randomUUID(),
     transactionId: crypto.randomUUID(),

@@ -97,3 +97,16 @@ test('an unknown URI is 404 with 3002 and an unsupported method 405', async (t) 
     t.is(status, 405, `${method} ${path}`);
   }
 });
+
+test('a path ID that is not a CorrelationId is 400 with 3101, never a 500', async (t) => {
+  for (const [method, path] of [
+    ['GET', `/transfers/${'x'.repeat(2000)}`],
+    ['PUT', '/transfers/not-a-uuid'],
+    ['PUT', '/quotes/not-a-uuid/error'],
+  ]) {
+    const body = method === 'PUT' ? (path.endsWith('/error') ? { errorInformation: { errorCode: '5000', errorDescription: 'x' } } : { transferState: 'COMMITTED', fulfilment: 'x'.repeat(43) }) : undefined;
+    const { status, body: reply } = await hub.fspiop(method, path, { source: payer, destination: payee, body });
+    t.is(status, 400, `${method} ${path.slice(0, 40)}`);
+    t.is(reply.errorInformation.errorCode, '3101');
+  }
+});

@@ -108,3 +108,18 @@ test('GET /quotes/{ID} resends the answer to the payer', async (t) => {
   t.is((await hub.fspiop('GET', `/quotes/${body.quoteId}`, { source: payer.name, destination: payee.name })).status, 202);
   t.is((await payer.waitFor(isPut(`/quotes/${body.quoteId}`))).body.transferAmount.amount, '9');
 });
+
+test('only the payee FSP may answer a quote: a stranger\'s answer is refused and never reaches the payer', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const stranger = await hub.provision();
+  const body = quoteBody(payer.name, payee.name, '3');
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
+  await payee.waitFor((r) => r.method === 'POST' && r.body?.quoteId === body.quoteId);
+  await hub.fspiop('PUT', `/quotes/${body.quoteId}`, { source: stranger.name, destination: payer.name, body: quoteResponse('3') });
+  t.is((await stranger.waitFor(isPut(`/quotes/${body.quoteId}/error`))).body.errorInformation.errorCode, '3100');
+  await hub.fspiop('PUT', `/quotes/${body.quoteId}`, { source: payee.name, destination: payer.name, body: quoteResponse('3') });
+  const answer = await payer.waitFor(isPut(`/quotes/${body.quoteId}`));
+  t.is(answer.headers['fspiop-source'], payee.name);
+  t.is(payer.received.filter((r) => r.path === `/quotes/${body.quoteId}`).length, 1);
+});

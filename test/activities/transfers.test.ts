@@ -1,0 +1,63 @@
+import crypto from 'node:crypto';
+import test from 'ava';
+import { LedgerTransfer } from '../../activities/db/entities';
+import { Transfers } from '../../activities/transfers';
+import { AdminHarness, startAdmin } from '../helpers/adminHarness';
+import { uniqueName } from '../helpers/database';
+import { ilpPair, transferBody } from '../helpers/fspiopBodies';
+
+let admin: AdminHarness;
+test.before(async () => {
+  admin = await startAdmin();
+});
+test.after.always(async () => {
+  await admin?.close();
+});
+
+async function dfsp(): Promise<string> {
+  const name = uniqueName();
+  const { body } = await admin.call('POST', '/participants', { name, currency: 'USD' });
+  await admin.call('PUT', `/participants/${name}`, { isActive: true });
+  await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, { currency: 'USD', limit: { type: 'NET_DEBIT_CAP', value: 1000 }, initialPosition: 0 });
+  const settlement = body.accounts.find((a: any) => a.ledgerAccountType === 'SETTLEMENT').id;
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, {
+    transferId: crypto.randomUUID(),
+    externalReference: 'x',
+    action: 'recordFundsIn',
+    reason: 'x',
+    amount: { amount: 1000, currency: 'USD' },
+  });
+  return name;
+}
+
+test('a prepare retried after its reservation stands (even past expiry) keeps the reservation and re-checks nothing', async (t) => {
+  const transfers = new Transfers(admin.services);
+  const [payer, payee] = [await dfsp(), await dfsp()];
+  const body = transferBody(payer, payee, '25', { expiresInMs: 1_000, condition: ilpPair().condition });
+  t.deepEqual(await transfers.prepare({ body, source: payer, requestHash: 'h' }), { outcome: 'reserved' });
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  t.deepEqual(await transfers.prepare({ body, source: payer, requestHash: 'h' }), { outcome: 'reserved' });
+  t.is((await transfers.get(body.transferId)).transferState, 'RESERVED');
+
+  // The abort decides from the ledger: the reservation is released exactly once.
+  const error = { errorCode: '3303', errorDescription: 'Transfer expired' };
+  await transfers.abort({ transferId: body.transferId, errorInformation: error });
+  await transfers.abort({ transferId: body.transferId, errorInformation: error });
+  const ledger = await admin.services.db.read((m) => m.findOneBy(LedgerTransfer, { transferId: body.transferId }));
+  t.is(ledger!.state, 'ABORTED');
+  t.is((await admin.call('GET', `/participants/${payer}/positions?currency=USD`)).body.value, 0);
+});
+
+test('a decided transfer is never rewritten: a later prepare of the same request is a repeat, a late commit is refused', async (t) => {
+  const transfers = new Transfers(admin.services);
+  const [payer, payee] = [await dfsp(), await dfsp()];
+  const { fulfilment, condition } = ilpPair();
+  const body = transferBody(payer, payee, '5', { condition });
+  await transfers.prepare({ body, source: payer, requestHash: 'h' });
+  await transfers.commit({ transferId: body.transferId, fulfilment, payeeWantsNotification: false });
+  t.deepEqual(await transfers.prepare({ body, source: payer, requestHash: 'h' }), { outcome: 'repeat' });
+  t.is((await transfers.get(body.transferId)).transferState, 'COMMITTED');
+  await t.throwsAsync(transfers.abort({ transferId: body.transferId, errorInformation: { errorCode: '3303', errorDescription: 'late' } }));
+  t.is((await transfers.get(body.transferId)).transferState, 'COMMITTED');
+  t.is((await admin.call('GET', `/participants/${payer}/positions?currency=USD`)).body.value, 5);
+});
