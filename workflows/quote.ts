@@ -4,7 +4,6 @@ import {
   condition,
   defineSignal,
   isCancellation,
-  log,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -15,7 +14,7 @@ import { errorInformation, ErrorInformation } from './errors';
 import type { QuotesIDPutResponse, QuotesPostRequest } from './fspiopTypes';
 import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from './messages';
 import { State } from './searchAttributes';
-import { errorOf, msUntil } from './support';
+import { bestEffort, errorOf, msUntil } from './support';
 
 // As in the transfer workflow: the database steps are local activities, the deliveries ordinary ones.
 const { registerQuote, completeQuote } = proxyLocalActivities<HubActivities>({
@@ -65,7 +64,7 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
 
   const fromStranger = (answer: QuoteResponse) => payeeFsp !== undefined && answer.callback.headers['fspiop-source'] !== payeeFsp;
   const refuseStranger = (answer: QuoteResponse) =>
-    bestEffort(hubError(answer.callback.headers['fspiop-source'], errorInformation('validationError', `only the payee ${payeeFsp} may answer quote ${quoteId}`)));
+    bestEffort(hubError(answer.callback.headers['fspiop-source'], errorInformation('validationError', `only the payee ${payeeFsp} may answer quote ${quoteId}`)), 'refusal to a stranger');
   setHandler(quoteResponseSignal, async (answer) => {
     // Only the payee FSP may answer: anyone else's condition must never reach the payer.
     if (fromStranger(answer)) return refuseStranger(answer);
@@ -73,9 +72,9 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
   });
   setHandler(repeatedQuoteSignal, async (repeat) => {
     if (repeat.requestHash !== input.requestHash) {
-      await bestEffort(hubError(repeat.headers['fspiop-source'], errorInformation('modifiedRequest', `quote ${quoteId} exists with different details`)));
+      await bestEffort(hubError(repeat.headers['fspiop-source'], errorInformation('modifiedRequest', `quote ${quoteId} exists with different details`)), 'duplicate error');
     } else if (finalCallback) {
-      await bestEffort(finalCallback());
+      await bestEffort(finalCallback(), 'resent answer');
     }
   });
 
@@ -84,7 +83,7 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
     // The hub's own error is stored too, so a repeated request gets the same answer.
     await completeQuote({ quoteId, state, headers: stored?.headers, body: stored ? stored.body : error && { errorInformation: error } });
     finalCallback = callback;
-    await bestEffort(callback());
+    await bestEffort(callback(), `answer to ${payerFsp}`);
     await condition(allHandlersFinished);
     return { state, errorInformation: error };
   };
@@ -94,7 +93,7 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
     payeeFsp = registered.payeeFsp;
     if (registered.repeat) {
       // Answered by an earlier workflow whose history has expired: resend from the record, change nothing.
-      await bestEffort(repeatedQuote({ quoteId, requestHash: input.requestHash, requester: payerFsp, version }));
+      await bestEffort(repeatedQuote({ quoteId, requestHash: input.requestHash, requester: payerFsp, version }), 'repeat');
       return { state: 'REPEATED' };
     }
   } catch (error) {
@@ -132,12 +131,4 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
   return response.kind === 'quote'
     ? finish('ACCEPTED', toPayer, callback)
     : finish('REJECTED', toPayer, callback, (callback.body as ErrorCallbackBody).errorInformation);
-}
-
-async function bestEffort(sending: Promise<unknown>): Promise<void> {
-  try {
-    await sending;
-  } catch (error) {
-    log.warn('callback failed', { error: (error as Error).message });
-  }
 }

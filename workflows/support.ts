@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log } from '@temporalio/workflow';
 import { errorInformation, ErrorInformation } from './errors';
 
 /** Failure type of a business rejection raised by an activity (a HubError); details[0] is its ErrorInformation. */
@@ -19,4 +19,16 @@ export function errorOf(error: unknown): ErrorInformation {
 /** Milliseconds from workflow time until an ISO timestamp (negative once it has passed). */
 export function msUntil(timestamp: string): number {
   return Date.parse(timestamp) - Date.now();
+}
+
+/**
+ * A callback that still fails after its retries must not undo a decided conversation: the ledger is
+ * already right, and the DFSP can ask with GET. The failure is logged for operators.
+ */
+export async function bestEffort(sending: Promise<unknown>, what: string): Promise<void> {
+  try {
+    await sending;
+  } catch (error) {
+    log.warn(`${what} failed`, { error: (error as Error).message });
+  }
 }

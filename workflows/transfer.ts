@@ -5,7 +5,6 @@ import {
   defineQuery,
   defineSignal,
   isCancellation,
-  log,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -16,7 +15,7 @@ import { errorInformation, ErrorInformation } from './errors';
 import type { TransfersIDPutResponse, TransfersPostRequest } from './fspiopTypes';
 import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from './messages';
 import { State } from './searchAttributes';
-import { errorOf, msUntil, rejectionOf } from './support';
+import { bestEffort, errorOf, msUntil, rejectionOf } from './support';
 
 // The ledger steps are local activities: short and idempotent, they run in the worker that runs the workflow
 // (recorded in its history, retried by the worker), which saves the server three round trips a step.
@@ -201,17 +200,5 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
     );
     if (payeeWantsNotification) await bestEffort(notifyPayee('COMMITTED', completedTimestamp), 'PATCH COMMITTED');
     return result;
-  }
-}
-
-/**
- * A callback that still fails after its retries must not undo a decided transfer: the ledger is already
- * right, and the DFSP can ask with GET /transfers/{ID}. The failure is logged for operators.
- */
-async function bestEffort(sending: Promise<unknown>, what: string): Promise<void> {
-  try {
-    await sending;
-  } catch (error) {
-    log.warn(`${what} failed`, { error: (error as Error).message });
   }
 }
