@@ -8,6 +8,7 @@ import type { HubServices } from './hub';
 import { HubError } from './hubError';
 import { QuoteFollowUp } from './quoteFollowUp';
 import { Quotes } from './quotes';
+import { ReservationSweep } from './reservationSweep';
 import { TransferFollowUp } from './transferFollowUp';
 import { Transfers } from './transfers';
 import type { TransfersIDPutResponse } from '../workflows/fspiopTypes';
@@ -52,6 +53,7 @@ export function createActivities({ services, sender, hubId, log }: ActivityDepen
   const transferFollowUp = new TransferFollowUp(transfers, sender, hubId, log);
   const quotes = new Quotes(services);
   const quoteFollowUp = new QuoteFollowUp(quotes, sender, hubId, log);
+  const sweep = new ReservationSweep(services, transfers, sender, hubId, log);
   return {
     async checkDatabase(): Promise<string> {
       await services.db.manager.query('SELECT 1');
@@ -77,6 +79,8 @@ export function createActivities({ services, sender, hubId, log }: ActivityDepen
     repeatedQuote: rejecting((input: { quoteId: string; requestHash: string; requester: string; version: string }) =>
       quoteFollowUp.repeated(input.quoteId, input.requestHash, input.requester, input.version),
     ),
+    staleReservations: () => sweep.stale(),
+    releaseStaleReservation: rejecting((transferId: string) => sweep.release(transferId)),
     registerQuote: rejecting(quotes.register.bind(quotes)),
     completeQuote: rejecting(quotes.complete.bind(quotes)),
   };

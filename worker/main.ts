@@ -1,3 +1,4 @@
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../activities/config';
 import { CallbackSender } from '../activities/callbacks';
@@ -5,6 +6,7 @@ import { ParticipantDirectory } from '../activities/directory';
 import { openHubServices } from '../activities/hub';
 import { createLogger } from '../activities/logger';
 import { createWorker } from './createWorker';
+import { ensureSweepSchedule } from './schedules';
 
 /** The worker process: runs the hub's workflows and activities until SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -21,6 +23,9 @@ async function main(): Promise<void> {
     dependencies: { services, directory, sender, hubId: config.hubId, log },
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
   });
+  const clientConnection = await Connection.connect({ address: config.temporalAddress });
+  await ensureSweepSchedule(new Client({ connection: clientConnection, namespace: config.temporalNamespace }), config.taskQueue);
+  await clientConnection.close();
   log.info({ taskQueue: config.taskQueue, temporal: config.temporalAddress }, 'worker running');
   // Worker.run resolves after shutdown, which the SDK starts on SIGINT/SIGTERM once in-flight tasks drain.
   await worker.run();

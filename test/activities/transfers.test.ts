@@ -61,3 +61,28 @@ test('a decided transfer is never rewritten: a later prepare of the same request
   t.is((await transfers.get(body.transferId)).transferState, 'COMMITTED');
   t.is((await admin.call('GET', `/participants/${payer}/positions?currency=USD`)).body.value, 5);
 });
+
+test('the sweep releases a reservation still held long after its transfer expired, and leaves live ones alone', async (t) => {
+  const { ReservationSweep } = await import('../../activities/reservationSweep');
+  const { CallbackSender } = await import('../../activities/callbacks');
+  const { ParticipantDirectory } = await import('../../activities/directory');
+  const pino = (await import('pino')).default;
+  const log = pino({ level: 'silent' });
+  const transfers = new Transfers(admin.services);
+  const sweep = new ReservationSweep(admin.services, transfers, new CallbackSender(new ParticipantDirectory(admin.services.db, 0), log), 'switch', log);
+  const [payer, payee] = [await dfsp(), await dfsp()];
+  const stranded = transferBody(payer, payee, '12', { expiresInMs: 500 });
+  const live = transferBody(payer, payee, '3', { expiresInMs: 60_000 });
+  await transfers.prepare({ body: stranded, source: payer, requestHash: 'a' });
+  await transfers.prepare({ body: live, source: payer, requestHash: 'b' });
+  await new Promise((resolve) => setTimeout(resolve, 800));
+
+  const stale = await sweep.stale(0);
+  t.true(stale.includes(stranded.transferId));
+  t.false(stale.includes(live.transferId));
+  await sweep.release(stranded.transferId);
+  t.is((await transfers.get(stranded.transferId)).transferState, 'ABORTED');
+  t.is((await transfers.get(live.transferId)).transferState, 'RESERVED');
+  t.is((await admin.call('GET', `/participants/${payer}/positions?currency=USD`)).body.value, 3);
+  t.false((await sweep.stale(0)).includes(stranded.transferId));
+});
