@@ -1,12 +1,15 @@
 import { EntityManager, In } from 'typeorm';
 import type { Database } from './db/database';
-import { Participant, ParticipantAccount, ParticipantLimit } from './db/entities';
+import { LedgerTransfer, Participant, ParticipantAccount, ParticipantLimit } from './db/entities';
 import { Decimal, formatAmount } from './db/money';
 import { HubError } from './hubError';
 import type { Ledger } from './ledger/ledger';
 import { findAccountByType, findParticipant } from './participants';
 
 export const NET_DEBIT_CAP = 'NET_DEBIT_CAP';
+
+/** The ledger movement of a position account's opening position: one per account, ever. */
+const openingId = (positionAccountId: number) => `initialPosition/${positionAccountId}`;
 
 export interface LimitView {
   name: string;
@@ -46,16 +49,21 @@ export class Limits {
     const { position, hubSettlement } = await this.db.transaction(async (manager) => {
       const participant = await findParticipant(manager, name);
       const position = await findAccountByType(manager, participant.participantId, request.currency, 'POSITION');
-      if (await manager.existsBy(ParticipantLimit, { accountId: position.id, type: NET_DEBIT_CAP })) {
-        throw new HubError('clientError', `Participant ${name} already has limits in ${request.currency}`);
+      const hasLimit = await manager.existsBy(ParticipantLimit, { accountId: position.id, type: NET_DEBIT_CAP });
+      // A retry after the limit was stored but before the opening position was posted finishes the job;
+      // anything else that finds the limit set is a second initialisation, which central-ledger refuses.
+      const openingPending =
+        !new Decimal(request.initialPosition ?? 0).isZero() && !(await manager.existsBy(LedgerTransfer, { transferId: openingId(position.id) }));
+      if (hasLimit && !openingPending) throw new HubError('clientError', `Participant ${name} already has limits in ${request.currency}`);
+      if (!hasLimit) {
+        await manager.insert(ParticipantLimit, {
+          accountId: position.id,
+          type: NET_DEBIT_CAP,
+          value: formatAmount(request.limit.value),
+          alarmPercentage: '10',
+          changedDate: new Date(),
+        });
       }
-      await manager.insert(ParticipantLimit, {
-        accountId: position.id,
-        type: NET_DEBIT_CAP,
-        value: formatAmount(request.limit.value),
-        alarmPercentage: '10',
-        changedDate: new Date(),
-      });
       const hub = await findParticipant(manager, this.hubName);
       const hubSettlement = await findAccountByType(manager, hub.participantId, request.currency, 'HUB_MULTILATERAL_SETTLEMENT');
       return { position, hubSettlement };
@@ -64,7 +72,7 @@ export class Limits {
     if (opening.isZero()) return;
     const [debitAccountId, creditAccountId] = opening.isPositive() ? [position.id, hubSettlement.id] : [hubSettlement.id, position.id];
     await this.ledger.post({
-      transferId: `initialPosition/${position.id}`,
+      transferId: openingId(position.id),
       kind: 'INITIAL_POSITION',
       debitAccountId,
       creditAccountId,
