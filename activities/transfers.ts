@@ -35,46 +35,45 @@ export class Transfers {
    */
   async prepare({ body, source, requestHash }: PrepareInput): Promise<{ outcome: 'reserved' | 'repeat' }> {
     const { db, ledger } = this.services;
+    const { transferId } = body;
     const record = await this.record(body, requestHash);
     if (record.transferState === 'COMMITTED' || record.transferState === 'ABORTED') return { outcome: 'repeat' };
-    // A retried prepare whose reservation already stands must not re-run the checks: a check that fails
-    // now (expiry passed meanwhile) would otherwise abort the record and strand the reservation.
-    const reserved = await db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId: body.transferId }));
-    if (reserved) {
-      await this.finish(body.transferId, 'RESERVED', ['RECEIVED']);
-      return { outcome: 'reserved' };
-    }
+    // The record turns RESERVED in the reservation's own transaction, so a retried prepare that finds it so
+    // re-runs no check: one that failed now (expiry passed meanwhile) must not abort a standing reservation.
+    if (record.transferState === 'RESERVED') return { outcome: 'reserved' };
     try {
       const accounts = await db.read((manager) => this.check(manager, body, source));
-      const limit = await db.read((manager) => manager.findOneBy(ParticipantLimit, { accountId: accounts.payer.id, type: NET_DEBIT_CAP }));
       await ledger.reserve(
         {
-          transferId: body.transferId,
+          transferId,
           kind: 'TRANSFER',
           debitAccountId: accounts.payer.id,
           creditAccountId: accounts.payee.id,
           amount: body.amount.amount,
           currency: body.amount.currency,
         },
-        async ({ debit, amount, manager }) => {
-          const settlement = (await manager.findOneBy(ParticipantAccount, { id: accounts.settlement.id }))!;
-          const exposure = new Decimal(debit.value).plus(debit.reservedValue).plus(amount);
-          // Liquidity cover: what the payer has deposited (a negative settlement balance) less its withdrawals in progress.
-          const liquidity = new Decimal(settlement.value).plus(settlement.reservedValue).negated();
-          if (exposure.greaterThan(liquidity)) {
-            throw new HubError('payerInsufficientLiquidity', `position ${formatAmount(exposure)} would exceed liquidity cover ${formatAmount(liquidity)}`);
-          }
-          if (!limit || exposure.greaterThan(limit.value)) {
-            throw new HubError('payerLimitError', `position ${formatAmount(exposure)} would exceed the Net Debit Cap ${limit ? limit.value : '(none set)'}`);
-          }
+        {
+          guard: async ({ debit, amount, manager }) => {
+            const settlement = (await manager.findOneBy(ParticipantAccount, { id: accounts.settlement.id }))!;
+            const limit = await manager.findOneBy(ParticipantLimit, { accountId: debit.id, type: NET_DEBIT_CAP });
+            const exposure = new Decimal(debit.value).plus(debit.reservedValue).plus(amount);
+            // Liquidity cover: what the payer has deposited (a negative settlement balance) less its withdrawals in progress.
+            const liquidity = new Decimal(settlement.value).plus(settlement.reservedValue).negated();
+            if (exposure.greaterThan(liquidity)) {
+              throw new HubError('payerInsufficientLiquidity', `position ${formatAmount(exposure)} would exceed liquidity cover ${formatAmount(liquidity)}`);
+            }
+            if (!limit || exposure.greaterThan(limit.value)) {
+              throw new HubError('payerLimitError', `position ${formatAmount(exposure)} would exceed the Net Debit Cap ${limit ? limit.value : '(none set)'}`);
+            }
+          },
+          extraLocks: [accounts.settlement.id],
+          alongside: (manager) => finishIn(manager, transferId, 'RESERVED', ['RECEIVED']).then(() => undefined),
         },
-        [accounts.settlement.id],
       );
     } catch (error) {
-      if (error instanceof HubError) await this.finish(body.transferId, 'ABORTED', ['RECEIVED'], { errorInformation: error.errorInformation });
+      if (error instanceof HubError) await this.aborted(transferId, ['RECEIVED'], { errorInformation: error.errorInformation });
       throw error;
     }
-    await this.finish(body.transferId, 'RESERVED', ['RECEIVED']);
     return { outcome: 'reserved' };
   }
 
@@ -85,28 +84,38 @@ export class Transfers {
     if (conditionOf(input.fulfilment) !== record.ilpCondition) {
       throw new HubError('validationError', 'invalid fulfilment: its SHA-256 does not match the transfer condition');
     }
-    await this.services.ledger.commit(input.transferId);
-    const completed = await this.finish(input.transferId, 'COMMITTED', ['RESERVED'], {
-      fulfilment: input.fulfilment,
-      payeeWantsNotification: input.payeeWantsNotification,
+    let completed!: Date;
+    await this.services.ledger.commit(input.transferId, async (manager) => {
+      completed = await finishIn(manager, input.transferId, 'COMMITTED', ['RESERVED'], {
+        fulfilment: input.fulfilment,
+        payeeWantsNotification: input.payeeWantsNotification,
+      });
     });
     return { completedTimestamp: completed.toISOString() };
   }
 
   /**
-   * Releases the reservation, if the ledger holds one, and records why the transfer was aborted. The
-   * ledger decides, not the record: a reservation must never outlive its transfer.
+   * Releases the reservation, if the ledger holds one, and records why the transfer was aborted, in the
+   * same transaction. The ledger decides, not the record: a reservation must never outlive its transfer.
    */
   async abort(input: { transferId: string; errorInformation: ErrorInformation; payeeWantsNotification?: boolean }): Promise<{ completedTimestamp: string }> {
-    const reservation = await this.services.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId: input.transferId }));
-    if (reservation?.state === 'RESERVED') await this.services.ledger.release(input.transferId);
-    const record = await this.get(input.transferId);
-    if (record.transferState === 'ABORTED') return { completedTimestamp: record.completedTimestamp!.toISOString() };
-    const completed = await this.finish(input.transferId, 'ABORTED', ['RECEIVED', 'RESERVED'], {
-      errorInformation: input.errorInformation,
-      payeeWantsNotification: input.payeeWantsNotification ?? record.payeeWantsNotification,
+    const { transferId } = input;
+    const record = await this.get(transferId);
+    const extra = { errorInformation: input.errorInformation, payeeWantsNotification: input.payeeWantsNotification ?? record.payeeWantsNotification };
+    const reservation = await this.services.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId }));
+    if (reservation?.state !== 'RESERVED') {
+      return { completedTimestamp: (await this.aborted(transferId, ['RECEIVED', 'RESERVED'], extra)).toISOString() };
+    }
+    let completed!: Date;
+    await this.services.ledger.release(transferId, async (manager) => {
+      completed = await finishIn(manager, transferId, 'ABORTED', ['RECEIVED', 'RESERVED'], extra);
     });
     return { completedTimestamp: completed.toISOString() };
+  }
+
+  /** Records an abort that has no reservation to release. */
+  private aborted(transferId: string, from: TransferState[], extra: FinishExtra): Promise<Date> {
+    return this.services.db.transaction((manager) => finishIn(manager, transferId, 'ABORTED', from, extra));
   }
 
   get(transferId: string): Promise<TransferRecord> {
@@ -181,40 +190,38 @@ export class Transfers {
     return position;
   }
 
-  /**
-   * Moves the record to its next state, only from the states that may precede it, so nothing that comes
-   * late (a retried step, a repeat after the history expired) can rewrite a decided transfer.
-   */
-  private async finish(
-    transferId: string,
-    transferState: TransferState,
-    from: TransferState[],
-    extra: { fulfilment?: string; errorInformation?: ErrorInformation; payeeWantsNotification?: boolean } = {},
-  ): Promise<Date> {
-    const completedTimestamp = new Date();
-    const result = await this.services.db.transaction((manager) =>
-      manager.update(
-        TransferRecord,
-        { transferId, transferState: In(from) },
-        {
-          transferState,
-          ...(transferState === 'RESERVED' ? {} : { completedTimestamp }),
-          ...(extra.fulfilment ? { fulfilment: extra.fulfilment } : {}),
-          ...(extra.payeeWantsNotification === undefined ? {} : { payeeWantsNotification: extra.payeeWantsNotification }),
-          ...(extra.errorInformation
-            ? { errorCode: extra.errorInformation.errorCode, errorDescription: extra.errorInformation.errorDescription.slice(0, 256) }
-            : {}),
-        },
-      ),
-    );
-    if (!result.affected) {
-      const current = await this.get(transferId);
-      if (current.transferState !== transferState) {
-        throw new HubError('clientError', `transfer ${transferId} is ${current.transferState}; it cannot become ${transferState}`);
-      }
-      return current.completedTimestamp ?? completedTimestamp;
-    }
-    return completedTimestamp;
-  }
+}
 
+interface FinishExtra {
+  fulfilment?: string;
+  errorInformation?: ErrorInformation;
+  payeeWantsNotification?: boolean;
+}
+
+/**
+ * Moves a transfer's record to its next state, only from the states that may precede it, so nothing that
+ * comes late (a retried step, a repeat after the history expired) can rewrite a decided transfer.
+ * Reaching a state the record already has is a repeat and changes nothing.
+ */
+async function finishIn(manager: EntityManager, transferId: string, transferState: TransferState, from: TransferState[], extra: FinishExtra = {}): Promise<Date> {
+  const completedTimestamp = new Date();
+  const result = await manager.update(
+    TransferRecord,
+    { transferId, transferState: In(from) },
+    {
+      transferState,
+      ...(transferState === 'RESERVED' ? {} : { completedTimestamp }),
+      ...(extra.fulfilment ? { fulfilment: extra.fulfilment } : {}),
+      ...(extra.payeeWantsNotification === undefined ? {} : { payeeWantsNotification: extra.payeeWantsNotification }),
+      ...(extra.errorInformation
+        ? { errorCode: extra.errorInformation.errorCode, errorDescription: extra.errorInformation.errorDescription.slice(0, 256) }
+        : {}),
+    },
+  );
+  if (result.affected) return completedTimestamp;
+  const current = await manager.findOneBy(TransferRecord, { transferId });
+  if (current?.transferState !== transferState) {
+    throw new HubError('clientError', `transfer ${transferId} is ${current?.transferState ?? 'unknown'}; it cannot become ${transferState}`);
+  }
+  return current.completedTimestamp ?? completedTimestamp;
 }

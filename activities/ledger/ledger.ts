@@ -24,6 +24,20 @@ export interface Movement {
 export type ReserveGuard = (context: { manager: EntityManager; debit: ParticipantAccount; amount: Decimal }) => Promise<void>;
 
 /**
+ * The caller's own bookkeeping, written in the same transaction as the ledger step (a transfer's record
+ * moving to RESERVED or COMMITTED), so the two can never disagree. Runs whenever the step's outcome
+ * holds, also on a repeat, and must itself be idempotent.
+ */
+export type Alongside = (manager: EntityManager) => Promise<void>;
+
+export interface ReserveOptions {
+  guard?: ReserveGuard;
+  /** Accounts the guard reads, locked with the movement's own. */
+  extraLocks?: number[];
+  alongside?: Alongside;
+}
+
+/**
  * The double-entry ledger. A movement is reserved (the debit account's reservedValue rises), then
  * committed (values move, the reservation is consumed) or released (the reservation is voided).
  * Each step writes its journal rows and account balances in one transaction, under row locks on the
@@ -32,36 +46,44 @@ export type ReserveGuard = (context: { manager: EntityManager; debit: Participan
 export class Ledger {
   constructor(private readonly db: Database) {}
 
-  reserve(movement: Movement, guard?: ReserveGuard, extraLocks: number[] = []): Promise<LedgerTransfer> {
-    return this.db.transaction((manager) => reserveIn(manager, movement, guard, extraLocks));
+  reserve(movement: Movement, options: ReserveOptions = {}): Promise<LedgerTransfer> {
+    return this.db.transaction(async (manager) => {
+      const reserved = await reserveIn(manager, movement, options);
+      await options.alongside?.(manager);
+      return reserved;
+    });
   }
 
-  commit(transferId: string): Promise<LedgerTransfer> {
-    return this.settle(transferId, 'COMMITTED');
+  commit(transferId: string, alongside?: Alongside): Promise<LedgerTransfer> {
+    return this.settle(transferId, 'COMMITTED', alongside);
   }
 
-  release(transferId: string): Promise<LedgerTransfer> {
-    return this.settle(transferId, 'ABORTED');
+  release(transferId: string, alongside?: Alongside): Promise<LedgerTransfer> {
+    return this.settle(transferId, 'ABORTED', alongside);
   }
 
   /** Reserve and commit in one transaction, for movements with nothing to wait for (funds in). */
   post(movement: Movement, guard?: ReserveGuard): Promise<LedgerTransfer> {
     return this.db.transaction(async (manager) => {
-      const reserved = await reserveIn(manager, movement, guard);
+      const reserved = await reserveIn(manager, movement, { guard });
       return reserved.state === 'RESERVED' ? settleIn(manager, reserved, 'COMMITTED') : reserved;
     });
   }
 
-  private async settle(transferId: string, outcome: 'COMMITTED' | 'ABORTED'): Promise<LedgerTransfer> {
+  private async settle(transferId: string, outcome: 'COMMITTED' | 'ABORTED', alongside?: Alongside): Promise<LedgerTransfer> {
     // Read outside the transaction which accounts to lock: no read may precede the lock inside it.
     const found = await this.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId }));
     if (!found) throw new HubError('transferIdNotFound', `No reservation for transfer ${transferId}`);
-    return this.db.transaction((manager) => settleIn(manager, found, outcome));
+    return this.db.transaction(async (manager) => {
+      const settled = await settleIn(manager, found, outcome);
+      await alongside?.(manager);
+      return settled;
+    });
   }
 }
 
 /** Reserves a movement inside the caller's transaction; repeating it with the same details changes nothing. */
-async function reserveIn(manager: EntityManager, movement: Movement, guard?: ReserveGuard, extraLocks: number[] = []): Promise<LedgerTransfer> {
+async function reserveIn(manager: EntityManager, movement: Movement, { guard, extraLocks = [] }: ReserveOptions): Promise<LedgerTransfer> {
   const accounts = await lockAccounts(manager, [movement.debitAccountId, movement.creditAccountId, ...extraLocks]);
   const existing = await manager.findOneBy(LedgerTransfer, { transferId: movement.transferId });
   if (existing) return sameMovementOrFail(existing, movement);
