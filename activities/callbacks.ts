@@ -12,7 +12,13 @@ export interface Delivery {
   /** Appended to base-address endpoints (QUOTES, TRX_REQ_SERVICE, AUTHORIZATIONS), e.g. `/quotes/{id}`. */
   path?: string;
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  headers: Record<string, string>;
+  /** The headers it arrived with, for a message the switch passes on. */
+  headers?: Record<string, string>;
+  /**
+   * Instead of `headers`: a message the hub originates itself (an error, a notification), sent with
+   * FSPIOP-Source = the hub, FSPIOP-Destination = `to`, and dated when it is sent.
+   */
+  fromHub?: { resource: string; version: string };
   body?: unknown;
   /** The sender's body text, forwarded byte for byte (so end-to-end signatures hold) instead of `body`. */
   rawBody?: string;
@@ -40,11 +46,18 @@ export function resolveTemplate(template: string, params: Record<string, string 
  * backoff (activities through Temporal's retry policy, the stateless lookups through `sendWithRetry`).
  */
 export class CallbackSender {
-  constructor(
-    private readonly directory: ParticipantDirectory,
-    private readonly log: Logger,
-    private readonly timeoutMs = 10_000,
-  ) {}
+  private readonly directory: ParticipantDirectory;
+  private readonly log: Logger;
+  /** FSPIOP-Source of the messages the hub originates. */
+  readonly hubId: string;
+  private readonly timeoutMs: number;
+
+  constructor(options: { directory: ParticipantDirectory; log: Logger; hubId: string; timeoutMs?: number }) {
+    this.directory = options.directory;
+    this.log = options.log;
+    this.hubId = options.hubId;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
 
   async url(delivery: Delivery): Promise<string> {
     const template = await this.directory.endpoint(delivery.to, delivery.endpointType);
@@ -56,11 +69,12 @@ export class CallbackSender {
   async send(delivery: Delivery): Promise<void> {
     const url = await this.url(delivery);
     const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : JSON.stringify(delivery.body));
+    const headers = delivery.fromHub ? hubHeaders({ ...delivery.fromHub, hubId: this.hubId, destination: delivery.to }) : (delivery.headers ?? {});
     let response: Response;
     try {
       response = await fetch(url, {
         method: delivery.method,
-        headers: { ...delivery.headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
         body,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -93,7 +107,7 @@ export class CallbackSender {
 }
 
 /** Headers of a message the hub originates itself (errors, timeouts, notifications): FSPIOP-Source is the hub. */
-export function hubHeaders(options: { resource: string; version: string; hubId: string; destination: string }): Record<string, string> {
+function hubHeaders(options: { resource: string; version: string; hubId: string; destination: string }): Record<string, string> {
   return {
     'content-type': `application/vnd.interoperability.${options.resource}+json;version=${options.version}`,
     date: new Date().toUTCString(),

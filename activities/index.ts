@@ -1,7 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { HUB_REJECTION } from '../workflows/support';
 import type { CallbackSender, Delivery } from './callbacks';
-import { hubHeaders } from './callbacks';
 import type { Logger } from 'pino';
 import type { ParticipantDirectory } from './directory';
 import type { HubServices } from './hub';
@@ -18,13 +17,11 @@ export interface ActivityDependencies {
   services: HubServices;
   directory: ParticipantDirectory;
   sender: CallbackSender;
-  /** FSPIOP-Source of the callbacks the hub makes itself. */
-  hubId: string;
   log: Logger;
 }
 
 /** A message the hub sends on its own behalf: headers are made at send time, with FSPIOP-Source = hub. */
-export interface HubDelivery extends Omit<Delivery, 'headers'> {
+export interface HubDelivery extends Omit<Delivery, 'headers' | 'fromHub'> {
   resource: string;
   version: string;
 }
@@ -48,12 +45,12 @@ function rejecting<A extends unknown[], R>(activity: (...args: A) => Promise<R>)
  * The worker's activities, made from their dependencies so tests hand in real or test ones
  * without module mocking. Every activity is idempotent: a retry changes nothing twice.
  */
-export function createActivities({ services, sender, hubId, log }: ActivityDependencies) {
+export function createActivities({ services, sender, log }: ActivityDependencies) {
   const transfers = new Transfers(services);
-  const transferFollowUp = new TransferFollowUp(transfers, sender, hubId, log);
+  const transferFollowUp = new TransferFollowUp(transfers, sender, log);
   const quotes = new Quotes(services);
-  const quoteFollowUp = new QuoteFollowUp(quotes, sender, hubId, log);
-  const sweep = new ReservationSweep(services, transfers, sender, hubId, log);
+  const quoteFollowUp = new QuoteFollowUp(quotes, sender, log);
+  const sweep = new ReservationSweep(services, transfers, sender, log);
   return {
     async checkDatabase(): Promise<string> {
       await services.db.manager.query('SELECT 1');
@@ -63,7 +60,7 @@ export function createActivities({ services, sender, hubId, log }: ActivityDepen
     deliver: rejecting((delivery: Delivery) => sender.send(delivery)),
     /** Sends a message of the hub's own (an error or a notification), dated now. */
     deliverFromHub: rejecting(({ resource, version, ...delivery }: HubDelivery) =>
-      sender.send({ ...delivery, headers: hubHeaders({ resource, version, hubId, destination: delivery.to }) }),
+      sender.send({ ...delivery, fromHub: { resource, version } }),
     ),
     prepareTransfer: rejecting(transfers.prepare.bind(transfers)),
     commitTransfer: rejecting(transfers.commit.bind(transfers)),

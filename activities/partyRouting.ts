@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { errorInformation } from '../workflows/errors';
 import { AccountLookup, PartyAddress } from './accountLookup';
-import { CallbackSender, Delivery, DeliveryError, hubHeaders } from './callbacks';
+import { CallbackSender, Delivery, DeliveryError } from './callbacks';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from './hubError';
 
@@ -32,7 +32,6 @@ export interface PartyRoutingDependencies {
   lookup: AccountLookup;
   directory: ParticipantDirectory;
   sender: CallbackSender;
-  hubId: string;
   log: Logger;
 }
 
@@ -113,7 +112,7 @@ export class PartyRouting {
   async forwardPartiesGet(request: LookupRequest, party: PartyAddress): Promise<void> {
     const [get, , error] = partiesEndpoints(party);
     await this.settle(request, error, templateParams(party), async () => {
-      const named = request.destination && request.destination !== this.deps.hubId ? request.destination : undefined;
+      const named = request.destination && request.destination !== this.deps.sender.hubId ? request.destination : undefined;
       let owners: string[];
       if (named && !(await this.deps.directory.unavailable(named))) {
         owners = [named];
@@ -171,7 +170,7 @@ export class PartyRouting {
       endpointType,
       params,
       method: 'PUT',
-      headers: hubHeaders({ resource: request.resource, version: request.version, hubId: this.deps.hubId, destination: request.source }),
+      fromHub: { resource: request.resource, version: request.version },
       body,
     });
   }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { errorInformation, ErrorInformation } from '../workflows/errors';
 import type { FspiopHeaders } from '../workflows/messages';
-import { CallbackSender, Delivery, hubHeaders } from './callbacks';
+import type { CallbackSender, Delivery } from './callbacks';
 import type { QuoteRecord } from './db/switchEntities';
 import type { Quotes } from './quotes';
 
@@ -14,7 +14,6 @@ export class QuoteFollowUp {
   constructor(
     private readonly quotes: Quotes,
     private readonly sender: CallbackSender,
-    private readonly hubId: string,
     private readonly log: Logger,
   ) {}
 
@@ -53,16 +52,14 @@ export class QuoteFollowUp {
 
   private resend(record: QuoteRecord, version: string): Promise<void> {
     const body = JSON.parse(record.responseBody!);
-    const headers = record.responseHeaders
-      ? JSON.parse(record.responseHeaders)
-      : hubHeaders({ resource: 'quotes', version, hubId: this.hubId, destination: record.payerFsp });
+    // The payee's answer goes again with its own headers; an error the hub made is made again by the hub.
+    const from = record.responseHeaders ? { headers: JSON.parse(record.responseHeaders) } : { fromHub: { resource: 'quotes', version } };
     const isError = 'errorInformation' in body;
-    return this.deliver({ to: record.payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${record.quoteId}${isError ? '/error' : ''}`, method: 'PUT', headers, body });
+    return this.deliver({ to: record.payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${record.quoteId}${isError ? '/error' : ''}`, method: 'PUT', ...from, body });
   }
 
   private error(to: string, quoteId: string, version: string, error: ErrorInformation): Promise<void> {
-    const headers = hubHeaders({ resource: 'quotes', version, hubId: this.hubId, destination: to });
-    return this.deliver({ to, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${quoteId}/error`, method: 'PUT', headers, body: { errorInformation: error } });
+    return this.deliver({ to, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${quoteId}/error`, method: 'PUT', fromHub: { resource: 'quotes', version }, body: { errorInformation: error } });
   }
 
   private async deliver(delivery: Delivery): Promise<void> {

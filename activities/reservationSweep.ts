@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { In, LessThan } from 'typeorm';
 import { errorInformation } from '../workflows/errors';
-import { CallbackSender, hubHeaders } from './callbacks';
+import type { CallbackSender } from './callbacks';
 import { LedgerTransfer } from './db/entities';
 import { TransferRecord } from './db/switchEntities';
 import type { HubServices } from './hub';
@@ -20,7 +20,6 @@ export class ReservationSweep {
     private readonly services: HubServices,
     private readonly transfers: Transfers,
     private readonly sender: CallbackSender,
-    private readonly hubId: string,
     private readonly log: Logger,
   ) {}
 
@@ -44,9 +43,8 @@ export class ReservationSweep {
     const record = await this.transfers.get(transferId);
     this.log.warn({ transferId, payerFsp: record.payerFsp }, 'stale reservation released');
     for (const to of [record.payerFsp, record.payeeFsp]) {
-      const headers = hubHeaders({ resource: 'transfers', version: '1.1', hubId: this.hubId, destination: to });
       await this.sender
-        .send({ to, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', params: { transferId }, method: 'PUT', headers, body: { errorInformation: expired } })
+        .send({ to, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', params: { transferId }, method: 'PUT', fromHub: { resource: 'transfers', version: '1.1' }, body: { errorInformation: expired } })
         .catch((error) => this.log.warn({ transferId, to, err: (error as Error).message }, 'sweep notification not delivered'));
     }
   }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { errorInformation, ErrorInformation } from '../workflows/errors';
 import type { TransfersIDPutResponse } from '../workflows/fspiopTypes';
 import type { FspiopHeaders } from '../workflows/messages';
-import { CallbackSender, hubHeaders } from './callbacks';
+import type { CallbackSender } from './callbacks';
 import type { TransferRecord } from './db/switchEntities';
 import type { Transfers } from './transfers';
 
@@ -15,7 +15,6 @@ export class TransferFollowUp {
   constructor(
     private readonly transfers: Transfers,
     private readonly sender: CallbackSender,
-    private readonly hubId: string,
     private readonly log: Logger,
   ) {}
 
@@ -79,8 +78,7 @@ export class TransferFollowUp {
   }
 
   private async send(to: string, endpointType: string, method: 'PUT' | 'PATCH', transferId: string, body: unknown, version: string): Promise<void> {
-    const headers = hubHeaders({ resource: 'transfers', version, hubId: this.hubId, destination: to });
-    await this.sender.sendWithRetry({ to, endpointType, params: { transferId }, method, headers, body }).catch((error) => {
+    await this.sender.sendWithRetry({ to, endpointType, params: { transferId }, method, fromHub: { resource: 'transfers', version }, body }).catch((error) => {
       this.log.warn({ transferId, to, err: (error as Error).message }, 'transfer follow-up not delivered');
     });
   }

@@ -14,13 +14,13 @@ async function main(): Promise<void> {
   const log = createLogger('worker', config.logLevel);
   const services = await openHubServices(config);
   const directory = new ParticipantDirectory(services.db);
-  const sender = new CallbackSender(directory, log);
+  const sender = new CallbackSender({ directory, log, hubId: config.hubId });
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await createWorker({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
-    dependencies: { services, directory, sender, hubId: config.hubId, log },
+    dependencies: { services, directory, sender, log },
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });

@@ -11,7 +11,7 @@ import { observabilityRoutes, Health } from '../http/observability';
 import { warmUpSchemas } from './schemas';
 
 export interface SwitchDependencies {
-  config: Pick<HubConfig, 'hubId' | 'taskQueue'>;
+  config: Pick<HubConfig, 'taskQueue'>;
   services: HubServices;
   directory: ParticipantDirectory;
   sender: CallbackSender;

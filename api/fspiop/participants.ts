@@ -4,8 +4,8 @@ import type { PartyIdInfo } from '../../activities/partyRouting';
 import { readJsonBody } from '../http/body';
 import type { ResourceRoutes } from './app';
 import { fspiopHeaders } from './headers';
-import { inBackground, partyOf, partyRoutingFor } from './parties';
-import { accepted, ok } from './replies';
+import { partyOf, partyRoutingFor } from './parties';
+import { accepted, inBackground, ok } from './replies';
 import { validateFspiop } from './schemas';
 
 /** The optional `currency` query of GET and DELETE /participants/{Type}/{ID}. */
@@ -27,25 +27,25 @@ export const participantsRoutes: ResourceRoutes = (deps) => {
   router.post('/participants', async (ctx) => {
     const { body } = await readJsonBody(ctx);
     const request = validateFspiop<{ requestId: string; partyList: PartyIdInfo[]; currency?: string }>('ParticipantsPostRequest', body);
-    inBackground(routing.registerBatch(ctx.state.fspiop, request), deps.log);
+    inBackground(routing.registerBatch(ctx.state.fspiop, request), deps.log, 'registerBatch');
     accepted(ctx);
   });
 
   const get = (ctx: Context) => {
     const party = partyOf(ctx);
-    inBackground(routing.lookupParticipant(ctx.state.fspiop, party, currencyOf(ctx)), deps.log);
+    inBackground(routing.lookupParticipant(ctx.state.fspiop, party, currencyOf(ctx)), deps.log, 'lookupParticipant');
     accepted(ctx);
   };
   const post = async (ctx: Context) => {
     const party = partyOf(ctx);
     const { body } = await readJsonBody(ctx);
     const request = validateFspiop<{ fspId: string; currency?: string }>('ParticipantsTypeIDSubIDPostRequest', body);
-    inBackground(routing.registerParticipant(ctx.state.fspiop, party, request), deps.log);
+    inBackground(routing.registerParticipant(ctx.state.fspiop, party, request), deps.log, 'registerParticipant');
     accepted(ctx);
   };
   const remove = (ctx: Context) => {
     const party = partyOf(ctx);
-    inBackground(routing.removeParticipant(ctx.state.fspiop, party, currencyOf(ctx)), deps.log);
+    inBackground(routing.removeParticipant(ctx.state.fspiop, party, currencyOf(ctx)), deps.log, 'removeParticipant');
     accepted(ctx);
   };
   for (const path of ['/participants/:Type/:ID', '/participants/:Type/:ID/:SubId']) {

@@ -1,13 +1,12 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Logger } from 'pino';
 import { AccountLookup, PartyAddress } from '../../activities/accountLookup';
 import { PartyRouting } from '../../activities/partyRouting';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import type { ResourceRoutes, SwitchDependencies } from './app';
 import { fspiopHeaders, FspiopRequest } from './headers';
-import { accepted, ok } from './replies';
+import { accepted, inBackground, ok } from './replies';
 import { validateFspiop } from './schemas';
 
 /** The account lookup and routing both lookup resources hand their work to. */
@@ -16,7 +15,6 @@ export function partyRoutingFor(deps: SwitchDependencies): PartyRouting {
     lookup: new AccountLookup(deps.services.db),
     directory: deps.directory,
     sender: deps.sender,
-    hubId: deps.config.hubId,
     log: deps.log,
   });
 }
@@ -44,11 +42,6 @@ export function partyOf(ctx: Context): PartyAddress {
   };
 }
 
-/** Starts acknowledged work without waiting for it (the requester already has its 202 or 200). */
-export function inBackground(work: Promise<void>, log: Logger): void {
-  work.catch((err: unknown) => log.error({ err }, 'background lookup failed'));
-}
-
 /**
  * /parties (Document 2): the switch routes GET to the party's FSP from its account lookup and the
  * answer (PUT, or PUT .../error) back to the FSP in FSPIOP-Destination, headers and body unchanged.
@@ -60,7 +53,7 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
 
   const get = (ctx: Context) => {
     const party = partyOf(ctx);
-    inBackground(routing.forwardPartiesGet(ctx.state.fspiop, party), deps.log);
+    inBackground(routing.forwardPartiesGet(ctx.state.fspiop, party), deps.log, 'party lookup');
     accepted(ctx);
   };
 
@@ -74,7 +67,7 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
     if (!destination) throw new HttpError(400, 'missingElement', 'header FSPIOP-Destination is required');
     const problem = await deps.directory.unavailable(destination);
     if (problem) throw new HttpError(400, 'destinationFspError', `FSPIOP-Destination ${destination}: ${problem}`);
-    inBackground(routing.forwardPartiesPut({ ...request, destination }, party, text, isError), deps.log);
+    inBackground(routing.forwardPartiesPut({ ...request, destination }, party, text, isError), deps.log, 'party callback');
     ok(ctx);
   };
 

@@ -8,17 +8,21 @@ import { readJsonBody } from '../http/body';
 import type { ResourceRoutes } from './app';
 import { requestHash, signalIfRunning, startOrRepeat } from './conversations';
 import { FspiopRequest, fspiopHeaders } from './headers';
-import { accepted, ok } from './replies';
+import { accepted, inBackground, ok } from './replies';
 import { pathId, validateFspiop } from './schemas';
 
 export const quoteWorkflowId = (quoteId: string) => `quote/${quoteId}`;
 
 /** /quotes: POST starts the quote workflow; the payee's PUT and PUT …/error are signals to it. */
 export const quotesRoutes: ResourceRoutes = ({ config, services, sender, temporal, directory, log }) => {
-  const followUp = new QuoteFollowUp(new Quotes(services), sender, config.hubId, log);
+  const followUp = new QuoteFollowUp(new Quotes(services), sender, log);
   const router = new Router({ prefix: '/quotes' });
   router.use(fspiopHeaders('quotes', (fsp) => directory.unavailable(fsp)));
-  const background = (work: Promise<unknown>, what: string) => void work.catch((error) => log.error({ err: error, what }, 'quote follow-up failed'));
+  // Every {ID} names a conversation: a CorrelationId, checked before any handler uses it.
+  router.param('id', (id, _ctx, next) => {
+    pathId(id);
+    return next();
+  });
 
   router.post('/', async (ctx) => {
     const fspiop: FspiopRequest = ctx.state.fspiop;
@@ -43,12 +47,12 @@ export const quotesRoutes: ResourceRoutes = ({ config, services, sender, tempora
       repeatedQuoteSignal,
       { requestHash: hash, headers: fspiop.headers },
     );
-    if (outcome === 'finished') background(followUp.repeated(body.quoteId, hash, fspiop.source, fspiop.version), 'repeated quote');
+    if (outcome === 'finished') inBackground(followUp.repeated(body.quoteId, hash, fspiop.source, fspiop.version), log, 'repeated quote');
     accepted(ctx);
   });
 
   router.get('/:id', async (ctx) => {
-    background(followUp.get(pathId(ctx.params.id), ctx.state.fspiop), 'quote GET');
+    inBackground(followUp.get(ctx.params.id, ctx.state.fspiop), log, 'quote GET');
     accepted(ctx);
   });
 
@@ -59,8 +63,8 @@ export const quotesRoutes: ResourceRoutes = ({ config, services, sender, tempora
     const response: QuoteResponse = isError
       ? { kind: 'error', callback: { ...received, body: validateFspiop<ErrorInformationObject>('ErrorInformationObject', body) } }
       : { kind: 'quote', callback: { ...received, body: validateFspiop<QuotesIDPutResponse>('QuotesIDPutResponse', body) } };
-    if (!(await signalIfRunning(temporal, quoteWorkflowId(pathId(ctx.params.id)), quoteResponseSignal, response))) {
-      background(followUp.route(pathId(ctx.params.id), isError, received), 'quote callback');
+    if (!(await signalIfRunning(temporal, quoteWorkflowId(ctx.params.id), quoteResponseSignal, response))) {
+      inBackground(followUp.route(ctx.params.id, isError, received), log, 'quote callback');
     }
     ok(ctx);
   };

@@ -9,7 +9,7 @@ import { HttpError } from '../http/httpError';
 import type { ResourceRoutes } from './app';
 import { requestHash, signalIfRunning, startOrRepeat } from './conversations';
 import { FspiopRequest, fspiopHeaders } from './headers';
-import { accepted, ok } from './replies';
+import { accepted, inBackground, ok } from './replies';
 import { pathId, validateFspiop } from './schemas';
 
 export const transferWorkflowId = (transferId: string) => `transfer/${transferId}`;
@@ -19,11 +19,14 @@ export const transferWorkflowId = (transferId: string) => `transfer/${transferId
  * are signals to it; GET and anything arriving after the workflow ended are answered from the record.
  */
 export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temporal, directory, log }) => {
-  const followUp = new TransferFollowUp(new Transfers(services), sender, config.hubId, log);
+  const followUp = new TransferFollowUp(new Transfers(services), sender, log);
   const router = new Router({ prefix: '/transfers' });
   router.use(fspiopHeaders('transfers', (fsp) => directory.unavailable(fsp)));
-  const background = (work: Promise<unknown>, what: string) =>
-    void work.catch((error) => log.error({ err: error, what }, 'transfer follow-up failed'));
+  // Every {ID} names a conversation: a CorrelationId, checked before any handler uses it.
+  router.param('id', (id, _ctx, next) => {
+    pathId(id);
+    return next();
+  });
 
   router.post('/', async (ctx) => {
     const fspiop: FspiopRequest = ctx.state.fspiop;
@@ -48,13 +51,13 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
       repeatedTransferSignal,
       { requestHash: hash, headers: fspiop.headers },
     );
-    if (outcome === 'finished') background(followUp.repeated(body.transferId, hash, fspiop.source, fspiop.version), 'repeated transfer');
+    if (outcome === 'finished') inBackground(followUp.repeated(body.transferId, hash, fspiop.source, fspiop.version), log, 'repeated transfer');
     accepted(ctx);
   });
 
   router.get('/:id', async (ctx) => {
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    background(followUp.status(pathId(ctx.params.id), fspiop.source, fspiop.version), 'transfer status');
+    inBackground(followUp.status(ctx.params.id, fspiop.source, fspiop.version), log, 'transfer status');
     accepted(ctx);
   });
 
@@ -68,8 +71,8 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
     }
     if (!body.fulfilment) throw new HttpError(400, 'missingElement', "body must have required property 'fulfilment'");
     const callback = { headers: fspiop.headers, body, rawBody: text };
-    if (!(await signalIfRunning(temporal, transferWorkflowId(pathId(ctx.params.id)), fulfilSignal, callback))) {
-      background(followUp.lateFulfil(pathId(ctx.params.id), callback, fspiop.version), 'late fulfil');
+    if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), fulfilSignal, callback))) {
+      inBackground(followUp.lateFulfil(ctx.params.id, callback, fspiop.version), log, 'late fulfil');
     }
     ok(ctx);
   });
@@ -78,8 +81,8 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
     const fspiop: FspiopRequest = ctx.state.fspiop;
     const { body: parsed, text } = await readJsonBody(ctx);
     const body = validateFspiop<ErrorInformationObject>('ErrorInformationObject', parsed);
-    if (!(await signalIfRunning(temporal, transferWorkflowId(pathId(ctx.params.id)), rejectSignal, { headers: fspiop.headers, body, rawBody: text }))) {
-      log.info({ transferId: pathId(ctx.params.id), from: fspiop.source }, 'error callback for a transfer that is already decided');
+    if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), rejectSignal, { headers: fspiop.headers, body, rawBody: text }))) {
+      log.info({ transferId: ctx.params.id, from: fspiop.source }, 'error callback for a transfer that is already decided');
     }
     ok(ctx);
   });

@@ -69,7 +69,7 @@ test('the sweep releases a reservation still held long after its transfer expire
   const pino = (await import('pino')).default;
   const log = pino({ level: 'silent' });
   const transfers = new Transfers(admin.services);
-  const sweep = new ReservationSweep(admin.services, transfers, new CallbackSender(new ParticipantDirectory(admin.services.db, 0), log), 'switch', log);
+  const sweep = new ReservationSweep(admin.services, transfers, new CallbackSender({ directory: new ParticipantDirectory(admin.services.db, 0), log, hubId: 'switch' }), log);
   const [payer, payee] = [await dfsp(), await dfsp()];
   const stranded = transferBody(payer, payee, '12', { expiresInMs: 500 });
   const live = transferBody(payer, payee, '3', { expiresInMs: 60_000 });

@@ -46,13 +46,13 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
   const services = await openHubServices({ databaseUrl: options.databaseUrl ?? testDatabaseUrl(), hubParticipantName: HUB_NAME });
   const log = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
   const directory = new ParticipantDirectory(services.db, 0);
-  const sender = new CallbackSender(directory, log, 5_000);
+  const sender = new CallbackSender({ directory, log, hubId: HUB_ID, timeoutMs: 5_000 });
   const worker = options.externalWorkerTaskQueue
     ? await connectClient(options.externalWorkerTaskQueue)
-    : await startWorker(services, { hubId: HUB_ID, directory, sender, log });
+    : await startWorker(services, { directory, sender, log });
   const admin = await startAdmin(services);
   const app = createSwitchApp(
-    { config: { hubId: HUB_ID, taskQueue: worker.taskQueue }, services, directory, sender, temporal: worker.client, log },
+    { config: { taskQueue: worker.taskQueue }, services, directory, sender, temporal: worker.client, log },
     switchResources,
     [],
   );

@@ -40,8 +40,7 @@ export async function startWorker(services: HubServices, given?: Omit<ActivityDe
   const dependencies: ActivityDependencies = {
     services,
     directory,
-    sender: given?.sender ?? new CallbackSender(directory, pino({ level: 'silent' })),
-    hubId: given?.hubId ?? 'switch',
+    sender: given?.sender ?? new CallbackSender({ directory, log: pino({ level: 'silent' }), hubId: 'switch' }),
     log: given?.log ?? pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
   };
   if (!runtimeInstalled) {
