@@ -53,7 +53,7 @@ export function createActivities({ services, sender, log }: ActivityDependencies
   const sweep = new ReservationSweep(services, transfers, sender, log);
   return {
     async checkDatabase(): Promise<string> {
-      await services.db.manager.query('SELECT 1');
+      await services.db.ping();
       return services.db.isMysql ? 'mysql' : 'sqlite';
     },
     /** Forwards a participant's message (headers and body as they came) or sends a callback. */

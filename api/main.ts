@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const connection = await Connection.connect({ address: config.temporalAddress });
   const temporal = new Client({ connection, namespace: config.temporalNamespace });
   const health = [
-    { name: 'datastore', check: async () => void (await services.db.manager.query('SELECT 1')) },
+    { name: 'datastore', check: () => services.db.ping() },
     { name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) },
   ];
   const directory = new ParticipantDirectory(services.db);

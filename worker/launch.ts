@@ -1,11 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { loadConfig, repoRoot } from '../activities/config';
 import { startDevServer, DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/installCli';
-import { healthCheck } from '../workflows';
+import { waitUntilReady } from './readiness';
 
 /**
  * `npm start`: the whole hub on one machine with the embedded defaults. Starts the Temporal dev server
@@ -14,20 +12,6 @@ import { healthCheck } from '../workflows';
  * everything is. Ctrl-C stops it all.
  */
 const log = (message: string) => process.stderr.write(`hub: ${message}\n`);
-
-async function waitForHealth(url: string, timeoutMs: number, exited: () => boolean): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (exited()) throw new Error('a hub process exited during start-up (see its output above)');
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`${url} was not healthy within ${timeoutMs / 1000} s`);
-}
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -72,15 +56,14 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop(0));
   for (const child of children) child.once('exit', (code) => void stop(code ?? 1));
 
-  await waitForHealth(`http://${config.host}:${config.adminPort}/health`, 120_000, () => stopping);
-  // Ready means a workflow really runs: the worker polls the task queue and its activities reach the database.
-  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
-  await new Client({ connection, namespace: config.temporalNamespace }).workflow.execute(healthCheck, {
+  await waitUntilReady({
+    healthUrl: `http://${config.host}:${config.adminPort}/health`,
+    temporalAddress: env.TEMPORAL_ADDRESS,
+    namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
-    workflowId: `healthCheck/${crypto.randomUUID()}`,
-    workflowExecutionTimeout: '2 minutes',
+    timeoutMs: 120_000,
+    failed: () => (stopping ? 'a hub process exited during start-up (see its output above)' : undefined),
   });
-  await connection.close();
   const lines = [
     `ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     `  switch API   http://${config.host}:${config.switchPort}   (FSPIOP)`,

@@ -55,6 +55,11 @@ export class Database {
     return this.sqliteQueue ? this.sqliteQueue.runExclusive(() => work(this.manager)) : work(this.manager);
   }
 
+  /** Throws unless the database answers; health checks call it. */
+  async ping(): Promise<void> {
+    await this.dataSource.query('SELECT 1');
+  }
+
   close(): Promise<void> {
     return this.dataSource.destroy();
   }

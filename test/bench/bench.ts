@@ -32,7 +32,7 @@ import { checkLedger } from '../../activities/ledger/invariants';
 import { startDevServer, type DevServer } from '../../temporal/devServer';
 import { temporalCliPath } from '../../temporal/installCli';
 import { freePort } from '../../temporal/ports';
-import { healthCheck } from '../../workflows';
+import { waitUntilReady } from '../../worker/readiness';
 import { uniqueName } from '../helpers/database';
 import { SimulatedDfsp, type ReceivedRequest } from '../helpers/dfsp';
 import { ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
@@ -343,24 +343,6 @@ function startHubProcess(name: string, entry: string, env: NodeJS.ProcessEnv): H
   return hub;
 }
 
-async function waitForHealth(url: string, timeoutMs: number, processes: HubProcess[]): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer yet';
-  while (Date.now() < deadline) {
-    const dead = processes.find((p) => p.exited);
-    if (dead) throw new Error(`the ${dead.name} process exited during start-up; last output:\n  ${dead.tail.join('\n  ')}`);
-    try {
-      const response = await fetch(url);
-      last = `${response.status} ${await response.text()}`;
-      if (response.ok) return;
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    await sleep(250);
-  }
-  throw new Error(`${url} was not healthy within ${timeoutMs / 1000} s (${last})`);
-}
-
 // ---------------------------------------------------------------------------------------------- HTTP
 
 async function adminCall(adminUrl: string, method: string, urlPath: string, body?: unknown): Promise<any> {
@@ -659,16 +641,20 @@ async function main(): Promise<number> {
   });
   const adminUrl = `http://${HOST}:${adminPort}`;
   const switchUrl = `http://${HOST}:${switchPort}`;
-  await waitForHealth(`${adminUrl}/health`, 120_000, processes);
+  await waitUntilReady({
+    healthUrl: `${adminUrl}/health`,
+    temporalAddress: temporal.address,
+    namespace: 'default',
+    taskQueue,
+    timeoutMs: 120_000,
+    failed: () => {
+      const dead = processes.find((p) => p.exited);
+      return dead && `the ${dead.name} process exited during start-up; last output:\n  ${dead.tail.join('\n  ')}`;
+    },
+  });
   const connection = await Connection.connect({ address: temporal.address });
   cleanups.push({ what: 'Temporal client', run: () => connection.close() });
   const client = new Client({ connection, namespace: 'default' });
-  // Ready means a workflow really runs: the worker polls the hub's task queue and its activities reach the database.
-  await client.workflow.execute(healthCheck, {
-    taskQueue,
-    workflowId: `healthCheck/${crypto.randomUUID()}`,
-    workflowExecutionTimeout: '2 minutes',
-  });
   log(`hub ready in ${((Date.now() - started) / 1000).toFixed(1)} s: switch ${switchUrl}, admin ${adminUrl}, Temporal ${temporal.address} (${options.temporalDbFile ? 'SQLite file' : 'in-memory'}), database ${sharedDb ? 'DATABASE_URL' : 'fresh SQLite file'}`);
 
   // Two DFSPs as real HTTP servers, provisioned through the admin API.
@@ -705,7 +691,8 @@ async function main(): Promise<number> {
     counts[t.state]++;
     if (t.state === 'committed') committedSum = committedSum.plus(t.amount);
   }
-  const positionOf = async (name: string) => new Decimal(String((await adminCall(adminUrl, 'GET', `/participants/${name}/positions?currency=${CURRENCY}`)).value));
+  // Read from the ledger itself, as exact decimals (the admin API renders amounts as JSON numbers).
+  const positionOf = async (name: string) => new Decimal((await services.limits.positions(name, CURRENCY))[0].value);
   const payerPosition = await positionOf(payerDfsp.name);
   const payeePosition = await positionOf(payeeDfsp.name);
   const ledger = await checkLedger(services.db);

@@ -18,7 +18,7 @@ export interface AdminHarness {
 /** The real admin API over real HTTP on a free port, against the real database. */
 export async function startAdmin(given?: HubServices): Promise<AdminHarness> {
   const services = given ?? (await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME }));
-  const health = [{ name: 'datastore', check: async () => void (await services.db.manager.query('SELECT 1')) }];
+  const health = [{ name: 'datastore', check: () => services.db.ping() }];
   const app = createAdminApp({ ...services, validator: new AdminValidator() }, pino({ level: 'silent' }), health);
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
