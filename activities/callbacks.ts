@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import type { Logger } from 'pino';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from './hubError';
@@ -69,24 +71,19 @@ export class CallbackSender {
   async send(delivery: Delivery): Promise<void> {
     const url = await this.url(delivery);
     const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : JSON.stringify(delivery.body));
-    const headers = delivery.fromHub ? hubHeaders({ ...delivery.fromHub, hubId: this.hubId, destination: delivery.to }) : (delivery.headers ?? {});
-    let response: Response;
+    const headers = delivery.fromHub ? hubHeaders({ ...delivery.fromHub, hubId: this.hubId, destination: delivery.to, url, method: delivery.method }) : forwardedHeaders(delivery);
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    let status: number;
     try {
-      response = await fetch(url, {
-        method: delivery.method,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
-        body,
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      await response.arrayBuffer();
+      status = await exchange(new URL(url), delivery.method, headers, body, this.timeoutMs);
     } catch (error) {
       throw new DeliveryError(`${delivery.method} ${url} failed: ${(error as Error).message}`);
     }
-    this.log.debug({ to: delivery.to, method: delivery.method, url, status: response.status }, 'delivered');
-    if (response.status >= 500) throw new DeliveryError(`${delivery.method} ${url} answered ${response.status}`);
-    if (response.status >= 400) {
+    this.log.debug({ to: delivery.to, method: delivery.method, url, status }, 'delivered');
+    if (status >= 500) throw new DeliveryError(`${delivery.method} ${url} answered ${status}`);
+    if (status >= 400) {
       // The participant refused the message itself; sending it again would not change its mind.
-      throw new HubError('destinationCommunicationError', `${delivery.method} ${url} answered ${response.status}`);
+      throw new HubError('destinationCommunicationError', `${delivery.method} ${url} answered ${status}`);
     }
   }
 
@@ -106,12 +103,58 @@ export class CallbackSender {
   }
 }
 
-/** Headers of a message the hub originates itself (errors, timeouts, notifications): FSPIOP-Source is the hub. */
-function hubHeaders(options: { resource: string; version: string; hubId: string; destination: string }): Record<string, string> {
+const isCallback = (method: Delivery['method']) => method === 'PUT' || method === 'PATCH';
+
+/**
+ * A passed-on message keeps its sender's headers, except Accept on a callback: Document 2 says callbacks carry
+ * none, and Mojaloop's SDK refuses one that does.
+ */
+function forwardedHeaders(delivery: Delivery): Record<string, string> {
+  const headers = { ...delivery.headers };
+  if (isCallback(delivery.method)) delete headers.accept;
+  return headers;
+}
+
+/**
+ * Headers of a message the hub originates itself (errors, timeouts, notifications): FSPIOP-Source is the hub,
+ * and FSPIOP-URI and FSPIOP-HTTP-Method name the request as sent, as Mojaloop's hub sets them (a signature
+ * covers them).
+ */
+function hubHeaders(options: { resource: string; version: string; hubId: string; destination: string; url: string; method: string }): Record<string, string> {
+  const { pathname, search } = new URL(options.url);
   return {
     'content-type': `application/vnd.interoperability.${options.resource}+json;version=${options.version}`,
     date: new Date().toUTCString(),
     'fspiop-source': options.hubId,
     'fspiop-destination': options.destination,
+    'fspiop-uri': `${pathname}${search}`,
+    'fspiop-http-method': options.method,
   };
+}
+
+// Connections to DFSPs are kept alive between deliveries: a transfer sends several messages to the same
+// participants in quick succession. Idle sockets are dropped before a typical server's 5 s keep-alive ends.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
+  'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
+};
+
+/**
+ * One HTTP exchange with exactly the headers given (Node's fetch would add Accept, Accept-Language,
+ * User-Agent and Sec-Fetch-Mode of its own); resolves with the status once the answer has been read.
+ */
+function exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<number> {
+  const agent = agents[url.protocol as keyof typeof agents];
+  if (!agent) return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(url, { method, headers, agent, timeout: timeoutMs }, (response) => {
+      response.on('error', reject);
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.resume();
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    request.on('error', reject);
+    request.end(body);
+  });
 }

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     { name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) },
   ];
   const directory = new ParticipantDirectory(services.db);
-  const sender = new CallbackSender({ directory, log, hubId: config.hubId });
+  const sender = new CallbackSender({ directory, log, hubId: config.hubParticipantName });
   const servers = [
     await listen(createAdminApp({ ...services, validator: new AdminValidator() }, log, health), config.adminPort, config.host),
     await listen(

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const log = createLogger('worker', config.logLevel);
   const services = await openHubServices(config);
   const directory = new ParticipantDirectory(services.db);
-  const sender = new CallbackSender({ directory, log, hubId: config.hubId });
+  const sender = new CallbackSender({ directory, log, hubId: config.hubParticipantName });
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await createWorker({
     connection,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import test from 'ava';
 import { LedgerTransfer } from '../../activities/db/entities';
 import { Transfers } from '../../activities/transfers';
-import { AdminHarness, startAdmin } from '../helpers/adminHarness';
+import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 import { ilpPair, transferBody } from '../helpers/fspiopBodies';
 
@@ -69,7 +69,7 @@ test('the sweep releases a reservation still held long after its transfer expire
   const pino = (await import('pino')).default;
   const log = pino({ level: 'silent' });
   const transfers = new Transfers(admin.services);
-  const sweep = new ReservationSweep(admin.services, transfers, new CallbackSender({ directory: new ParticipantDirectory(admin.services.db, 0), log, hubId: 'switch' }), log);
+  const sweep = new ReservationSweep(admin.services, transfers, new CallbackSender({ directory: new ParticipantDirectory(admin.services.db, 0), log, hubId: HUB_NAME }), log);
   const [payer, payee] = [await dfsp(), await dfsp()];
   const stranded = transferBody(payer, payee, '12', { expiresInMs: 500 });
   const live = transferBody(payer, payee, '3', { expiresInMs: 60_000 });

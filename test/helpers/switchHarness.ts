@@ -12,7 +12,8 @@ import { testDatabaseUrl, uniqueName } from './database';
 import { SimulatedDfsp } from './dfsp';
 import { connectClient, startWorker, WorkerHarness } from './worker';
 
-export const HUB_ID = 'switch';
+/** The hub's identity: its participant name and the FSPIOP-Source of what it originates. */
+export const HUB_ID = HUB_NAME;
 
 export interface FspiopCall {
   source: string;
@@ -96,7 +97,8 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
       const isCallback = method === 'PUT' || method === 'PATCH';
       const base: Record<string, string | undefined> = {
         accept: isCallback ? undefined : `application/vnd.interoperability.${resource}+json;version=${version}`,
-        'content-type': method === 'GET' || method === 'DELETE' ? undefined : `application/vnd.interoperability.${resource}+json;version=${version}`,
+        // Mojaloop requires Content-Type on every FSPIOP message, a GET included.
+        'content-type': `application/vnd.interoperability.${resource}+json;version=${version}`,
         date: new Date().toUTCString(),
         'fspiop-source': source,
         'fspiop-destination': destination,

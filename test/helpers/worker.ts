@@ -7,6 +7,7 @@ import { CallbackSender } from '../../activities/callbacks';
 import { ParticipantDirectory } from '../../activities/directory';
 import type { HubServices } from '../../activities/hub';
 import { createWorker } from '../../worker/createWorker';
+import { HUB_NAME } from './adminHarness';
 
 /** The Temporal dev server that `npm test` started for this run (test/run.ts). */
 export function temporalAddress(): string {
@@ -40,7 +41,7 @@ export async function startWorker(services: HubServices, given?: Omit<ActivityDe
   const dependencies: ActivityDependencies = {
     services,
     directory,
-    sender: given?.sender ?? new CallbackSender({ directory, log: pino({ level: 'silent' }), hubId: 'switch' }),
+    sender: given?.sender ?? new CallbackSender({ directory, log: pino({ level: 'silent' }), hubId: HUB_NAME }),
     log: given?.log ?? pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
   };
   if (!runtimeInstalled) {

@@ -43,6 +43,9 @@ test('an FSP registers its party, and another FSP looking it up is told the FSP 
   t.is(answer.headers['fspiop-source'], HUB_ID);
   t.is(answer.headers['fspiop-destination'], dfspB.name);
   t.is(answer.headers['content-type'], 'application/vnd.interoperability.participants+json;version=1.1');
+  t.is(answer.headers.accept, undefined, 'a callback carries no Accept header (Document 2): Mojaloop DFSPs refuse one');
+  t.is(answer.headers['fspiop-uri'], path);
+  t.is(answer.headers['fspiop-http-method'], 'PUT');
 });
 
 test('a party with a sub-id is a party of its own: found with the sub-id, not without it', async (t) => {
