@@ -12,10 +12,16 @@ export interface HubConfig {
   temporalAddress: string;
   temporalNamespace: string;
   taskQueue: string;
-  /** FSPIOP-Source the hub uses for the callbacks it originates (errors, timeouts). */
-  hubId: string;
-  /** Name of the hub participant that owns the HUB_* accounts. */
+  /**
+   * The hub's one identity, as in Mojaloop: the participant that owns the HUB_* accounts and the FSPIOP-Source
+   * of the messages the hub originates (errors, timeouts, notifications).
+   */
   hubParticipantName: string;
+  /**
+   * Document 3 creates participants inactive until an operator activates them; central-ledger creates them
+   * active, and Mojaloop's onboarding scripts rely on that.
+   */
+  newParticipantsActive: boolean;
   adminPort: number;
   switchPort: number;
   host: string;
@@ -32,14 +38,21 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return value;
 }
 
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
   return {
     databaseUrl: env.DATABASE_URL || `sqlite:${path.join(repoRoot, '.data', 'hub.sqlite')}`,
     temporalAddress: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE || DEFAULT_TASK_QUEUE,
-    hubId: env.HUB_ID || 'switch',
     hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',
+    newParticipantsActive: flag(env, 'NEW_PARTICIPANTS_ACTIVE'),
     adminPort: integer(env, 'ADMIN_PORT', 3001),
     switchPort: integer(env, 'SWITCH_PORT', 3000),
     host: env.HOST || '127.0.0.1',

@@ -16,13 +16,15 @@ export interface HubServices {
   settlementModels: SettlementModels;
 }
 
-export async function openHubServices(config: Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'>): Promise<HubServices> {
+export async function openHubServices(
+  config: Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive'>>,
+): Promise<HubServices> {
   const db = await openDatabase(config.databaseUrl, config.hubParticipantName);
   const ledger = new Ledger(db);
   return {
     db,
     ledger,
-    participants: new Participants(db, config.hubParticipantName),
+    participants: new Participants(db, config.hubParticipantName, { createActive: config.newParticipantsActive ?? false }),
     limits: new Limits(db, ledger, config.hubParticipantName),
     funds: new Funds(db, ledger, config.hubParticipantName),
     settlementModels: new SettlementModels(db),

@@ -47,6 +47,7 @@ export class Participants {
   constructor(
     private readonly db: Database,
     readonly hubName: string,
+    private readonly options: { createActive: boolean } = { createActive: false },
   ) {}
 
   list(): Promise<ParticipantWithAccounts[]> {
@@ -72,7 +73,7 @@ export class Participants {
   }
 
   /**
-   * Creates a DFSP inactive, with POSITION and SETTLEMENT accounts in the currency; naming an existing
+   * Creates a DFSP inactive (Document 3; active if so configured, as central-ledger does), with POSITION and SETTLEMENT accounts in the currency; naming an existing
    * participant adds the currency to it, as central-ledger does. The hub gets its HUB_* accounts in every
    * currency a DFSP uses, so funds in and settlement have their offset account from the start.
    */
@@ -82,7 +83,7 @@ export class Participants {
       const now = new Date();
       let participant = await manager.findOneBy(Participant, { name });
       if (!participant) {
-        participant = manager.create(Participant, { name, isActive: false, createdDate: now, createdBy });
+        participant = manager.create(Participant, { name, isActive: this.options.createActive, createdDate: now, createdBy });
         await manager.insert(Participant, participant);
       } else if (await manager.existsBy(ParticipantAccount, { participantId: participant.participantId, currency })) {
         throw new HubError('clientError', `Participant ${name} already has currency ${currency} registered`);

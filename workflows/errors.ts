@@ -1,6 +1,7 @@
 /**
  * The FSPIOP error catalogue (API Definition v1.1, section 7.6), shared by the gateways, the activities
- * and the workflows so every error the hub reports carries the spec's code and wording.
+ * and the workflows so every error the hub reports carries the spec's code and Mojaloop's wording: DFSPs
+ * match on the start of errorDescription, so each description is the name Mojaloop's catalogue gives it.
  */
 export const fspiopErrors = {
   communicationError: { code: '1000', description: 'Communication error' },
@@ -10,6 +11,7 @@ export const fspiopErrors = {
   notImplemented: { code: '2002', description: 'Not implemented' },
   serviceUnavailable: { code: '2003', description: 'Service currently unavailable' },
   serverTimedOut: { code: '2004', description: 'Server timed out' },
+  serverBusy: { code: '2005', description: 'Server busy' },
   clientError: { code: '3000', description: 'Generic client error' },
   unacceptableVersion: { code: '3001', description: 'Unacceptable version requested' },
   unknownUri: { code: '3002', description: 'Unknown URI' },
@@ -22,6 +24,7 @@ export const fspiopErrors = {
   tooLargePayload: { code: '3104', description: 'Too large payload' },
   invalidSignature: { code: '3105', description: 'Invalid signature' },
   modifiedRequest: { code: '3106', description: 'Modified request' },
+  missingMandatoryExtension: { code: '3107', description: 'Missing mandatory extension parameter' },
   idNotFound: { code: '3200', description: 'Generic ID not found' },
   destinationFspError: { code: '3201', description: 'Destination FSP Error' },
   payerFspIdNotFound: { code: '3202', description: 'Payer FSP ID not found' },
@@ -37,15 +40,27 @@ export const fspiopErrors = {
   transactionRequestExpired: { code: '3301', description: 'Transaction request expired' },
   quoteExpired: { code: '3302', description: 'Quote expired' },
   transferExpired: { code: '3303', description: 'Transfer expired' },
-  payerError: { code: '4000', description: 'Generic payer error' },
+  payerError: { code: '4000', description: 'Generic Payer error' },
   payerInsufficientLiquidity: { code: '4001', description: 'Payer FSP insufficient liquidity' },
-  payerRejection: { code: '4100', description: 'Generic payer rejection' },
+  payerRejection: { code: '4100', description: 'Generic Payer rejection' },
+  payerRejectedTransactionRequest: { code: '4101', description: 'Payer rejected transaction request' },
+  payerFspUnsupportedTransactionType: { code: '4102', description: 'Payer FSP unsupported transaction type' },
+  payerUnsupportedCurrency: { code: '4103', description: 'Payer unsupported currency' },
   payerLimitError: { code: '4200', description: 'Payer limit error' },
   payerPermissionError: { code: '4300', description: 'Payer permission error' },
-  payeeError: { code: '5000', description: 'Generic payee error' },
-  payeeRejection: { code: '5100', description: 'Generic payee rejection' },
+  payerBlocked: { code: '4400', description: 'Generic Payer blocked error' },
+  payeeError: { code: '5000', description: 'Generic Payee error' },
+  payeeInsufficientLiquidity: { code: '5001', description: 'Payee FSP insufficient liquidity' },
+  payeeRejection: { code: '5100', description: 'Generic Payee rejection' },
+  payeeRejectedQuote: { code: '5101', description: 'Payee rejected quote' },
+  payeeFspUnsupportedTransactionType: { code: '5102', description: 'Payee FSP unsupported transaction type' },
+  payeeFspRejectedQuote: { code: '5103', description: 'Payee FSP rejected quote' },
   payeeRejectedTransaction: { code: '5104', description: 'Payee rejected transaction' },
   payeeFspRejectedTransaction: { code: '5105', description: 'Payee FSP rejected transaction' },
+  payeeUnsupportedCurrency: { code: '5106', description: 'Payee unsupported currency' },
+  payeeLimitError: { code: '5200', description: 'Payee limit error' },
+  payeePermissionError: { code: '5300', description: 'Payee permission error' },
+  payeeBlocked: { code: '5400', description: 'Generic Payee blocked error' },
 } as const;
 
 export type FspiopErrorName = keyof typeof fspiopErrors;
@@ -60,13 +75,4 @@ export interface ErrorInformation {
 export function errorInformation(name: FspiopErrorName, detail?: string): ErrorInformation {
   const { code, description } = fspiopErrors[name];
   return { errorCode: code, errorDescription: detail ? `${description} - ${detail}` : description };
-}
-
-const byCode = new Map<string, FspiopErrorName>(
-  Object.entries(fspiopErrors).map(([name, { code }]) => [code, name as FspiopErrorName]),
-);
-
-/** The catalogue entry for a code, falling back to the generic error of its class (4xxx → 4000). */
-export function errorNameForCode(code: string): FspiopErrorName {
-  return byCode.get(code) ?? byCode.get(`${code.slice(0, 2)}00`) ?? byCode.get(`${code[0]}000`) ?? 'serverError';
 }

@@ -4,7 +4,7 @@ import type { Funds } from '../../activities/funds';
 import type { Limits } from '../../activities/limits';
 import type { Participants } from '../../activities/participants';
 import type { SettlementModelRequest, SettlementModels } from '../../activities/settlementModels';
-import { Decimal, formatAmount } from '../../activities/db/money';
+import { Decimal, formatAmount, MONEY_SCALE } from '../../activities/db/money';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import type { AdminValidator, AdminSchema } from './validation';
@@ -18,14 +18,21 @@ export interface AdminServices {
   validator: AdminValidator;
 }
 
+/** An amount or limit as JSON gives it: a number (as the central-ledger document says) or a numeric string. */
+type AdminNumber = number | string;
+
 /**
- * Amounts arrive as JSON numbers (the central-ledger document says so). A double holds any decimal of up
- * to 15 significant digits exactly, so such a number's shortest text is the amount the operator typed;
- * anything longer could already have been rounded and is refused rather than guessed.
+ * The exact decimal of an admin amount. A numeric string is taken as written. A double holds any decimal of up
+ * to 15 significant digits exactly, so such a number's shortest text is the amount the operator typed; anything
+ * longer could already have been rounded and is refused rather than guessed. More than 4 decimal places is an
+ * error, never rounded away (the ledger keeps 4), and so are more than 18 integer digits.
  */
-function exactAmount(value: number, field: string): string {
-  const decimal = new Decimal(String(value));
-  if (decimal.precision(true) > 15) throw new HttpError(400, 'validationError', `${field} has more than 15 significant digits`);
+function exactAmount(value: AdminNumber, field: string): string {
+  const decimal = new Decimal(typeof value === 'string' ? value : String(value));
+  if (typeof value === 'number' && decimal.precision(true) > 15) throw new HttpError(400, 'validationError', `${field} has more than 15 significant digits`);
+  if (decimal.decimalPlaces() > MONEY_SCALE) throw new HttpError(400, 'validationError', `${field} has more than ${MONEY_SCALE} decimal places`);
+  // FSPIOP amounts have at most 18 digits before the point; the ledger holds no more.
+  if (decimal.abs().greaterThanOrEqualTo('1e18')) throw new HttpError(400, 'validationError', `${field} has more than 18 integer digits`);
   return formatAmount(decimal);
 }
 
@@ -35,11 +42,12 @@ function bounded(value: string, field: string, maxLength: number): string {
   return value;
 }
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// As lenient as central-ledger's `guid` check (any case), and ULIDs as the FSPIOP gateway takes them.
+const guidOrUlid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9A-HJKMNP-TV-Z]{26}$/i;
 
-/** A funds movement's transferId: a UUID, as the document's `x-format: guid` asks. */
+/** A funds movement's transferId: a UUID or a ULID, like the transfers it sits beside. */
 function transferIdOf(value: string): string {
-  if (!uuid.test(value)) throw new HttpError(400, 'malformedSyntax', `transferId ${value.slice(0, 64)} is not a UUID`);
+  if (!guidOrUlid.test(value)) throw new HttpError(400, 'malformedSyntax', `transferId ${value.slice(0, 64)} is not a UUID or ULID`);
   return value;
 }
 
@@ -99,7 +107,7 @@ export function participantRoutes({ participants, limits, funds, validator }: Ad
   });
 
   router.post('/participants/:name/initialPositionAndLimits', async (ctx) => {
-    const request = await body<{ currency?: string; limit: { type: string; value: number }; initialPosition?: number }>(
+    const request = await body<{ currency?: string; limit: { type: string; value: AdminNumber }; initialPosition?: AdminNumber }>(
       ctx,
       validator,
       'PostInitialPositionAndLimitsRequest',
@@ -119,7 +127,7 @@ export function participantRoutes({ participants, limits, funds, validator }: Ad
   });
 
   router.put('/participants/:name/limits', async (ctx) => {
-    const request = await body<{ currency?: string; limit: { type: string; value: number; alarmPercentage: number } }>(
+    const request = await body<{ currency?: string; limit: { type: string; value: AdminNumber; alarmPercentage: AdminNumber } }>(
       ctx,
       validator,
       'PutParticipantsNameLimitsRequest',
@@ -163,7 +171,7 @@ export function participantRoutes({ participants, limits, funds, validator }: Ad
       externalReference: string;
       action: 'recordFundsIn' | 'recordFundsOutPrepareReserve';
       reason: string;
-      amount: { amount: number; currency?: string };
+      amount: { amount: AdminNumber; currency?: string };
     }>(ctx, validator, 'Participants');
     const movement = {
       transferId: transferIdOf(request.transferId),

@@ -26,11 +26,31 @@ export type AdminSchema =
   | 'SettlementModel'
   | 'SettlementModelIsActive';
 
+/** A number written as a JSON string: digits, an optional sign and fraction, nothing else (no exponent, no spaces). */
+const NUMERIC_STRING = '^-?[0-9]+(\\.[0-9]+)?$';
+
+/**
+ * central-ledger's validator coerces numeric strings to numbers, and Mojaloop's onboarding scripts send amounts
+ * and limits as strings ("5000", "4000.00"): every `number` of the document takes either form. Strings are kept
+ * as they are, so an amount is never rounded through a double.
+ */
+function acceptNumericStrings(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(acceptNumericStrings);
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (schema.type === 'number') {
+    schema.type = ['number', 'string'];
+    schema.pattern = NUMERIC_STRING;
+  }
+  Object.values(schema).forEach(acceptNumericStrings);
+}
+
 function loadDocument(): { components: { schemas: Record<string, Record<string, unknown>> } } {
   const document = YAML.parse(fs.readFileSync(documentPath, 'utf-8'));
   // The published document lists only GROSS, yet central-ledger (and every deferred net scheme) uses NET.
   const granularity = document.components.schemas.SettlementModel.properties.settlementGranularity;
   granularity.enum = ['GROSS', 'NET'];
+  acceptNumericStrings(document.components.schemas);
   return document;
 }
 

@@ -20,7 +20,7 @@ async function dfspWithSettlement(currency = 'USD') {
   return { name, settlement, position };
 }
 
-const fundsIn = (amount: number, transferId: string = crypto.randomUUID(), currency = 'USD') => ({
+const fundsIn = (amount: number | string, transferId: string = crypto.randomUUID(), currency = 'USD') => ({
   transferId,
   externalReference: 'bank-ref-1',
   action: 'recordFundsIn',
@@ -28,7 +28,7 @@ const fundsIn = (amount: number, transferId: string = crypto.randomUUID(), curre
   amount: { amount, currency },
 });
 
-const fundsOut = (amount: number, transferId: string = crypto.randomUUID()) => ({
+const fundsOut = (amount: number | string, transferId: string = crypto.randomUUID()) => ({
   transferId,
   externalReference: 'bank-ref-2',
   action: 'recordFundsOutPrepareReserve',
@@ -180,5 +180,28 @@ test('a funds movement needs a UUID transferId and bounded texts', async (t) => 
   t.is(notUuid.body.errorInformation.errorCode, '3101');
   const longReason = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, { ...fundsIn(10), reason: 'r'.repeat(600) });
   t.is(longReason.status, 400);
+  t.is((await account(name, settlement)).value, 0);
+});
+
+test('amounts written as numeric strings, as Mojaloop onboarding sends them, are taken exactly', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn('5000'))).status, 202);
+  t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn('0.0001'))).status, 202);
+  t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsOut('1234.5678'))).status, 202);
+  t.like(await account(name, settlement), { value: -5000.0001, reservedValue: 1234.5678 });
+});
+
+test('an amount with more than 4 decimal places is refused (3100), never rounded; a string that is no number is 3101', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  for (const amount of ['100.12345', 100.12345]) {
+    const refused = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(amount));
+    t.is(refused.status, 400, String(amount));
+    t.is(refused.body.errorInformation.errorCode, '3100', String(amount));
+  }
+  for (const amount of ['12abc', '1e3', ' 5', '']) {
+    const refused = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(amount));
+    t.is(refused.status, 400, JSON.stringify(amount));
+    t.is(refused.body.errorInformation.errorCode, '3101', JSON.stringify(amount));
+  }
   t.is((await account(name, settlement)).value, 0);
 });

@@ -1,6 +1,8 @@
 import test from 'ava';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
-import { uniqueName } from '../helpers/database';
+import { loadConfig } from '../../activities/config';
+import { openHubServices } from '../../activities/hub';
+import { testDatabaseUrl, uniqueName } from '../helpers/database';
 
 let admin: AdminHarness;
 test.before(async () => {
@@ -228,4 +230,45 @@ test('health reports the datastore and metrics are in Prometheus text format', a
   const metrics = await admin.call('GET', '/metrics');
   t.is(metrics.status, 200);
   t.regex(metrics.body, /process_cpu_seconds_total/);
+});
+
+test('limits and initial positions written as numeric strings, as Mojaloop onboarding sends them, are taken exactly', async (t) => {
+  const name = uniqueName();
+  await admin.call('POST', '/participants', { name, currency: 'USD' });
+  const initial = await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, {
+    currency: 'USD',
+    limit: { type: 'NET_DEBIT_CAP', value: '10000' },
+    initialPosition: '0',
+  });
+  t.is(initial.status, 201);
+  const adjusted = await admin.call('PUT', `/participants/${name}/limits`, {
+    currency: 'USD',
+    limit: { type: 'NET_DEBIT_CAP', value: '4000.00', alarmPercentage: '10' },
+  });
+  t.is(adjusted.status, 200);
+  t.deepEqual(adjusted.body, { currency: 'USD', limit: { type: 'NET_DEBIT_CAP', value: 4000, alarmPercentage: 10 } });
+  const tooPrecise = await admin.call('PUT', `/participants/${name}/limits`, {
+    currency: 'USD',
+    limit: { type: 'NET_DEBIT_CAP', value: '4000.00001', alarmPercentage: '10' },
+  });
+  t.is(tooPrecise.status, 400);
+  t.is(tooPrecise.body.errorInformation.errorCode, '3100');
+  t.is((await admin.call('GET', `/participants/${name}/limits`)).body[0].limit.value, 4000, 'the refused value changed nothing');
+});
+
+test('with NEW_PARTICIPANTS_ACTIVE=true a new participant is created active, as central-ledger creates it', async (t) => {
+  const config = loadConfig({ NEW_PARTICIPANTS_ACTIVE: 'true' });
+  t.true(config.newParticipantsActive);
+  t.false(loadConfig({}).newParticipantsActive, 'Document 3 behaviour by default');
+  const services = await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME, newParticipantsActive: config.newParticipantsActive });
+  const centralLedgerLike = await startAdmin(services);
+  try {
+    const name = uniqueName();
+    const { status, body } = await centralLedgerLike.call('POST', '/participants', { name, currency: 'USD' });
+    t.is(status, 200);
+    t.is(body.isActive, 1);
+  } finally {
+    await centralLedgerLike.close();
+    await services.db.close();
+  }
 });
