@@ -30,7 +30,7 @@ function fspiop(method: string, path: string, source: string, destination: strin
   const type = `application/vnd.interoperability.${resource}+json;version=1.1`;
   return call(hub, method, path, body, {
     ...(method === 'PUT' ? {} : { accept: type }),
-    ...(body === undefined ? {} : { 'content-type': type }),
+    'content-type': type,
     date: new Date().toUTCString(),
     'fspiop-source': source,
     ...(destination ? { 'fspiop-destination': destination } : {}),

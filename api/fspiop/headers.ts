@@ -53,6 +53,20 @@ function negotiate(accept: string, resource: string): string {
   throw new HttpError(406, 'unacceptableVersion', `Accept ${accept} names no supported version (${SUPPORTED_VERSIONS.join(', ')})`);
 }
 
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** The three forms of an HTTP-date a recipient must accept (RFC 7231, section 7.1.1.1); nothing else is a date. */
+const HTTP_DATE = [
+  new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`),
+  new RegExp(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`),
+  new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`),
+];
+
+function isHttpDate(value: string): boolean {
+  return HTTP_DATE.some((form) => form.test(value)) && !Number.isNaN(Date.parse(value));
+}
+
 function required(ctx: Context, name: string): string {
   const value = ctx.get(name);
   if (!value) throw new HttpError(400, 'missingElement', `header ${name} is required`);
@@ -61,24 +75,23 @@ function required(ctx: Context, name: string): string {
 
 /**
  * Checks the FSPIOP headers of a request (GET, POST, DELETE: Accept required) or callback (PUT, PATCH:
- * no Accept), and records who sent it and where it goes. Wrong or missing headers are 400 with the code
- * that names the problem; an unsupported version is 406 (3001).
+ * no Accept), and records who sent it and where it goes. Content-Type is required on every message, a GET
+ * included, as Mojaloop's hub requires it. Wrong or missing headers are 400 with the code that names the
+ * problem; an unsupported version is 406 (3001).
  */
 export function fspiopHeaders(resource: string, isKnownActiveParticipant: (fspId: string) => Promise<string | undefined>): Middleware {
   return async (ctx, next) => {
     const isCallback = ctx.method === 'PUT' || ctx.method === 'PATCH';
     let version = LATEST;
     if (!isCallback) version = negotiate(required(ctx, 'Accept'), resource);
-    if (ctx.method === 'POST' || isCallback) {
-      const { major, minor } = parseMediaType(required(ctx, 'Content-Type'), 'Content-Type', resource);
-      const sent = `${major ?? '1'}.${minor ?? '0'}`;
-      if (!SUPPORTED_VERSIONS.includes(sent)) {
-        throw new HttpError(406, 'unacceptableVersion', `Content-Type version ${sent} is not supported (${SUPPORTED_VERSIONS.join(', ')})`);
-      }
-      if (isCallback) version = sent;
+    const { major, minor } = parseMediaType(required(ctx, 'Content-Type'), 'Content-Type', resource);
+    const sent = `${major ?? '1'}.${minor ?? '0'}`;
+    if (!SUPPORTED_VERSIONS.includes(sent)) {
+      throw new HttpError(406, 'unacceptableVersion', `Content-Type version ${sent} is not supported (${SUPPORTED_VERSIONS.join(', ')})`);
     }
+    if (isCallback) version = sent;
     const date = required(ctx, 'Date');
-    if (Number.isNaN(Date.parse(date))) throw new HttpError(400, 'malformedSyntax', `header Date "${date}" is not an HTTP date`);
+    if (!isHttpDate(date)) throw new HttpError(400, 'malformedSyntax', `header Date "${date}" is not an HTTP-date (RFC 7231)`);
     const source = required(ctx, 'FSPIOP-Source');
     const problem = await isKnownActiveParticipant(source);
     if (problem) throw new HttpError(400, 'idNotFound', `FSPIOP-Source ${source}: ${problem}`);

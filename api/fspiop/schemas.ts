@@ -30,6 +30,13 @@ export type FspiopSchema =
   | 'Currency'
   | 'CorrelationId';
 
+/**
+ * A CorrelationId as Mojaloop's hub accepts it in every FSPIOP version: a lower-case UUID (versions 1-7) or an
+ * upper-case ULID, the identifiers current Mojaloop DFSPs generate. It is the pattern of the FSPIOP v2.0
+ * document; v1.1's admits UUID versions 1-5 only.
+ */
+export const CORRELATION_ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[1-7][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$|^[0-9A-HJKMNP-TV-Z]{26}$';
+
 let ajv: Ajv | undefined;
 
 function compiler(): Ajv {
@@ -37,7 +44,9 @@ function compiler(): Ajv {
   ajv = new Ajv({ strict: false, allErrors: false });
   addFormats(ajv);
   for (const file of fs.readdirSync(schemaDir).filter((name) => name.endsWith('.yaml'))) {
-    ajv.addSchema({ ...YAML.parse(fs.readFileSync(path.join(schemaDir, file), 'utf-8')), $id: `${base}${file}` });
+    const schema = YAML.parse(fs.readFileSync(path.join(schemaDir, file), 'utf-8'));
+    if (file === 'CorrelationId.yaml') schema.pattern = CORRELATION_ID_PATTERN;
+    ajv.addSchema({ ...schema, $id: `${base}${file}` });
   }
   return ajv;
 }

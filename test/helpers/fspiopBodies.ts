@@ -38,3 +38,12 @@ export function quoteBody(payerFsp: string, payeeFsp: string, amount: string, op
     ...(options.expiresInMs === undefined ? {} : { expiration: new Date(Date.now() + options.expiresInMs).toISOString() }),
   };
 }
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A ULID as current Mojaloop DFSPs generate it: 26 upper-case Crockford base-32 characters, time first. */
+export function ulid(): string {
+  const time = Date.now().toString(32).toUpperCase().padStart(10, '0');
+  const timePart = [...time].map((digit) => CROCKFORD[parseInt(digit, 32)]).join('');
+  return timePart + [...crypto.randomBytes(16)].map((byte) => CROCKFORD[byte % 32]).join('');
+}

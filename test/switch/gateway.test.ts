@@ -54,6 +54,36 @@ test('a media type for another resource or an unparseable Date is 400 with 3101'
   t.is(badDate.body.errorInformation.errorCode, '3101');
 });
 
+test('a GET is held to the same Content-Type rule: missing is 3102, another resource\'s type 3101, an unsupported version 406 with 3001', async (t) => {
+  const get = (headers: Record<string, string | undefined>) => hub.fspiop('GET', `/transfers/${transferBody(payer, payee, '1').transferId}`, { source: payer, headers });
+  const missing = await get({ 'content-type': undefined });
+  t.is(missing.status, 400);
+  t.is(missing.body.errorInformation.errorCode, '3102');
+  const otherResource = await get({ 'content-type': 'application/vnd.interoperability.quotes+json;version=1.1' });
+  t.is(otherResource.status, 400);
+  t.is(otherResource.body.errorInformation.errorCode, '3101');
+  const unsupported = await get({ 'content-type': 'application/vnd.interoperability.transfers+json;version=2.0' });
+  t.is(unsupported.status, 406);
+  t.is(unsupported.body.errorInformation.errorCode, '3001');
+  t.is((await get({})).status, 202);
+});
+
+test('Date must be an HTTP-date (RFC 7231): numbers and ISO timestamps are 3101; the obsolete forms are still dates', async (t) => {
+  for (const date of ['12345', '2026-11-23T10:00:00Z', 'Mon, 23 Nov 2026 10:00:00']) {
+    const { status, body } = await post(transferBody(payer, payee, '1'), { date });
+    t.is(status, 400, date);
+    t.is(body.errorInformation.errorCode, '3101', date);
+  }
+  const now = new Date();
+  const [day, , , , time] = now.toUTCString().split(' ');
+  const month = now.toUTCString().split(' ')[2];
+  const weekday = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][now.getUTCDay()];
+  const dd = String(now.getUTCDate()).padStart(2, '0');
+  const rfc850 = `${weekday}, ${dd}-${month}-${String(now.getUTCFullYear()).slice(2)} ${time} GMT`;
+  const asctime = `${day.slice(0, 3)} ${month} ${String(now.getUTCDate()).padStart(2, ' ')} ${time} ${now.getUTCFullYear()}`;
+  for (const date of [now.toUTCString(), rfc850, asctime]) t.is((await post(transferBody(payer, payee, '1'), { date })).status, 202, date);
+});
+
 test('an unknown FSPIOP-Source is refused with 400', async (t) => {
   const { status, body } = await hub.fspiop('POST', '/transfers', { source: 'nosuchfsp', destination: payee, body: transferBody('nosuchfsp', payee, '1') });
   t.is(status, 400);
@@ -74,13 +104,11 @@ test('bodies are checked against the FSPIOP schema: missing element 3102, malfor
   t.is(huge.body.errorInformation.errorCode, '3104');
 });
 
-test('a PUT /transfers with ABORTED or without fulfilment is refused', async (t) => {
+test('a PUT /transfers with ABORTED is refused: the payee rejects with PUT /transfers/{ID}/error', async (t) => {
   const body = transferBody(payer, payee, '1');
   const aborted = await hub.fspiop('PUT', `/transfers/${body.transferId}`, { source: payee, destination: payer, body: { transferState: 'ABORTED' } });
   t.is(aborted.status, 400);
-  const noFulfilment = await hub.fspiop('PUT', `/transfers/${body.transferId}`, { source: payee, destination: payer, body: { transferState: 'COMMITTED' } });
-  t.is(noFulfilment.status, 400);
-  t.is(noFulfilment.body.errorInformation.errorCode, '3102');
+  t.is(aborted.body.errorInformation.errorCode, '3100');
 });
 
 test('an unknown URI is 404 with 3002 and an unsupported method 405', async (t) => {
