@@ -1,5 +1,6 @@
 import type { Database } from './db/database';
-import { LedgerTransfer, ParticipantAccount } from './db/entities';
+import { In } from 'typeorm';
+import { LedgerTransfer, Participant, ParticipantAccount } from './db/entities';
 import { Decimal, formatAmount } from './db/money';
 import { HubError } from './hubError';
 import type { Ledger } from './ledger/ledger';
@@ -79,6 +80,24 @@ export class Funds {
   async recordFundsOutAbort(name: string, accountId: number, transferId: string): Promise<LedgerTransfer> {
     await this.reservationOf(name, accountId, transferId);
     return this.ledger.release(transferId);
+  }
+
+  /**
+   * A funds-in or funds-out movement as its DFSP may see it through FSPIOP GET /transfers/{ID}: in
+   * central-ledger these are transfers between the hub and the DFSP. Undefined unless `name` is that DFSP.
+   */
+  movementFor(transferId: string, name: string): Promise<LedgerTransfer | undefined> {
+    return this.db.read(async (manager) => {
+      const movement = await manager.findOneBy(LedgerTransfer, { transferId, kind: In(['FUNDS_IN', 'FUNDS_OUT']) });
+      if (!movement) return undefined;
+      const participant = await manager.findOneBy(Participant, { name });
+      if (!participant) return undefined;
+      const own = await manager.existsBy(ParticipantAccount, {
+        id: In([movement.debitAccountId, movement.creditAccountId]),
+        participantId: participant.participantId,
+      });
+      return own ? movement : undefined;
+    });
   }
 
   private accounts(name: string, accountId: number, currency?: string): Promise<{ settlement: ParticipantAccount; reconciliation: ParticipantAccount }> {

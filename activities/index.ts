@@ -47,7 +47,7 @@ function rejecting<A extends unknown[], R>(activity: (...args: A) => Promise<R>)
  */
 export function createActivities({ services, sender, log }: ActivityDependencies) {
   const transfers = new Transfers(services);
-  const transferFollowUp = new TransferFollowUp(transfers, sender, log);
+  const transferFollowUp = new TransferFollowUp(transfers, services.funds, sender, log);
   const quotes = new Quotes(services);
   const quoteFollowUp = new QuoteFollowUp(quotes, sender, log);
   const sweep = new ReservationSweep(services, transfers, sender, log);

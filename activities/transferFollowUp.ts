@@ -4,6 +4,7 @@ import type { TransfersIDPutResponse } from '../workflows/fspiopTypes';
 import type { FspiopHeaders } from '../workflows/messages';
 import type { CallbackSender } from './callbacks';
 import type { TransferRecord } from './db/switchEntities';
+import type { Funds } from './funds';
 import type { Transfers } from './transfers';
 
 /**
@@ -14,17 +15,25 @@ import type { Transfers } from './transfers';
 export class TransferFollowUp {
   constructor(
     private readonly transfers: Transfers,
+    private readonly funds: Funds,
     private readonly sender: CallbackSender,
     private readonly log: Logger,
   ) {}
 
-  /** GET /transfers/{ID}: the current state, to the payer or payee only. */
+  /**
+   * GET /transfers/{ID}: the current state, to the payer or payee only. Funds in and out of a DFSP's
+   * settlement account are transfers too (as in central-ledger), visible to that DFSP.
+   */
   async status(transferId: string, requester: string, version: string): Promise<void> {
     const record = await this.transfers.find(transferId);
-    if (!record || (requester !== record.payerFsp && requester !== record.payeeFsp)) {
-      return this.error(requester, transferId, version, errorInformation('transferIdNotFound', `transfer ${transferId} not found`));
-    }
-    await this.put(requester, record, version);
+    if (record && (requester === record.payerFsp || requester === record.payeeFsp)) return this.put(requester, record, version);
+    const movement = record ? undefined : await this.funds.movementFor(transferId, requester);
+    if (!movement) return this.error(requester, transferId, version, errorInformation('transferIdNotFound', `transfer ${transferId} not found`));
+    const body: TransfersIDPutResponse = {
+      transferState: movement.state,
+      ...(movement.completedDate ? { completedTimestamp: movement.completedDate.toISOString() } : {}),
+    };
+    await this.send(requester, 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', 'PUT', transferId, body, version);
   }
 
   /** A POST with the ID of a finished transfer: resend its outcome, or 3106 if the body differs. */
@@ -41,8 +50,9 @@ export class TransferFollowUp {
 
   /**
    * A payee's PUT after the transfer was decided. If it was aborted (expired), the payee gets the error
-   * and, if it asked to be notified, PATCH ABORTED; if it was committed and the payee is still waiting
-   * for its notification, the PATCH is sent again.
+   * and, if it asked to be notified, PATCH ABORTED. If it was committed, a repeat of the fulfil is answered
+   * as central-ledger answers it: the payee gets the transfer's state again (the PATCH, if it asked for
+   * one), and a fulfil with another fulfilment is a modified request (3106).
    */
   async lateFulfil(transferId: string, callback: { headers: FspiopHeaders; body: TransfersIDPutResponse }, version: string): Promise<void> {
     const sender = callback.headers['fspiop-source'];
@@ -54,8 +64,14 @@ export class TransferFollowUp {
     if (record.transferState === 'ABORTED') {
       await this.error(sender, transferId, version, storedError(record));
       if (wantsNotification) await this.patch(record, version);
-    } else if (record.transferState === 'COMMITTED' && wantsNotification) {
-      await this.patch(record, version);
+    } else if (record.transferState === 'COMMITTED') {
+      if (callback.body.fulfilment !== record.fulfilment) {
+        await this.error(sender, transferId, version, errorInformation('modifiedRequest', `transfer ${transferId} was committed with another fulfilment`));
+      } else if (wantsNotification) {
+        await this.patch(record, version);
+      } else {
+        await this.put(sender, record, version);
+      }
     }
   }
 

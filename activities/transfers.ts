@@ -77,10 +77,14 @@ export class Transfers {
     return { outcome: 'reserved' };
   }
 
-  /** Commits the reservation if the fulfilment hashes to the condition; a wrong one changes nothing. */
-  async commit(input: { transferId: string; fulfilment: string; payeeWantsNotification: boolean }): Promise<{ completedTimestamp: string }> {
+  /**
+   * Commits the reservation if the fulfilment hashes to the condition; a wrong or missing one changes nothing
+   * and is a validation error (the workflow then aborts the transfer, as central-ledger does).
+   */
+  async commit(input: { transferId: string; fulfilment?: string; payeeWantsNotification: boolean }): Promise<{ completedTimestamp: string }> {
     const record = await this.get(input.transferId);
     if (record.transferState === 'COMMITTED') return { completedTimestamp: record.completedTimestamp!.toISOString() };
+    if (!input.fulfilment) throw new HubError('validationError', 'fulfilment is required to commit a transfer');
     if (conditionOf(input.fulfilment) !== record.ilpCondition) {
       throw new HubError('validationError', 'invalid fulfilment: its SHA-256 does not match the transfer condition');
     }

@@ -173,7 +173,7 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
     const payeeWantsNotification = callback.body.transferState === 'RESERVED';
     let completedTimestamp: string;
     try {
-      ({ completedTimestamp } = await commitTransfer({ transferId, fulfilment: callback.body.fulfilment!, payeeWantsNotification }));
+      ({ completedTimestamp } = await commitTransfer({ transferId, fulfilment: callback.body.fulfilment, payeeWantsNotification }));
     } catch (error) {
       const invalid = rejectionOf(error);
       if (!invalid) throw error;

@@ -12,6 +12,9 @@ import { FspiopRequest, fspiopHeaders } from './headers';
 import { accepted, inBackground, ok } from './replies';
 import { pathId, validateFspiop } from './schemas';
 
+/** How far ahead of the hub's clock a participant's clock may run. */
+const CLOCK_SKEW_MS = 1_000;
+
 export const transferWorkflowId = (transferId: string) => `transfer/${transferId}`;
 
 /**
@@ -19,7 +22,7 @@ export const transferWorkflowId = (transferId: string) => `transfer/${transferId
  * are signals to it; GET and anything arriving after the workflow ended are answered from the record.
  */
 export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temporal, directory, log }) => {
-  const followUp = new TransferFollowUp(new Transfers(services), sender, log);
+  const followUp = new TransferFollowUp(new Transfers(services), services.funds, sender, log);
   const router = new Router({ prefix: '/transfers' });
   router.use(fspiopHeaders('transfers', (fsp) => directory.unavailable(fsp)));
   // Every {ID} names a conversation: a CorrelationId, checked before any handler uses it.
@@ -69,7 +72,11 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
     if (body.transferState !== 'COMMITTED' && body.transferState !== 'RESERVED') {
       throw new HttpError(400, 'validationError', `transferState ${body.transferState} is not valid in PUT /transfers/{ID}; reject with PUT /transfers/{ID}/error`);
     }
-    if (!body.fulfilment) throw new HttpError(400, 'missingElement', "body must have required property 'fulfilment'");
+    // A fulfil from the future is refused at once, as by Mojaloop's hub. A missing fulfilment is not: as in
+    // central-ledger, the transfer is aborted and both sides are told (3100), in the workflow.
+    if (body.completedTimestamp && Date.parse(body.completedTimestamp) > Date.now() + CLOCK_SKEW_MS) {
+      throw new HttpError(400, 'validationError', `completedTimestamp ${body.completedTimestamp} is in the future`);
+    }
     const callback = { headers: fspiop.headers, body, rawBody: text };
     if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), fulfilSignal, callback))) {
       inBackground(followUp.lateFulfil(ctx.params.id, callback, fspiop.version), log, 'late fulfil');

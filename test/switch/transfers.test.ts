@@ -1,7 +1,8 @@
+import crypto from 'node:crypto';
 import test from 'ava';
 import { checkLedger } from '../../activities/ledger/invariants';
 import type { SimulatedDfsp } from '../helpers/dfsp';
-import { ilpPair, transferBody } from '../helpers/fspiopBodies';
+import { ilpPair, transferBody, ulid } from '../helpers/fspiopBodies';
 import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
@@ -53,6 +54,7 @@ test('a fulfilled transfer commits: the payer gets the fulfilment, its position 
   t.is(callback.body.fulfilment, fulfilment);
   t.truthy(callback.body.completedTimestamp);
   t.is(callback.headers['fspiop-source'], payee.name);
+  t.is(callback.headers.accept, undefined, 'a callback carries no Accept header (Document 2), whatever the payee sent');
   t.is(await position(payer), 125.5);
   t.is(await position(payee), -125.5);
   t.deepEqual((await checkLedger(hub.services.db)).violations, []);
@@ -70,6 +72,9 @@ test('a payee that answers RESERVED gets a PATCH with the final state COMMITTED,
   t.is(patch.body.transferState, 'COMMITTED');
   t.truthy(patch.body.completedTimestamp);
   t.is(patch.headers['fspiop-source'], HUB_ID);
+  t.is(patch.headers['fspiop-uri'], `/transfers/${body.transferId}`);
+  t.is(patch.headers['fspiop-http-method'], 'PATCH');
+  t.is(patch.headers.accept, undefined);
   const callback = await payer.waitFor(isPut(`/transfers/${body.transferId}`));
   t.is(callback.body.transferState, 'COMMITTED');
   t.is(await position(payer), 10);
@@ -100,6 +105,11 @@ test('an invalid fulfilment aborts the transfer: nothing moves and both sides ar
   const error = await payer.waitFor(isPut(`/transfers/${body.transferId}/error`));
   t.is(error.body.errorInformation.errorCode, '3100');
   t.is(error.headers['fspiop-source'], HUB_ID);
+  t.is(error.headers['fspiop-destination'], payer.name);
+  t.is(error.headers['fspiop-uri'], `/transfers/${body.transferId}/error`, 'the hub names the request it sends, as Mojaloop does');
+  t.is(error.headers['fspiop-http-method'], 'PUT');
+  t.is(error.headers.accept, undefined);
+  t.is(error.headers['content-type'], 'application/vnd.interoperability.transfers+json;version=1.1');
   const toPayee = await payee.waitFor(isPut(`/transfers/${body.transferId}/error`));
   t.is(toPayee.body.errorInformation.errorCode, '3100');
   t.is(await position(payer), 0);
@@ -238,4 +248,110 @@ test('a DFSP answering 5xx is retried with backoff until the message gets throug
   const callback = await payer.waitFor(isPut(`/transfers/${body.transferId}`), 30_000);
   t.is(callback.body.transferState, 'COMMITTED');
   t.is(payee.received.filter((r) => r.method === 'POST').length, 1);
+});
+
+test('a transfer identified by a ULID, as current Mojaloop DFSPs send, is accepted and commits', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const { fulfilment, condition } = ilpPair();
+  fulfilling(payee, fulfilment);
+  const body = transferBody(payer.name, payee.name, '7', { condition, transferId: ulid() });
+  for (const version of ['1.0', '1.1']) {
+    const check = await hub.fspiop('GET', `/transfers/${ulid()}`, { source: payer.name, version });
+    t.is(check.status, 202, `a ULID in the path is a valid ID in version ${version}`);
+  }
+  t.is((await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body })).status, 202);
+  const callback = await payer.waitFor(isPut(`/transfers/${body.transferId}`));
+  t.is(callback.body.transferState, 'COMMITTED');
+});
+
+test('an ID that is neither a lower-case UUID nor an upper-case ULID is refused with 3101', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  for (const transferId of [crypto.randomUUID().toUpperCase(), ulid().toLowerCase(), `${ulid()}X`, 'not-an-id']) {
+    const refused = await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transferBody(payer.name, payee.name, '1', { transferId }) });
+    t.is(refused.status, 400, transferId);
+    t.is(refused.body.errorInformation.errorCode, '3101', transferId);
+    const path = await hub.fspiop('GET', `/transfers/${transferId}`, { source: payer.name });
+    t.is(path.status, 400, `path ${transferId}`);
+  }
+});
+
+test('funds in is a transfer its DFSP can GET, as in central-ledger: COMMITTED to that DFSP, 3208 to any other', async (t) => {
+  const dfsp = await hub.provision();
+  const stranger = await hub.provision();
+  const accounts = (await hub.admin.call('GET', `/participants/${dfsp.name}/accounts`)).body;
+  const settlement = accounts.find((a: any) => a.ledgerAccountType === 'SETTLEMENT').id;
+  const transferId = crypto.randomUUID();
+  const deposit = { transferId, externalReference: 'ref', action: 'recordFundsIn', reason: 'top up', amount: { amount: '250', currency: 'USD' } };
+  t.is((await hub.admin.call('POST', `/participants/${dfsp.name}/accounts/${settlement}`, deposit)).status, 202);
+
+  t.is((await hub.fspiop('GET', `/transfers/${transferId}`, { source: dfsp.name })).status, 202);
+  const state = await dfsp.waitFor(isPut(`/transfers/${transferId}`));
+  t.is(state.body.transferState, 'COMMITTED');
+  t.truthy(state.body.completedTimestamp);
+  await hub.fspiop('GET', `/transfers/${transferId}`, { source: stranger.name });
+  t.is((await stranger.waitFor(isPut(`/transfers/${transferId}/error`))).body.errorInformation.errorCode, '3208');
+});
+
+test('a fulfil repeated after commit gets the transfer\'s state again; one with another fulfilment gets 3106', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const { fulfilment, condition } = ilpPair();
+  const body = transferBody(payer.name, payee.name, '11', { condition });
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  await payee.waitFor((r) => r.method === 'POST');
+  const fulfil = { fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' };
+  await hub.fspiop('PUT', `/transfers/${body.transferId}`, { source: payee.name, destination: payer.name, body: fulfil });
+  await payer.waitFor(isPut(`/transfers/${body.transferId}`));
+
+  t.is((await hub.fspiop('PUT', `/transfers/${body.transferId}`, { source: payee.name, destination: payer.name, body: fulfil })).status, 200);
+  const again = await payee.waitFor(isPut(`/transfers/${body.transferId}`));
+  t.is(again.body.transferState, 'COMMITTED');
+  t.is(again.body.fulfilment, fulfilment);
+  t.is(again.headers['fspiop-source'], HUB_ID);
+
+  const other = { ...fulfil, fulfilment: ilpPair().fulfilment };
+  t.is((await hub.fspiop('PUT', `/transfers/${body.transferId}`, { source: payee.name, destination: payer.name, body: other })).status, 200);
+  t.is((await payee.waitFor(isPut(`/transfers/${body.transferId}/error`))).body.errorInformation.errorCode, '3106');
+  t.is(await position(payer), 11, 'money moved exactly once');
+});
+
+test('a COMMITTED fulfil without a fulfilment is acknowledged, then aborts the transfer: 3100 to payee and payer, nothing moves', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const body = transferBody(payer.name, payee.name, '12');
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  await payee.waitFor((r) => r.method === 'POST');
+  const put = await hub.fspiop('PUT', `/transfers/${body.transferId}`, {
+    source: payee.name,
+    destination: payer.name,
+    body: { completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
+  });
+  t.is(put.status, 200);
+  t.is((await payee.waitFor(isPut(`/transfers/${body.transferId}/error`))).body.errorInformation.errorCode, '3100');
+  t.is((await payer.waitFor(isPut(`/transfers/${body.transferId}/error`))).body.errorInformation.errorCode, '3100');
+  t.is(await position(payer), 0, 'the reservation is released at once, not at expiry');
+});
+
+test('a fulfil whose completedTimestamp lies in the future is refused at once with 400 (3100); the transfer can still be fulfilled', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const { fulfilment, condition } = ilpPair();
+  const body = transferBody(payer.name, payee.name, '13', { condition });
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  await payee.waitFor((r) => r.method === 'POST');
+  const future = await hub.fspiop('PUT', `/transfers/${body.transferId}`, {
+    source: payee.name,
+    destination: payer.name,
+    body: { fulfilment, completedTimestamp: new Date(Date.now() + 3_600_000).toISOString(), transferState: 'COMMITTED' },
+  });
+  t.is(future.status, 400);
+  t.is(future.body.errorInformation.errorCode, '3100');
+  await hub.fspiop('PUT', `/transfers/${body.transferId}`, {
+    source: payee.name,
+    destination: payer.name,
+    body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
+  });
+  t.is((await payer.waitFor(isPut(`/transfers/${body.transferId}`))).body.transferState, 'COMMITTED');
 });
