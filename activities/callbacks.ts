@@ -118,16 +118,18 @@ function forwardedHeaders(delivery: Delivery): Record<string, string> {
 /**
  * Headers of a message the hub originates itself (errors, timeouts, notifications): FSPIOP-Source is the hub,
  * and FSPIOP-URI and FSPIOP-HTTP-Method name the request as sent, as Mojaloop's hub sets them (a signature
- * covers them).
+ * covers them). FSPIOP-URI is the API path (`/transfers/{ID}/error`), without the base path of the DFSP's
+ * endpoint, as ml-api-adapter derives it.
  */
 function hubHeaders(options: { resource: string; version: string; hubId: string; destination: string; url: string; method: string }): Record<string, string> {
   const { pathname, search } = new URL(options.url);
+  const start = pathname.indexOf(`/${options.resource}`);
   return {
     'content-type': `application/vnd.interoperability.${options.resource}+json;version=${options.version}`,
     date: new Date().toUTCString(),
     'fspiop-source': options.hubId,
     'fspiop-destination': options.destination,
-    'fspiop-uri': `${pathname}${search}`,
+    'fspiop-uri': `${start < 0 ? pathname : pathname.slice(start)}${search}`,
     'fspiop-http-method': options.method,
   };
 }

@@ -71,8 +71,11 @@ export interface ErrorInformation {
   extensionList?: { extension: Array<{ key: string; value: string }> };
 }
 
-/** ErrorInformation in Mojaloop's wording: the catalogue description, then the detail. */
+/** The longest errorDescription the FSPIOP schema allows (ErrorDescription, maxLength 128). */
+const MAX_DESCRIPTION = 128;
+
+/** ErrorInformation in Mojaloop's wording: the catalogue description, then the detail, cut to the schema's length. */
 export function errorInformation(name: FspiopErrorName, detail?: string): ErrorInformation {
   const { code, description } = fspiopErrors[name];
-  return { errorCode: code, errorDescription: detail ? `${description} - ${detail}` : description };
+  return { errorCode: code, errorDescription: (detail ? `${description} - ${detail}` : description).slice(0, MAX_DESCRIPTION) };
 }

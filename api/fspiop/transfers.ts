@@ -12,8 +12,8 @@ import { FspiopRequest, fspiopHeaders } from './headers';
 import { accepted, inBackground, ok } from './replies';
 import { pathId, validateFspiop } from './schemas';
 
-/** How far ahead of the hub's clock a participant's clock may run. */
-const CLOCK_SKEW_MS = 1_000;
+/** How far ahead of the hub's clock a participant's clock may run (ml-api-adapter's default callback time lag). */
+const CLOCK_SKEW_MS = 200;
 
 export const transferWorkflowId = (transferId: string) => `transfer/${transferId}`;
 
@@ -75,7 +75,13 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
     // A fulfil from the future is refused at once, as by Mojaloop's hub. A missing fulfilment is not: as in
     // central-ledger, the transfer is aborted and both sides are told (3100), in the workflow.
     if (body.completedTimestamp && Date.parse(body.completedTimestamp) > Date.now() + CLOCK_SKEW_MS) {
-      throw new HttpError(400, 'validationError', `completedTimestamp ${body.completedTimestamp} is in the future`);
+      throw new HttpError(400, 'validationError', `completedTimestamp fails because future timestamp was provided`);
+    }
+    // The PATCH that answers RESERVED exists only from transfers v1.1. Like central-ledger, a v1.0 RESERVED is
+    // dropped: the payee gets no notification it could not read, and the transfer expires (3303 to both sides).
+    if (fspiop.version === '1.0' && body.transferState === 'RESERVED') {
+      log.info({ transferId: ctx.params.id, from: fspiop.source }, 'RESERVED in a v1.0 fulfil ignored; the transfer will expire');
+      return ok(ctx);
     }
     const callback = { headers: fspiop.headers, body, rawBody: text };
     if (!(await signalIfRunning(temporal, transferWorkflowId(ctx.params.id), fulfilSignal, callback))) {

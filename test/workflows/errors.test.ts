@@ -30,3 +30,9 @@ test('errorDescription starts with Mojaloop\'s name for the code, followed by " 
   const covered = new Set<string>(Object.values(fspiopErrors).map(({ code }) => code));
   t.deepEqual(Object.keys(mojaloopNames).filter((code) => !covered.has(code)), [], 'every code above is in the catalogue');
 });
+
+test('errorDescription never exceeds the 128 characters the FSPIOP schema allows', (t) => {
+  const described = errorInformation('validationError', 'x'.repeat(500));
+  t.is(described.errorDescription.length, 128);
+  t.true(described.errorDescription.startsWith('Generic validation error - xxx'));
+});

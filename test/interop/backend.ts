@@ -1,0 +1,83 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A customer the backend holds, in the scheme adapter's internal party form. */
+export interface Customer {
+  idType: string;
+  idValue: string;
+  displayName: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+}
+
+/** What a payee's backend does with an incoming transfer, chosen by the transfer's amount. */
+export type TransferDecision = { kind: 'accept' } | { kind: 'reject' } | { kind: 'delay'; ms: number };
+
+/**
+ * The DFSP's own system behind a stock Mojaloop SDK scheme adapter (its "core connector"): the adapter asks
+ * it for parties (GET /parties/{Type}/{ID}), quotes (POST /quoterequests) and transfers (POST /transfers),
+ * and tells it outcomes (PUT /transfers/{ID}). Everything the adapter sends is recorded for the checks.
+ */
+export class DfspBackend {
+  readonly customers = new Map<string, Customer>();
+  readonly received: Array<{ method: string; path: string; body: any }> = [];
+  decide: (amount: string) => TransferDecision = () => ({ kind: 'accept' });
+
+  private constructor(
+    private readonly server: http.Server,
+    readonly port: number,
+  ) {}
+
+  static async start(): Promise<DfspBackend> {
+    let backend: DfspBackend | undefined;
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk) => chunks.push(chunk));
+      req.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf-8');
+        const body = text ? JSON.parse(text) : undefined;
+        backend!.received.push({ method: req.method!, path: req.url!, body });
+        void backend!.answer(req.method!, req.url!, body).then(({ status, body: answer }) => {
+          res.writeHead(status, { 'content-type': 'application/json' }).end(answer === undefined ? undefined : JSON.stringify(answer));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    backend = new DfspBackend(server, (server.address() as AddressInfo).port);
+    return backend;
+  }
+
+  private async answer(method: string, path: string, body: any): Promise<{ status: number; body?: unknown }> {
+    const party = /^\/parties\/([^/]+)\/([^/]+)$/.exec(path);
+    if (method === 'GET' && party) {
+      const customer = this.customers.get(`${party[1]}/${party[2]}`);
+      return customer ? { status: 200, body: customer } : { status: 404, body: { statusCode: '3204', message: 'Party not found' } };
+    }
+    if (method === 'POST' && path === '/quoterequests') {
+      return {
+        status: 200,
+        body: {
+          quoteId: body.quoteId,
+          transactionId: body.transactionId,
+          transferAmount: body.amount,
+          transferAmountCurrency: body.currency,
+          payeeReceiveAmount: body.amount,
+          payeeReceiveAmountCurrency: body.currency,
+        },
+      };
+    }
+    if (method === 'POST' && path === '/transfers') {
+      const decision = this.decide(body.amount);
+      if (decision.kind === 'reject') return { status: 500, body: { statusCode: '5104', message: 'Payee rejected transaction' } };
+      if (decision.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, decision.ms));
+      return { status: 200, body: { homeTransactionId: `home-${body.transferId}` } };
+    }
+    if (method === 'PUT' && path.startsWith('/transfers/')) return { status: 200 };
+    return { status: 404, body: { statusCode: '3002', message: `unknown ${method} ${path}` } };
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
