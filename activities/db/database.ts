@@ -119,10 +119,25 @@ async function migrate(dataSource: DataSource): Promise<void> {
   }
 }
 
+/**
+ * Connects. On a new SQLite file, switching it to WAL needs the file to itself and ignores the busy timeout, so a
+ * process that starts beside another (worker and gateway under `npm start`) waits its turn and tries again.
+ */
+async function connect(databaseUrl: string): Promise<DataSource> {
+  for (let attempt = 1; ; attempt++) {
+    const dataSource = dataSourceFor(databaseUrl);
+    try {
+      return await dataSource.initialize();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 /** Connects, applies pending migrations and makes sure the Hub participant exists. */
 export async function openDatabase(databaseUrl: string, hubParticipantName: string): Promise<Database> {
-  const dataSource = dataSourceFor(databaseUrl);
-  await dataSource.initialize();
+  const dataSource = await connect(databaseUrl);
   const db = new Database(dataSource);
   await migrate(dataSource);
   await seedHub(db, hubParticipantName);

@@ -77,36 +77,40 @@ export class SimulatedDfsp {
 
   /** Every endpoint type, pointing at this server with the paths a Mojaloop DFSP registers. */
   endpoints(): Array<{ type: string; value: string }> {
-    const u = this.url;
-    const values: Record<string, string> = {
-      FSPIOP_CALLBACK_URL_PARTIES_GET: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}`,
-      FSPIOP_CALLBACK_URL_PARTIES_PUT: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}`,
-      FSPIOP_CALLBACK_URL_PARTIES_PUT_ERROR: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}/error`,
-      FSPIOP_CALLBACK_URL_PARTIES_SUB_ID_GET: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}`,
-      FSPIOP_CALLBACK_URL_PARTIES_SUB_ID_PUT: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}`,
-      FSPIOP_CALLBACK_URL_PARTIES_SUB_ID_PUT_ERROR: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}/error`,
-      FSPIOP_CALLBACK_URL_PARTICIPANT_PUT: `${u}/participants/{{partyIdType}}/{{partyIdentifier}}`,
-      FSPIOP_CALLBACK_URL_PARTICIPANT_PUT_ERROR: `${u}/participants/{{partyIdType}}/{{partyIdentifier}}/error`,
-      FSPIOP_CALLBACK_URL_PARTICIPANT_SUB_ID_PUT: `${u}/participants/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}`,
-      FSPIOP_CALLBACK_URL_PARTICIPANT_SUB_ID_PUT_ERROR: `${u}/participants/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}/error`,
-      FSPIOP_CALLBACK_URL_PARTICIPANT_SUB_ID_DELETE: `${u}/participants/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}`,
-      FSPIOP_CALLBACK_URL_PARTICIPANT_BATCH_PUT: `${u}/participants/{{requestId}}`,
-      FSPIOP_CALLBACK_URL_PARTICIPANT_BATCH_PUT_ERROR: `${u}/participants/{{requestId}}/error`,
-      FSPIOP_CALLBACK_URL_QUOTES: u,
-      FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE: u,
-      FSPIOP_CALLBACK_URL_AUTHORIZATIONS: u,
-      FSPIOP_CALLBACK_URL_TRANSFER_POST: `${u}/transfers`,
-      FSPIOP_CALLBACK_URL_TRANSFER_PUT: `${u}/transfers/{{transferId}}`,
-      FSPIOP_CALLBACK_URL_TRANSFER_ERROR: `${u}/transfers/{{transferId}}/error`,
-      FSPIOP_CALLBACK_URL_BULK_TRANSFER_POST: `${u}/bulkTransfers`,
-      FSPIOP_CALLBACK_URL_BULK_TRANSFER_PUT: `${u}/bulkTransfers/{{id}}`,
-      FSPIOP_CALLBACK_URL_BULK_TRANSFER_ERROR: `${u}/bulkTransfers/{{id}}/error`,
-      FSPIOP_CALLBACK_URL_BULK_QUOTES: u,
-    };
-    return ENDPOINT_TYPES.filter((type) => values[type]).map((type) => ({ type, value: values[type] }));
+    return mojaloopEndpoints(this.url);
   }
 
   close(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** Every FSPIOP endpoint type at `u`, with the paths Mojaloop's onboarding registers for a DFSP. */
+export function mojaloopEndpoints(u: string): Array<{ type: string; value: string }> {
+  const values: Record<string, string> = {
+    FSPIOP_CALLBACK_URL_PARTIES_GET: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}`,
+    FSPIOP_CALLBACK_URL_PARTIES_PUT: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}`,
+    FSPIOP_CALLBACK_URL_PARTIES_PUT_ERROR: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}/error`,
+    FSPIOP_CALLBACK_URL_PARTIES_SUB_ID_GET: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}`,
+    FSPIOP_CALLBACK_URL_PARTIES_SUB_ID_PUT: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}`,
+    FSPIOP_CALLBACK_URL_PARTIES_SUB_ID_PUT_ERROR: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}/error`,
+    FSPIOP_CALLBACK_URL_PARTICIPANT_PUT: `${u}/participants/{{partyIdType}}/{{partyIdentifier}}`,
+    FSPIOP_CALLBACK_URL_PARTICIPANT_PUT_ERROR: `${u}/participants/{{partyIdType}}/{{partyIdentifier}}/error`,
+    FSPIOP_CALLBACK_URL_PARTICIPANT_SUB_ID_PUT: `${u}/participants/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}`,
+    FSPIOP_CALLBACK_URL_PARTICIPANT_SUB_ID_PUT_ERROR: `${u}/participants/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}/error`,
+    FSPIOP_CALLBACK_URL_PARTICIPANT_SUB_ID_DELETE: `${u}/participants/{{partyIdType}}/{{partyIdentifier}}/{{partySubIdOrType}}`,
+    FSPIOP_CALLBACK_URL_PARTICIPANT_BATCH_PUT: `${u}/participants/{{requestId}}`,
+    FSPIOP_CALLBACK_URL_PARTICIPANT_BATCH_PUT_ERROR: `${u}/participants/{{requestId}}/error`,
+    FSPIOP_CALLBACK_URL_QUOTES: u,
+    FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE: u,
+    FSPIOP_CALLBACK_URL_AUTHORIZATIONS: u,
+    FSPIOP_CALLBACK_URL_TRANSFER_POST: `${u}/transfers`,
+    FSPIOP_CALLBACK_URL_TRANSFER_PUT: `${u}/transfers/{{transferId}}`,
+    FSPIOP_CALLBACK_URL_TRANSFER_ERROR: `${u}/transfers/{{transferId}}/error`,
+    FSPIOP_CALLBACK_URL_BULK_TRANSFER_POST: `${u}/bulkTransfers`,
+    FSPIOP_CALLBACK_URL_BULK_TRANSFER_PUT: `${u}/bulkTransfers/{{id}}`,
+    FSPIOP_CALLBACK_URL_BULK_TRANSFER_ERROR: `${u}/bulkTransfers/{{id}}/error`,
+    FSPIOP_CALLBACK_URL_BULK_QUOTES: u,
+  };
+  return ENDPOINT_TYPES.filter((type) => values[type]).map((type) => ({ type, value: values[type] }));
 }

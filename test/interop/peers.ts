@@ -1,0 +1,231 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { repoRoot } from '../../activities/config';
+import { freePort } from '../../temporal/ports';
+
+/**
+ * The real Mojaloop peers of the interoperability suite, installed from npm into `.interop/` (apart from the
+ * hub's own dependencies) at the versions pinned in `test/interop/peers/package.json`.
+ */
+const PEERS_SOURCE = path.join(repoRoot, 'test', 'interop', 'peers');
+export const PEERS_DIR = path.join(repoRoot, '.interop');
+const SDK_ENTRY = path.join(PEERS_DIR, 'node_modules', '@mojaloop', 'sdk-scheme-adapter', 'src', 'index.js');
+
+type Log = (message: string) => void;
+
+function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): void {
+  const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+}
+
+/** Installs the pinned peers once; a later run with the same pins does nothing. */
+export function installPeers(log: Log): void {
+  const pins = fs.readFileSync(path.join(PEERS_SOURCE, 'package.json'), 'utf-8');
+  const stamp = path.join(PEERS_DIR, '.installed');
+  if (fs.existsSync(SDK_ENTRY) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf-8') === pins) return;
+  fs.mkdirSync(PEERS_DIR, { recursive: true });
+  for (const file of ['package.json', 'package-lock.json', '.npmrc']) {
+    if (fs.existsSync(path.join(PEERS_SOURCE, file))) fs.copyFileSync(path.join(PEERS_SOURCE, file), path.join(PEERS_DIR, file));
+  }
+  const started = Date.now();
+  log('interop: installing the Mojaloop peers from npm into .interop/ (native modules compile from source; once)');
+  run('npm', ['install', '--no-fund', '--no-audit', '--loglevel=error'], {
+    cwd: PEERS_DIR,
+    env: { ...process.env, npm_config_build_from_source: 'true', npm_config_nodedir: process.env.npm_config_nodedir || '/usr' },
+  });
+  fs.writeFileSync(stamp, pins);
+  log(`interop: peers installed (${Math.round((Date.now() - started) / 1000)} s)`);
+}
+
+/** `redis-server`, installed from the Debian packages if it is missing (as CI's root may). */
+export function redisServerPath(log: Log): string {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server || ls /usr/bin/redis-server 2>/dev/null'], { encoding: 'utf-8' }).stdout.trim().split('\n')[0];
+  if (found) return found;
+  if (process.getuid?.() !== 0) throw new Error('redis-server is not installed: apt-get install redis-server');
+  log('interop: installing redis-server from the Debian packages');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-qq'], { env });
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'redis-server'], { env });
+  return '/usr/bin/redis-server';
+}
+
+/** A child process the suite started, stopped with it. */
+export interface Peer {
+  name: string;
+  stop(): Promise<void>;
+}
+
+function stopper(name: string, child: ChildProcess): Peer {
+  return {
+    name,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Keeps a child's output in a log file under .interop/logs, for a look after a failed check. */
+export function logTo(child: ChildProcess, name: string): string {
+  const dir = path.join(PEERS_DIR, 'logs');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.log`);
+  const out = fs.createWriteStream(file, { fd: fs.openSync(file, 'w') });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  return file;
+}
+
+async function waitForPort(port: number, what: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}; see ${logFile}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const request = http.get({ host: '127.0.0.1', port, path: '/' }, (response) => {
+        response.resume();
+        resolve(true);
+      });
+      request.on('error', () => resolve(false));
+      request.setTimeout(1_000, () => request.destroy());
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${what} did not listen on ${port} within ${timeoutMs} ms; see ${logFile}`);
+}
+
+export async function startRedis(redisServer: string, name: string): Promise<Peer & { url: string }> {
+  const port = await freePort();
+  const child = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const logFile = logTo(child, name);
+  const deadline = Date.now() + 15_000;
+  while (!fs.readFileSync(logFile, 'utf-8').includes('Ready to accept connections')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start; see ${logFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { ...stopper(name, child), url: `redis://127.0.0.1:${port}` };
+}
+
+export interface SdkAdapter extends Peer {
+  dfspId: string;
+  inboundPort: number;
+  outboundUrl: string;
+}
+
+/**
+ * A stock `@mojaloop/sdk-scheme-adapter` as a DFSP's connector: FSPIOP towards the hub (`peerEndpoint`), its
+ * backend behind it, state in its own Redis. No JWS (a later issue), no TLS, no management API.
+ */
+export async function startSdkAdapter(options: {
+  dfspId: string;
+  peerEndpoint: string;
+  backendPort: number;
+  cacheUrl: string;
+  expirySeconds: number;
+}): Promise<SdkAdapter> {
+  const [inboundPort, outboundPort, testPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DFSP_ID: options.dfspId,
+    // A Mojaloop deployment names each service; here the hub is all of them.
+    PEER_ENDPOINT: options.peerEndpoint,
+    ALS_ENDPOINT: options.peerEndpoint,
+    QUOTES_ENDPOINT: options.peerEndpoint,
+    TRANSFERS_ENDPOINT: options.peerEndpoint,
+    BACKEND_ENDPOINT: `127.0.0.1:${options.backendPort}`,
+    CACHE_URL: options.cacheUrl,
+    INBOUND_LISTEN_PORT: String(inboundPort),
+    OUTBOUND_LISTEN_PORT: String(outboundPort),
+    TEST_LISTEN_PORT: String(testPort),
+    METRICS_SERVER_LISTEN_PORT: String(metricsPort),
+    JWS_SIGN: 'false',
+    VALIDATE_INBOUND_JWS: 'false',
+    AUTO_ACCEPT_PARTY: 'true',
+    AUTO_ACCEPT_QUOTES: 'true',
+    EXPIRY_SECONDS: String(options.expirySeconds),
+    REQUEST_PROCESSING_TIMEOUT_SECONDS: '40',
+    ILP_SECRET: `secret-of-${options.dfspId}`,
+    LOG_INDENT: '0',
+  };
+  const child = spawn(process.execPath, [SDK_ENTRY], { cwd: PEERS_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logFile = logTo(child, `sdk-${options.dfspId}`);
+  await waitForPort(outboundPort, `sdk-scheme-adapter ${options.dfspId}`, child, logFile);
+  await waitForPort(inboundPort, `sdk-scheme-adapter ${options.dfspId}`, child, logFile);
+  return { ...stopper(`sdk-${options.dfspId}`, child), dfspId: options.dfspId, inboundPort, outboundUrl: `http://127.0.0.1:${outboundPort}` };
+}
+
+/** One message the hub sent a DFSP, and how the DFSP's SDK answered it. */
+export interface Tapped {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+  body: any;
+  status: number;
+  answer: string;
+}
+
+/**
+ * A recording pass-through in front of an SDK's inbound API: the hub's messages reach the SDK unchanged and
+ * the SDK's answers reach the hub unchanged; the suite reads what crossed (for example a 400 from the SDK).
+ */
+export class Tap {
+  readonly seen: Tapped[] = [];
+
+  private constructor(
+    private readonly server: http.Server,
+    readonly port: number,
+  ) {}
+
+  static async start(targetPort: number): Promise<Tap> {
+    let tap: Tap | undefined;
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk) => chunks.push(chunk));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const forward = http.request({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+          const answerChunks: Buffer[] = [];
+          answer.on('data', (chunk) => answerChunks.push(chunk));
+          answer.on('end', () => {
+            const text = raw.toString('utf-8');
+            let body: unknown;
+            try {
+              body = text ? JSON.parse(text) : undefined;
+            } catch {
+              body = undefined;
+            }
+            tap!.seen.push({ method: req.method!, path: req.url!, headers: req.headers, raw: text, body, status: answer.statusCode ?? 0, answer: Buffer.concat(answerChunks).toString('utf-8') });
+            res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(answerChunks));
+          });
+        });
+        forward.on('error', () => res.writeHead(502).end());
+        forward.end(raw);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    tap = new Tap(server, (server.address() as AddressInfo).port);
+    return tap;
+  }
+
+  /** The first message from the `since`-th on that matches, waiting for it up to `timeoutMs`. */
+  async waitFor(predicate: (message: Tapped) => boolean, { since = 0, timeoutMs = 20_000 } = {}): Promise<Tapped | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.seen.slice(since).find(predicate);
+      if (found || Date.now() > deadline) return found;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
