@@ -41,8 +41,8 @@ export class AccountLookup {
   async owner(party: PartyAddress, currency?: string): Promise<string | undefined> {
     const rows = await this.entries(party);
     const choice = currency
-      ? rows.find((row) => row.currency === currency) ?? rows.find((row) => row.currency === '')
-      : rows.find((row) => row.currency === '') ?? rows[0];
+      ? (rows.find((row) => row.currency === currency) ?? rows.find((row) => row.currency === ''))
+      : (rows.find((row) => row.currency === '') ?? rows[0]);
     return choice?.fspId;
   }
 
@@ -85,7 +85,10 @@ export class AccountLookup {
       if (rows.length === 0) return 'notFound';
       const owned = rows.filter((row) => row.fspId === requester);
       if (owned.length === 0) return 'notOwner';
-      await manager.delete(PartyLookup, owned.map((row) => row.id));
+      await manager.delete(
+        PartyLookup,
+        owned.map((row) => row.id),
+      );
       return 'removed';
     });
   }

@@ -34,7 +34,12 @@ export class DeliveryError extends Error {
   }
 }
 
-const BASE_ADDRESS_TYPES = new Set(['FSPIOP_CALLBACK_URL_QUOTES', 'FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE', 'FSPIOP_CALLBACK_URL_AUTHORIZATIONS', 'FSPIOP_CALLBACK_URL_BULK_QUOTES']);
+const BASE_ADDRESS_TYPES = new Set([
+  'FSPIOP_CALLBACK_URL_QUOTES',
+  'FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE',
+  'FSPIOP_CALLBACK_URL_AUTHORIZATIONS',
+  'FSPIOP_CALLBACK_URL_BULK_QUOTES',
+]);
 
 export function resolveTemplate(template: string, params: Record<string, string | undefined> = {}): string {
   return template.replace(/{{\s*(\w+)\s*}}/g, (_, name: string) => {
@@ -71,7 +76,9 @@ export class CallbackSender {
   async send(delivery: Delivery): Promise<void> {
     const url = await this.url(delivery);
     const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : JSON.stringify(delivery.body));
-    const headers = delivery.fromHub ? hubHeaders({ ...delivery.fromHub, hubId: this.hubId, destination: delivery.to, url, method: delivery.method }) : forwardedHeaders(delivery);
+    const headers = delivery.fromHub
+      ? hubHeaders({ ...delivery.fromHub, hubId: this.hubId, destination: delivery.to, url, method: delivery.method })
+      : forwardedHeaders(delivery);
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     let status: number;
     try {

@@ -60,12 +60,12 @@ export class Funds {
       },
       {
         guard: async ({ debit, amount, manager }) => {
-        const current = (await manager.findOneBy(ParticipantAccount, { id: position.id }))!;
-        const exposure = Decimal.max(0, new Decimal(current.value).plus(current.reservedValue));
-        const available = new Decimal(debit.value).plus(debit.reservedValue).negated().minus(exposure);
-        if (amount.greaterThan(available)) {
-          throw new HubError('payerInsufficientLiquidity', `Funds out of ${formatAmount(amount)} exceeds the available ${formatAmount(available)}`);
-        }
+          const current = (await manager.findOneBy(ParticipantAccount, { id: position.id }))!;
+          const exposure = Decimal.max(0, new Decimal(current.value).plus(current.reservedValue));
+          const available = new Decimal(debit.value).plus(debit.reservedValue).negated().minus(exposure);
+          if (amount.greaterThan(available)) {
+            throw new HubError('payerInsufficientLiquidity', `Funds out of ${formatAmount(amount)} exceeds the available ${formatAmount(available)}`);
+          }
         },
         extraLocks: [position.id],
       },

@@ -35,7 +35,8 @@ function rejecting<A extends unknown[], R>(activity: (...args: A) => Promise<R>)
     try {
       return await activity(...args);
     } catch (error) {
-      if (error instanceof HubError) throw ApplicationFailure.create({ message: error.message, type: HUB_REJECTION, nonRetryable: true, details: [error.errorInformation] });
+      if (error instanceof HubError)
+        throw ApplicationFailure.create({ message: error.message, type: HUB_REJECTION, nonRetryable: true, details: [error.errorInformation] });
       throw error;
     }
   };
@@ -59,9 +60,7 @@ export function createActivities({ services, sender, log }: ActivityDependencies
     /** Forwards a participant's message (headers and body as they came) or sends a callback. */
     deliver: rejecting((delivery: Delivery) => sender.send(delivery)),
     /** Sends a message of the hub's own (an error or a notification), dated now. */
-    deliverFromHub: rejecting(({ resource, version, ...delivery }: HubDelivery) =>
-      sender.send({ ...delivery, fromHub: { resource, version } }),
-    ),
+    deliverFromHub: rejecting(({ resource, version, ...delivery }: HubDelivery) => sender.send({ ...delivery, fromHub: { resource, version } })),
     prepareTransfer: rejecting(transfers.prepare.bind(transfers)),
     commitTransfer: rejecting(transfers.commit.bind(transfers)),
     abortTransfer: rejecting(transfers.abort.bind(transfers)),

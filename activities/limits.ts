@@ -41,10 +41,7 @@ export class Limits {
    * position is a ledger movement against the hub's multilateral settlement account, so positions still
    * sum to zero.
    */
-  async initialPositionAndLimits(
-    name: string,
-    request: { currency: string; limit: { type: string; value: string }; initialPosition?: string },
-  ): Promise<void> {
+  async initialPositionAndLimits(name: string, request: { currency: string; limit: { type: string; value: string }; initialPosition?: string }): Promise<void> {
     if (request.limit.type !== NET_DEBIT_CAP) throw new HubError('validationError', `Unsupported limit type ${request.limit.type}`);
     const { position, hubSettlement } = await this.db.transaction(async (manager) => {
       const participant = await findParticipant(manager, name);
@@ -137,10 +134,7 @@ async function limitViews(manager: EntityManager, participant: Participant | und
     order: { id: 'ASC' },
   });
   const names = new Map(
-    (await manager.findBy(Participant, { participantId: In([...new Set(accounts.map((a) => a.participantId))]) })).map((p) => [
-      p.participantId,
-      p.name,
-    ]),
+    (await manager.findBy(Participant, { participantId: In([...new Set(accounts.map((a) => a.participantId))]) })).map((p) => [p.participantId, p.name]),
   );
   const byId = new Map(accounts.map((account) => [account.id, account]));
   return limits.map((limit) => {

@@ -54,7 +54,10 @@ export class PartyRouting {
       const partyList = body.partyList.map((party) =>
         party.fspId === request.source
           ? { partyId: party }
-          : { partyId: party, errorInformation: errorInformation('partyNotFound', `fspId ${party.fspId ?? '(none)'} is not the FSPIOP-Source ${request.source}`) },
+          : {
+              partyId: party,
+              errorInformation: errorInformation('partyNotFound', `fspId ${party.fspId ?? '(none)'} is not the FSPIOP-Source ${request.source}`),
+            },
       );
       await this.callback(request, 'FSPIOP_CALLBACK_URL_PARTICIPANT_BATCH_PUT', params, { partyList, ...(body.currency ? { currency: body.currency } : {}) });
     });

@@ -20,7 +20,8 @@ export class QuoteFollowUp {
   async repeated(quoteId: string, hash: string, requester: string, version: string): Promise<void> {
     const record = await this.quotes.find(quoteId);
     if (!record) return this.error(requester, quoteId, version, errorInformation('quoteIdNotFound', `quote ${quoteId} not found`));
-    if (record.requestHash !== hash) return this.error(requester, quoteId, version, errorInformation('modifiedRequest', `quote ${quoteId} exists with different details`));
+    if (record.requestHash !== hash)
+      return this.error(requester, quoteId, version, errorInformation('modifiedRequest', `quote ${quoteId} exists with different details`));
     if (record.responseBody) await this.resend(record, version);
   }
 
@@ -30,7 +31,13 @@ export class QuoteFollowUp {
     if (record?.responseBody && request.source === record.payerFsp) return this.resend(record, request.version);
     const destination = request.destination ?? (record && request.source === record.payerFsp ? record.payeeFsp : undefined);
     if (!destination) return this.error(request.source, quoteId, request.version, errorInformation('quoteIdNotFound', `quote ${quoteId} not found`));
-    await this.deliver({ to: destination, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${quoteId}`, method: 'GET', headers: { ...request.headers, 'fspiop-destination': destination } });
+    await this.deliver({
+      to: destination,
+      endpointType: 'FSPIOP_CALLBACK_URL_QUOTES',
+      path: `/quotes/${quoteId}`,
+      method: 'GET',
+      headers: { ...request.headers, 'fspiop-destination': destination },
+    });
   }
 
   /** A PUT /quotes/{ID}[/error] no workflow waits for goes where its sender addressed it. */
@@ -55,11 +62,25 @@ export class QuoteFollowUp {
     // The payee's answer goes again with its own headers; an error the hub made is made again by the hub.
     const from = record.responseHeaders ? { headers: JSON.parse(record.responseHeaders) } : { fromHub: { resource: 'quotes', version } };
     const isError = 'errorInformation' in body;
-    return this.deliver({ to: record.payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${record.quoteId}${isError ? '/error' : ''}`, method: 'PUT', ...from, body });
+    return this.deliver({
+      to: record.payerFsp,
+      endpointType: 'FSPIOP_CALLBACK_URL_QUOTES',
+      path: `/quotes/${record.quoteId}${isError ? '/error' : ''}`,
+      method: 'PUT',
+      ...from,
+      body,
+    });
   }
 
   private error(to: string, quoteId: string, version: string, error: ErrorInformation): Promise<void> {
-    return this.deliver({ to, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${quoteId}/error`, method: 'PUT', fromHub: { resource: 'quotes', version }, body: { errorInformation: error } });
+    return this.deliver({
+      to,
+      endpointType: 'FSPIOP_CALLBACK_URL_QUOTES',
+      path: `/quotes/${quoteId}/error`,
+      method: 'PUT',
+      fromHub: { resource: 'quotes', version },
+      body: { errorInformation: error },
+    });
   }
 
   private async deliver(delivery: Delivery): Promise<void> {

@@ -32,7 +32,17 @@ export class Quotes {
         .createQueryBuilder()
         .insert()
         .into(QuoteRecord)
-        .values({ quoteId: body.quoteId, payerFsp, payeeFsp: payee, requestHash, state: 'PENDING', responseHeaders: null, responseBody: null, createdDate: new Date(), completedDate: null })
+        .values({
+          quoteId: body.quoteId,
+          payerFsp,
+          payeeFsp: payee,
+          requestHash,
+          state: 'PENDING',
+          responseHeaders: null,
+          responseBody: null,
+          createdDate: new Date(),
+          completedDate: null,
+        })
         .orIgnore()
         .execute();
     });
@@ -46,12 +56,16 @@ export class Quotes {
   async complete(input: { quoteId: string; state: QuoteState; headers?: FspiopHeaders; body?: unknown }): Promise<void> {
     await this.services.db.transaction((manager) =>
       // Only a pending quote is completed: a late or repeated step never rewrites the stored answer.
-      manager.update(QuoteRecord, { quoteId: input.quoteId, state: 'PENDING' }, {
-        state: input.state,
-        responseHeaders: input.headers ? JSON.stringify(input.headers) : null,
-        responseBody: input.body === undefined ? null : JSON.stringify(input.body),
-        completedDate: new Date(),
-      }),
+      manager.update(
+        QuoteRecord,
+        { quoteId: input.quoteId, state: 'PENDING' },
+        {
+          state: input.state,
+          responseHeaders: input.headers ? JSON.stringify(input.headers) : null,
+          responseBody: input.body === undefined ? null : JSON.stringify(input.body),
+          completedDate: new Date(),
+        },
+      ),
     );
   }
 

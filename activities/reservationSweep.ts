@@ -44,7 +44,14 @@ export class ReservationSweep {
     this.log.warn({ transferId, payerFsp: record.payerFsp }, 'stale reservation released');
     for (const to of [record.payerFsp, record.payeeFsp]) {
       await this.sender
-        .send({ to, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', params: { transferId }, method: 'PUT', fromHub: { resource: 'transfers', version: '1.1' }, body: { errorInformation: expired } })
+        .send({
+          to,
+          endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR',
+          params: { transferId },
+          method: 'PUT',
+          fromHub: { resource: 'transfers', version: '1.1' },
+          body: { errorInformation: expired },
+        })
         .catch((error) => this.log.warn({ transferId, to, err: (error as Error).message }, 'sweep notification not delivered'));
     }
   }

@@ -30,7 +30,13 @@ export class SettlementModels {
       }
       for (const name of [request.ledgerAccountType, request.settlementAccountType]) {
         if (!(await manager.existsBy(LedgerAccountType, { name }))) {
-          await manager.insert(LedgerAccountType, { name, description: `Created for settlement model ${request.name}`, isActive: true, isSettleable: true, createdDate: new Date() });
+          await manager.insert(LedgerAccountType, {
+            name,
+            description: `Created for settlement model ${request.name}`,
+            isActive: true,
+            isSettleable: true,
+            createdDate: new Date(),
+          });
         }
       }
       await manager.insert(SettlementModel, { ...request, currency: request.currency ?? null, isActive: true, createdDate: new Date() });

@@ -193,7 +193,6 @@ export class Transfers {
     if (!position || !position.isActive) throw new HubError('validationError', `participant ${name} has no active ${currency} position account`);
     return position;
   }
-
 }
 
 interface FinishExtra {
@@ -207,7 +206,13 @@ interface FinishExtra {
  * comes late (a retried step, a repeat after the history expired) can rewrite a decided transfer.
  * Reaching a state the record already has is a repeat and changes nothing.
  */
-async function finishIn(manager: EntityManager, transferId: string, transferState: TransferState, from: TransferState[], extra: FinishExtra = {}): Promise<Date> {
+async function finishIn(
+  manager: EntityManager,
+  transferId: string,
+  transferState: TransferState,
+  from: TransferState[],
+  extra: FinishExtra = {},
+): Promise<Date> {
   const completedTimestamp = new Date();
   const result = await manager.update(
     TransferRecord,

@@ -10,10 +10,11 @@ import { createAdminApp } from './admin/app';
 import { AdminValidator } from './admin/validation';
 import { createSwitchApp } from './fspiop/app';
 import { switchResources } from './fspiop/resources';
+import { requestListener } from './http/gateway';
 
 function listen(app: Koa, port: number, host: string): Promise<http.Server> {
   // FSPIOP allows headers up to 64 KiB (Node's default limit is 16 KiB).
-  const server = http.createServer({ maxHeaderSize: 65_536 }, app.callback());
+  const server = http.createServer({ maxHeaderSize: 65_536 }, requestListener(app));
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }
 
@@ -32,11 +33,7 @@ async function main(): Promise<void> {
   const sender = new CallbackSender({ directory, log, hubId: config.hubParticipantName });
   const servers = [
     await listen(createAdminApp({ ...services, validator: new AdminValidator() }, log, health), config.adminPort, config.host),
-    await listen(
-      createSwitchApp({ config, services, directory, sender, temporal, log }, switchResources, health),
-      config.switchPort,
-      config.host,
-    ),
+    await listen(createSwitchApp({ config, services, directory, sender, temporal, log }, switchResources, health), config.switchPort, config.host),
   ];
   log.info({ admin: `http://${config.host}:${config.adminPort}`, switch: `http://${config.host}:${config.switchPort}` }, 'gateways listening');
 
@@ -47,8 +44,8 @@ async function main(): Promise<void> {
     await services.db.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
 }
 
 main().catch((error) => {

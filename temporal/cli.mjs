@@ -15,10 +15,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  accessSync, constants, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync,
-  writeFileSync,
-} from 'node:fs';
+import { accessSync, constants, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -133,14 +130,14 @@ function runGoInstall(go, pkg, extraEnv, log) {
     ...extraEnv,
   };
   if (!env.GOPATH && !env.HOME && !env.USERPROFILE) env.GOPATH = join(STATE_DIR, 'gopath');
-  const args = [
-    'install', '-v',
-    `-ldflags=-s -w -X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
-    pkg,
-  ];
+  const args = ['install', '-v', `-ldflags=-s -w -X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`, pkg];
   const logFile = join(STATE_DIR, 'build.log');
   const out = createWriteStream(logFile, { flags: 'a' });
-  out.write(`\n$ ${Object.entries(extraEnv).map(([k, v]) => `${k}=${v} `).join('')}GOBIN=${gobin} ${go} ${args.join(' ')}\n`);
+  out.write(
+    `\n$ ${Object.entries(extraEnv)
+      .map(([k, v]) => `${k}=${v} `)
+      .join('')}GOBIN=${gobin} ${go} ${args.join(' ')}\n`,
+  );
 
   return new Promise((resolvePromise, reject) => {
     const started = Date.now();
@@ -157,7 +154,10 @@ function runGoInstall(go, pkg, extraEnv, log) {
         tail.push(l);
         if (tail.length > 30) tail.shift();
         if (l.startsWith('go: downloading')) downloaded++;
-        else if (!l.startsWith('go:') && !l.includes(' ')) { compiled++; last = l; }
+        else if (!l.startsWith('go:') && !l.includes(' ')) {
+          compiled++;
+          last = l;
+        }
       }
     };
     child.stdout.on('data', onData);
@@ -220,7 +220,10 @@ async function downloadRelease(log) {
   try {
     const archive = await fetchBytes(`${base}/${name}`, log);
     const sums = (await fetchBytes(`${base}/checksums.txt`, log)).toString('utf8');
-    const expected = sums.split('\n').map((l) => l.trim().split(/\s+/)).find((p) => p[1] === name)?.[0];
+    const expected = sums
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/))
+      .find((p) => p[1] === name)?.[0];
     if (!expected) throw new Error(`checksums.txt does not list ${name}`);
     const actual = createHash('sha256').update(archive).digest('hex');
     if (actual !== expected) throw new Error(`checksum mismatch for ${name}: expected ${expected}, got ${actual}`);
@@ -232,8 +235,10 @@ async function downloadRelease(log) {
     if (!existsSync(extracted)) throw new Error(`${name} does not contain ${EXE}`);
     renameSync(extracted, CACHED_CLI);
   } catch (err) {
-    throw new Error(`could not download the Temporal CLI (${err.message}). Install Go (https://go.dev/dl), `
-      + `put a temporal v1.x on PATH, or set TEMPORAL_CLI=/path/to/temporal`);
+    throw new Error(
+      `could not download the Temporal CLI (${err.message}). Install Go (https://go.dev/dl), ` +
+        `put a temporal v1.x on PATH, or set TEMPORAL_CLI=/path/to/temporal`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -260,13 +265,26 @@ async function acquireLock(log) {
       const release = () => rmSync(LOCK_DIR, { recursive: true, force: true });
       const onExit = () => release();
       process.once('exit', onExit);
-      return () => { process.removeListener('exit', onExit); release(); };
+      return () => {
+        process.removeListener('exit', onExit);
+        release();
+      };
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
     }
     let owner = NaN;
-    try { owner = Number(readFileSync(pidFile, 'utf8')); } catch { /* being created or removed */ }
-    const ageMs = (() => { try { return Date.now() - statSync(LOCK_DIR).mtimeMs; } catch { return 0; } })();
+    try {
+      owner = Number(readFileSync(pidFile, 'utf8'));
+    } catch {
+      /* being created or removed */
+    }
+    const ageMs = (() => {
+      try {
+        return Date.now() - statSync(LOCK_DIR).mtimeMs;
+      } catch {
+        return 0;
+      }
+    })();
     if ((Number.isInteger(owner) && owner > 0 && !isAlive(owner)) || (Number.isNaN(owner) && ageMs > 10_000)) {
       log(`temporal: removing stale lock ${LOCK_DIR}`);
       rmSync(LOCK_DIR, { recursive: true, force: true });
@@ -331,6 +349,9 @@ function elapsed(since) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   ensureTemporalCli().then(
     (p) => process.stdout.write(`${p}\n`),
-    (err) => { process.stderr.write(`temporal: ${err.message}\n`); process.exit(1); },
+    (err) => {
+      process.stderr.write(`temporal: ${err.message}\n`);
+      process.exit(1);
+    },
   );
 }

@@ -53,7 +53,10 @@ const OUTPUT_TAIL_LINES = 40;
 const PORT_RETRIES = 3;
 
 class EarlyExitError extends Error {
-  constructor(message: string, readonly output: string) {
+  constructor(
+    message: string,
+    readonly output: string,
+  ) {
     super(message);
   }
 }
@@ -69,8 +72,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return await startOnce(options);
     } catch (err) {
       // A port picked by freePort() can be taken by someone else before the server binds it.
-      const retryable = err instanceof EarlyExitError && autoPorts && attempt < PORT_RETRIES
-        && /address already in use|bind:/i.test(err.output);
+      const retryable = err instanceof EarlyExitError && autoPorts && attempt < PORT_RETRIES && /address already in use|bind:/i.test(err.output);
       if (!retryable) throw err;
       options.log?.(`temporal dev server: port clash, retrying (${attempt}/${PORT_RETRIES - 1})`);
     }
@@ -201,9 +203,7 @@ async function waitUntilReady(o: WaitOptions): Promise<void> {
       connection = await Connection.connect({ address: o.address, connectTimeout: perTry });
       const conn = connection;
       await conn.withDeadline(Date.now() + perTry, () => conn.workflowService.getSystemInfo({}));
-      const res = await conn.withDeadline(Date.now() + perTry, () =>
-        conn.operatorService.listSearchAttributes({ namespace: 'default' }),
-      );
+      const res = await conn.withDeadline(Date.now() + perTry, () => conn.operatorService.listSearchAttributes({ namespace: 'default' }));
       const registered = Object.keys(res.customAttributes ?? {});
       const missing = wanted.filter((name) => !registered.includes(name));
       if (missing.length === 0) return;
@@ -216,7 +216,9 @@ async function waitUntilReady(o: WaitOptions): Promise<void> {
     if (o.hasExited()) throw new EarlyExitError(o.describeExit(), o.output());
     await sleep(Math.min(250, Math.max(0, o.deadline - Date.now())));
   }
-  throw new Error(`temporal dev server on ${o.address} was not ready after ${o.readyTimeoutMs} ms (${lastProblem}); last output:\n  ${o.output().split('\n').join('\n  ')}`);
+  throw new Error(
+    `temporal dev server on ${o.address} was not ready after ${o.readyTimeoutMs} ms (${lastProblem}); last output:\n  ${o.output().split('\n').join('\n  ')}`,
+  );
 }
 
 async function terminate(child: ChildProcess, exited: Promise<void>, hasExited: () => boolean): Promise<void> {

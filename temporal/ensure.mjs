@@ -66,8 +66,10 @@ async function ensureDependencies(log) {
       }
     }
   }
-  log(`ensure: running npm ${cmd}${env.npm_config_nodedir ? ` (node headers: ${env.npm_config_nodedir})` : ''}`
-    + ' — native addons compile from source, this takes a few minutes');
+  log(
+    `ensure: running npm ${cmd}${env.npm_config_nodedir ? ` (node headers: ${env.npm_config_nodedir})` : ''}` +
+      ' — native addons compile from source, this takes a few minutes',
+  );
   const t = Date.now();
   await run(npmCmd, [...npmArgs, cmd, '--no-audit', '--no-fund'], { env, what: `npm ${cmd}` });
   // npm may write package-lock.json after node_modules/.package-lock.json; make the next run see "up to date".

@@ -41,7 +41,11 @@ async function provision(dfsp: SimulatedDfsp) {
   const created = await call(admin, 'POST', '/participants', { name: dfsp.name, currency: 'USD' });
   await call(admin, 'PUT', `/participants/${dfsp.name}`, { isActive: true });
   for (const endpoint of dfsp.endpoints()) await call(admin, 'POST', `/participants/${dfsp.name}/endpoints`, endpoint);
-  await call(admin, 'POST', `/participants/${dfsp.name}/initialPositionAndLimits`, { currency: 'USD', limit: { type: 'NET_DEBIT_CAP', value: 10000 }, initialPosition: 0 });
+  await call(admin, 'POST', `/participants/${dfsp.name}/initialPositionAndLimits`, {
+    currency: 'USD',
+    limit: { type: 'NET_DEBIT_CAP', value: 10000 },
+    initialPosition: 0,
+  });
   const settlement = created.accounts.find((a: { ledgerAccountType: string }) => a.ledgerAccountType === 'SETTLEMENT').id;
   await call(admin, 'POST', `/participants/${dfsp.name}/accounts/${settlement}`, {
     transferId: crypto.randomUUID(),

@@ -16,7 +16,8 @@ export const workflowsPath = require.resolve('../workflows');
 
 /** The one place production and tests wire a worker: workflows, activities and the task queue. */
 export async function createWorker({ connection, namespace, taskQueue, dependencies, workflowBundlePath }: WorkerOptions): Promise<Worker> {
-  const bundle = workflowBundlePath && fs.existsSync(workflowBundlePath) ? { workflowBundle: { codePath: path.resolve(workflowBundlePath) } } : { workflowsPath };
+  const bundle =
+    workflowBundlePath && fs.existsSync(workflowBundlePath) ? { workflowBundle: { codePath: path.resolve(workflowBundlePath) } } : { workflowsPath };
   return Worker.create({
     connection,
     namespace,

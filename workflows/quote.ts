@@ -37,7 +37,8 @@ export const QUOTE_DEFAULT_WAIT_MS = 60_000;
 
 export type QuoteInput = ReceivedRequest<QuotesPostRequest>;
 
-export type QuoteResponse = { kind: 'quote'; callback: ReceivedCallback<QuotesIDPutResponse> } | { kind: 'error'; callback: ReceivedCallback<ErrorCallbackBody> };
+export type QuoteResponse =
+  { kind: 'quote'; callback: ReceivedCallback<QuotesIDPutResponse> } | { kind: 'error'; callback: ReceivedCallback<ErrorCallbackBody> };
 
 /** The payee FSP's PUT /quotes/{ID} or PUT /quotes/{ID}/error. */
 export const quoteResponseSignal = defineSignal<[QuoteResponse]>('quoteResponse');
@@ -60,11 +61,23 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
   let finalCallback: (() => Promise<void>) | undefined;
 
   const hubError = (to: string, error: ErrorInformation) =>
-    deliverFromHub({ to, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path: `/quotes/${quoteId}/error`, method: 'PUT', body: { errorInformation: error }, params, resource: 'quotes', version });
+    deliverFromHub({
+      to,
+      endpointType: 'FSPIOP_CALLBACK_URL_QUOTES',
+      path: `/quotes/${quoteId}/error`,
+      method: 'PUT',
+      body: { errorInformation: error },
+      params,
+      resource: 'quotes',
+      version,
+    });
 
   const fromStranger = (answer: QuoteResponse) => payeeFsp !== undefined && answer.callback.headers['fspiop-source'] !== payeeFsp;
   const refuseStranger = (answer: QuoteResponse) =>
-    bestEffort(hubError(answer.callback.headers['fspiop-source'], errorInformation('validationError', `only the payee ${payeeFsp} may answer quote ${quoteId}`)), 'refusal to a stranger');
+    bestEffort(
+      hubError(answer.callback.headers['fspiop-source'], errorInformation('validationError', `only the payee ${payeeFsp} may answer quote ${quoteId}`)),
+      'refusal to a stranger',
+    );
   setHandler(quoteResponseSignal, async (answer) => {
     // Only the payee FSP may answer: anyone else's condition must never reach the payer.
     if (fromStranger(answer)) return refuseStranger(answer);
@@ -72,13 +85,21 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
   });
   setHandler(repeatedQuoteSignal, async (repeat) => {
     if (repeat.requestHash !== input.requestHash) {
-      await bestEffort(hubError(repeat.headers['fspiop-source'], errorInformation('modifiedRequest', `quote ${quoteId} exists with different details`)), 'duplicate error');
+      await bestEffort(
+        hubError(repeat.headers['fspiop-source'], errorInformation('modifiedRequest', `quote ${quoteId} exists with different details`)),
+        'duplicate error',
+      );
     } else if (finalCallback) {
       await bestEffort(finalCallback(), 'resent answer');
     }
   });
 
-  const finish = async (state: 'ACCEPTED' | 'REJECTED' | 'EXPIRED', callback: () => Promise<void>, stored?: ReceivedCallback<unknown>, error?: ErrorInformation) => {
+  const finish = async (
+    state: 'ACCEPTED' | 'REJECTED' | 'EXPIRED',
+    callback: () => Promise<void>,
+    stored?: ReceivedCallback<unknown>,
+    error?: ErrorInformation,
+  ) => {
     upsertSearchAttributes([{ key: State, value: state }]);
     // The hub's own error is stored too, so a repeated request gets the same answer.
     await completeQuote({ quoteId, state, headers: stored?.headers, body: stored ? stored.body : error && { errorInformation: error } });
@@ -127,7 +148,8 @@ export async function quote(input: QuoteInput): Promise<{ state: string; errorIn
   }
   const { callback } = response;
   const path = response.kind === 'quote' ? `/quotes/${quoteId}` : `/quotes/${quoteId}/error`;
-  const toPayer = () => deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path, method: 'PUT', headers: callback.headers, rawBody: callback.rawBody });
+  const toPayer = () =>
+    deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_QUOTES', path, method: 'PUT', headers: callback.headers, rawBody: callback.rawBody });
   return response.kind === 'quote'
     ? finish('ACCEPTED', toPayer, callback)
     : finish('REJECTED', toPayer, callback, (callback.body as ErrorCallbackBody).errorInformation);

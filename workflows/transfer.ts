@@ -73,9 +73,25 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
   let finalCallback: (() => Promise<void>) | undefined;
 
   const hubError = (to: string, error: ErrorInformation) =>
-    deliverFromHub({ to, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', params, method: 'PUT', body: { errorInformation: error }, resource: 'transfers', version });
+    deliverFromHub({
+      to,
+      endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR',
+      params,
+      method: 'PUT',
+      body: { errorInformation: error },
+      resource: 'transfers',
+      version,
+    });
   const notifyPayee = (transferState: 'COMMITTED' | 'ABORTED', completedTimestamp: string) =>
-    deliverFromHub({ to: payeeFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', params, method: 'PATCH', body: { completedTimestamp, transferState }, resource: 'transfers', version });
+    deliverFromHub({
+      to: payeeFsp,
+      endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT',
+      params,
+      method: 'PATCH',
+      body: { completedTimestamp, transferState },
+      resource: 'transfers',
+      version,
+    });
   const finish = async (transferState: TransferState, callback: () => Promise<void>, error?: ErrorInformation): Promise<TransferOutcome> => {
     setState(transferState);
     finalCallback = callback;
@@ -90,7 +106,10 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
   setHandler(transferStateQuery, () => state);
   setHandler(fulfilSignal, async (callback) => {
     if (callback.headers['fspiop-source'] !== payeeFsp) {
-      return bestEffort(hubError(callback.headers['fspiop-source'], errorInformation('validationError', `only the payee ${payeeFsp} may fulfil this transfer`)), 'error to a stranger');
+      return bestEffort(
+        hubError(callback.headers['fspiop-source'], errorInformation('validationError', `only the payee ${payeeFsp} may fulfil this transfer`)),
+        'error to a stranger',
+      );
     }
     if (decided) {
       // The outcome is chosen but the workflow has not closed: once the ledger records it, answer as to a later PUT.
@@ -101,13 +120,19 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
   });
   setHandler(rejectSignal, async (callback) => {
     if (callback.headers['fspiop-source'] !== payeeFsp) {
-      return bestEffort(hubError(callback.headers['fspiop-source'], errorInformation('validationError', `only the payee ${payeeFsp} may reject this transfer`)), 'error to a stranger');
+      return bestEffort(
+        hubError(callback.headers['fspiop-source'], errorInformation('validationError', `only the payee ${payeeFsp} may reject this transfer`)),
+        'error to a stranger',
+      );
     }
     answer ??= { kind: 'reject', callback };
   });
   setHandler(repeatedTransferSignal, async (repeat) => {
     if (repeat.requestHash !== input.requestHash) {
-      await bestEffort(hubError(repeat.headers['fspiop-source'], errorInformation('modifiedRequest', `transfer ${transferId} exists with different details`)), 'duplicate error');
+      await bestEffort(
+        hubError(repeat.headers['fspiop-source'], errorInformation('modifiedRequest', `transfer ${transferId} exists with different details`)),
+        'duplicate error',
+      );
     } else if (finalCallback) {
       await bestEffort(finalCallback(), 'resent final callback');
     }
@@ -164,7 +189,15 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
       await abortTransfer({ transferId, errorInformation: callback.body.errorInformation });
       return finish(
         'ABORTED',
-        () => deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', params, method: 'PUT', headers: callback.headers, rawBody: callback.rawBody }),
+        () =>
+          deliver({
+            to: payerFsp,
+            endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR',
+            params,
+            method: 'PUT',
+            headers: callback.headers,
+            rawBody: callback.rawBody,
+          }),
         callback.body.errorInformation,
       );
     }
@@ -196,7 +229,14 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
             resource: 'transfers',
             version,
           })
-        : deliver({ to: payerFsp, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', params, method: 'PUT', headers: callback.headers, rawBody: callback.rawBody }),
+        : deliver({
+            to: payerFsp,
+            endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT',
+            params,
+            method: 'PUT',
+            headers: callback.headers,
+            rawBody: callback.rawBody,
+          }),
     );
     if (payeeWantsNotification) await bestEffort(notifyPayee('COMMITTED', completedTimestamp), 'PATCH COMMITTED');
     return result;

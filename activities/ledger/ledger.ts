@@ -120,10 +120,17 @@ async function settleIn(manager: EntityManager, found: LedgerTransfer, outcome: 
   const credit = accounts.get(transfer.creditAccountId)!;
   const now = new Date();
   if (outcome === 'COMMITTED') {
-    await journal(manager, accounts, transferId, 'COMMIT', [
-      { account: debit, posted: amount, reserved: amount.negated() },
-      { account: credit, posted: amount.negated() },
-    ], now);
+    await journal(
+      manager,
+      accounts,
+      transferId,
+      'COMMIT',
+      [
+        { account: debit, posted: amount, reserved: amount.negated() },
+        { account: credit, posted: amount.negated() },
+      ],
+      now,
+    );
   } else {
     await journal(manager, accounts, transferId, 'RELEASE', [{ account: debit, reserved: amount.negated() }], now);
   }

@@ -6,7 +6,10 @@ import crypto from 'node:crypto';
 
 /** SHA-256 of the RFC 8785 canonical JSON of a body: equal for equal requests whatever their key order. */
 export function requestHash(body: unknown): string {
-  return crypto.createHash('sha256').update(canonicalize(body) ?? '').digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(canonicalize(body) ?? '')
+    .digest('hex');
 }
 
 /**

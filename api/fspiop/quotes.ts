@@ -56,18 +56,20 @@ export const quotesRoutes: ResourceRoutes = ({ config, services, sender, tempora
     accepted(ctx);
   });
 
-  const callback = (isError: boolean): Router.Middleware => async (ctx) => {
-    const fspiop: FspiopRequest = ctx.state.fspiop;
-    const { body, text } = await readJsonBody(ctx);
-    const received = { headers: fspiop.headers, body, rawBody: text };
-    const response: QuoteResponse = isError
-      ? { kind: 'error', callback: { ...received, body: validateFspiop<ErrorInformationObject>('ErrorInformationObject', body) } }
-      : { kind: 'quote', callback: { ...received, body: validateFspiop<QuotesIDPutResponse>('QuotesIDPutResponse', body) } };
-    if (!(await signalIfRunning(temporal, quoteWorkflowId(ctx.params.id), quoteResponseSignal, response))) {
-      inBackground(followUp.route(ctx.params.id, isError, received), log, 'quote callback');
-    }
-    ok(ctx);
-  };
+  const callback =
+    (isError: boolean): Router.Middleware =>
+    async (ctx) => {
+      const fspiop: FspiopRequest = ctx.state.fspiop;
+      const { body, text } = await readJsonBody(ctx);
+      const received = { headers: fspiop.headers, body, rawBody: text };
+      const response: QuoteResponse = isError
+        ? { kind: 'error', callback: { ...received, body: validateFspiop<ErrorInformationObject>('ErrorInformationObject', body) } }
+        : { kind: 'quote', callback: { ...received, body: validateFspiop<QuotesIDPutResponse>('QuotesIDPutResponse', body) } };
+      if (!(await signalIfRunning(temporal, quoteWorkflowId(ctx.params.id), quoteResponseSignal, response))) {
+        inBackground(followUp.route(ctx.params.id, isError, received), log, 'quote callback');
+      }
+      ok(ctx);
+    };
   router.put('/:id', callback(false));
   router.put('/:id/error', callback(true));
 

@@ -70,7 +70,11 @@ export const transfersRoutes: ResourceRoutes = ({ config, services, sender, temp
     const body = validateFspiop<TransfersIDPutResponse>('TransfersIDPutResponse', parsed);
     // Document 2: ABORTED is not a valid state in this callback (the payee uses PUT …/error); RECEIVED means nothing here.
     if (body.transferState !== 'COMMITTED' && body.transferState !== 'RESERVED') {
-      throw new HttpError(400, 'validationError', `transferState ${body.transferState} is not valid in PUT /transfers/{ID}; reject with PUT /transfers/{ID}/error`);
+      throw new HttpError(
+        400,
+        'validationError',
+        `transferState ${body.transferState} is not valid in PUT /transfers/{ID}; reject with PUT /transfers/{ID}/error`,
+      );
     }
     // A fulfil from the future is refused at once, as by Mojaloop's hub. A missing fulfilment is not: as in
     // central-ledger, the transfer is aborted and both sides are told (3100), in the workflow.

@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import Koa from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
@@ -26,4 +27,10 @@ export function createGateway(name: string, log: Logger, routers: Router[], guar
     app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new HttpError(405, 'clientError', `Method not allowed for this resource`) }));
   }
   return app;
+}
+
+/** Koa's handler for Node's HTTP server. Koa settles each request's promise itself, errors included. */
+export function requestListener(app: Koa): http.RequestListener {
+  const handle = app.callback();
+  return (request, response) => void handle(request, response);
 }

@@ -13,7 +13,11 @@ export function schemaError(errors: ErrorObject[] | null | undefined, where: str
     case 'required':
       return new HttpError(400, 'missingElement', `${path} must have required property '${(error.params as { missingProperty: string }).missingProperty}'`);
     case 'additionalProperties':
-      return new HttpError(400, 'tooManyElements', `${path} must NOT have additional property '${(error.params as { additionalProperty: string }).additionalProperty}'`);
+      return new HttpError(
+        400,
+        'tooManyElements',
+        `${path} must NOT have additional property '${(error.params as { additionalProperty: string }).additionalProperty}'`,
+      );
     case 'maxItems':
       return new HttpError(400, 'tooManyElements', `${path} ${error.message}`);
     case 'type':

@@ -18,7 +18,11 @@ async function dfsp(): Promise<string> {
   const name = uniqueName();
   const { body } = await admin.call('POST', '/participants', { name, currency: 'USD' });
   await admin.call('PUT', `/participants/${name}`, { isActive: true });
-  await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, { currency: 'USD', limit: { type: 'NET_DEBIT_CAP', value: 1000 }, initialPosition: 0 });
+  await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, {
+    currency: 'USD',
+    limit: { type: 'NET_DEBIT_CAP', value: 1000 },
+    initialPosition: 0,
+  });
   const settlement = body.accounts.find((a: any) => a.ledgerAccountType === 'SETTLEMENT').id;
   await admin.call('POST', `/participants/${name}/accounts/${settlement}`, {
     transferId: crypto.randomUUID(),
@@ -69,7 +73,12 @@ test('the sweep releases a reservation still held long after its transfer expire
   const pino = (await import('pino')).default;
   const log = pino({ level: 'silent' });
   const transfers = new Transfers(admin.services);
-  const sweep = new ReservationSweep(admin.services, transfers, new CallbackSender({ directory: new ParticipantDirectory(admin.services.db, 0), log, hubId: HUB_NAME }), log);
+  const sweep = new ReservationSweep(
+    admin.services,
+    transfers,
+    new CallbackSender({ directory: new ParticipantDirectory(admin.services.db, 0), log, hubId: HUB_NAME }),
+    log,
+  );
   const [payer, payee] = [await dfsp(), await dfsp()];
   const stranded = transferBody(payer, payee, '12', { expiresInMs: 500 });
   const live = transferBody(payer, payee, '3', { expiresInMs: 60_000 });

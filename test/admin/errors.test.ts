@@ -11,7 +11,12 @@ test.after.always(async () => {
 });
 
 test('an unknown participant is 404 with a 3200-series code', async (t) => {
-  for (const path of ['/participants/nosuchdfsp', '/participants/nosuchdfsp/endpoints', '/participants/nosuchdfsp/positions', '/participants/nosuchdfsp/accounts']) {
+  for (const path of [
+    '/participants/nosuchdfsp',
+    '/participants/nosuchdfsp/endpoints',
+    '/participants/nosuchdfsp/positions',
+    '/participants/nosuchdfsp/accounts',
+  ]) {
     const { status, body } = await admin.call('GET', path);
     t.is(status, 404, path);
     t.is(body.errorInformation.errorCode, '3200', path);

@@ -162,10 +162,14 @@ test('after concurrent deposits and withdrawals every balance equals its journal
   t.true(check.journalRows > 0);
 });
 
-test('funds out cannot withdraw the cover of a DFSP\'s open position', async (t) => {
+test("funds out cannot withdraw the cover of a DFSP's open position", async (t) => {
   const { name, settlement } = await dfspWithSettlement('XAF');
   await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(100, undefined, 'XAF'));
-  await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, { currency: 'XAF', limit: { type: 'NET_DEBIT_CAP', value: 1000 }, initialPosition: 90 });
+  await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, {
+    currency: 'XAF',
+    limit: { type: 'NET_DEBIT_CAP', value: 1000 },
+    initialPosition: 90,
+  });
   const all = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, { ...fundsOut(100), amount: { amount: 100, currency: 'XAF' } });
   t.is(all.status, 400);
   t.is(all.body.errorInformation.errorCode, '4001');

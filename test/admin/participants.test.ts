@@ -27,19 +27,19 @@ test('a new participant is returned inactive with POSITION and SETTLEMENT accoun
   t.is(body.isActive, 0);
   t.is(body.id, `${admin.url}/participants/${name}`);
   t.deepEqual(body.links, { self: `${admin.url}/participants/${name}` });
-  t.deepEqual(
-    body.accounts.map((a: any) => [a.ledgerAccountType, a.currency, a.isActive]).sort(),
-    [
-      ['POSITION', 'USD', 1],
-      ['SETTLEMENT', 'USD', 1],
-    ],
-  );
+  t.deepEqual(body.accounts.map((a: any) => [a.ledgerAccountType, a.currency, a.isActive]).sort(), [
+    ['POSITION', 'USD', 1],
+    ['SETTLEMENT', 'USD', 1],
+  ]);
 });
 
 test('creating a participant gives the hub its HUB_RECONCILIATION and HUB_MULTILATERAL_SETTLEMENT accounts in that currency', async (t) => {
   await admin.call('POST', '/participants', { name: uniqueName(), currency: 'TZS' });
   const { body } = await admin.call('GET', `/participants/${HUB_NAME}`);
-  const types = body.accounts.filter((a: any) => a.currency === 'TZS').map((a: any) => a.ledgerAccountType).sort();
+  const types = body.accounts
+    .filter((a: any) => a.currency === 'TZS')
+    .map((a: any) => a.ledgerAccountType)
+    .sort();
   t.deepEqual(types, ['HUB_MULTILATERAL_SETTLEMENT', 'HUB_RECONCILIATION']);
 });
 

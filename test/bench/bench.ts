@@ -251,7 +251,16 @@ let aborted: string | undefined;
  * What clean-up undoes, in this order: the hub processes go first (so that their keep-alive connections to
  * the simulators close and nothing is left talking to the dev server), the temp dir last.
  */
-const CLEANUP_ORDER = ['floor worker', 'hub processes', 'simulated DFSPs', 'Temporal client', 'floor worker connection', 'database connection', 'Temporal dev server', 'temp dir'] as const;
+const CLEANUP_ORDER = [
+  'floor worker',
+  'hub processes',
+  'simulated DFSPs',
+  'Temporal client',
+  'floor worker connection',
+  'database connection',
+  'Temporal dev server',
+  'temp dir',
+] as const;
 const cleanups: Array<{ what: (typeof CLEANUP_ORDER)[number]; run: () => Promise<void> | void }> = [];
 let cleaning: Promise<void> | undefined;
 
@@ -357,7 +366,14 @@ async function adminCall(adminUrl: string, method: string, urlPath: string, body
 }
 
 /** An FSPIOP request or callback with the headers a DFSP sends (as test/helpers/switchHarness.ts fspiop()). */
-async function fspiop(switchUrl: string, method: string, urlPath: string, source: string, destination: string, body: unknown): Promise<{ status: number; text: string }> {
+async function fspiop(
+  switchUrl: string,
+  method: string,
+  urlPath: string,
+  source: string,
+  destination: string,
+  body: unknown,
+): Promise<{ status: number; text: string }> {
   const resource = urlPath.split('/')[1];
   const media = `application/vnd.interoperability.${resource}+json;version=1.1`;
   const headers: Record<string, string> = {
@@ -655,7 +671,9 @@ async function main(): Promise<number> {
   const connection = await Connection.connect({ address: temporal.address });
   cleanups.push({ what: 'Temporal client', run: () => connection.close() });
   const client = new Client({ connection, namespace: 'default' });
-  log(`hub ready in ${((Date.now() - started) / 1000).toFixed(1)} s: switch ${switchUrl}, admin ${adminUrl}, Temporal ${temporal.address} (${options.temporalDbFile ? 'SQLite file' : 'in-memory'}), database ${sharedDb ? 'DATABASE_URL' : 'fresh SQLite file'}`);
+  log(
+    `hub ready in ${((Date.now() - started) / 1000).toFixed(1)} s: switch ${switchUrl}, admin ${adminUrl}, Temporal ${temporal.address} (${options.temporalDbFile ? 'SQLite file' : 'in-memory'}), database ${sharedDb ? 'DATABASE_URL' : 'fresh SQLite file'}`,
+  );
 
   // Two DFSPs as real HTTP servers, provisioned through the admin API.
   const payerDfsp = await SimulatedDfsp.start(uniqueName('benchpayer'));
@@ -750,7 +768,10 @@ async function main(): Promise<number> {
       `temporal floor  concurrency ${options.concurrency}  duration ${options.durationS}s  completed ${floorResult.latency.count}  ${floorResult.ratePerS.toFixed(1)}/s  ` +
         `p50 ${ms(floorResult.latency.percentile(50))}  p95 ${ms(floorResult.latency.percentile(95))}  p99 ${ms(floorResult.latency.percentile(99))}  max ${ms(floorResult.latency.max)}  errors ${floorResult.errorCount}`,
     );
-    if (floorResult.errorCount > 0) lines.push(`  errors: ${describeErrors(floorResult)}${floorResult.errorsAfterWindow ? ` (${floorResult.errorsAfterWindow} of them after the window)` : ''}`);
+    if (floorResult.errorCount > 0)
+      lines.push(
+        `  errors: ${describeErrors(floorResult)}${floorResult.errorsAfterWindow ? ` (${floorResult.errorsAfterWindow} of them after the window)` : ''}`,
+      );
   }
   lines.push(
     `transfers       sent ${payer.transfers.size} (warm-up included): committed ${counts.committed}, aborted ${counts.aborted}, refused ${counts.refused}, ` +

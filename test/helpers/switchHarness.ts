@@ -11,6 +11,7 @@ import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
 import { testDatabaseUrl, uniqueName } from './database';
 import { SimulatedDfsp } from './dfsp';
 import { connectClient, startWorker, WorkerHarness } from './worker';
+import { requestListener } from '../../api/http/gateway';
 
 /** The hub's identity: its participant name and the FSPIOP-Source of what it originates. */
 export const HUB_ID = HUB_NAME;
@@ -52,12 +53,8 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
     ? await connectClient(options.externalWorkerTaskQueue)
     : await startWorker(services, { directory, sender, log });
   const admin = await startAdmin(services);
-  const app = createSwitchApp(
-    { config: { taskQueue: worker.taskQueue }, services, directory, sender, temporal: worker.client, log },
-    switchResources,
-    [],
-  );
-  const server = http.createServer({ maxHeaderSize: 65_536 }, app.callback());
+  const app = createSwitchApp({ config: { taskQueue: worker.taskQueue }, services, directory, sender, temporal: worker.client, log }, switchResources, []);
+  const server = http.createServer({ maxHeaderSize: 65_536 }, requestListener(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const dfsps: SimulatedDfsp[] = [];

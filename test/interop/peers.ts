@@ -201,7 +201,15 @@ export class Tap {
             } catch {
               body = undefined;
             }
-            tap!.seen.push({ method: req.method!, path: req.url!, headers: req.headers, raw: text, body, status: answer.statusCode ?? 0, answer: Buffer.concat(answerChunks).toString('utf-8') });
+            tap!.seen.push({
+              method: req.method!,
+              path: req.url!,
+              headers: req.headers,
+              raw: text,
+              body,
+              status: answer.statusCode ?? 0,
+              answer: Buffer.concat(answerChunks).toString('utf-8'),
+            });
             res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(answerChunks));
           });
         });

@@ -117,7 +117,12 @@ async function admin(hub: Hub, method: string, urlPath: string, body?: unknown):
 async function onboard(hub: Hub, name: string, callbackBase: string): Promise<void> {
   const steps: Array<[string, string, unknown, number]> = [
     ['POST', '/participants', { name, currency: CURRENCY }, 200],
-    ['POST', `/participants/${name}/initialPositionAndLimits`, { currency: CURRENCY, limit: { type: 'NET_DEBIT_CAP', value: '10000' }, initialPosition: '0' }, 201],
+    [
+      'POST',
+      `/participants/${name}/initialPositionAndLimits`,
+      { currency: CURRENCY, limit: { type: 'NET_DEBIT_CAP', value: '10000' }, initialPosition: '0' },
+      201,
+    ],
     ...mojaloopEndpoints(callbackBase).map((endpoint): [string, string, unknown, number] => ['POST', `/participants/${name}/endpoints`, endpoint, 201]),
   ];
   for (const [method, urlPath, body, expected] of steps) {
@@ -180,7 +185,14 @@ function mojaloopErrorCode(body: any): string | undefined {
 
 /** Registers a customer at its DFSP's backend and in the hub's account lookup, through the SDK's POST /accounts. */
 async function addCustomer(dfsp: Dfsp, id: string, firstName: string): Promise<boolean> {
-  dfsp.backend.customers.set(`MSISDN/${id}`, { idType: 'MSISDN', idValue: id, displayName: `${firstName} Test`, firstName, lastName: 'Test', dateOfBirth: '1990-01-01' });
+  dfsp.backend.customers.set(`MSISDN/${id}`, {
+    idType: 'MSISDN',
+    idValue: id,
+    displayName: `${firstName} Test`,
+    firstName,
+    lastName: 'Test',
+    dateOfBirth: '1990-01-01',
+  });
   const registered = await outbound(dfsp, 'POST', '/accounts', [{ idType: 'MSISDN', idValue: id, currency: CURRENCY }]);
   return check(`${dfsp.name} registers MSISDN ${id} in the hub's account lookup (SDK POST /accounts)`, registered.status === 200, registered);
 }
@@ -195,11 +207,19 @@ async function happyPath(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: string, pa
   check('the payer SDK completes the transfer (currentState COMPLETED)', result.status === 200 && result.body?.currentState === 'COMPLETED', result);
   check('the party lookup found the payee at its DFSP', result.body?.to?.fspId === payee.name, result.body?.to);
   check('the quote came back from the payee with a condition', Boolean(result.body?.quoteResponse?.body?.condition), result.body?.quoteResponse);
-  check('the transfer is COMMITTED with a fulfilment', result.body?.fulfil?.body?.transferState === 'COMMITTED' && Boolean(result.body?.fulfil?.body?.fulfilment), result.body?.fulfil);
+  check(
+    'the transfer is COMMITTED with a fulfilment',
+    result.body?.fulfil?.body?.transferState === 'COMMITTED' && Boolean(result.body?.fulfil?.body?.fulfilment),
+    result.body?.fulfil,
+  );
   check('the payer position rose by 100', (await position(hub, payer.name)) === payerBefore + 100);
   check('the payee position fell by 100', (await position(hub, payee.name)) === payeeBefore - 100);
   const refused = [...refusals(payer, payerSeen), ...refusals(payee, payeeSeen)];
-  check('neither SDK refused any message of the payment', refused.length === 0, refused.map((m) => `${m.method} ${m.path} ${m.status} ${m.answer}`));
+  check(
+    'neither SDK refused any message of the payment',
+    refused.length === 0,
+    refused.map((m) => `${m.method} ${m.path} ${m.status} ${m.answer}`),
+  );
 }
 
 /** Over every message the hub sent either SDK in the whole run. */
@@ -207,9 +227,17 @@ function whatTheHubSent(dfsps: Dfsp[]): void {
   say('\n# Every message the hub sent the SDKs');
   const all = dfsps.flatMap((dfsp) => dfsp.tap.seen);
   const refused = all.filter((m) => m.status >= 400);
-  check(`the SDKs refused none of the ${all.length} messages`, all.length > 0 && refused.length === 0, refused.map((m) => `${m.method} ${m.path} ${m.status} ${m.answer}`));
+  check(
+    `the SDKs refused none of the ${all.length} messages`,
+    all.length > 0 && refused.length === 0,
+    refused.map((m) => `${m.method} ${m.path} ${m.status} ${m.answer}`),
+  );
   const callbacks = all.filter((m) => m.method === 'PUT' || m.method === 'PATCH');
-  check(`none of the ${callbacks.length} callbacks carries an Accept header`, callbacks.length > 0 && callbacks.every((m) => m.headers.accept === undefined), callbacks.map((m) => m.headers.accept));
+  check(
+    `none of the ${callbacks.length} callbacks carries an Accept header`,
+    callbacks.length > 0 && callbacks.every((m) => m.headers.accept === undefined),
+    callbacks.map((m) => m.headers.accept),
+  );
   const fromHub = all.filter((m) => m.headers['fspiop-source'] === 'Hub');
   check(
     `the hub's own ${fromHub.length} messages name FSPIOP-URI and FSPIOP-HTTP-Method as sent`,
@@ -223,9 +251,12 @@ async function payeeRejects(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: string,
   const payerBefore = await position(hub, payer.name);
   const result = await outbound(payer, 'POST', '/transfers', transferRequest(payerId, payeeId, REJECTED_AMOUNT));
   check('the payer SDK reports the failure (ERROR_OCCURRED)', result.status >= 400 && result.body?.transferState?.currentState === 'ERROR_OCCURRED', result);
-  const rejection = await payee.tap.waitFor((m) => m.method === 'POST' && m.path === '/transfers' && m.body?.amount?.amount === REJECTED_AMOUNT, { timeoutMs: 1_000 });
-  const error = rejection && (await payer.tap.waitFor((m) => m.method === 'PUT' && m.path === `/transfers/${rejection.body.transferId}/error`, { timeoutMs: 5_000 }));
-  check('the payee SDK\'s error callback reached the payer SDK through the hub', error !== undefined && error.status === 200, error);
+  const rejection = await payee.tap.waitFor((m) => m.method === 'POST' && m.path === '/transfers' && m.body?.amount?.amount === REJECTED_AMOUNT, {
+    timeoutMs: 1_000,
+  });
+  const error =
+    rejection && (await payer.tap.waitFor((m) => m.method === 'PUT' && m.path === `/transfers/${rejection.body.transferId}/error`, { timeoutMs: 5_000 }));
+  check("the payee SDK's error callback reached the payer SDK through the hub", error !== undefined && error.status === 200, error);
   check('the payer position is unchanged', (await position(hub, payer.name)) === payerBefore);
 }
 
@@ -235,7 +266,8 @@ async function transferExpires(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: stri
   const result = await outbound(payer, 'POST', '/transfers', transferRequest(payerId, payeeId, SLOW_AMOUNT));
   check('the payer SDK reports the failure with 3303 Transfer expired', result.status >= 400 && mojaloopErrorCode(result.body) === '3303', result);
   const prepare = payee.tap.seen.find((m) => m.method === 'POST' && m.path === '/transfers' && m.body?.amount?.amount === SLOW_AMOUNT);
-  const toPayee = prepare && (await payee.tap.waitFor((m) => m.method === 'PUT' && m.path === `/transfers/${prepare.body.transferId}/error`, { timeoutMs: 5_000 }));
+  const toPayee =
+    prepare && (await payee.tap.waitFor((m) => m.method === 'PUT' && m.path === `/transfers/${prepare.body.transferId}/error`, { timeoutMs: 5_000 }));
   check('the payee SDK is told 3303 too, and accepts it', toPayee?.body?.errorInformation?.errorCode === '3303' && toPayee.status === 200, toPayee);
   check('the reservation is released: the payer position is unchanged', (await position(hub, payer.name)) === payerBefore);
 }
@@ -248,22 +280,29 @@ async function resend(hub: Hub, message: Tapped, body?: unknown): Promise<number
     if (typeof value === 'string') headers[name] = value;
   }
   headers.date = new Date().toUTCString();
-  const response = await fetch(`${hub.switchUrl}${message.path}`, { method: message.method, headers, body: body === undefined ? message.raw : JSON.stringify(body) });
+  const response = await fetch(`${hub.switchUrl}${message.path}`, {
+    method: message.method,
+    headers,
+    body: body === undefined ? message.raw : JSON.stringify(body),
+  });
   await response.arrayBuffer();
   return response.status;
 }
 
 async function duplicateTransfer(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: string, payeeId: string): Promise<void> {
-  say('\n# The payer SDK\'s POST /transfers is sent again after the transfer committed');
+  say("\n# The payer SDK's POST /transfers is sent again after the transfer committed");
   const result = await outbound(payer, 'POST', '/transfers', transferRequest(payerId, payeeId, '7'));
   if (!check('a transfer of 7 completes first', result.body?.currentState === 'COMPLETED', result)) return;
   const original = payee.tap.seen.find((m) => m.method === 'POST' && m.path === '/transfers' && m.body?.transferId === result.body.transferId);
-  if (!check('the payee SDK received the payer SDK\'s POST /transfers', original !== undefined)) return;
+  if (!check("the payee SDK received the payer SDK's POST /transfers", original !== undefined)) return;
   const [payerBefore, payerSeen] = [await position(hub, payer.name), payer.tap.seen.length];
   check('the repeated POST /transfers is accepted (202)', (await resend(hub, original!)) === 202);
   const resent = await payer.tap.waitFor((m) => m.method === 'PUT' && m.path === `/transfers/${original!.body.transferId}`, { since: payerSeen });
   check('the payer SDK gets the committed state again, and accepts it', resent?.body?.transferState === 'COMMITTED' && resent.status === 200, resent);
-  check('the payee SDK is not asked a second time', payee.tap.seen.filter((m) => m.method === 'POST' && m.body?.transferId === original!.body.transferId).length === 1);
+  check(
+    'the payee SDK is not asked a second time',
+    payee.tap.seen.filter((m) => m.method === 'POST' && m.body?.transferId === original!.body.transferId).length === 1,
+  );
   check('the repeat moved no money', (await position(hub, payer.name)) === payerBefore);
   const modified = { ...original!.body, amount: { ...original!.body.amount, amount: '8' } };
   check('a repeat with a changed body is accepted (202)', (await resend(hub, original!, modified)) === 202);
@@ -283,16 +322,27 @@ async function main(): Promise<number> {
     installPeers(log);
     const redisServer = redisServerPath(log);
     const given = argument('switch');
-    const hub: Hub = given ? { switchUrl: given, adminUrl: argument('admin') ?? given.replace(/:\d+$/, ':3001'), stop: async () => undefined } : await startHub();
+    const hub: Hub = given
+      ? { switchUrl: given, adminUrl: argument('admin') ?? given.replace(/:\d+$/, ':3001'), stop: async () => undefined }
+      : await startHub();
     stoppers.push(() => hub.stop());
     const suffix = crypto.randomBytes(3).toString('hex');
     const dfsps: Dfsp[] = [];
-    for (const [name, expirySeconds] of [[`payerfsp${suffix}`, PAYER_EXPIRY_SECONDS], [`payeefsp${suffix}`, 60]] as const) {
+    for (const [name, expirySeconds] of [
+      [`payerfsp${suffix}`, PAYER_EXPIRY_SECONDS],
+      [`payeefsp${suffix}`, 60],
+    ] as const) {
       const redis = await startRedis(redisServer, `redis-${name}`);
       stoppers.push(() => redis.stop());
       const backend = await DfspBackend.start();
       stoppers.push(() => backend.close());
-      const sdk = await startSdkAdapter({ dfspId: name, peerEndpoint: new URL(hub.switchUrl).host, backendPort: backend.port, cacheUrl: redis.url, expirySeconds });
+      const sdk = await startSdkAdapter({
+        dfspId: name,
+        peerEndpoint: new URL(hub.switchUrl).host,
+        backendPort: backend.port,
+        cacheUrl: redis.url,
+        expirySeconds,
+      });
       stoppers.push(() => sdk.stop());
       const tap = await Tap.start(sdk.inboundPort);
       stoppers.push(() => tap.close());

@@ -31,7 +31,11 @@ async function fulfilledTransfer(hub: SwitchHarness, payer: SimulatedDfsp, payee
     await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: { ...body, amount: { amount: '11', currency: 'USD' } } });
     await payer.waitFor(put(`/transfers/${body.transferId}/error`));
   }
-  await hub.fspiop('PUT', `/transfers/${body.transferId}`, { source: payee.name, destination: payer.name, body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState } });
+  await hub.fspiop('PUT', `/transfers/${body.transferId}`, {
+    source: payee.name,
+    destination: payer.name,
+    body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState },
+  });
   await payer.waitFor(put(`/transfers/${body.transferId}`));
   return `transfer/${body.transferId}`;
 }

@@ -7,7 +7,10 @@ import { repoRoot } from '../../activities/config';
 import { workflowsPath } from '../../worker/createWorker';
 
 const historiesDir = path.join(repoRoot, 'test', 'replay', 'histories');
-const files = fs.readdirSync(historiesDir).filter((file) => file.endsWith('.json')).sort();
+const files = fs
+  .readdirSync(historiesDir)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
 
 test('recorded histories cover the representative runs', (t) => {
   for (const name of ['transfer-committed', 'transfer-reserved-patch', 'transfer-rejected', 'transfer-expired', 'transfer-duplicate', 'quote-accepted']) {

@@ -54,8 +54,9 @@ test('a media type for another resource or an unparseable Date is 400 with 3101'
   t.is(badDate.body.errorInformation.errorCode, '3101');
 });
 
-test('a GET is held to the same Content-Type rule: missing is 3102, another resource\'s type 3101, an unsupported version 406 with 3001', async (t) => {
-  const get = (headers: Record<string, string | undefined>) => hub.fspiop('GET', `/transfers/${transferBody(payer, payee, '1').transferId}`, { source: payer, headers });
+test("a GET is held to the same Content-Type rule: missing is 3102, another resource's type 3101, an unsupported version 406 with 3001", async (t) => {
+  const get = (headers: Record<string, string | undefined>) =>
+    hub.fspiop('GET', `/transfers/${transferBody(payer, payee, '1').transferId}`, { source: payer, headers });
   const missing = await get({ 'content-type': undefined });
   t.is(missing.status, 400);
   t.is(missing.body.errorInformation.errorCode, '3102');
@@ -132,7 +133,12 @@ test('a path ID that is not a CorrelationId is 400 with 3101, never a 500', asyn
     ['PUT', '/transfers/not-a-uuid'],
     ['PUT', '/quotes/not-a-uuid/error'],
   ]) {
-    const body = method === 'PUT' ? (path.endsWith('/error') ? { errorInformation: { errorCode: '5000', errorDescription: 'x' } } : { transferState: 'COMMITTED', fulfilment: 'x'.repeat(43) }) : undefined;
+    const body =
+      method === 'PUT'
+        ? path.endsWith('/error')
+          ? { errorInformation: { errorCode: '5000', errorDescription: 'x' } }
+          : { transferState: 'COMMITTED', fulfilment: 'x'.repeat(43) }
+        : undefined;
     const { status, body: reply } = await hub.fspiop(method, path, { source: payer, destination: payee, body });
     t.is(status, 400, `${method} ${path.slice(0, 40)}`);
     t.is(reply.errorInformation.errorCode, '3101');

@@ -190,7 +190,11 @@ test('a /participants callback sent to the hub is acknowledged 200 and goes no f
   const path = `/participants/MSISDN/${msisdn()}`;
   const put = await hub.fspiop('PUT', path, { source: dfspA.name, destination: dfspB.name, body: { fspId: dfspA.name } });
   t.is(put.status, 200);
-  const error = await hub.fspiop('PUT', `${path}/error`, { source: dfspA.name, destination: dfspB.name, body: { errorInformation: { errorCode: '3204', errorDescription: 'Party not found' } } });
+  const error = await hub.fspiop('PUT', `${path}/error`, {
+    source: dfspA.name,
+    destination: dfspB.name,
+    body: { errorInformation: { errorCode: '3204', errorDescription: 'Party not found' } },
+  });
   t.is(error.status, 200);
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.false(dfspB.received.some((r) => r.path.startsWith(path)));

@@ -57,7 +57,8 @@ test('a payee error for a quote reaches the payer unchanged', async (t) => {
   const payee = await hub.provision();
   const rejection = { errorInformation: { errorCode: '5101', errorDescription: 'Payee rejected quote' } };
   payee.react(async (request) => {
-    if (request.method === 'POST') await hub.fspiop('PUT', `/quotes/${request.body.quoteId}/error`, { source: payee.name, destination: payer.name, body: rejection });
+    if (request.method === 'POST')
+      await hub.fspiop('PUT', `/quotes/${request.body.quoteId}/error`, { source: payee.name, destination: payer.name, body: rejection });
   });
   const body = quoteBody(payer.name, payee.name, '1');
   await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
@@ -109,7 +110,7 @@ test('GET /quotes/{ID} resends the answer to the payer', async (t) => {
   t.is((await payer.waitFor(isPut(`/quotes/${body.quoteId}`))).body.transferAmount.amount, '9');
 });
 
-test('only the payee FSP may answer a quote: a stranger\'s answer is refused and never reaches the payer', async (t) => {
+test("only the payee FSP may answer a quote: a stranger's answer is refused and never reaches the payer", async (t) => {
   const payer = await hub.provision();
   const payee = await hub.provision();
   const stranger = await hub.provision();

@@ -31,7 +31,7 @@ function fulfilling(payee: SimulatedDfsp, fulfilment: string, transferState: 'CO
 
 const isPut = (path: string) => (r: { method: string; path: string }) => r.method === 'PUT' && r.path === path;
 
-test('a fulfilled transfer commits: the payer gets the fulfilment, its position rises and the payee\'s falls by the amount', async (t) => {
+test("a fulfilled transfer commits: the payer gets the fulfilment, its position rises and the payee's falls by the amount", async (t) => {
   const payer = await hub.provision();
   const payee = await hub.provision();
   const { fulfilment, condition } = ilpPair();
@@ -39,11 +39,16 @@ test('a fulfilled transfer commits: the payer gets the fulfilment, its position 
   const body = transferBody(payer.name, payee.name, '125.5', { condition });
   // Indented JSON: the switch must pass the payer's bytes on, not a re-serialisation of them.
   const sent = JSON.stringify(body, null, 2);
-  const ack = await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: sent, headers: { 'fspiop-signature': 'sig-of-payer', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
+  const ack = await hub.fspiop('POST', '/transfers', {
+    source: payer.name,
+    destination: payee.name,
+    body: sent,
+    headers: { 'fspiop-signature': 'sig-of-payer', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+  });
   t.is(ack.status, 202);
 
   const forwarded = await payee.waitFor((r) => r.method === 'POST' && r.path === '/transfers');
-  t.is(forwarded.raw, sent, 'the payee receives the payer\'s body byte for byte');
+  t.is(forwarded.raw, sent, "the payee receives the payer's body byte for byte");
   t.is(forwarded.headers['fspiop-source'], payer.name);
   t.is(forwarded.headers['fspiop-destination'], payee.name);
   t.is(forwarded.headers['fspiop-signature'], 'sig-of-payer', 'signatures pass through the switch');
@@ -85,7 +90,8 @@ test('a payee rejection releases the reservation and reaches the payer unchanged
   const payee = await hub.provision();
   const rejection = { errorInformation: { errorCode: '5104', errorDescription: 'Payee rejected transaction' } };
   payee.react(async (request) => {
-    if (request.method === 'POST') await hub.fspiop('PUT', `/transfers/${request.body.transferId}/error`, { source: payee.name, destination: payer.name, body: rejection });
+    if (request.method === 'POST')
+      await hub.fspiop('PUT', `/transfers/${request.body.transferId}/error`, { source: payee.name, destination: payer.name, body: rejection });
   });
   const body = transferBody(payer.name, payee.name, '99');
   await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
@@ -125,7 +131,11 @@ test('a transfer not fulfilled before its expiration is aborted: 3303 to payer a
   await payee.waitFor((r) => r.method === 'POST');
   t.is(await position(payer), 20, 'reserved while waiting');
   const accounts = (await hub.admin.call('GET', `/participants/${payer.name}/accounts`)).body;
-  t.like(accounts.find((a: any) => a.ledgerAccountType === 'POSITION'), { value: 20, reservedValue: 0 }, 'accounts and positions agree, as in central-ledger');
+  t.like(
+    accounts.find((a: any) => a.ledgerAccountType === 'POSITION'),
+    { value: 20, reservedValue: 0 },
+    'accounts and positions agree, as in central-ledger',
+  );
   const error = await payer.waitFor(isPut(`/transfers/${body.transferId}/error`));
   t.is(error.body.errorInformation.errorCode, '3303');
   t.is(error.headers['fspiop-source'], HUB_ID);
@@ -144,7 +154,7 @@ test('a transfer not fulfilled before its expiration is aborted: 3303 to payer a
   t.is(await position(payer), 0);
 });
 
-test('a transfer beyond the payer\'s Net Debit Cap is refused with 4200, beyond its deposited funds with 4001', async (t) => {
+test("a transfer beyond the payer's Net Debit Cap is refused with 4200, beyond its deposited funds with 4001", async (t) => {
   const payee = await hub.provision();
   const capped = await hub.provision({ netDebitCap: 100, fundsIn: 1_000 });
   const capBody = transferBody(capped.name, payee.name, '100.01');
@@ -157,7 +167,10 @@ test('a transfer beyond the payer\'s Net Debit Cap is refused with 4200, beyond 
   t.is((await poor.waitFor(isPut(`/transfers/${poorBody.transferId}/error`))).body.errorInformation.errorCode, '4001');
   t.is(await position(capped), 0);
   t.is(await position(poor), 0);
-  t.false(payee.received.some((r) => r.method === 'POST'), 'a refused transfer is never forwarded');
+  t.false(
+    payee.received.some((r) => r.method === 'POST'),
+    'a refused transfer is never forwarded',
+  );
 });
 
 test('prepare checks: FSPIOP-Source must be the payer, payer and payee differ, expiration lies ahead, the payee exists', async (t) => {
@@ -187,7 +200,11 @@ test('duplicate rule: the same request in progress is ignored, after completion 
   await payee.waitFor((r) => r.method === 'POST');
   t.is((await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body })).status, 202);
 
-  await hub.fspiop('PUT', `/transfers/${body.transferId}`, { source: payee.name, destination: payer.name, body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' } });
+  await hub.fspiop('PUT', `/transfers/${body.transferId}`, {
+    source: payee.name,
+    destination: payer.name,
+    body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
+  });
   await payer.waitFor(isPut(`/transfers/${body.transferId}`));
   t.is(payee.received.filter((r) => r.method === 'POST').length, 1, 'the repeat in progress was not forwarded again');
 
@@ -227,11 +244,16 @@ test('many concurrent transfers leave every position equal to its journal and ea
   const dfsps = await Promise.all([hub.provision(), hub.provision(), hub.provision()]);
   const pair = ilpPair();
   for (const dfsp of dfsps) fulfilling(dfsp, pair.fulfilment);
-  const bodies = Array.from({ length: 30 }, (_, i) => transferBody(dfsps[i % 3].name, dfsps[(i + 1) % 3].name, `${(i % 5) + 1}.25`, { condition: pair.condition }));
+  const bodies = Array.from({ length: 30 }, (_, i) =>
+    transferBody(dfsps[i % 3].name, dfsps[(i + 1) % 3].name, `${(i % 5) + 1}.25`, { condition: pair.condition }),
+  );
   await Promise.all(bodies.map((body) => hub.fspiop('POST', '/transfers', { source: body.payerFsp, destination: body.payeeFsp, body })));
   await Promise.all(bodies.map((body) => dfsps.find((d) => d.name === body.payerFsp)!.waitFor(isPut(`/transfers/${body.transferId}`), 60_000)));
   const positions = await Promise.all(dfsps.map(position));
-  t.is(positions.reduce((sum, value) => sum + value, 0), 0);
+  t.is(
+    positions.reduce((sum, value) => sum + value, 0),
+    0,
+  );
   const check = await checkLedger(hub.services.db);
   t.deepEqual(check.violations, []);
 });
@@ -245,7 +267,10 @@ test('a DFSP answering 5xx is retried with backoff until the message gets throug
   const body = transferBody(payer.name, payee.name, '4', { condition });
   await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
   await new Promise((resolve) => setTimeout(resolve, 1_500));
-  t.false(payee.received.some((r) => r.method === 'POST'), 'nothing accepted while the payee fails');
+  t.false(
+    payee.received.some((r) => r.method === 'POST'),
+    'nothing accepted while the payee fails',
+  );
   payee.status = undefined;
   const callback = await payer.waitFor(isPut(`/transfers/${body.transferId}`), 30_000);
   t.is(callback.body.transferState, 'COMMITTED');
@@ -271,7 +296,11 @@ test('an ID that is neither a lower-case UUID nor an upper-case ULID is refused 
   const payer = await hub.provision();
   const payee = await hub.provision();
   for (const transferId of [crypto.randomUUID().toUpperCase(), ulid().toLowerCase(), `${ulid()}X`, 'not-an-id']) {
-    const refused = await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transferBody(payer.name, payee.name, '1', { transferId }) });
+    const refused = await hub.fspiop('POST', '/transfers', {
+      source: payer.name,
+      destination: payee.name,
+      body: transferBody(payer.name, payee.name, '1', { transferId }),
+    });
     t.is(refused.status, 400, transferId);
     t.is(refused.body.errorInformation.errorCode, '3101', transferId);
     const path = await hub.fspiop('GET', `/transfers/${transferId}`, { source: payer.name });
@@ -296,7 +325,7 @@ test('funds in is a transfer its DFSP can GET, as in central-ledger: COMMITTED t
   t.is((await stranger.waitFor(isPut(`/transfers/${transferId}/error`))).body.errorInformation.errorCode, '3208');
 });
 
-test('a fulfil repeated after commit gets the transfer\'s state again; one with another fulfilment gets 3106', async (t) => {
+test("a fulfil repeated after commit gets the transfer's state again; one with another fulfilment gets 3106", async (t) => {
   const payer = await hub.provision();
   const payee = await hub.provision();
   const { fulfilment, condition } = ilpPair();
@@ -375,6 +404,9 @@ test('a v1.0 fulfil with RESERVED is ignored, as by central-ledger: no PATCH (a 
   const error = await payer.waitFor(isPut(`/transfers/${body.transferId}/error`));
   t.is(error.body.errorInformation.errorCode, '3303');
   t.is(error.headers['content-type'], 'application/vnd.interoperability.transfers+json;version=1.0');
-  t.false(payee.received.some((r) => r.method === 'PATCH'), 'no PATCH in version 1.0');
+  t.false(
+    payee.received.some((r) => r.method === 'PATCH'),
+    'no PATCH in version 1.0',
+  );
   t.is(await position(payer), 0);
 });

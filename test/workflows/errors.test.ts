@@ -28,7 +28,11 @@ test('errorDescription starts with Mojaloop\'s name for the code, followed by " 
   }
   t.is(errorInformation('payerLimitError').errorDescription, 'Payer limit error', 'no detail, no separator');
   const covered = new Set<string>(Object.values(fspiopErrors).map(({ code }) => code));
-  t.deepEqual(Object.keys(mojaloopNames).filter((code) => !covered.has(code)), [], 'every code above is in the catalogue');
+  t.deepEqual(
+    Object.keys(mojaloopNames).filter((code) => !covered.has(code)),
+    [],
+    'every code above is in the catalogue',
+  );
 });
 
 test('errorDescription never exceeds the 128 characters the FSPIOP schema allows', (t) => {

@@ -95,15 +95,7 @@ export class Ledger1795000000000 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'journal_entry',
-        columns: [
-          id('id'),
-          text('transferId', 64),
-          int('accountId'),
-          text('phase', 20),
-          money('postedAmount'),
-          money('reservedAmount'),
-          time('createdDate'),
-        ],
+        columns: [id('id'), text('transferId', 64), int('accountId'), text('phase', 20), money('postedAmount'), money('reservedAmount'), time('createdDate')],
         foreignKeys: [{ columnNames: ['accountId'], referencedTableName: 'participant_account', referencedColumnNames: ['id'] }],
         indices: [{ columnNames: ['transferId', 'accountId', 'phase'], isUnique: true }],
       }),

@@ -8,8 +8,7 @@ export function columns(queryRunner: QueryRunner) {
   const isMysql = queryRunner.connection.options.type === 'mysql';
   return {
     isMysql,
-    money: (name: string): TableColumnOptions =>
-      isMysql ? { name, type: 'decimal', precision: 38, scale: 4 } : { name, type: 'varchar', length: '64' },
+    money: (name: string): TableColumnOptions => (isMysql ? { name, type: 'decimal', precision: 38, scale: 4 } : { name, type: 'varchar', length: '64' }),
     id: (name: string): TableColumnOptions => ({ name, type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' }),
     text: (name: string, length: number, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable: nullable }),
     int: (name: string): TableColumnOptions => ({ name, type: 'int' }),

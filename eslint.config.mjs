@@ -1,0 +1,25 @@
+// Lint: typescript-eslint's recommended rules, plus the type-aware rules that catch a promise nobody awaits
+// (a lost delivery or ledger step is a lost or doubled movement of money). Formatting is Prettier's.
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', '.interop/', '.temporal/', '.data/', 'temporal/*.mjs', 'eslint.config.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // A server's handler reads the object it is about to be given (`let dfsp; createServer(() => dfsp…)`).
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  prettier,
+);
