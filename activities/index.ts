@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { HUB_REJECTION } from '../workflows/support';
+import { HUB_REJECTION } from '../workflows/errors';
 import type { CallbackSender, Delivery } from './callbacks';
 import type { Logger } from 'pino';
 import type { ParticipantDirectory } from './directory';

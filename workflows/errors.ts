@@ -71,6 +71,12 @@ export interface ErrorInformation {
   extensionList?: { extension: Array<{ key: string; value: string }> };
 }
 
+/**
+ * Failure type of a business rejection raised by an activity (a HubError); details[0] is its ErrorInformation.
+ * It lives here, beside the catalogue, so the activity side can name it without loading `@temporalio/workflow`.
+ */
+export const HUB_REJECTION = 'HubRejection';
+
 /** The longest errorDescription the FSPIOP schema allows (ErrorDescription, maxLength 128). */
 const MAX_DESCRIPTION = 128;
 

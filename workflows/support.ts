@@ -1,8 +1,5 @@
 import { ActivityFailure, ApplicationFailure, log } from '@temporalio/workflow';
-import { errorInformation, ErrorInformation } from './errors';
-
-/** Failure type of a business rejection raised by an activity (a HubError); details[0] is its ErrorInformation. */
-export const HUB_REJECTION = 'HubRejection';
+import { errorInformation, ErrorInformation, HUB_REJECTION } from './errors';
 
 /** The ErrorInformation of an activity's business rejection, or undefined for any other failure. */
 export function rejectionOf(error: unknown): ErrorInformation | undefined {
