@@ -2,7 +2,6 @@ import {
   allHandlersFinished,
   CancellationScope,
   condition,
-  defineQuery,
   defineSignal,
   isCancellation,
   proxyActivities,
@@ -52,7 +51,6 @@ export const fulfilSignal = defineSignal<[ReceivedCallback<TransfersIDPutRespons
 export const rejectSignal = defineSignal<[ReceivedCallback<ErrorCallbackBody>]>('reject');
 /** A POST /transfers repeating this transfer's ID while it is in progress. */
 export const repeatedTransferSignal = defineSignal<[RepeatedRequest]>('repeatedRequest');
-export const transferStateQuery = defineQuery<TransferState>('transferState');
 
 type Answer = { kind: 'fulfil'; callback: ReceivedCallback<TransfersIDPutResponse> } | { kind: 'reject'; callback: ReceivedCallback<ErrorCallbackBody> };
 
@@ -103,7 +101,6 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
     upsertSearchAttributes([{ key: State, value: next }]);
   };
 
-  setHandler(transferStateQuery, () => state);
   setHandler(fulfilSignal, async (callback) => {
     if (callback.headers['fspiop-source'] !== payeeFsp) {
       return bestEffort(
