@@ -103,12 +103,17 @@ export async function startRedis(redisServer: string, name: string): Promise<Pee
   const port = await freePort();
   const child = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const logFile = logTo(child, name);
+  const peer = stopper(name, child);
   const deadline = Date.now() + 15_000;
   while (!fs.readFileSync(logFile, 'utf-8').includes('Ready to accept connections')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start; see ${logFile}`);
+    if (child.exitCode !== null || Date.now() > deadline) {
+      // Not yet handed to the caller, so nobody else would stop it.
+      await peer.stop();
+      throw new Error(`redis-server did not start; see ${logFile}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { ...stopper(name, child), url: `redis://127.0.0.1:${port}` };
+  return { ...peer, url: `redis://127.0.0.1:${port}` };
 }
 
 export interface SdkAdapter extends Peer {
@@ -155,9 +160,15 @@ export async function startSdkAdapter(options: {
   };
   const child = spawn(process.execPath, [SDK_ENTRY], { cwd: PEERS_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logFile = logTo(child, `sdk-${options.dfspId}`);
-  await waitForPort(outboundPort, `sdk-scheme-adapter ${options.dfspId}`, child, logFile);
-  await waitForPort(inboundPort, `sdk-scheme-adapter ${options.dfspId}`, child, logFile);
-  return { ...stopper(`sdk-${options.dfspId}`, child), dfspId: options.dfspId, inboundPort, outboundUrl: `http://127.0.0.1:${outboundPort}` };
+  const peer = stopper(`sdk-${options.dfspId}`, child);
+  try {
+    await waitForPort(outboundPort, `sdk-scheme-adapter ${options.dfspId}`, child, logFile);
+    await waitForPort(inboundPort, `sdk-scheme-adapter ${options.dfspId}`, child, logFile);
+  } catch (error) {
+    await peer.stop();
+    throw error;
+  }
+  return { ...peer, dfspId: options.dfspId, inboundPort, outboundUrl: `http://127.0.0.1:${outboundPort}` };
 }
 
 /** One message the hub sent a DFSP, and how the DFSP's SDK answered it. */
