@@ -75,14 +75,21 @@ export class CallbackSender {
 
   async send(delivery: Delivery): Promise<void> {
     const url = await this.url(delivery);
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      // A mistyped endpoint stays mistyped however often it is tried: an operator has to correct it.
+      throw new HubError('destinationCommunicationError', `${delivery.to}'s ${delivery.endpointType} endpoint ${url} is not a URL`);
+    }
     const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : JSON.stringify(delivery.body));
     const headers = delivery.fromHub
-      ? hubHeaders({ ...delivery.fromHub, hubId: this.hubId, destination: delivery.to, url, method: delivery.method })
+      ? hubHeaders({ ...delivery.fromHub, hubId: this.hubId, destination: delivery.to, target, method: delivery.method })
       : forwardedHeaders(delivery);
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     let status: number;
     try {
-      status = await exchange(new URL(url), delivery.method, headers, body, this.timeoutMs);
+      status = await exchange(target, delivery.method, headers, body, this.timeoutMs);
     } catch (error) {
       throw new DeliveryError(`${delivery.method} ${url} failed: ${(error as Error).message}`);
     }
@@ -128,8 +135,8 @@ function forwardedHeaders(delivery: Delivery): Record<string, string> {
  * covers them). FSPIOP-URI is the API path (`/transfers/{ID}/error`), without the base path of the DFSP's
  * endpoint, as ml-api-adapter derives it.
  */
-function hubHeaders(options: { resource: string; version: string; hubId: string; destination: string; url: string; method: string }): Record<string, string> {
-  const { pathname, search } = new URL(options.url);
+function hubHeaders(options: { resource: string; version: string; hubId: string; destination: string; target: URL; method: string }): Record<string, string> {
+  const { pathname, search } = options.target;
   const start = pathname.indexOf(`/${options.resource}`);
   return {
     'content-type': `application/vnd.interoperability.${options.resource}+json;version=${options.version}`,

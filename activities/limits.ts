@@ -28,6 +28,15 @@ export interface LimitFilter {
   type?: string;
 }
 
+/**
+ * An account's value as central-ledger reports it, for positions and accounts alike: there a reservation (a
+ * prepared transfer, a funds-out reserve) moves the value at once, so the figure is the posted balance plus what
+ * is reserved (Document 3: "transfers accepted for processing but not yet cleared where the DFSP is debtor").
+ */
+export function reportedValue(account: Pick<ParticipantAccount, 'value' | 'reservedValue'>): string {
+  return formatAmount(new Decimal(account.value).plus(account.reservedValue));
+}
+
 /** Net Debit Caps on position accounts, and positions as Document 3 reports them. */
 export class Limits {
   constructor(
@@ -100,10 +109,7 @@ export class Limits {
     });
   }
 
-  /**
-   * A participant's position per currency: posted value plus what it has reserved for transfers in
-   * flight (Document 3: "transfers accepted for processing but not yet cleared where the DFSP is debtor").
-   */
+  /** A participant's position per currency, reservations included (`reportedValue`). */
   positions(name: string, currency?: string): Promise<PositionView[]> {
     return this.db.read(async (manager) => {
       const participant = await findParticipant(manager, name);
@@ -113,7 +119,7 @@ export class Limits {
       });
       return accounts.map((account) => ({
         currency: account.currency,
-        value: formatAmount(new Decimal(account.value).plus(account.reservedValue)),
+        value: reportedValue(account),
         changedDate: account.changedDate,
       }));
     });

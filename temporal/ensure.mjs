@@ -47,9 +47,7 @@ async function ensureDependencies(log) {
   if (!reason) return;
 
   log(`ensure: ${reason}`);
-  const env = { ...process.env, npm_config_build_from_source: 'true' };
-  const nodedir = nodeHeadersDir();
-  if (nodedir && !process.env.npm_config_nodedir) env.npm_config_nodedir = nodedir;
+  const env = nativeBuildEnv();
   const [npmCmd, npmArgs] = npmCommand();
 
   let cmd = hasLockfile ? 'ci' : 'install';
@@ -78,6 +76,25 @@ async function ensureDependencies(log) {
     utimesSync(hiddenLockfile, now, now);
   }
   log(`ensure: npm ${cmd} done (${secondsSince(t)})`);
+}
+
+/**
+ * `npm install` in another folder (the interoperability suite's peers, `.interop/`), with native addons built
+ * the same way as the hub's own.
+ */
+export async function npmInstall(dir, { log = defaultLog } = {}) {
+  const env = nativeBuildEnv();
+  log(`ensure: npm install in ${dir}${env.npm_config_nodedir ? ` (node headers: ${env.npm_config_nodedir})` : ''}`);
+  const [npmCmd, npmArgs] = npmCommand();
+  await run(npmCmd, [...npmArgs, 'install', '--no-audit', '--no-fund', '--loglevel=error'], { env, cwd: dir, what: `npm install in ${dir}` });
+}
+
+// npm's environment for compiling native addons from source (prebuilt downloads are not reachable everywhere).
+function nativeBuildEnv() {
+  const env = { ...process.env, npm_config_build_from_source: 'true' };
+  const nodedir = nodeHeadersDir();
+  if (nodedir && !process.env.npm_config_nodedir) env.npm_config_nodedir = nodedir;
+  return env;
 }
 
 async function compileTypeScript(log) {
@@ -112,10 +129,10 @@ function npmCommand() {
 
 // Runs a command, copying everything it prints to our stderr (stdout of this script stays clean). A failure
 // carries the last 64 KiB of that output in err.output.
-function run(cmd, args, { env = process.env, what, quiet = false }) {
+function run(cmd, args, { env = process.env, cwd = REPO, what, quiet = false }) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(cmd, args, {
-      cwd: REPO,
+      cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
       shell: IS_WINDOWS && cmd.endsWith('.cmd'),

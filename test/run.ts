@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { repoRoot } from '../activities/config';
 import { startDevServer, type DevServer } from '../temporal/devServer';
-import { temporalCliPath } from '../temporal/installCli';
+import { temporalCliPath } from '../temporal/setup';
 import { workflowsPath } from '../worker/createWorker';
 
 const log = (msg: string) => process.stderr.write(`${msg}\n`);

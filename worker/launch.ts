@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig, repoRoot } from '../activities/config';
 import { startDevServer, DevServer } from '../temporal/devServer';
-import { temporalCliPath } from '../temporal/installCli';
+import { temporalCliPath } from '../temporal/setup';
 import { waitUntilReady } from './readiness';
 
 /**

@@ -1,6 +1,5 @@
 import type { ParticipantAccount, SettlementModel } from '../../activities/db/entities';
-import { Decimal, formatAmount } from '../../activities/db/money';
-import type { LimitView, PositionView } from '../../activities/limits';
+import { reportedValue, type LimitView, type PositionView } from '../../activities/limits';
 import type { ParticipantWithAccounts } from '../../activities/participants';
 
 /**
@@ -30,10 +29,9 @@ export function participantView({ participant, accounts }: ParticipantWithAccoun
 }
 
 /**
- * An account as central-ledger reports it. There a reservation (a prepared transfer, a funds-out reserve) moves
- * the position's value at once, and reservedValue only holds amounts in the middle of a position batch, which
- * is zero at rest. So value is the posted balance plus what is reserved, the same figure GET …/positions gives,
- * and reservedValue is 0: reading value + reservedValue never counts a reservation twice.
+ * An account as central-ledger reports it: value includes reservations, the same figure GET …/positions gives,
+ * and reservedValue is 0, as central-ledger's is at rest (it holds amounts only in the middle of a position
+ * batch), so value + reservedValue never counts a reservation twice.
  */
 export function accountView(account: ParticipantAccount) {
   return {
@@ -41,7 +39,7 @@ export function accountView(account: ParticipantAccount) {
     ledgerAccountType: account.ledgerAccountType,
     currency: account.currency,
     isActive: flag(account.isActive),
-    value: amount(formatAmount(new Decimal(account.value).plus(account.reservedValue))),
+    value: amount(reportedValue(account)),
     reservedValue: 0,
     changedDate: account.changedDate,
   };

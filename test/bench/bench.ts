@@ -30,7 +30,7 @@ import { Decimal } from '../../activities/db/money';
 import { openHubServices, type HubServices } from '../../activities/hub';
 import { checkLedger } from '../../activities/ledger/invariants';
 import { startDevServer, type DevServer } from '../../temporal/devServer';
-import { temporalCliPath } from '../../temporal/installCli';
+import { temporalCliPath } from '../../temporal/setup';
 import { freePort } from '../../temporal/ports';
 import { waitUntilReady } from '../../worker/readiness';
 import { uniqueName } from '../helpers/database';

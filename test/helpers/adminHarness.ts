@@ -6,6 +6,7 @@ import { createAdminApp } from '../../api/admin/app';
 import { AdminValidator } from '../../api/admin/validation';
 import { testDatabaseUrl } from './database';
 import { requestListener } from '../../api/http/gateway';
+import { answerBody } from './http';
 
 export const HUB_NAME = 'Hub';
 
@@ -33,14 +34,7 @@ export async function startAdmin(given?: HubServices): Promise<AdminHarness> {
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Not JSON (for example /metrics): keep the text.
-      }
-      return { status: response.status, body: parsed };
+      return { status: response.status, body: await answerBody(response) };
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,6 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { ENDPOINT_TYPES } from '../../activities/participants';
+import { serveLocally } from './http';
 
 export interface ReceivedRequest {
   method: string;
@@ -32,26 +32,21 @@ export class SimulatedDfsp {
 
   static async start(name: string): Promise<SimulatedDfsp> {
     let dfsp: SimulatedDfsp | undefined;
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk) => chunks.push(chunk));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf-8');
-        const request: ReceivedRequest = { method: req.method!, path: req.url!, headers: req.headers, body: text ? JSON.parse(text) : undefined, raw: text };
-        const status = dfsp!.status ?? (req.method === 'PUT' || req.method === 'PATCH' ? 200 : 202);
-        res.writeHead(status).end();
-        if (status >= 400) return;
-        dfsp!.received.push(request);
-        dfsp!.waiters = dfsp!.waiters.filter((waiter) => {
-          if (!waiter.predicate(request)) return true;
-          waiter.resolve(request);
-          return false;
-        });
-        void Promise.resolve(dfsp!.reaction?.(request)).catch((error) => console.error(`${name} reaction failed`, error));
+    const { server, port } = await serveLocally((req, bytes, res) => {
+      const text = bytes.toString('utf-8');
+      const request: ReceivedRequest = { method: req.method!, path: req.url!, headers: req.headers, body: text ? JSON.parse(text) : undefined, raw: text };
+      const status = dfsp!.status ?? (req.method === 'PUT' || req.method === 'PATCH' ? 200 : 202);
+      res.writeHead(status).end();
+      if (status >= 400) return;
+      dfsp!.received.push(request);
+      dfsp!.waiters = dfsp!.waiters.filter((waiter) => {
+        if (!waiter.predicate(request)) return true;
+        waiter.resolve(request);
+        return false;
       });
+      void Promise.resolve(dfsp!.reaction?.(request)).catch((error) => console.error(`${name} reaction failed`, error));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    dfsp = new SimulatedDfsp(name, server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    dfsp = new SimulatedDfsp(name, server, `http://127.0.0.1:${port}`);
     return dfsp;
   }
 

@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { jsonOrUndefined, serveLocally } from '../helpers/http';
 
 /** A customer the backend holds, in the scheme adapter's internal party form. */
 export interface Customer {
@@ -31,20 +31,14 @@ export class DfspBackend {
 
   static async start(): Promise<DfspBackend> {
     let backend: DfspBackend | undefined;
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk) => chunks.push(chunk));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf-8');
-        const body = text ? JSON.parse(text) : undefined;
-        backend!.received.push({ method: req.method!, path: req.url!, body });
-        void backend!.answer(req.method!, req.url!, body).then(({ status, body: answer }) => {
-          res.writeHead(status, { 'content-type': 'application/json' }).end(answer === undefined ? undefined : JSON.stringify(answer));
-        });
+    const { server, port } = await serveLocally((req, bytes, res) => {
+      const body = jsonOrUndefined(bytes.toString('utf-8'));
+      backend!.received.push({ method: req.method!, path: req.url!, body });
+      void backend!.answer(req.method!, req.url!, body).then(({ status, body: answer }) => {
+        res.writeHead(status, { 'content-type': 'application/json' }).end(answer === undefined ? undefined : JSON.stringify(answer));
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    backend = new DfspBackend(server, (server.address() as AddressInfo).port);
+    backend = new DfspBackend(server, port);
     return backend;
   }
 

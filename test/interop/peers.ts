@@ -1,10 +1,11 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { repoRoot } from '../../activities/config';
 import { freePort } from '../../temporal/ports';
+import { npmInstall } from '../../temporal/setup';
+import { jsonOrUndefined, readAll, serveLocally } from '../helpers/http';
 
 /**
  * The real Mojaloop peers of the interoperability suite, installed from npm into `.interop/` (apart from the
@@ -16,14 +17,15 @@ const SDK_ENTRY = path.join(PEERS_DIR, 'node_modules', '@mojaloop', 'sdk-scheme-
 
 type Log = (message: string) => void;
 
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): void {
-  const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
+  const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
 }
 
 /** Installs the pinned peers once; a later run with the same pins does nothing. */
-export function installPeers(log: Log): void {
-  const pins = fs.readFileSync(path.join(PEERS_SOURCE, 'package.json'), 'utf-8');
+export async function installPeers(log: Log): Promise<void> {
+  // The pins are the manifest and its lockfile: a change to either installs again.
+  const pins = ['package.json', 'package-lock.json'].map((file) => fs.readFileSync(path.join(PEERS_SOURCE, file), 'utf-8')).join('\n');
   const stamp = path.join(PEERS_DIR, '.installed');
   if (fs.existsSync(SDK_ENTRY) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf-8') === pins) return;
   fs.mkdirSync(PEERS_DIR, { recursive: true });
@@ -32,10 +34,7 @@ export function installPeers(log: Log): void {
   }
   const started = Date.now();
   log('interop: installing the Mojaloop peers from npm into .interop/ (native modules compile from source; once)');
-  run('npm', ['install', '--no-fund', '--no-audit', '--loglevel=error'], {
-    cwd: PEERS_DIR,
-    env: { ...process.env, npm_config_build_from_source: 'true', npm_config_nodedir: process.env.npm_config_nodedir || '/usr' },
-  });
+  await npmInstall(PEERS_DIR, log);
   fs.writeFileSync(stamp, pins);
   log(`interop: peers installed (${Math.round((Date.now() - started) / 1000)} s)`);
 }
@@ -47,8 +46,8 @@ export function redisServerPath(log: Log): string {
   if (process.getuid?.() !== 0) throw new Error('redis-server is not installed: apt-get install redis-server');
   log('interop: installing redis-server from the Debian packages');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  run('apt-get', ['update', '-qq'], { env });
-  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'redis-server'], { env });
+  run('apt-get', ['update', '-qq'], env);
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'redis-server'], env);
   return '/usr/bin/redis-server';
 }
 
@@ -196,40 +195,26 @@ export class Tap {
 
   static async start(targetPort: number): Promise<Tap> {
     let tap: Tap | undefined;
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk) => chunks.push(chunk));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        const forward = http.request({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-          const answerChunks: Buffer[] = [];
-          answer.on('data', (chunk) => answerChunks.push(chunk));
-          answer.on('end', () => {
-            const text = raw.toString('utf-8');
-            let body: unknown;
-            try {
-              body = text ? JSON.parse(text) : undefined;
-            } catch {
-              body = undefined;
-            }
-            tap!.seen.push({
-              method: req.method!,
-              path: req.url!,
-              headers: req.headers,
-              raw: text,
-              body,
-              status: answer.statusCode ?? 0,
-              answer: Buffer.concat(answerChunks).toString('utf-8'),
-            });
-            res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(answerChunks));
+    const { server, port } = await serveLocally((req, raw, res) => {
+      const forward = http.request({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        void readAll(answer).then((answerBytes) => {
+          const text = raw.toString('utf-8');
+          tap!.seen.push({
+            method: req.method!,
+            path: req.url!,
+            headers: req.headers,
+            raw: text,
+            body: jsonOrUndefined(text),
+            status: answer.statusCode ?? 0,
+            answer: answerBytes.toString('utf-8'),
           });
+          res.writeHead(answer.statusCode ?? 502, answer.headers).end(answerBytes);
         });
-        forward.on('error', () => res.writeHead(502).end());
-        forward.end(raw);
       });
+      forward.on('error', () => res.writeHead(502).end());
+      forward.end(raw);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    tap = new Tap(server, (server.address() as AddressInfo).port);
+    tap = new Tap(server, port);
     return tap;
   }
 

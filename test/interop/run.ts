@@ -11,10 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../activities/config';
 import { startDevServer, type DevServer } from '../../temporal/devServer';
-import { temporalCliPath } from '../../temporal/installCli';
+import { temporalCliPath } from '../../temporal/setup';
 import { freePort } from '../../temporal/ports';
 import { waitUntilReady } from '../../worker/readiness';
 import { mojaloopEndpoints } from '../helpers/dfsp';
+import { answerBody } from '../helpers/http';
 import { DfspBackend } from './backend';
 import { installPeers, logTo, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
 
@@ -106,8 +107,7 @@ async function admin(hub: Hub, method: string, urlPath: string, body?: unknown):
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return { status: response.status, body: await answerBody(response) };
 }
 
 /**
@@ -152,14 +152,7 @@ async function outbound(dfsp: Dfsp, method: string, urlPath: string, body: unkno
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(90_000),
   });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    // keep the text
-  }
-  return { status: response.status, body: parsed };
+  return { status: response.status, body: await answerBody(response) };
 }
 
 const msisdn = () => `4470${crypto.randomInt(10 ** 7, 10 ** 8)}`;
@@ -319,7 +312,7 @@ async function partyNotFound(payer: Dfsp, payerId: string): Promise<void> {
 async function main(): Promise<number> {
   const stoppers: Array<() => Promise<unknown>> = [];
   try {
-    installPeers(log);
+    await installPeers(log);
     const redisServer = redisServerPath(log);
     const given = argument('switch');
     const hub: Hub = given

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { repoRoot } from '../../activities/config';
 import { startDevServer } from '../../temporal/devServer';
-import { temporalCliPath } from '../../temporal/installCli';
+import { temporalCliPath } from '../../temporal/setup';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
 import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
