@@ -1,24 +1,19 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { HUB_REJECTION } from '../workflows/errors';
-import type { CallbackSender, Delivery } from './callbacks';
-import type { Logger } from 'pino';
-import type { ParticipantDirectory } from './directory';
-import type { HubServices } from './hub';
-import { HubError } from './hubError';
-import { QuoteFollowUp } from './quoteFollowUp';
-import { Quotes } from './quotes';
-import { ReservationSweep } from './reservationSweep';
-import { TransferFollowUp } from './transferFollowUp';
-import { Transfers } from './transfers';
-import type { TransfersIDPutResponse } from '../workflows/fspiopTypes';
-import type { ReceivedCallback } from '../workflows/messages';
+import type { TransfersIDPutResponse } from '../api/contracts/bodies';
+import { HUB_REJECTION } from '../api/contracts/errors';
+import type { FollowUp } from '../api/contracts/followUps';
+import type { ReceivedCallback } from '../api/contracts/messages';
+import { FollowUps } from './hub/conversations/followUps';
+import { QuoteFollowUp } from './hub/conversations/quoteFollowUp';
+import { Quotes } from './hub/conversations/quotes';
+import { ReservationSweep } from './hub/conversations/reservationSweep';
+import { TransferFollowUp } from './hub/conversations/transferFollowUp';
+import { Transfers } from './hub/conversations/transfers';
+import type { Delivery } from './hub/delivery/callbacks';
+import type { Hub } from './hub/services';
+import { HubError } from './platform/hubError';
 
-export interface ActivityDependencies {
-  services: HubServices;
-  directory: ParticipantDirectory;
-  sender: CallbackSender;
-  log: Logger;
-}
+export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender' | 'log'>;
 
 /** A message the hub sends on its own behalf: headers are made at send time, with FSPIOP-Source = hub. */
 export interface HubDelivery extends Omit<Delivery, 'headers' | 'fromHub'> {
@@ -48,9 +43,10 @@ function rejecting<A extends unknown[], R>(activity: (...args: A) => Promise<R>)
  */
 export function createActivities({ services, sender, log }: ActivityDependencies) {
   const transfers = new Transfers(services);
-  const transferFollowUp = new TransferFollowUp(transfers, services.funds, sender, log);
+  const transferFollowUp = new TransferFollowUp(transfers, services.funds, sender);
   const quotes = new Quotes(services);
   const quoteFollowUp = new QuoteFollowUp(quotes, sender, log);
+  const followUps = new FollowUps(transferFollowUp, quoteFollowUp);
   const sweep = new ReservationSweep(services, transfers, sender, log);
   return {
     async checkDatabase(): Promise<string> {
@@ -75,6 +71,8 @@ export function createActivities({ services, sender, log }: ActivityDependencies
     repeatedQuote: rejecting((input: { quoteId: string; requestHash: string; requester: string; version: string }) =>
       quoteFollowUp.repeated(input.quoteId, input.requestHash, input.requester, input.version),
     ),
+    /** An answer from a conversation's record that the gateway handed to a `followUp` workflow. */
+    answerFollowUp: rejecting((followUp: FollowUp) => followUps.answer(followUp)),
     staleReservations: () => sweep.stale(),
     releaseStaleReservation: rejecting((transferId: string) => sweep.release(transferId)),
     registerQuote: rejecting(quotes.register.bind(quotes)),

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { SearchAttributeType } from '@temporalio/common';
-import { customSearchAttributes } from '../workflows/searchAttributes';
+import { customSearchAttributes } from '../api/contracts/searchAttributes';
 import { freePort } from './ports';
 
 export interface DevServerOptions {

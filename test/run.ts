@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { repoRoot } from '../activities/config';
+import { repoRoot } from '../activities/platform/config';
 import { startDevServer, type DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
 import { workflowsPath } from '../worker/createWorker';

@@ -4,7 +4,7 @@
  * look it up, quote, transfer, read positions, and print where to find the transfer in the Temporal UI.
  */
 import crypto from 'node:crypto';
-import { loadConfig } from '../activities/config';
+import { loadConfig } from '../activities/platform/config';
 import { SimulatedDfsp } from './helpers/dfsp';
 import { ilpPair, quoteBody, transferBody } from './helpers/fspiopBodies';
 import { uniqueName } from './helpers/database';

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { loadConfig, repoRoot } from '../activities/config';
+import { loadConfig, repoRoot } from '../activities/platform/config';
 import { startDevServer, DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
 import { waitUntilReady } from './readiness';

@@ -1,26 +1,22 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { loadConfig } from '../activities/config';
-import { CallbackSender } from '../activities/callbacks';
-import { ParticipantDirectory } from '../activities/directory';
-import { openHubServices } from '../activities/hub';
-import { createLogger } from '../activities/logger';
+import { loadConfig } from '../activities/platform/config';
+import { openHub } from '../activities/hub/services';
+import { createLogger } from '../activities/platform/logger';
 import { createWorker } from './createWorker';
 import { ensureSweepSchedule } from './schedules';
 
 /** The worker process: runs the hub's workflows and activities until SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger('worker', config.logLevel);
-  const services = await openHubServices(config);
-  const directory = new ParticipantDirectory(services.db);
-  const sender = new CallbackSender({ directory, log, hubId: config.hubParticipantName });
+  const hub = await openHub({ ...config, log: createLogger('worker', config.logLevel) });
+  const { log } = hub;
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await createWorker({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
-    dependencies: { services, directory, sender, log },
+    dependencies: hub,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
   });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
@@ -30,7 +26,7 @@ async function main(): Promise<void> {
   // Worker.run resolves after shutdown, which the SDK starts on SIGINT/SIGTERM once in-flight tasks drain.
   await worker.run();
   await connection.close();
-  await services.db.close();
+  await hub.close();
   log.info('worker stopped');
 }
 

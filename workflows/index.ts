@@ -1,4 +1,5 @@
 export { healthCheck } from './healthCheck';
-export { transfer } from './transfer';
-export { quote } from './quote';
-export { reservationSweep } from './reservationSweep';
+export { followUp } from './hub/followUp';
+export { quote } from './hub/quote';
+export { reservationSweep } from './hub/reservationSweep';
+export { transfer } from './hub/transfer';

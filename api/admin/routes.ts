@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Funds } from '../../activities/funds';
-import type { Limits } from '../../activities/limits';
-import type { Participants } from '../../activities/participants';
-import type { SettlementModelRequest, SettlementModels } from '../../activities/settlementModels';
-import { Decimal, formatAmount, MONEY_SCALE } from '../../activities/db/money';
+import type { Funds } from '../../activities/hub/ledger/funds';
+import type { Limits } from '../../activities/hub/ledger/limits';
+import type { Participants } from '../../activities/hub/participants/participants';
+import type { SettlementModelRequest, SettlementModels } from '../../activities/hub/participants/settlementModels';
+import { Decimal, formatAmount, unrepresentableAmount } from '../../activities/hub/db/money';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import type { AdminValidator, AdminSchema } from './validation';
@@ -30,9 +30,8 @@ type AdminNumber = number | string;
 function exactAmount(value: AdminNumber, field: string): string {
   const decimal = new Decimal(typeof value === 'string' ? value : String(value));
   if (typeof value === 'number' && decimal.precision(true) > 15) throw new HttpError(400, 'validationError', `${field} has more than 15 significant digits`);
-  if (decimal.decimalPlaces() > MONEY_SCALE) throw new HttpError(400, 'validationError', `${field} has more than ${MONEY_SCALE} decimal places`);
-  // FSPIOP amounts have at most 18 digits before the point; the ledger holds no more.
-  if (decimal.abs().greaterThanOrEqualTo('1e18')) throw new HttpError(400, 'validationError', `${field} has more than 18 integer digits`);
+  const problem = unrepresentableAmount(decimal);
+  if (problem) throw new HttpError(400, 'validationError', `${field} ${problem}`);
   return formatAmount(decimal);
 }
 

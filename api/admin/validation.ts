@@ -3,7 +3,7 @@ import path from 'node:path';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
-import { repoRoot } from '../../activities/config';
+import { repoRoot } from '../../activities/platform/config';
 import { schemaError } from '../http/schemaErrors';
 
 /**

@@ -1,6 +1,6 @@
-import type { ParticipantAccount, SettlementModel } from '../../activities/db/entities';
-import { reportedValue, type LimitView, type PositionView } from '../../activities/limits';
-import type { ParticipantWithAccounts } from '../../activities/participants';
+import type { ParticipantAccount, SettlementModel } from '../../activities/hub/db/entities';
+import { reportedValue, type LimitView, type PositionView } from '../../activities/hub/ledger/limits';
+import type { ParticipantWithAccounts } from '../../activities/hub/participants/participants';
 
 /**
  * Response bodies in the shape of the Mojaloop central-ledger admin API. Amounts are numbers there;

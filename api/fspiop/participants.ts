@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { PartyIdInfo } from '../../activities/partyRouting';
+import type { PartyIdInfo } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
 import type { ResourceRoutes } from './app';
 import { fspiopHeaders } from './headers';

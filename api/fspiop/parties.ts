@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AccountLookup, PartyAddress } from '../../activities/accountLookup';
-import { PartyRouting } from '../../activities/partyRouting';
+import { AccountLookup, PartyAddress } from '../../activities/hub/lookup/accountLookup';
+import { PartyRouting } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import type { ResourceRoutes, SwitchDependencies } from './app';

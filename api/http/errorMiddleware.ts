@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { QueryFailedError } from 'typeorm';
-import { HubError } from '../../activities/hubError';
-import { errorInformation } from '../../workflows/errors';
+import { HubError } from '../../activities/platform/hubError';
+import { errorInformation } from '../contracts/errors';
 import { HttpError } from './httpError';
 
 /** HTTP status for a hub rule that the gateway reports synchronously. */

@@ -1,4 +1,4 @@
-import { errorInformation, ErrorInformation, FspiopErrorName } from '../../workflows/errors';
+import { errorInformation, ErrorInformation, FspiopErrorName } from '../contracts/errors';
 
 /** An error the gateway answers directly, with its HTTP status and FSPIOP ErrorInformation. */
 export class HttpError extends Error {

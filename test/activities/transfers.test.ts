@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { LedgerTransfer } from '../../activities/db/entities';
-import { Transfers } from '../../activities/transfers';
+import { LedgerTransfer } from '../../activities/hub/db/entities';
+import { Transfers } from '../../activities/hub/conversations/transfers';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 import { ilpPair, transferBody } from '../helpers/fspiopBodies';
@@ -67,9 +67,9 @@ test('a decided transfer is never rewritten: a later prepare of the same request
 });
 
 test('the sweep releases a reservation still held long after its transfer expired, and leaves live ones alone', async (t) => {
-  const { ReservationSweep } = await import('../../activities/reservationSweep');
-  const { CallbackSender } = await import('../../activities/callbacks');
-  const { ParticipantDirectory } = await import('../../activities/directory');
+  const { ReservationSweep } = await import('../../activities/hub/conversations/reservationSweep');
+  const { CallbackSender } = await import('../../activities/hub/delivery/callbacks');
+  const { ParticipantDirectory } = await import('../../activities/hub/delivery/directory');
   const pino = (await import('pino')).default;
   const log = pino({ level: 'silent' });
   const transfers = new Transfers(admin.services);

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { checkLedger } from '../../activities/ledger/invariants';
+import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 

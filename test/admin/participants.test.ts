@@ -1,7 +1,7 @@
 import test from 'ava';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
-import { loadConfig } from '../../activities/config';
-import { openHubServices } from '../../activities/hub';
+import { loadConfig } from '../../activities/platform/config';
+import { openHubServices } from '../../activities/hub/services';
 import { testDatabaseUrl, uniqueName } from '../helpers/database';
 
 let admin: AdminHarness;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { openHubServices, HubServices } from '../../activities/hub';
+import { openHubServices, HubServices } from '../../activities/hub/services';
 import { createAdminApp } from '../../api/admin/app';
 import { AdminValidator } from '../../api/admin/validation';
 import { testDatabaseUrl } from './database';

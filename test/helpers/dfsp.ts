@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { ENDPOINT_TYPES } from '../../activities/participants';
+import { FSPIOP_ENDPOINT_TYPES } from '../../api/contracts/endpoints';
 import { serveLocally } from './http';
 
 export interface ReceivedRequest {
@@ -107,5 +107,5 @@ export function mojaloopEndpoints(u: string): Array<{ type: string; value: strin
     FSPIOP_CALLBACK_URL_BULK_TRANSFER_ERROR: `${u}/bulkTransfers/{{id}}/error`,
     FSPIOP_CALLBACK_URL_BULK_QUOTES: u,
   };
-  return ENDPOINT_TYPES.filter((type) => values[type]).map((type) => ({ type, value: values[type] }));
+  return FSPIOP_ENDPOINT_TYPES.filter((type) => values[type]).map((type) => ({ type, value: values[type] }));
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { QuotesPostRequest, TransfersPostRequest } from '../../workflows/fspiopTypes';
+import type { QuotesPostRequest, TransfersPostRequest } from '../../api/contracts/bodies';
 
 type Currency = TransfersPostRequest['amount']['currency'];
 

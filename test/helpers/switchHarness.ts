@@ -1,16 +1,13 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
-import { CallbackSender } from '../../activities/callbacks';
-import { ParticipantDirectory } from '../../activities/directory';
-import { openHubServices, HubServices } from '../../activities/hub';
+import type { HubServices } from '../../activities/hub/services';
 import { createSwitchApp } from '../../api/fspiop/app';
 import { switchResources } from '../../api/fspiop/resources';
 import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
 import { testDatabaseUrl, uniqueName } from './database';
 import { SimulatedDfsp } from './dfsp';
-import { connectClient, startWorker, WorkerHarness } from './worker';
+import { connectClient, openTestHub, startWorker, WorkerHarness } from './worker';
 import { requestListener } from '../../api/http/gateway';
 
 /** The hub's identity: its participant name and the FSPIOP-Source of what it originates. */
@@ -45,15 +42,11 @@ const resourceOf = (path: string) => path.split('/')[1].split('?')[0];
  * real database, a worker on the real Temporal dev server, and DFSPs as real HTTP servers.
  */
 export async function startSwitch(options: { databaseUrl?: string; externalWorkerTaskQueue?: string } = {}): Promise<SwitchHarness> {
-  const services = await openHubServices({ databaseUrl: options.databaseUrl ?? testDatabaseUrl(), hubParticipantName: HUB_NAME });
-  const log = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
-  const directory = new ParticipantDirectory(services.db, 0);
-  const sender = new CallbackSender({ directory, log, hubId: HUB_ID, timeoutMs: 5_000 });
-  const worker = options.externalWorkerTaskQueue
-    ? await connectClient(options.externalWorkerTaskQueue)
-    : await startWorker(services, { directory, sender, log });
+  const hub = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl());
+  const { services } = hub;
+  const worker = options.externalWorkerTaskQueue ? await connectClient(options.externalWorkerTaskQueue) : await startWorker(hub);
   const admin = await startAdmin(services);
-  const app = createSwitchApp({ config: { taskQueue: worker.taskQueue }, services, directory, sender, temporal: worker.client, log }, switchResources, []);
+  const app = createSwitchApp({ ...hub, config: { taskQueue: worker.taskQueue }, temporal: worker.client }, switchResources, []);
   const server = http.createServer({ maxHeaderSize: 65_536 }, requestListener(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -116,7 +109,7 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
       await Promise.all(dfsps.map((dfsp) => dfsp.close()));
       await admin.close();
       await worker.close();
-      await services.db.close();
+      await hub.close();
     },
   };
 }

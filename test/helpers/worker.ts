@@ -3,11 +3,9 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pino from 'pino';
 import type { ActivityDependencies } from '../../activities';
-import { CallbackSender } from '../../activities/callbacks';
-import { ParticipantDirectory } from '../../activities/directory';
-import type { HubServices } from '../../activities/hub';
+import { openHub, Hub } from '../../activities/hub/services';
 import { createWorker } from '../../worker/createWorker';
-import { HUB_NAME } from './adminHarness';
+import { testDatabaseUrl } from './database';
 
 /** The Temporal dev server that `npm test` started for this run (test/run.ts). */
 export function temporalAddress(): string {
@@ -36,14 +34,13 @@ export async function connectClient(taskQueue: string): Promise<WorkerHarness> {
  */
 let runtimeInstalled = false;
 
-export async function startWorker(services: HubServices, given?: Omit<ActivityDependencies, 'services'>): Promise<WorkerHarness> {
-  const directory = given?.directory ?? new ParticipantDirectory(services.db, 0);
-  const dependencies: ActivityDependencies = {
-    services,
-    directory,
-    sender: given?.sender ?? new CallbackSender({ directory, log: pino({ level: 'silent' }), hubId: HUB_NAME }),
-    log: given?.log ?? pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
-  };
+/** The hub as tests wire it: the test database, no caching of participants, deliveries that give up after 5 s. */
+export function openTestHub(hubParticipantName: string, databaseUrl = testDatabaseUrl()): Promise<Hub> {
+  const log = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
+  return openHub({ databaseUrl, hubParticipantName, log, directoryTtlMs: 0, deliveryTimeoutMs: 5_000 });
+}
+
+export async function startWorker(dependencies: ActivityDependencies): Promise<WorkerHarness> {
   if (!runtimeInstalled) {
     // Business rejections (limits, expiries) are expected in tests; keep the SDK's log to real errors.
     Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'ERROR') || 'ERROR') });

@@ -2,7 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { repoRoot } from '../../activities/config';
+import { repoRoot } from '../../activities/platform/config';
 import { freePort } from '../../temporal/ports';
 import { npmInstall } from '../../temporal/setup';
 import { jsonOrUndefined, readAll, serveLocally } from '../helpers/http';

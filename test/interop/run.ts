@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../activities/config';
+import { repoRoot } from '../../activities/platform/config';
 import { startDevServer, type DevServer } from '../../temporal/devServer';
 import { temporalCliPath } from '../../temporal/setup';
 import { freePort } from '../../temporal/ports';

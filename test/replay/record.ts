@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { repoRoot } from '../../activities/config';
+import { repoRoot } from '../../activities/platform/config';
 import { startDevServer } from '../../temporal/devServer';
 import { temporalCliPath } from '../../temporal/setup';
 import type { SimulatedDfsp } from '../helpers/dfsp';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
-import { repoRoot } from '../../activities/config';
+import { repoRoot } from '../../activities/platform/config';
 import { workflowsPath } from '../../worker/createWorker';
 
 const historiesDir = path.join(repoRoot, 'test', 'replay', 'histories');

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { checkLedger } from '../../activities/ledger/invariants';
+import { checkLedger } from '../../activities/hub/ledger/invariants';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair, transferBody, ulid } from '../helpers/fspiopBodies';
 import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';

@@ -1,19 +1,18 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { openHubServices, HubServices } from '../../activities/hub';
+import type { Hub } from '../../activities/hub/services';
 import { healthCheck } from '../../workflows';
-import { testDatabaseUrl } from '../helpers/database';
-import { startWorker, WorkerHarness } from '../helpers/worker';
+import { openTestHub, startWorker, WorkerHarness } from '../helpers/worker';
 
-let services: HubServices;
+let hub: Hub;
 let harness: WorkerHarness;
 test.before(async () => {
-  services = await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: 'Hub' });
-  harness = await startWorker(services);
+  hub = await openTestHub('Hub');
+  harness = await startWorker(hub);
 });
 test.after.always(async () => {
   await harness?.close();
-  await services?.db.close();
+  await hub?.close();
 });
 
 test('the worker runs a workflow on the real Temporal dev server and its activity reaches the database', async (t) => {

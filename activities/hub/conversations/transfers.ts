@@ -1,0 +1,237 @@
+import crypto from 'node:crypto';
+import { EntityManager, In } from 'typeorm';
+import type { ErrorInformation } from '../../../api/contracts/errors';
+import type { TransfersPostRequest } from '../../../api/contracts/bodies';
+import { LedgerTransfer, ParticipantAccount, ParticipantLimit } from '../db/entities';
+import { Decimal, formatAmount, unrepresentableAmount } from '../db/money';
+import { TransferRecord } from '../db/switchEntities';
+import type { TransferState } from '../../../api/contracts/bodies';
+import type { HubServices } from '../services';
+import { HubError } from '../../platform/hubError';
+import { NET_DEBIT_CAP } from '../ledger/limits';
+import { findAccountByType, findParticipant } from '../participants/participants';
+
+export interface PrepareInput {
+  body: TransfersPostRequest;
+  source: string;
+  requestHash: string;
+}
+
+/** base64url(sha256(fulfilment)): the condition a fulfilment must hash to (ILP, Document 2 transfer rule 6). */
+export function conditionOf(fulfilment: string): string {
+  return crypto.createHash('sha256').update(Buffer.from(fulfilment, 'base64url')).digest('base64url');
+}
+
+/**
+ * The transfer's ledger steps. Prepare records the transfer, checks it as central-ledger does and
+ * reserves the payer's amount against its Net Debit Cap and liquidity in one locked transaction; commit
+ * and abort settle that reservation. All are idempotent, so Temporal may retry them freely.
+ */
+export class Transfers {
+  constructor(private readonly services: HubServices) {}
+
+  /**
+   * `repeat` means this transfer was decided long ago (its workflow history is gone, its record is not):
+   * the caller answers it as a repeated request instead of preparing it again.
+   */
+  async prepare({ body, source, requestHash }: PrepareInput): Promise<{ outcome: 'reserved' | 'repeat' }> {
+    const { db, ledger } = this.services;
+    const { transferId } = body;
+    const record = await this.record(body, requestHash);
+    if (record.transferState === 'COMMITTED' || record.transferState === 'ABORTED') return { outcome: 'repeat' };
+    // The record turns RESERVED in the reservation's own transaction, so a retried prepare that finds it so
+    // re-runs no check: one that failed now (expiry passed meanwhile) must not abort a standing reservation.
+    if (record.transferState === 'RESERVED') return { outcome: 'reserved' };
+    try {
+      const accounts = await db.read((manager) => this.check(manager, body, source));
+      await ledger.reserve(
+        {
+          transferId,
+          kind: 'TRANSFER',
+          debitAccountId: accounts.payer.id,
+          creditAccountId: accounts.payee.id,
+          amount: body.amount.amount,
+          currency: body.amount.currency,
+        },
+        {
+          guard: async ({ debit, amount, manager }) => {
+            const settlement = (await manager.findOneBy(ParticipantAccount, { id: accounts.settlement.id }))!;
+            const limit = await manager.findOneBy(ParticipantLimit, { accountId: debit.id, type: NET_DEBIT_CAP });
+            const exposure = new Decimal(debit.value).plus(debit.reservedValue).plus(amount);
+            // Liquidity cover: what the payer has deposited (a negative settlement balance) less its withdrawals in progress.
+            const liquidity = new Decimal(settlement.value).plus(settlement.reservedValue).negated();
+            if (exposure.greaterThan(liquidity)) {
+              throw new HubError('payerInsufficientLiquidity', `position ${formatAmount(exposure)} would exceed liquidity cover ${formatAmount(liquidity)}`);
+            }
+            if (!limit || exposure.greaterThan(limit.value)) {
+              throw new HubError('payerLimitError', `position ${formatAmount(exposure)} would exceed the Net Debit Cap ${limit ? limit.value : '(none set)'}`);
+            }
+          },
+          extraLocks: [accounts.settlement.id],
+          alongside: (manager) => finishIn(manager, transferId, 'RESERVED', ['RECEIVED']).then(() => undefined),
+        },
+      );
+    } catch (error) {
+      if (error instanceof HubError) await this.aborted(transferId, ['RECEIVED'], { errorInformation: error.errorInformation });
+      throw error;
+    }
+    return { outcome: 'reserved' };
+  }
+
+  /**
+   * Commits the reservation if the fulfilment hashes to the condition; a wrong or missing one changes nothing
+   * and is a validation error (the workflow then aborts the transfer, as central-ledger does).
+   */
+  async commit(input: { transferId: string; fulfilment?: string; payeeWantsNotification: boolean }): Promise<{ completedTimestamp: string }> {
+    const record = await this.get(input.transferId);
+    if (record.transferState === 'COMMITTED') return { completedTimestamp: record.completedTimestamp!.toISOString() };
+    if (!input.fulfilment) throw new HubError('validationError', 'fulfilment is required to commit a transfer');
+    if (conditionOf(input.fulfilment) !== record.ilpCondition) {
+      throw new HubError('validationError', 'invalid fulfilment: its SHA-256 does not match the transfer condition');
+    }
+    let completed!: Date;
+    await this.services.ledger.commit(input.transferId, async (manager) => {
+      completed = await finishIn(manager, input.transferId, 'COMMITTED', ['RESERVED'], {
+        fulfilment: input.fulfilment,
+        payeeWantsNotification: input.payeeWantsNotification,
+      });
+    });
+    return { completedTimestamp: completed.toISOString() };
+  }
+
+  /**
+   * Releases the reservation, if the ledger holds one, and records why the transfer was aborted, in the
+   * same transaction. The ledger decides, not the record: a reservation must never outlive its transfer.
+   */
+  async abort(input: { transferId: string; errorInformation: ErrorInformation; payeeWantsNotification?: boolean }): Promise<{ completedTimestamp: string }> {
+    const { transferId } = input;
+    const record = await this.get(transferId);
+    const extra = { errorInformation: input.errorInformation, payeeWantsNotification: input.payeeWantsNotification ?? record.payeeWantsNotification };
+    const reservation = await this.services.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId }));
+    if (reservation?.state !== 'RESERVED') {
+      return { completedTimestamp: (await this.aborted(transferId, ['RECEIVED', 'RESERVED'], extra)).toISOString() };
+    }
+    let completed!: Date;
+    await this.services.ledger.release(transferId, async (manager) => {
+      completed = await finishIn(manager, transferId, 'ABORTED', ['RECEIVED', 'RESERVED'], extra);
+    });
+    return { completedTimestamp: completed.toISOString() };
+  }
+
+  /** Records an abort that has no reservation to release. */
+  private aborted(transferId: string, from: TransferState[], extra: FinishExtra): Promise<Date> {
+    return this.services.db.transaction((manager) => finishIn(manager, transferId, 'ABORTED', from, extra));
+  }
+
+  get(transferId: string): Promise<TransferRecord> {
+    return this.services.db.read(async (manager) => {
+      const record = await manager.findOneBy(TransferRecord, { transferId });
+      if (!record) throw new HubError('transferIdNotFound', `transfer ${transferId} not found`);
+      return record;
+    });
+  }
+
+  find(transferId: string): Promise<TransferRecord | null> {
+    return this.services.db.read((manager) => manager.findOneBy(TransferRecord, { transferId }));
+  }
+
+  /** Records the transfer as RECEIVED; a record with another request hash means a conflicting duplicate. */
+  private async record(body: TransfersPostRequest, requestHash: string): Promise<TransferRecord> {
+    const expiration = new Date(body.expiration);
+    const row = {
+      transferId: body.transferId,
+      payerFsp: body.payerFsp,
+      payeeFsp: body.payeeFsp,
+      amount: formatAmount(body.amount.amount),
+      currency: body.amount.currency,
+      ilpCondition: body.condition,
+      expiration: Number.isNaN(expiration.getTime()) ? new Date(0) : expiration,
+      requestHash,
+      transferState: 'RECEIVED' as TransferState,
+      fulfilment: null,
+      completedTimestamp: null,
+      errorCode: null,
+      errorDescription: null,
+      payeeWantsNotification: false,
+      createdDate: new Date(),
+    };
+    await this.services.db.transaction(async (manager) => {
+      await manager.createQueryBuilder().insert().into(TransferRecord).values(row).orIgnore().execute();
+    });
+    const stored = await this.get(body.transferId);
+    if (stored.requestHash !== requestHash) throw new HubError('modifiedRequest', `transfer ${body.transferId} exists with different details`);
+    return stored;
+  }
+
+  /** The prepare checks of central-ledger, each failure a 3100 naming the reason (or 3202/3203 for unknown FSPs). */
+  private async check(manager: EntityManager, body: TransfersPostRequest, source: string) {
+    if (source !== body.payerFsp) throw new HubError('validationError', `FSPIOP-Source ${source} does not match payerFsp ${body.payerFsp}`);
+    if (body.payerFsp === body.payeeFsp) throw new HubError('validationError', 'payerFsp and payeeFsp must differ');
+    const amount = new Decimal(body.amount.amount);
+    const problem = unrepresentableAmount(amount);
+    if (problem) throw new HubError('validationError', `amount ${body.amount.amount} ${problem}`);
+    if (amount.isZero()) throw new HubError('validationError', 'amount must be greater than zero');
+    const expiration = Date.parse(body.expiration);
+    if (Number.isNaN(expiration) || expiration <= Date.now()) throw new HubError('validationError', `expiration ${body.expiration} is not in the future`);
+    const payer = await this.participantAccounts(manager, body.payerFsp, body.amount.currency, 'payerFspIdNotFound');
+    const payee = await this.participantAccounts(manager, body.payeeFsp, body.amount.currency, 'payeeFspIdNotFound');
+    const settlement = await findAccountByType(manager, payer.participantId, body.amount.currency, 'SETTLEMENT');
+    return { payer, payee, settlement };
+  }
+
+  private async participantAccounts(
+    manager: EntityManager,
+    name: string,
+    currency: string,
+    unknown: 'payerFspIdNotFound' | 'payeeFspIdNotFound',
+  ): Promise<ParticipantAccount> {
+    const participant = await findParticipant(manager, name).catch((error) => {
+      // Only "not found" names the FSP unknown; a database fault must stay retryable.
+      throw error instanceof HubError ? new HubError(unknown, `${name} is not a participant`) : error;
+    });
+    if (!participant.isActive) throw new HubError('validationError', `participant ${name} is inactive`);
+    const position = await manager.findOneBy(ParticipantAccount, { participantId: participant.participantId, currency, ledgerAccountType: 'POSITION' });
+    if (!position || !position.isActive) throw new HubError('validationError', `participant ${name} has no active ${currency} position account`);
+    return position;
+  }
+}
+
+interface FinishExtra {
+  fulfilment?: string;
+  errorInformation?: ErrorInformation;
+  payeeWantsNotification?: boolean;
+}
+
+/**
+ * Moves a transfer's record to its next state, only from the states that may precede it, so nothing that
+ * comes late (a retried step, a repeat after the history expired) can rewrite a decided transfer.
+ * Reaching a state the record already has is a repeat and changes nothing.
+ */
+async function finishIn(
+  manager: EntityManager,
+  transferId: string,
+  transferState: TransferState,
+  from: TransferState[],
+  extra: FinishExtra = {},
+): Promise<Date> {
+  const completedTimestamp = new Date();
+  const result = await manager.update(
+    TransferRecord,
+    { transferId, transferState: In(from) },
+    {
+      transferState,
+      ...(transferState === 'RESERVED' ? {} : { completedTimestamp }),
+      ...(extra.fulfilment ? { fulfilment: extra.fulfilment } : {}),
+      ...(extra.payeeWantsNotification === undefined ? {} : { payeeWantsNotification: extra.payeeWantsNotification }),
+      ...(extra.errorInformation
+        ? { errorCode: extra.errorInformation.errorCode, errorDescription: extra.errorInformation.errorDescription.slice(0, 256) }
+        : {}),
+    },
+  );
+  if (result.affected) return completedTimestamp;
+  const current = await manager.findOneBy(TransferRecord, { transferId });
+  if (current?.transferState !== transferState) {
+    throw new HubError('clientError', `transfer ${transferId} is ${current?.transferState ?? 'unknown'}; it cannot become ${transferState}`);
+  }
+  return current.completedTimestamp ?? completedTimestamp;
+}

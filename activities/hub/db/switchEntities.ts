@@ -1,0 +1,62 @@
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { moneyColumn } from './money';
+import type { TransferState } from '../../../api/contracts/bodies';
+
+const timestamp = { type: 'datetime', precision: 3 } as const;
+
+/**
+ * The built-in account-lookup oracle: which FSP holds a party, per currency. Absent sub-id and
+ * currency are stored as '' so the unique key covers them.
+ */
+@Entity('party_lookup')
+@Index(['partyIdType', 'partyIdentifier', 'partySubIdOrType', 'currency'], { unique: true })
+export class PartyLookup {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'varchar', length: 32 }) partyIdType!: string;
+  @Column({ type: 'varchar', length: 128 }) partyIdentifier!: string;
+  @Column({ type: 'varchar', length: 128 }) partySubIdOrType!: string;
+  @Column({ type: 'varchar', length: 3 }) currency!: string;
+  @Column({ type: 'varchar', length: 32 }) fspId!: string;
+  @Column(timestamp) createdDate!: Date;
+}
+
+/**
+ * A transfer as the switch knows it, for GET /transfers/{ID} and for the duplicate rule after its
+ * workflow has finished. The money itself is in ledger_transfer and journal_entry.
+ */
+@Entity('transfer')
+export class TransferRecord {
+  @PrimaryColumn({ type: 'varchar', length: 64 }) transferId!: string;
+  @Column({ type: 'varchar', length: 32 }) payerFsp!: string;
+  @Column({ type: 'varchar', length: 32 }) payeeFsp!: string;
+  @Column({ type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn }) amount!: string;
+  @Column({ type: 'varchar', length: 3 }) currency!: string;
+  @Column({ type: 'varchar', length: 48 }) ilpCondition!: string;
+  @Column(timestamp) expiration!: Date;
+  @Column({ type: 'varchar', length: 64 }) requestHash!: string;
+  @Column({ type: 'varchar', length: 20 }) transferState!: TransferState;
+  @Column({ type: 'varchar', length: 48, nullable: true }) fulfilment!: string | null;
+  @Column({ ...timestamp, nullable: true }) completedTimestamp!: Date | null;
+  @Column({ type: 'varchar', length: 4, nullable: true }) errorCode!: string | null;
+  @Column({ type: 'varchar', length: 256, nullable: true }) errorDescription!: string | null;
+  /** The payee answered RESERVED and waits for a PATCH with the final state. */
+  @Column({ type: 'boolean' }) payeeWantsNotification!: boolean;
+  @Column(timestamp) createdDate!: Date;
+}
+
+export type QuoteState = 'PENDING' | 'ACCEPTED' | 'REJECTED' | 'EXPIRED';
+
+/** A quote as the switch routed it: enough to resend its outcome to the payer (duplicate rule, GET). */
+@Entity('quote')
+export class QuoteRecord {
+  @PrimaryColumn({ type: 'varchar', length: 64 }) quoteId!: string;
+  @Column({ type: 'varchar', length: 32 }) payerFsp!: string;
+  @Column({ type: 'varchar', length: 32 }) payeeFsp!: string;
+  @Column({ type: 'varchar', length: 64 }) requestHash!: string;
+  @Column({ type: 'varchar', length: 20 }) state!: QuoteState;
+  /** The payee's PUT /quotes/{ID} (or error) headers and body, JSON-encoded, as forwarded to the payer. */
+  @Column({ type: 'text', nullable: true }) responseHeaders!: string | null;
+  @Column({ type: 'text', nullable: true }) responseBody!: string | null;
+  @Column(timestamp) createdDate!: Date;
+  @Column({ ...timestamp, nullable: true }) completedDate!: Date | null;
+}

@@ -1,0 +1,170 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Logger } from 'pino';
+import { BASE_ADDRESS_ENDPOINT_TYPES, FspiopEndpointType } from '../../../api/contracts/endpoints';
+import type { ParticipantDirectory } from './directory';
+import { HubError } from '../../platform/hubError';
+
+/** One HTTP message from the switch to a participant: a forwarded request, a callback or a notification. */
+export interface Delivery {
+  /** The participant whose endpoint receives it. */
+  to: string;
+  endpointType: FspiopEndpointType;
+  /** Values for the template's {{placeholders}}. */
+  params?: Record<string, string | undefined>;
+  /** Appended to base-address endpoints (QUOTES, TRX_REQ_SERVICE, AUTHORIZATIONS), e.g. `/quotes/{id}`. */
+  path?: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The headers it arrived with, for a message the switch passes on. */
+  headers?: Record<string, string>;
+  /**
+   * Instead of `headers`: a message the hub originates itself (an error, a notification), sent with
+   * FSPIOP-Source = the hub, FSPIOP-Destination = `to`, and dated when it is sent.
+   */
+  fromHub?: { resource: string; version: string };
+  body?: unknown;
+  /** The sender's body text, forwarded byte for byte (so end-to-end signatures hold) instead of `body`. */
+  rawBody?: string;
+}
+
+/** A delivery that failed in a way worth retrying (network error, timeout, 5xx). */
+export class DeliveryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeliveryError';
+  }
+}
+
+export function resolveTemplate(template: string, params: Record<string, string | undefined> = {}): string {
+  return template.replace(/{{\s*(\w+)\s*}}/g, (_, name: string) => {
+    const value = params[name];
+    return value === undefined ? '' : encodeURIComponent(value);
+  });
+}
+
+/**
+ * Sends deliveries to the addresses participants registered. It sends once: callers retry with
+ * backoff (activities through Temporal's retry policy, the stateless lookups through `sendWithRetry`).
+ */
+export class CallbackSender {
+  private readonly directory: ParticipantDirectory;
+  private readonly log: Logger;
+  /** FSPIOP-Source of the messages the hub originates. */
+  readonly hubId: string;
+  private readonly timeoutMs: number;
+
+  constructor(options: { directory: ParticipantDirectory; log: Logger; hubId: string; timeoutMs?: number }) {
+    this.directory = options.directory;
+    this.log = options.log;
+    this.hubId = options.hubId;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  async url(delivery: Delivery): Promise<string> {
+    const template = await this.directory.endpoint(delivery.to, delivery.endpointType);
+    if (!template) throw new HubError('destinationCommunicationError', `${delivery.to} has no ${delivery.endpointType} endpoint`);
+    const url = resolveTemplate(template, delivery.params);
+    return BASE_ADDRESS_ENDPOINT_TYPES.includes(delivery.endpointType) ? `${url.replace(/\/+$/, '')}${delivery.path ?? ''}` : url;
+  }
+
+  async send(delivery: Delivery): Promise<void> {
+    const url = await this.url(delivery);
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      // A mistyped endpoint stays mistyped however often it is tried: an operator has to correct it.
+      throw new HubError('destinationCommunicationError', `${delivery.to}'s ${delivery.endpointType} endpoint ${url} is not a URL`);
+    }
+    const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : JSON.stringify(delivery.body));
+    const headers = delivery.fromHub
+      ? hubHeaders({ ...delivery.fromHub, hubId: this.hubId, destination: delivery.to, target, method: delivery.method })
+      : forwardedHeaders(delivery);
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    let status: number;
+    try {
+      status = await exchange(target, delivery.method, headers, body, this.timeoutMs);
+    } catch (error) {
+      throw new DeliveryError(`${delivery.method} ${url} failed: ${(error as Error).message}`);
+    }
+    this.log.debug({ to: delivery.to, method: delivery.method, url, status }, 'delivered');
+    if (status >= 500) throw new DeliveryError(`${delivery.method} ${url} answered ${status}`);
+    if (status >= 400) {
+      // The participant refused the message itself; sending it again would not change its mind.
+      throw new HubError('destinationCommunicationError', `${delivery.method} ${url} answered ${status}`);
+    }
+  }
+
+  /** For deliveries made outside a workflow (stateless lookups): a few attempts with exponential backoff. */
+  async sendWithRetry(delivery: Delivery, attempts = 4, firstDelayMs = 200): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.send(delivery);
+      } catch (error) {
+        if (!(error instanceof DeliveryError) || attempt >= attempts) {
+          this.log.warn({ to: delivery.to, method: delivery.method, err: (error as Error).message }, 'delivery failed');
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, firstDelayMs * 2 ** (attempt - 1)));
+      }
+    }
+  }
+}
+
+const isCallback = (method: Delivery['method']) => method === 'PUT' || method === 'PATCH';
+
+/**
+ * A passed-on message keeps its sender's headers, except Accept on a callback: Document 2 says callbacks carry
+ * none, and Mojaloop's SDK refuses one that does.
+ */
+function forwardedHeaders(delivery: Delivery): Record<string, string> {
+  const headers = { ...delivery.headers };
+  if (isCallback(delivery.method)) delete headers.accept;
+  return headers;
+}
+
+/**
+ * Headers of a message the hub originates itself (errors, timeouts, notifications): FSPIOP-Source is the hub,
+ * and FSPIOP-URI and FSPIOP-HTTP-Method name the request as sent, as Mojaloop's hub sets them (a signature
+ * covers them). FSPIOP-URI is the API path (`/transfers/{ID}/error`), without the base path of the DFSP's
+ * endpoint, as ml-api-adapter derives it.
+ */
+function hubHeaders(options: { resource: string; version: string; hubId: string; destination: string; target: URL; method: string }): Record<string, string> {
+  const { pathname, search } = options.target;
+  const start = pathname.indexOf(`/${options.resource}`);
+  return {
+    'content-type': `application/vnd.interoperability.${options.resource}+json;version=${options.version}`,
+    date: new Date().toUTCString(),
+    'fspiop-source': options.hubId,
+    'fspiop-destination': options.destination,
+    'fspiop-uri': `${start < 0 ? pathname : pathname.slice(start)}${search}`,
+    'fspiop-http-method': options.method,
+  };
+}
+
+// Connections to DFSPs are kept alive between deliveries: a transfer sends several messages to the same
+// participants in quick succession. Idle sockets are dropped before a typical server's 5 s keep-alive ends.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
+  'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
+};
+
+/**
+ * One HTTP exchange with exactly the headers given (Node's fetch would add Accept, Accept-Language,
+ * User-Agent and Sec-Fetch-Mode of its own); resolves with the status once the answer has been read.
+ */
+function exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<number> {
+  const agent = agents[url.protocol as keyof typeof agents];
+  if (!agent) return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(url, { method, headers, agent, timeout: timeoutMs }, (response) => {
+      response.on('error', reject);
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.resume();
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}

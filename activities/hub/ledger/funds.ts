@@ -1,0 +1,137 @@
+import type { Database } from '../db/database';
+import { In } from 'typeorm';
+import { LedgerTransfer, Participant, ParticipantAccount } from '../db/entities';
+import { Decimal, formatAmount, unrepresentableAmount } from '../db/money';
+import { HubError } from '../../platform/hubError';
+import type { Ledger } from './ledger';
+import { findAccount, findAccountByType, findParticipant } from '../participants/participants';
+
+export interface FundsMovementRequest {
+  transferId: string;
+  externalReference: string;
+  reason: string;
+  amount: string;
+  currency?: string;
+}
+
+/**
+ * Funds in and out of a DFSP's SETTLEMENT account, each offset by the hub's HUB_RECONCILIATION account
+ * in the same currency. A deposit lowers the settlement account (Mojaloop's sign: the hub owes the DFSP);
+ * a withdrawal is reserved first, then committed or aborted, so the money cannot be spent twice meanwhile.
+ */
+export class Funds {
+  constructor(
+    private readonly db: Database,
+    private readonly ledger: Ledger,
+    private readonly hubName: string,
+  ) {}
+
+  async recordFundsIn(name: string, accountId: number, request: FundsMovementRequest): Promise<LedgerTransfer> {
+    const { settlement, reconciliation } = await this.accounts(name, accountId, request.currency);
+    return this.ledger.post({
+      transferId: request.transferId,
+      kind: 'FUNDS_IN',
+      debitAccountId: reconciliation.id,
+      creditAccountId: settlement.id,
+      amount: positive(request.amount),
+      currency: settlement.currency,
+      externalReference: request.externalReference,
+      reason: request.reason,
+    });
+  }
+
+  /**
+   * Reserves a withdrawal: at most the deposited funds not already reserved and not covering the DFSP's
+   * position, which is locked too so a concurrent transfer cannot spend the same cover.
+   */
+  async recordFundsOutPrepareReserve(name: string, accountId: number, request: FundsMovementRequest): Promise<LedgerTransfer> {
+    const { settlement, reconciliation } = await this.accounts(name, accountId, request.currency);
+    const position = await this.db.read((manager) => findAccountByType(manager, settlement.participantId, settlement.currency, 'POSITION'));
+    return this.ledger.reserve(
+      {
+        transferId: request.transferId,
+        kind: 'FUNDS_OUT',
+        debitAccountId: settlement.id,
+        creditAccountId: reconciliation.id,
+        amount: positive(request.amount),
+        currency: settlement.currency,
+        externalReference: request.externalReference,
+        reason: request.reason,
+      },
+      {
+        guard: async ({ debit, amount, manager }) => {
+          const current = (await manager.findOneBy(ParticipantAccount, { id: position.id }))!;
+          const exposure = Decimal.max(0, new Decimal(current.value).plus(current.reservedValue));
+          const available = new Decimal(debit.value).plus(debit.reservedValue).negated().minus(exposure);
+          if (amount.greaterThan(available)) {
+            throw new HubError('payerInsufficientLiquidity', `Funds out of ${formatAmount(amount)} exceeds the available ${formatAmount(available)}`);
+          }
+        },
+        extraLocks: [position.id],
+      },
+    );
+  }
+
+  async recordFundsOutCommit(name: string, accountId: number, transferId: string): Promise<LedgerTransfer> {
+    await this.reservationOf(name, accountId, transferId);
+    return this.ledger.commit(transferId);
+  }
+
+  async recordFundsOutAbort(name: string, accountId: number, transferId: string): Promise<LedgerTransfer> {
+    await this.reservationOf(name, accountId, transferId);
+    return this.ledger.release(transferId);
+  }
+
+  /**
+   * A funds-in or funds-out movement as its DFSP may see it through FSPIOP GET /transfers/{ID}: in
+   * central-ledger these are transfers between the hub and the DFSP. Undefined unless `name` is that DFSP.
+   */
+  movementFor(transferId: string, name: string): Promise<LedgerTransfer | undefined> {
+    return this.db.read(async (manager) => {
+      const movement = await manager.findOneBy(LedgerTransfer, { transferId, kind: In(['FUNDS_IN', 'FUNDS_OUT']) });
+      if (!movement) return undefined;
+      const participant = await manager.findOneBy(Participant, { name });
+      if (!participant) return undefined;
+      const own = await manager.existsBy(ParticipantAccount, {
+        id: In([movement.debitAccountId, movement.creditAccountId]),
+        participantId: participant.participantId,
+      });
+      return own ? movement : undefined;
+    });
+  }
+
+  private accounts(name: string, accountId: number, currency?: string): Promise<{ settlement: ParticipantAccount; reconciliation: ParticipantAccount }> {
+    return this.db.read(async (manager) => {
+      const settlement = await findAccount(manager, name, accountId);
+      if (settlement.ledgerAccountType !== 'SETTLEMENT') {
+        throw new HubError('clientError', `Account ${accountId} is a ${settlement.ledgerAccountType} account; funds move through SETTLEMENT accounts`);
+      }
+      if (!settlement.isActive) throw new HubError('clientError', `Account ${accountId} is inactive`);
+      if (currency && currency !== settlement.currency) {
+        throw new HubError('validationError', `Currency ${currency} does not match the account's ${settlement.currency}`);
+      }
+      const hub = await findParticipant(manager, this.hubName);
+      const reconciliation = await findAccountByType(manager, hub.participantId, settlement.currency, 'HUB_RECONCILIATION');
+      return { settlement, reconciliation };
+    });
+  }
+
+  private reservationOf(name: string, accountId: number, transferId: string): Promise<LedgerTransfer> {
+    return this.db.read(async (manager) => {
+      const account = await findAccount(manager, name, accountId);
+      const transfer = await manager.findOneBy(LedgerTransfer, { transferId });
+      if (!transfer || transfer.kind !== 'FUNDS_OUT' || transfer.debitAccountId !== account.id) {
+        throw new HubError('transferIdNotFound', `No funds-out reservation ${transferId} on account ${accountId}`);
+      }
+      return transfer;
+    });
+  }
+}
+
+function positive(amount: string): string {
+  const value = new Decimal(amount);
+  if (!value.isPositive() || value.isZero()) throw new HubError('validationError', 'amount must be greater than zero');
+  const problem = unrepresentableAmount(value);
+  if (problem) throw new HubError('validationError', `amount ${problem}`);
+  return formatAmount(value);
+}

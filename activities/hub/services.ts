@@ -1,0 +1,60 @@
+import type { Logger } from 'pino';
+import type { HubConfig } from '../platform/config';
+import { CallbackSender } from './delivery/callbacks';
+import { ParticipantDirectory } from './delivery/directory';
+import { Database, openDatabase } from './db/database';
+import { Funds } from './ledger/funds';
+import { Ledger } from './ledger/ledger';
+import { Limits } from './ledger/limits';
+import { Participants } from './participants/participants';
+import { SettlementModels } from './participants/settlementModels';
+
+/** The hub's stateful services over one database, wired once per process. */
+export interface HubServices {
+  db: Database;
+  ledger: Ledger;
+  participants: Participants;
+  limits: Limits;
+  funds: Funds;
+  settlementModels: SettlementModels;
+}
+
+type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive'>>;
+
+export async function openHubServices(config: ServicesConfig): Promise<HubServices> {
+  const db = await openDatabase(config.databaseUrl, config.hubParticipantName);
+  const ledger = new Ledger(db);
+  return {
+    db,
+    ledger,
+    participants: new Participants(db, config.hubParticipantName, { createActive: config.newParticipantsActive ?? false }),
+    limits: new Limits(db, ledger, config.hubParticipantName),
+    funds: new Funds(db, ledger, config.hubParticipantName),
+    settlementModels: new SettlementModels(db),
+  };
+}
+
+/** Everything a hub process runs on: its services, the participant directory and the sender of messages to DFSPs. */
+export interface Hub {
+  services: HubServices;
+  directory: ParticipantDirectory;
+  sender: CallbackSender;
+  log: Logger;
+  close(): Promise<void>;
+}
+
+export interface HubOptions extends ServicesConfig {
+  log: Logger;
+  /** How long participants and endpoints are cached (tests use 0, so admin changes apply at once). */
+  directoryTtlMs?: number;
+  /** How long one delivery to a DFSP may take. */
+  deliveryTimeoutMs?: number;
+}
+
+/** The one wiring of a hub process, shared by the worker, the gateways, the tests and the benchmark. */
+export async function openHub(options: HubOptions): Promise<Hub> {
+  const services = await openHubServices(options);
+  const directory = new ParticipantDirectory(services.db, options.directoryTtlMs);
+  const sender = new CallbackSender({ directory, log: options.log, hubId: options.hubParticipantName, timeoutMs: options.deliveryTimeoutMs });
+  return { services, directory, sender, log: options.log, close: () => services.db.close() };
+}

@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { DEFAULT_TASK_QUEUE } from '../../api/contracts/conversations';
+
+/**
+ * Every process (worker, gateways, launcher, tests) reads its settings here, from environment
+ * variables with safe defaults, so pointing the hub at MySQL or a Temporal cluster is configuration only.
+ * The README has the table.
+ */
+export interface HubConfig {
+  /** `sqlite:<file>` (default, under .data/) or `mysql://user:pass@host:port/db`. */
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  taskQueue: string;
+  /**
+   * The hub's one identity, as in Mojaloop: the participant that owns the HUB_* accounts and the FSPIOP-Source
+   * of the messages the hub originates (errors, timeouts, notifications).
+   */
+  hubParticipantName: string;
+  /**
+   * Document 3 creates participants inactive until an operator activates them; central-ledger creates them
+   * active, and Mojaloop's onboarding scripts rely on that.
+   */
+  newParticipantsActive: boolean;
+  adminPort: number;
+  switchPort: number;
+  host: string;
+  logLevel: string;
+}
+
+export const repoRoot = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../../..' : '../..');
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  return {
+    databaseUrl: env.DATABASE_URL || `sqlite:${path.join(repoRoot, '.data', 'hub.sqlite')}`,
+    temporalAddress: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE || DEFAULT_TASK_QUEUE,
+    hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',
+    newParticipantsActive: flag(env, 'NEW_PARTICIPANTS_ACTIVE'),
+    adminPort: integer(env, 'ADMIN_PORT', 3001),
+    switchPort: integer(env, 'SWITCH_PORT', 3000),
+    host: env.HOST || '127.0.0.1',
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

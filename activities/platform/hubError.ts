@@ -1,0 +1,20 @@
+import { errorInformation, ErrorInformation, FspiopErrorName } from '../../api/contracts/errors';
+
+/**
+ * A business rejection raised by the hub's own rules (unknown participant, limit exceeded, conflicting
+ * duplicate…), named by its FSPIOP catalogue entry. Gateways turn it into an HTTP error or an error
+ * callback; activities turn it into a non-retryable ApplicationFailure.
+ */
+export class HubError extends Error {
+  constructor(
+    readonly errorName: FspiopErrorName,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = 'HubError';
+  }
+
+  get errorInformation(): ErrorInformation {
+    return errorInformation(this.errorName, this.detail);
+  }
+}

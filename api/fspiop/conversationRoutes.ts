@@ -1,0 +1,134 @@
+import crypto from 'node:crypto';
+import Router from '@koa/router';
+import type { Client } from '@temporalio/client';
+import type { SearchAttributePair, SignalDefinition, Workflow } from '@temporalio/common';
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import { workflowIds, FspiopResource } from '../contracts/conversations';
+import type { FollowUp } from '../contracts/followUps';
+import type { ReceivedCallback, RepeatedRequest } from '../contracts/messages';
+import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
+import { readJsonBody } from '../http/body';
+import type { ResourceRoutes } from './app';
+import { requestHash, signalIfRunning, startOrRepeat } from './conversations';
+import { FspiopRequest, fspiopHeaders } from './headers';
+import { accepted, ok } from './replies';
+import { FspiopSchema, pathId, validateFspiop } from './schemas';
+
+/** How the gateway names and labels a new conversation, read from its validated request. */
+export interface ConversationStart {
+  id: string;
+  workflowId: string;
+  searchAttributes: SearchAttributePair[];
+  /** The one line an operator reads in the Temporal UI's list. */
+  summary: string;
+}
+
+/** A callback (PUT /{resource}/{ID} or …/error): to its running conversation as a signal, else a follow-up. */
+export interface CallbackDeclaration<Body> {
+  schema: FspiopSchema;
+  /** Checks the schema cannot express; throws an HttpError, or answers false to acknowledge and drop. */
+  admit?: (body: Body, fspiop: FspiopRequest, id: string, log: Logger) => boolean;
+  workflowId: (id: string) => string;
+  signal: SignalDefinition<[unknown]>;
+  signalArgument: (callback: ReceivedCallback<Body>) => unknown;
+  /** What the switch does when no conversation waits for it any more; undefined to log it and drop it. */
+  orphan?: (id: string, callback: ReceivedCallback<Body>, fspiop: FspiopRequest) => FollowUp | undefined;
+}
+
+/**
+ * One FSPIOP resource as a conversation: the declaration is all a new one needs beside its workflow. POST starts
+ * the workflow (its ID being the idempotency key), GET and anything arriving after the workflow ended become
+ * durable follow-ups, and callbacks are signals to the running workflow.
+ */
+export interface ConversationDeclaration<Request, Answer, Failure> {
+  resource: FspiopResource;
+  post?: {
+    schema: FspiopSchema;
+    workflow: Workflow;
+    repeatSignal: SignalDefinition<[RepeatedRequest]>;
+    start: (body: Request, fspiop: FspiopRequest) => ConversationStart;
+    /** The follow-up that applies the duplicate rule from the record once the conversation has ended. */
+    repeatedAfterEnd: (id: string, requestHash: string, fspiop: FspiopRequest) => FollowUp;
+  };
+  get?: (id: string, fspiop: FspiopRequest, ctx: Context) => FollowUp;
+  answer?: CallbackDeclaration<Answer>;
+  error?: CallbackDeclaration<Failure>;
+}
+
+/** Turns a declaration into the resource's router: validate, acknowledge (202 / 200), hand over to Temporal. */
+export function conversationRoutes<Request, Answer, Failure>(declaration: ConversationDeclaration<Request, Answer, Failure>): ResourceRoutes {
+  const { resource } = declaration;
+  return ({ config, temporal, directory, log }) => {
+    const router = new Router({ prefix: `/${resource}` });
+    router.use(fspiopHeaders(resource, (fsp) => directory.unavailable(fsp)));
+    // Every {ID} names a conversation: a CorrelationId, checked before any handler uses it.
+    router.param('id', (id, _ctx, next) => {
+      pathId(id);
+      return next();
+    });
+    const followUp = (id: string, request: FollowUp) => startFollowUp(temporal, config.taskQueue, resource, id, request);
+
+    const { post, get, answer, error } = declaration;
+    if (post) {
+      router.post('/', async (ctx) => {
+        const fspiop: FspiopRequest = ctx.state.fspiop;
+        const { body: parsed, text } = await readJsonBody(ctx);
+        const body = validateFspiop<Request>(post.schema, parsed);
+        const hash = requestHash(body);
+        const started = post.start(body, fspiop);
+        const outcome = await startOrRepeat(
+          temporal,
+          post.workflow,
+          {
+            workflowId: started.workflowId,
+            taskQueue: config.taskQueue,
+            args: [{ body, rawBody: text, headers: fspiop.headers, requestHash: hash, version: fspiop.version }],
+            typedSearchAttributes: started.searchAttributes,
+            staticSummary: started.summary,
+          },
+          post.repeatSignal,
+          { requestHash: hash, headers: fspiop.headers },
+        );
+        if (outcome === 'finished') await followUp(started.id, post.repeatedAfterEnd(started.id, hash, fspiop));
+        accepted(ctx);
+      });
+    }
+    if (get) {
+      router.get('/:id', async (ctx) => {
+        await followUp(ctx.params.id, get(ctx.params.id, ctx.state.fspiop, ctx));
+        accepted(ctx);
+      });
+    }
+    const callback =
+      <Body>(declared: CallbackDeclaration<Body>): Router.Middleware =>
+      async (ctx) => {
+        const fspiop: FspiopRequest = ctx.state.fspiop;
+        const id: string = ctx.params.id;
+        const { body: parsed, text } = await readJsonBody(ctx);
+        const body = validateFspiop<Body>(declared.schema, parsed);
+        if (declared.admit && !declared.admit(body, fspiop, id, log)) return ok(ctx);
+        const received: ReceivedCallback<Body> = { headers: fspiop.headers, body, rawBody: text };
+        const signalled = await signalIfRunning(temporal, declared.workflowId(id), declared.signal, declared.signalArgument(received));
+        if (!signalled) {
+          const orphan = declared.orphan?.(id, received, fspiop);
+          if (orphan) await followUp(id, orphan);
+          else log.info({ resource, id, from: fspiop.source }, 'callback for a conversation that has ended; dropped');
+        }
+        ok(ctx);
+      };
+    if (answer) router.put('/:id', callback(answer));
+    if (error) router.put('/:id/error', callback(error));
+    return router;
+  };
+}
+
+/** Hands an answer from the record to a `followUp` workflow of its own, so it survives this process. */
+export async function startFollowUp(temporal: Client, taskQueue: string, resource: FspiopResource, id: string, request: FollowUp): Promise<void> {
+  await temporal.workflow.start(followUpWorkflow, {
+    workflowId: workflowIds.followUp(resource, id, crypto.randomUUID()),
+    taskQueue,
+    args: [request],
+    staticSummary: `${request.kind} of ${resource} ${id}`,
+  });
+}

@@ -1,0 +1,122 @@
+import { allHandlersFinished, CancellationScope, condition, isCancellation, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { SignalDefinition } from '@temporalio/workflow';
+import { addressOf, FspiopResource } from '../../api/contracts/conversations';
+import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
+import type { ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
+import { State } from '../../api/contracts/searchAttributes';
+import { deliveries } from './activities';
+import { bestEffort, errorOf } from './failures';
+
+export interface ConversationOptions {
+  resource: FspiopResource;
+  /** The business ID the DFSP chose (quoteId, transferId, …): the workflow ID's second half. */
+  id: string;
+  /** What the conversation is called in messages to DFSPs ("quote", "transfer"). */
+  noun: string;
+  request: ReceivedRequest<unknown>;
+  /** A POST repeating this conversation's ID while it runs. */
+  repeatSignal: SignalDefinition<[RepeatedRequest]>;
+}
+
+/** How waiting for the other side ended. */
+export type WaitOutcome = { kind: 'answered' } | { kind: 'expired' } | { kind: 'unreachable'; error: ErrorInformation };
+
+/**
+ * What every FSPIOP conversation through the switch does the same way: the duplicate rule (spec general rule 3),
+ * forwarding a request until it is answered or expires, passing callbacks on byte for byte, the hub's own error
+ * callbacks, the State search attribute, and the final answer that a repeated request gets again.
+ */
+export class Conversation {
+  private finalAnswer?: () => Promise<void>;
+
+  constructor(private readonly options: ConversationOptions) {
+    setHandler(options.repeatSignal, (repeat) => this.answerRepeat(repeat));
+  }
+
+  private get version(): string {
+    return this.options.request.version;
+  }
+
+  /** An error of the hub's own, PUT /{resource}/{ID}/error, sent with FSPIOP-Source = the hub. */
+  hubError(to: string, error: ErrorInformation): Promise<void> {
+    const { resource, id } = this.options;
+    return deliveries.deliverFromHub({
+      to,
+      ...addressOf(resource, 'error', id),
+      method: 'PUT',
+      body: { errorInformation: error },
+      resource,
+      version: this.version,
+    });
+  }
+
+  /** A message the hub states itself about this conversation (a notification, an outcome it restates). */
+  hubMessage(to: string, method: 'PUT' | 'PATCH', body: unknown): Promise<void> {
+    const { resource, id } = this.options;
+    return deliveries.deliverFromHub({ to, ...addressOf(resource, 'answer', id), method, body, resource, version: this.version });
+  }
+
+  /** A participant's callback passed on with its own headers and body, byte for byte. */
+  relay(to: string, kind: 'answer' | 'error', callback: ReceivedCallback<unknown>): Promise<void> {
+    const { resource, id } = this.options;
+    return deliveries.deliver({ to, ...addressOf(resource, kind, id), method: 'PUT', headers: callback.headers, rawBody: callback.rawBody });
+  }
+
+  /** Refuses a callback from a participant that is not the one this conversation waits on; nothing else changes. */
+  refuseStranger(from: string, detail: string): Promise<void> {
+    return bestEffort(this.hubError(from, errorInformation('validationError', detail)), `refusal to ${from}`);
+  }
+
+  /**
+   * Forwards the request to `to` and waits until `answered()` holds or `waitMs` pass. The forward runs in its
+   * own scope so that expiry cancels its retries instead of waiting them out; a forward that fails for good
+   * (no endpoint, the DFSP refuses it) ends the wait with its error.
+   */
+  async forwardUntilAnswered(to: string, answered: () => boolean, waitMs: number): Promise<WaitOutcome> {
+    const { resource, request } = this.options;
+    let unreachable: ErrorInformation | undefined;
+    const scope = new CancellationScope();
+    const forwarding = scope
+      .run(() => deliveries.deliver({ to, ...addressOf(resource, 'request'), method: 'POST', headers: request.headers, rawBody: request.rawBody }))
+      .catch((error) => {
+        if (!isCancellation(error)) unreachable = errorOf(error);
+      });
+    const inTime = await condition(() => answered() || unreachable !== undefined, Math.max(1, waitMs));
+    if (!inTime) scope.cancel();
+    await forwarding;
+    if (!inTime) return { kind: 'expired' };
+    return answered() ? { kind: 'answered' } : { kind: 'unreachable', error: unreachable! };
+  }
+
+  setState(state: string): void {
+    upsertSearchAttributes([{ key: State, value: state }]);
+  }
+
+  /**
+   * Ends the conversation for the requester: records the state, runs `record` (the conversation's own
+   * bookkeeping), then sends the final answer, which a repeated request gets again. A final answer that still
+   * fails after its retries does not undo the decision: the ledger is right and the DFSP can ask with GET.
+   */
+  async finish(state: string, answer: () => Promise<void>, record?: () => Promise<void>): Promise<void> {
+    this.setState(state);
+    await record?.();
+    this.finalAnswer = answer;
+    await bestEffort(answer(), `final answer of ${this.options.noun} ${this.options.id}`);
+  }
+
+  /** Waits for the signal handlers still answering (repeats, strangers) before the workflow completes. */
+  async close(): Promise<void> {
+    await condition(allHandlersFinished);
+  }
+
+  private async answerRepeat(repeat: RepeatedRequest): Promise<void> {
+    const { noun, id, request } = this.options;
+    if (repeat.requestHash !== request.requestHash) {
+      const modified = errorInformation('modifiedRequest', `${noun} ${id} exists with different details`);
+      await bestEffort(this.hubError(repeat.headers['fspiop-source'], modified), 'duplicate error');
+    } else if (this.finalAnswer) {
+      await bestEffort(this.finalAnswer(), 'resent final answer');
+    }
+    // The same request while the conversation is still open: ignored, its answer will come.
+  }
+}

@@ -1,0 +1,31 @@
+import { ActivityFailure, ApplicationFailure, log } from '@temporalio/workflow';
+import { errorInformation, ErrorInformation, HUB_REJECTION } from '../../api/contracts/errors';
+
+/** The ErrorInformation of an activity's business rejection, or undefined for any other failure. */
+export function rejectionOf(error: unknown): ErrorInformation | undefined {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure && cause.type === HUB_REJECTION) return cause.details?.[0] as ErrorInformation;
+  return undefined;
+}
+
+/** A business rejection's ErrorInformation, or — when the activity failed for good otherwise — a 2001. */
+export function errorOf(error: unknown): ErrorInformation {
+  return rejectionOf(error) ?? errorInformation('internalServerError', 'the switch could not complete the request');
+}
+
+/** Milliseconds from workflow time until an ISO timestamp (negative once it has passed). */
+export function msUntil(timestamp: string): number {
+  return Date.parse(timestamp) - Date.now();
+}
+
+/**
+ * A callback that still fails after its retries must not undo a decided conversation: the ledger is
+ * already right, and the DFSP can ask with GET. The failure is logged for operators.
+ */
+export async function bestEffort(sending: Promise<unknown>, what: string): Promise<void> {
+  try {
+    await sending;
+  } catch (error) {
+    log.warn(`${what} failed`, { error: (error as Error).message });
+  }
+}
