@@ -1,6 +1,7 @@
 /**
  * Re-records the workflow histories that test/replay/replay.test.ts replays. Run it when a workflow
- * changes on purpose (`npm run record-histories`), review the diff, and commit the new histories.
+ * changes on purpose (`npm run record-histories`, or `npm run record-histories -- <name>…` for some of them),
+ * review the diff, and commit the new histories.
  * A change that must not break workflows already running in production needs `patched()` instead:
  * then keep the old histories, add new ones, and the replay test proves both paths still replay.
  */
@@ -85,7 +86,8 @@ async function main(): Promise<void> {
     const payer = await hub.provision();
     const payee = await hub.provision();
     fs.mkdirSync(historiesDir, { recursive: true });
-    for (const [name, scenario] of Object.entries(scenarios)) {
+    const chosen = process.argv.slice(2);
+    for (const [name, scenario] of Object.entries(scenarios).filter(([name]) => chosen.length === 0 || chosen.includes(name))) {
       const workflowId = await scenario(hub, payer, payee);
       const handle = hub.worker.client.workflow.getHandle(workflowId);
       await handle.result().catch(() => undefined);
