@@ -10,10 +10,12 @@ import { AdminServices, participantRoutes, settlementModelRoutes } from './route
  * here: any other method is 405, an unknown path 404 (3002), both with ErrorInformation.
  */
 export function createAdminApp(services: AdminServices, log: Logger, health: Health): Koa {
-  return createGateway('admin', log, [participantRoutes(services), settlementModelRoutes(services), observabilityRoutes(health)], async (ctx, next) => {
-    if (!['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
-      throw new HttpError(405, 'clientError', `Method ${ctx.method} is not supported`);
-    }
-    await next();
+  return createGateway('admin', log, [participantRoutes(services), settlementModelRoutes(services), observabilityRoutes(health)], {
+    guard: async (ctx, next) => {
+      if (!['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
+        throw new HttpError(405, 'clientError', `Method ${ctx.method} is not supported`);
+      }
+      await next();
+    },
   });
 }

@@ -18,8 +18,19 @@ export const workflowIds = {
 } as const;
 
 /** FSPIOP resources whose messages the switch routes, as media types and paths name them. */
-export type FspiopResource =
-  'participants' | 'parties' | 'quotes' | 'transfers' | 'transactionRequests' | 'authorizations' | 'transactions' | 'bulkQuotes' | 'bulkTransfers';
+export const FSPIOP_RESOURCES = [
+  'participants',
+  'parties',
+  'quotes',
+  'transfers',
+  'transactionRequests',
+  'authorizations',
+  'transactions',
+  'bulkQuotes',
+  'bulkTransfers',
+] as const;
+
+export type FspiopResource = (typeof FSPIOP_RESOURCES)[number];
 
 /** The messages of a conversation the switch delivers: the request, its answer and the error answer. */
 export type MessageKind = 'request' | 'answer' | 'error';

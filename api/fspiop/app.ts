@@ -8,7 +8,9 @@ import type { ParticipantDirectory } from '../../activities/hub/delivery/directo
 import type { HubServices } from '../../activities/hub/services';
 import { createGateway } from '../http/gateway';
 import { observabilityRoutes, Health } from '../http/observability';
+import { errorMediaType } from './headers';
 import { warmUpSchemas } from './schemas';
+import { FSPIOP_RESOURCES } from '../contracts/conversations';
 
 export interface SwitchDependencies {
   config: Pick<HubConfig, 'taskQueue'>;
@@ -24,10 +26,29 @@ export type ResourceRoutes = (deps: SwitchDependencies) => Router;
 
 /**
  * The FSPIOP switch gateway (Document 2). Requests are acknowledged 202 and callbacks 200 at once; the
- * work continues in workflows or in background deliveries. Unknown paths are 404 (3002), methods a
- * resource does not offer 405, and no bad input ever causes a 500.
+ * work continues in workflows. Unknown paths are 404 (3002), services of the API the hub does not offer 501
+ * (2002), methods a resource does not offer 405, and no bad input ever causes a 500. Errors carry the
+ * resource's versioned media type.
  */
 export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRoutes[], health: Health): Koa {
   warmUpSchemas();
-  return createGateway('switch', deps.log, [...resources.map((resource) => resource(deps)), observabilityRoutes(health)]);
+  return createGateway('switch', deps.log, [...resources.map((resource) => resource(deps)), observabilityRoutes(health)], {
+    notOffered: (path) => NOT_OFFERED.includes(resourceOf(path)),
+    errorMediaType: (ctx) => {
+      const resource = resourceOf(ctx.path);
+      return FSPIOP_MEDIA_RESOURCES.includes(resource) ? errorMediaType(resource, ctx) : undefined;
+    },
+  });
 }
+
+/** The first segment of a path: the FSPIOP resource it addresses (`/transfers/x` → `transfers`). */
+const resourceOf = (path: string) => path.split('/')[1] ?? '';
+
+/**
+ * Services of the Mojaloop APIs this hub does not offer (yet): the third-party API's resources and FSPIOP v2's
+ * foreign exchange. A DFSP that calls one learns it is not implemented (501, 2002), not that the URI is wrong.
+ */
+const NOT_OFFERED = ['accounts', 'consentRequests', 'consents', 'thirdpartyRequests', 'services', 'fxQuotes', 'fxTransfers'];
+
+/** Resources whose messages carry a versioned FSPIOP media type. */
+const FSPIOP_MEDIA_RESOURCES: string[] = [...FSPIOP_RESOURCES, ...NOT_OFFERED];

@@ -18,6 +18,8 @@ export const FORWARDED_HEADERS = [
   'fspiop-encryption',
   'traceparent',
   'tracestate',
+  // Who the request came from, for the DFSP's own logs and controls, as a proxy passes it on.
+  'x-forwarded-for',
 ] as const;
 
 export type FspiopHeaders = Record<string, string>;
@@ -51,6 +53,21 @@ function negotiate(accept: string, resource: string): string {
     if (SUPPORTED_VERSIONS.includes(version)) return version;
   }
   throw new HttpError(406, 'unacceptableVersion', `Accept ${accept} names no supported version (${SUPPORTED_VERSIONS.join(', ')})`);
+}
+
+/**
+ * The Content-Type of an error the gateway answers: the resource's FSPIOP media type in the version the request
+ * was being answered in, or the hub's latest where the request's own headers named none it speaks.
+ */
+export function errorMediaType(resource: string, ctx: Context): string {
+  const checked: FspiopRequest | undefined = ctx.state.fspiop;
+  let version = checked?.version;
+  if (!version) {
+    const sent = mediaType.exec(ctx.get('Content-Type'));
+    const named = sent && sent[1] === resource && sent[2] !== undefined ? `${sent[2]}.${sent[3] ?? '0'}` : undefined;
+    version = named && SUPPORTED_VERSIONS.includes(named) ? named : LATEST;
+  }
+  return `application/vnd.interoperability.${resource}+json;version=${version}`;
 }
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';

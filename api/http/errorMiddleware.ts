@@ -4,6 +4,7 @@ import { QueryFailedError } from 'typeorm';
 import { HubError } from '../../activities/platform/hubError';
 import { errorInformation } from '../contracts/errors';
 import { HttpError } from './httpError';
+import { unavailableDependency } from './unavailable';
 
 /** HTTP status for a hub rule that the gateway reports synchronously. */
 function statusOf(error: HubError): number {
@@ -12,7 +13,8 @@ function statusOf(error: HubError): number {
 
 /**
  * Every error leaves the gateway as `{ errorInformation }` with an FSPIOP code. Bad input is a 4xx with
- * the code that names the problem; only a fault of the hub itself is a 500 (2001), and it is logged.
+ * the code that names the problem; Temporal or the database being out of reach is a 503 (2003), which a DFSP
+ * retries; only a fault of the hub itself is a 500 (2001), and it is logged.
  */
 export function errorMiddleware(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -30,9 +32,16 @@ export function errorMiddleware(log: Logger): Middleware {
         ctx.status = statusOf(error);
         ctx.body = { errorInformation: error.errorInformation };
       } else {
-        log.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
-        ctx.status = 500;
-        ctx.body = { errorInformation: errorInformation('internalServerError') };
+        const dependency = unavailableDependency(error);
+        if (dependency) {
+          log.warn({ err: error, method: ctx.method, path: ctx.path }, `${dependency} unavailable`);
+          ctx.status = 503;
+          ctx.body = { errorInformation: errorInformation('serviceUnavailable', `${dependency} is unavailable; try again later`) };
+        } else {
+          log.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+          ctx.status = 500;
+          ctx.body = { errorInformation: errorInformation('internalServerError') };
+        }
       }
     }
   };

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HubServices } from '../../activities/hub/services';
+import type { Hub, HubServices } from '../../activities/hub/services';
 import { createSwitchApp } from '../../api/fspiop/app';
 import { switchResources } from '../../api/fspiop/resources';
 import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
@@ -25,12 +25,14 @@ export interface FspiopCall {
 export interface SwitchHarness {
   url: string;
   admin: AdminHarness;
+  /** The hub's own wiring (services, directory, sender), for tests that build a gateway of their own. */
+  hub: Hub;
   services: HubServices;
   worker: WorkerHarness;
   dfsps: SimulatedDfsp[];
   /** A DFSP created, activated, given endpoints at a simulator, a Net Debit Cap and deposited funds. */
   provision(options?: { currency?: string; netDebitCap?: number; fundsIn?: number; name?: string }): Promise<SimulatedDfsp>;
-  fspiop(method: string, path: string, call: FspiopCall): Promise<{ status: number; body: any }>;
+  fspiop(method: string, path: string, call: FspiopCall): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
   return {
     url,
     admin,
+    hub,
     services,
     worker,
     dfsps,
@@ -102,7 +105,7 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
         body: body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
       });
       const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+      return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

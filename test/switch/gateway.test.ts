@@ -144,3 +144,29 @@ test('a path ID that is not a CorrelationId is 400 with 3101, never a 500', asyn
     t.is(reply.errorInformation.errorCode, '3101');
   }
 });
+
+test('a service of the Mojaloop APIs that this hub does not offer is 501 with 2002, not 404', async (t) => {
+  for (const path of ['/consents', '/thirdpartyRequests/transactions', '/fxQuotes']) {
+    const { status, body } = await hub.fspiop('POST', path, { source: payer, body: {} });
+    t.is(status, 501, path);
+    t.is(body.errorInformation.errorCode, '2002', path);
+  }
+});
+
+test("an error response carries the resource's versioned media type, in the version the request was answered in", async (t) => {
+  const refused = await post({ transferId: 'not-an-id' }, {}, '1.0');
+  t.is(refused.status, 400);
+  t.is(refused.headers.get('content-type'), 'application/vnd.interoperability.transfers+json;version=1.0');
+  const unsupported = await post(transferBody(payer, payee, '1'), {}, '2.0');
+  t.is(unsupported.status, 406);
+  t.is(unsupported.headers.get('content-type'), 'application/vnd.interoperability.transfers+json;version=1.1');
+  const notFound = await hub.fspiop('GET', '/quotes/x/y/z', { source: payer });
+  t.is(notFound.headers.get('content-type'), 'application/vnd.interoperability.quotes+json;version=1.1');
+});
+
+test('X-Forwarded-For is passed on with the request to the payee', async (t) => {
+  const body = transferBody(payer, payee, '1');
+  t.is((await post(body, { 'x-forwarded-for': '203.0.113.7' })).status, 202);
+  const forwarded = await hub.dfsps.find((dfsp) => dfsp.name === payee)!.waitFor((r) => r.method === 'POST' && r.body?.transferId === body.transferId);
+  t.is(forwarded.headers['x-forwarded-for'], '203.0.113.7');
+});

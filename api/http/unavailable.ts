@@ -1,0 +1,38 @@
+import { ServiceError } from '@temporalio/client';
+import { CannotExecuteNotConnectedError, ConnectionIsNotSetError } from 'typeorm';
+
+/** Socket and driver codes that mean the database could not be reached, not that a statement was wrong. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+]);
+
+function codeOf(error: unknown): string | undefined {
+  const direct = (error as { code?: unknown }).code;
+  if (typeof direct === 'string') return direct;
+  const driver = (error as { driverError?: { code?: unknown } }).driverError?.code;
+  return typeof driver === 'string' ? driver : undefined;
+}
+
+/**
+ * Which of the hub's own dependencies an error says is down (Temporal or the database), or undefined for any
+ * other failure. A DFSP is then told to try again later (503, 2003) rather than that the hub broke (500).
+ */
+export function unavailableDependency(error: unknown): 'Temporal' | 'the database' | undefined {
+  if (error instanceof ServiceError) return 'Temporal';
+  if (error instanceof CannotExecuteNotConnectedError || error instanceof ConnectionIsNotSetError) return 'the database';
+  const code = codeOf(error);
+  if (code && UNREACHABLE_CODES.has(code)) return 'the database';
+  // better-sqlite3 once its connection is closed.
+  if (error instanceof TypeError && /database connection is not open/i.test(error.message)) return 'the database';
+  return undefined;
+}
