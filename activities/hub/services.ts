@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { HubConfig } from '../platform/config';
+import { TransactionDetails } from './conversations/transactionDetails';
 import { CallbackSender } from './delivery/callbacks';
 import { ParticipantDirectory } from './delivery/directory';
 import { Database, openDatabase } from './db/database';
@@ -17,6 +18,7 @@ export interface HubServices {
   limits: Limits;
   funds: Funds;
   settlementModels: SettlementModels;
+  transactions: TransactionDetails;
 }
 
 type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive'>>;
@@ -31,6 +33,7 @@ export async function openHubServices(config: ServicesConfig): Promise<HubServic
     limits: new Limits(db, ledger, config.hubParticipantName),
     funds: new Funds(db, ledger, config.hubParticipantName),
     settlementModels: new SettlementModels(db),
+    transactions: new TransactionDetails(db),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Funds } from '../../activities/hub/ledger/funds';
 import type { Limits } from '../../activities/hub/ledger/limits';
 import type { Participants } from '../../activities/hub/participants/participants';
 import type { SettlementModelRequest, SettlementModels } from '../../activities/hub/participants/settlementModels';
+import type { TransactionDetails } from '../../activities/hub/conversations/transactionDetails';
 import { Decimal, formatAmount, unrepresentableAmount } from '../../activities/hub/db/money';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
@@ -15,6 +16,7 @@ export interface AdminServices {
   limits: Limits;
   funds: Funds;
   settlementModels: SettlementModels;
+  transactions: TransactionDetails;
   validator: AdminValidator;
 }
 
@@ -237,4 +239,13 @@ export function settlementModelRoutes({ settlementModels, participants, validato
 function query(ctx: Context, name: string): string | undefined {
   const value = ctx.query[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** GET /transactions/{id}: the transaction a transfer carries in its ILP packet, as central-ledger shows it. */
+export function transactionRoutes({ transactions }: AdminServices): Router {
+  const router = new Router();
+  router.get('/transactions/:id', async (ctx) => {
+    ctx.body = await transactions.of(ctx.params.id);
+  });
+  return router;
 }

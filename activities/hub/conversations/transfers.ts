@@ -145,6 +145,7 @@ export class Transfers {
       amount: formatAmount(body.amount.amount),
       currency: body.amount.currency,
       ilpCondition: body.condition,
+      ilpPacket: body.ilpPacket,
       expiration: Number.isNaN(expiration.getTime()) ? new Date(0) : expiration,
       requestHash,
       transferState: 'RECEIVED' as TransferState,

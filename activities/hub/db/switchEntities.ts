@@ -32,6 +32,8 @@ export class TransferRecord {
   @Column({ type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn }) amount!: string;
   @Column({ type: 'varchar', length: 3 }) currency!: string;
   @Column({ type: 'varchar', length: 48 }) ilpCondition!: string;
+  /** As the payer sent it; null for transfers recorded before the hub kept packets. */
+  @Column({ type: 'text', nullable: true }) ilpPacket!: string | null;
   @Column(timestamp) expiration!: Date;
   @Column({ type: 'varchar', length: 64 }) requestHash!: string;
   @Column({ type: 'varchar', length: 20 }) transferState!: TransferState;
