@@ -141,6 +141,6 @@ export async function openDatabase(databaseUrl: string, hubParticipantName: stri
   const dataSource = await connect(databaseUrl);
   const db = new Database(dataSource);
   await migrate(dataSource);
-  await seedHub(db, hubParticipantName);
+  await db.transaction((manager) => seedHub(manager, hubParticipantName));
   return db;
 }

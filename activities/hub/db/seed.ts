@@ -1,5 +1,5 @@
 import { LedgerAccountType, Participant } from './entities';
-import type { Database } from './database';
+import type { EntityManager } from 'typeorm';
 
 /** The ledger account types central-ledger ships with; settlement models may add more. */
 export const standardLedgerAccountTypes = [
@@ -11,19 +11,19 @@ export const standardLedgerAccountTypes = [
   { name: 'INTERCHANGE_FEE_SETTLEMENT', description: 'Settles interchange fees', isSettleable: false },
 ];
 
-/** From first start the hub exists as a participant, so operators can create its HUB_* accounts. */
-export async function seedHub(db: Database, hubParticipantName: string): Promise<void> {
-  // INSERT OR IGNORE: several processes may start against a new database at once.
-  await db.transaction(async (manager) => {
-    const now = new Date();
-    const types = standardLedgerAccountTypes.map((type) => ({ ...type, isActive: true, createdDate: now }));
-    await manager.createQueryBuilder().insert().into(LedgerAccountType).values(types).orIgnore().execute();
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(Participant)
-      .values({ name: hubParticipantName, isActive: true, createdDate: now, createdBy: 'seed' })
-      .orIgnore()
-      .execute();
-  });
+/**
+ * From first start the hub exists as a participant, so operators can create its HUB_* accounts. Runs in the
+ * caller's transaction; INSERT OR IGNORE, as several processes may start against a new database at once.
+ */
+export async function seedHub(manager: EntityManager, hubParticipantName: string): Promise<void> {
+  const now = new Date();
+  const types = standardLedgerAccountTypes.map((type) => ({ ...type, isActive: true, createdDate: now }));
+  await manager.createQueryBuilder().insert().into(LedgerAccountType).values(types).orIgnore().execute();
+  await manager
+    .createQueryBuilder()
+    .insert()
+    .into(Participant)
+    .values({ name: hubParticipantName, isActive: true, createdDate: now, createdBy: 'seed' })
+    .orIgnore()
+    .execute();
 }
