@@ -1,3 +1,4 @@
+import type { TestFn } from 'ava';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -115,4 +116,24 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
       await hub.close();
     },
   };
+}
+
+export interface SwitchFixture {
+  hub: SwitchHarness;
+  payer: string;
+  payee: string;
+}
+
+/** A switch with a provisioned payer and payee DFSP, started before a test file's tests and closed after them. */
+export function withSwitch(test: TestFn): SwitchFixture {
+  const fixture = {} as SwitchFixture;
+  test.before(async () => {
+    fixture.hub = await startSwitch();
+    fixture.payer = (await fixture.hub.provision()).name;
+    fixture.payee = (await fixture.hub.provision()).name;
+  });
+  test.after.always(async () => {
+    await fixture.hub?.close();
+  });
+  return fixture;
 }
