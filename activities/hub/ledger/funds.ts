@@ -4,6 +4,7 @@ import { LedgerTransfer, Participant, ParticipantAccount } from '../db/entities'
 import { Decimal, formatAmount, unrepresentableAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import type { Ledger } from './ledger';
+import { withdrawalCover } from './withdrawalCover';
 import { findAccount, findAccountByType, findParticipant } from '../participants/participants';
 
 export interface FundsMovementRequest {
@@ -58,17 +59,7 @@ export class Funds {
         externalReference: request.externalReference,
         reason: request.reason,
       },
-      {
-        guard: async ({ debit, amount, manager }) => {
-          const current = (await manager.findOneBy(ParticipantAccount, { id: position.id }))!;
-          const exposure = Decimal.max(0, new Decimal(current.value).plus(current.reservedValue));
-          const available = new Decimal(debit.value).plus(debit.reservedValue).negated().minus(exposure);
-          if (amount.greaterThan(available)) {
-            throw new HubError('payerInsufficientLiquidity', `Funds out of ${formatAmount(amount)} exceeds the available ${formatAmount(available)}`);
-          }
-        },
-        extraLocks: [position.id],
-      },
+      { guard: withdrawalCover(position), extraLocks: [position.id] },
     );
   }
 
