@@ -18,14 +18,20 @@ const isPut = (path: string) => (r: { method: string; path: string }) => r.metho
 const OTP_QUERY = 'authenticationType=OTP&retriesLeft=2&amount=12.5&currency=USD';
 const otpEntered = { authenticationInfo: { authentication: 'OTP', authenticationValue: '1234' }, responseType: 'ENTERED' };
 
-/** A merchant (payee FSP) asks a customer's FSP (payer FSP) to pay; the payer FSP has answered RECEIVED. */
-async function receivedRequest(): Promise<{ payee: SimulatedDfsp; payer: SimulatedDfsp; id: string }> {
+/** A merchant (payee FSP) has asked a customer's FSP (payer FSP) to pay; the request has reached the payer FSP. */
+async function forwardedRequest(): Promise<{ payee: SimulatedDfsp; payer: SimulatedDfsp; id: string }> {
   const payee = await hub.provision();
   const payer = await hub.provision();
   const body = transactionRequestBody(payee.name, payer.name, '12.5');
   const id = body.transactionRequestId;
   await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
   await payer.waitFor((r) => r.method === 'POST' && r.body?.transactionRequestId === id);
+  return { payee, payer, id };
+}
+
+/** …and the payer FSP has answered RECEIVED. */
+async function receivedRequest(): Promise<{ payee: SimulatedDfsp; payer: SimulatedDfsp; id: string }> {
+  const { payee, payer, id } = await forwardedRequest();
   await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'RECEIVED' } });
   await payee.waitFor(isPut(`/transactionRequests/${id}`));
   return { payee, payer, id };
@@ -138,4 +144,13 @@ test('an authorization the payee FSP refuses to take is answered to the payer FS
   const error = await payer.waitFor(isPut(`/authorizations/${id}/error`));
   t.is(error.body.errorInformation.errorCode, '1001');
   t.is(error.headers['fspiop-source'], HUB_ID);
+});
+
+test('an authorization the payer FSP sends before its first answer is passed on at once: the payer FSP has the request', async (t) => {
+  const { payee, payer, id } = await forwardedRequest();
+  await hub.fspiop('GET', `/authorizations/${id}?${OTP_QUERY}`, { source: payer.name, destination: payee.name });
+  t.is((await payee.waitFor((r) => r.method === 'GET')).path, `/authorizations/${id}?${OTP_QUERY}`);
+  const asked = await conversation(id).query(transactionRequestQuery);
+  t.is(asked.state, 'REQUESTED');
+  t.is(asked.authorizations.length, 1);
 });

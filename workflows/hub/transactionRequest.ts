@@ -124,9 +124,10 @@ export async function transactionRequest(input: TransactionRequestInput): Promis
 
   if (payerFsp !== undefined) {
     const waitMs = body.expiration ? msUntil(body.expiration) : TRANSACTION_REQUEST_DEFAULT_WAIT_MS;
-    const fromPayer = (message: Incoming) => (message.kind === 'answer' || message.kind === 'error') && sourceOf(message) === payerFsp;
+    // Any message of the conversation (an answer, or already an authorization) shows the payer FSP has the request.
+    const answered = () => inbox.some(belongs);
     // A request that expired on its way here is not forwarded: the payer FSP could only refuse it.
-    const waited = waitMs > 0 ? await talk.forwardUntilAnswered(payerFsp, () => inbox.some(fromPayer), waitMs) : ({ kind: 'expired' } as const);
+    const waited = waitMs > 0 ? await talk.forwardUntilAnswered(payerFsp, answered, waitMs) : ({ kind: 'expired' } as const);
     if (waited.kind === 'expired') await refuse('EXPIRED', expired());
     if (waited.kind === 'unreachable') await refuse('ERROR', waited.error);
   }
