@@ -7,13 +7,16 @@ import { FollowUps } from './hub/conversations/followUps';
 import { QuoteFollowUp } from './hub/conversations/quoteFollowUp';
 import { Quotes } from './hub/conversations/quotes';
 import { ReservationSweep } from './hub/conversations/reservationSweep';
+import { TransactionRequestFollowUp } from './hub/conversations/transactionRequestFollowUp';
+import { TransactionRequests } from './hub/conversations/transactionRequests';
 import { TransferFollowUp } from './hub/conversations/transferFollowUp';
 import { Transfers } from './hub/conversations/transfers';
 import type { Delivery } from './hub/delivery/callbacks';
+import { Routing } from './hub/delivery/routing';
 import type { Hub } from './hub/services';
 import { HubError } from './platform/hubError';
 
-export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender' | 'log'>;
+export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender' | 'transactionRequests' | 'log'>;
 
 /** A message the hub sends on its own behalf: headers are made at send time, with FSPIOP-Source = hub. */
 export interface HubDelivery extends Omit<Delivery, 'headers' | 'fromHub'> {
@@ -41,12 +44,15 @@ function rejecting<A extends unknown[], R>(activity: (...args: A) => Promise<R>)
  * The worker's activities, made from their dependencies so tests hand in real or test ones
  * without module mocking. Every activity is idempotent: a retry changes nothing twice.
  */
-export function createActivities({ services, sender, log }: ActivityDependencies) {
+export function createActivities({ services, directory, sender, transactionRequests: policy, log }: ActivityDependencies) {
   const transfers = new Transfers(services);
   const transferFollowUp = new TransferFollowUp(transfers, services.funds, sender);
   const quotes = new Quotes(services);
   const quoteFollowUp = new QuoteFollowUp(quotes, sender, log);
-  const followUps = new FollowUps(transferFollowUp, quoteFollowUp);
+  const transactionRequests = new TransactionRequests(services, directory, policy);
+  const routing = new Routing(directory, sender, log);
+  const transactionRequestFollowUp = new TransactionRequestFollowUp(transactionRequests, routing, sender);
+  const followUps = new FollowUps(transferFollowUp, quoteFollowUp, transactionRequestFollowUp, routing);
   const sweep = new ReservationSweep(services, transfers, sender, log);
   return {
     async checkDatabase(): Promise<string> {
@@ -77,6 +83,9 @@ export function createActivities({ services, sender, log }: ActivityDependencies
     releaseStaleReservation: rejecting((transferId: string) => sweep.release(transferId)),
     registerQuote: rejecting(quotes.register.bind(quotes)),
     completeQuote: rejecting(quotes.complete.bind(quotes)),
+    registerTransactionRequest: rejecting(transactionRequests.register.bind(transactionRequests)),
+    /** Records the answer a transaction request's requester got. */
+    answerTransactionRequest: rejecting(transactionRequests.answered.bind(transactionRequests)),
   };
 }
 

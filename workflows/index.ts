@@ -2,4 +2,5 @@ export { healthCheck } from './healthCheck';
 export { followUp } from './hub/followUp';
 export { quote } from './hub/quote';
 export { reservationSweep } from './hub/reservationSweep';
+export { transactionRequest } from './hub/transactionRequest';
 export { transfer } from './hub/transfer';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { HubConfig } from '../platform/config';
+import { loadConfig, HubConfig, TransactionRequestPolicy } from '../platform/config';
 import { TransactionDetails } from './conversations/transactionDetails';
 import { CallbackSender } from './delivery/callbacks';
 import { ParticipantDirectory } from './delivery/directory';
@@ -42,11 +42,12 @@ export interface Hub {
   services: HubServices;
   directory: ParticipantDirectory;
   sender: CallbackSender;
+  transactionRequests: TransactionRequestPolicy;
   log: Logger;
   close(): Promise<void>;
 }
 
-export interface HubOptions extends ServicesConfig {
+export interface HubOptions extends ServicesConfig, Partial<Pick<HubConfig, 'transactionRequests'>> {
   log: Logger;
   /** How long participants and endpoints are cached (tests use 0, so admin changes apply at once). */
   directoryTtlMs?: number;
@@ -59,5 +60,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const services = await openHubServices(options);
   const directory = new ParticipantDirectory(services.db, options.directoryTtlMs);
   const sender = new CallbackSender({ directory, log: options.log, hubId: options.hubParticipantName, timeoutMs: options.deliveryTimeoutMs });
-  return { services, directory, sender, log: options.log, close: () => services.db.close() };
+  // Without a policy of its own (tests), the hub keeps transaction requests as the environment's defaults say.
+  const transactionRequests = options.transactionRequests ?? loadConfig({}).transactionRequests;
+  return { services, directory, sender, transactionRequests, log: options.log, close: () => services.db.close() };
 }

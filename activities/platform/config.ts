@@ -22,10 +22,25 @@ export interface HubConfig {
    * active, and Mojaloop's onboarding scripts rely on that.
    */
   newParticipantsActive: boolean;
+  transactionRequests: TransactionRequestPolicy;
   adminPort: number;
   switchPort: number;
   host: string;
   logLevel: string;
+}
+
+/** How the hub keeps transaction requests and how long their conversations stay open. */
+export interface TransactionRequestPolicy {
+  /**
+   * Days a transaction request's record answers GET and repeats after its last answer: Document 2 has a server
+   * keep rejected transaction objects for a scheme-agreed period. After it, the request is unknown (3206).
+   */
+  retentionDays: number;
+  /**
+   * Seconds a transaction request's workflow stays open after its last message, to record the authorizations that
+   * follow in the same place; it closes sooner once the payer's answer is final and no authorization is open.
+   */
+  idleSeconds: number;
 }
 
 export const repoRoot = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../../..' : '../..');
@@ -53,6 +68,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     taskQueue: env.TEMPORAL_TASK_QUEUE || DEFAULT_TASK_QUEUE,
     hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',
     newParticipantsActive: flag(env, 'NEW_PARTICIPANTS_ACTIVE'),
+    transactionRequests: {
+      retentionDays: integer(env, 'TRANSACTION_REQUEST_RETENTION_DAYS', 30),
+      idleSeconds: integer(env, 'TRANSACTION_REQUEST_IDLE_SECONDS', 600),
+    },
     adminPort: integer(env, 'ADMIN_PORT', 3001),
     switchPort: integer(env, 'SWITCH_PORT', 3000),
     host: env.HOST || '127.0.0.1',

@@ -7,6 +7,25 @@ export type QuotesPostRequest = v1_1.Schemas.QuotesPostRequest;
 export type QuotesIDPutResponse = v1_1.Schemas.QuotesIDPutResponse;
 export type ErrorInformationObject = v1_1.Schemas.ErrorInformationObject;
 export type PartiesTypeIDPutResponse = v1_1.Schemas.PartiesTypeIDPutResponse;
+export type TransactionRequestsPostRequest = v1_1.Schemas.TransactionRequestsPostRequest;
+export type TransactionRequestsIDPutResponse = v1_1.Schemas.TransactionRequestsIDPutResponse;
+export type AuthorizationsIDPutResponse = v1_1.Schemas.AuthorizationsIDPutResponse;
+export type TransactionsIDPutResponse = v1_1.Schemas.TransactionsIDPutResponse;
 
 /** A transfer's state as FSPIOP names it (TransferState), kept in the switch's record of each transfer. */
 export type TransferState = v1_1.Schemas.TransferState;
+
+/**
+ * Where a transaction request stands for the switch: REQUESTED until the payer FSP answers, then the last state the
+ * payer reported (TransactionRequestState), ERROR after an error callback (the payer's or the hub's), EXPIRED when
+ * nobody answered in time.
+ */
+export type TransactionRequestRecordState = 'REQUESTED' | v1_1.Schemas.TransactionRequestState | 'ERROR' | 'EXPIRED';
+
+/** The query string of GET /authorizations/{ID} (Document 2, /authorizations), every key required. */
+export interface AuthorizationQuery {
+  authenticationType: v1_1.Schemas.AuthenticationType;
+  retriesLeft: string;
+  amount: string;
+  currency: v1_1.Schemas.Currency;
+}

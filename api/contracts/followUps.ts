@@ -1,4 +1,5 @@
 import type { TransfersIDPutResponse } from './bodies';
+import type { FspiopResource } from './conversations';
 import type { FspiopHeaders, ReceivedCallback } from './messages';
 
 /** Who asked, in which FSPIOP version the hub answers, and the headers it came with. */
@@ -20,4 +21,22 @@ export type FollowUp =
   | { kind: 'lateFulfil'; transferId: string; callback: ReceivedCallback<TransfersIDPutResponse>; version: string }
   | { kind: 'quoteGet'; quoteId: string; requester: Requester }
   | { kind: 'repeatedQuote'; quoteId: string; requestHash: string; requester: Requester }
-  | { kind: 'quoteCallback'; quoteId: string; isError: boolean; callback: ReceivedCallback<unknown> };
+  | { kind: 'quoteCallback'; quoteId: string; isError: boolean; callback: ReceivedCallback<unknown> }
+  | { kind: 'transactionRequestGet'; transactionRequestId: string; requester: Requester }
+  | { kind: 'repeatedTransactionRequest'; transactionRequestId: string; requestHash: string; requester: Requester }
+  | { kind: 'lateTransactionRequestAnswer'; transactionRequestId: string; isError: boolean; callback: ReceivedCallback<unknown>; version: string }
+  | RoutedMessage;
+
+/**
+ * A message the switch passes on by its FSPIOP-Destination alone, as Mojaloop's transaction-requests service does:
+ * an authorization no running transaction request takes, a GET or PUT /transactions. `query` goes after a GET's path.
+ */
+export interface RoutedMessage {
+  kind: 'routed';
+  resource: FspiopResource;
+  id: string;
+  message: 'get' | 'answer' | 'error';
+  from: Requester;
+  query?: string;
+  rawBody?: string;
+}

@@ -29,11 +29,23 @@ export interface CallbackDeclaration<Body> {
   schema: FspiopSchema;
   /** Checks the schema cannot express; throws an HttpError, or answers false to acknowledge and drop. */
   admit?: (body: Body, fspiop: FspiopRequest, id: string, log: Logger) => boolean;
-  workflowId: (id: string) => string;
-  signal: SignalDefinition<[unknown]>;
-  signalArgument: (callback: ReceivedCallback<Body>) => unknown;
+  /** The conversation the callback belongs to; a resource with none (/transactions) leaves these out and uses `orphan`. */
+  workflowId?: (id: string) => string;
+  signal?: SignalDefinition<[unknown]>;
+  signalArgument?: (callback: ReceivedCallback<Body>, fspiop: FspiopRequest) => unknown;
   /** What the switch does when no conversation waits for it any more; undefined to log it and drop it. */
   orphan?: (id: string, callback: ReceivedCallback<Body>, fspiop: FspiopRequest) => FollowUp | undefined;
+}
+
+/**
+ * A GET that is a step of another resource's conversation (GET /authorizations/{ID} of its transaction request):
+ * `read` checks it (its query string; it throws the HttpError) and gives the signal's argument. It goes to the
+ * running conversation as a signal; when none runs, the declaration's `get` answers it.
+ */
+export interface GetStepDeclaration {
+  read: (ctx: Context, fspiop: FspiopRequest) => unknown;
+  workflowId: (id: string) => string;
+  signal: SignalDefinition<[unknown]>;
 }
 
 /**
@@ -52,6 +64,7 @@ export interface ConversationDeclaration<Request, Answer, Failure> {
     repeatedAfterEnd: (id: string, requestHash: string, fspiop: FspiopRequest) => FollowUp;
   };
   get?: (id: string, fspiop: FspiopRequest, ctx: Context) => FollowUp;
+  getStep?: GetStepDeclaration;
   answer?: CallbackDeclaration<Answer>;
   error?: CallbackDeclaration<Failure>;
 }
@@ -69,7 +82,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
     });
     const followUp = (id: string, request: FollowUp) => startFollowUp(temporal, config.taskQueue, resource, id, request);
 
-    const { post, get, answer, error } = declaration;
+    const { post, get, getStep, answer, error } = declaration;
     if (post) {
       router.post('/', async (ctx) => {
         const fspiop: FspiopRequest = ctx.state.fspiop;
@@ -96,7 +109,11 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
     }
     if (get) {
       router.get('/:id', async (ctx) => {
-        await followUp(ctx.params.id, get(ctx.params.id, ctx.state.fspiop, ctx));
+        const fspiop: FspiopRequest = ctx.state.fspiop;
+        const id: string = ctx.params.id;
+        const step = getStep?.read(ctx, fspiop);
+        const signalled = getStep ? await signalIfRunning(temporal, getStep.workflowId(id), getStep.signal, step) : false;
+        if (!signalled) await followUp(id, get(id, fspiop, ctx));
         accepted(ctx);
       });
     }
@@ -109,7 +126,9 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const body = validateFspiop<Body>(declared.schema, parsed);
         if (declared.admit && !declared.admit(body, fspiop, id, log)) return ok(ctx);
         const received: ReceivedCallback<Body> = { headers: fspiop.headers, body, rawBody: text };
-        const signalled = await signalIfRunning(temporal, declared.workflowId(id), declared.signal, declared.signalArgument(received));
+        const { workflowId, signal, signalArgument } = declared;
+        const signalled =
+          workflowId && signal && signalArgument ? await signalIfRunning(temporal, workflowId(id), signal, signalArgument(received, fspiop)) : false;
         if (!signalled) {
           const orphan = declared.orphan?.(id, received, fspiop);
           if (orphan) await followUp(id, orphan);

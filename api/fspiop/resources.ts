@@ -1,8 +1,19 @@
 import type { ResourceRoutes } from './app';
+import { authorizationsRoutes } from './authorizations';
 import { participantsRoutes } from './participants';
 import { partiesRoutes } from './parties';
 import { quotesRoutes } from './quotes';
+import { transactionRequestsRoutes } from './transactionRequests';
+import { transactionsRoutes } from './transactions';
 import { transfersRoutes } from './transfers';
 
 /** The FSPIOP resources this switch serves, one router each. */
-export const switchResources: ResourceRoutes[] = [participantsRoutes, partiesRoutes, quotesRoutes, transfersRoutes];
+export const switchResources: ResourceRoutes[] = [
+  participantsRoutes,
+  partiesRoutes,
+  quotesRoutes,
+  transfersRoutes,
+  transactionRequestsRoutes,
+  authorizationsRoutes,
+  transactionsRoutes,
+];

@@ -26,7 +26,14 @@ export type FspiopSchema =
   | 'QuotesIDPutResponse'
   | 'TransfersPostRequest'
   | 'TransfersIDPutResponse'
+  | 'TransactionRequestsPostRequest'
+  | 'TransactionRequestsIDPutResponse'
+  | 'AuthorizationsIDPutResponse'
+  | 'TransactionsIDPutResponse'
   | 'ErrorInformationObject'
+  | 'AuthenticationType'
+  | 'Integer'
+  | 'Amount'
   | 'Currency'
   | 'CorrelationId';
 
@@ -85,7 +92,14 @@ export function warmUpSchemas(): void {
     'QuotesIDPutResponse',
     'TransfersPostRequest',
     'TransfersIDPutResponse',
+    'TransactionRequestsPostRequest',
+    'TransactionRequestsIDPutResponse',
+    'AuthorizationsIDPutResponse',
+    'TransactionsIDPutResponse',
     'ErrorInformationObject',
+    'AuthenticationType',
+    'Integer',
+    'Amount',
     'Currency',
     'CorrelationId',
   ] as FspiopSchema[]) {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { QuotesPostRequest, TransfersPostRequest } from '../../api/contracts/bodies';
+import type { QuotesPostRequest, TransactionRequestsPostRequest, TransfersPostRequest } from '../../api/contracts/bodies';
 
 type Currency = TransfersPostRequest['amount']['currency'];
 
@@ -35,6 +35,26 @@ export function quoteBody(payerFsp: string, payeeFsp: string, amount: string, op
     amountType: 'SEND',
     amount: { amount, currency: 'USD' },
     transactionType: { scenario: 'TRANSFER', initiator: 'PAYER', initiatorType: 'CONSUMER' },
+    ...(options.expiresInMs === undefined ? {} : { expiration: new Date(Date.now() + options.expiresInMs).toISOString() }),
+  };
+}
+
+/**
+ * A merchant's request to pay, as Mojaloop's SDK builds it: the payee FSP asks the payer FSP, and the body names the
+ * parties swapped (`payer` is the merchant at the requesting FSP), which the switch must not mind.
+ */
+export function transactionRequestBody(
+  payeeFsp: string,
+  payerFsp: string,
+  amount: string,
+  options: { expiresInMs?: number; transactionRequestId?: string } = {},
+): TransactionRequestsPostRequest {
+  return {
+    transactionRequestId: options.transactionRequestId ?? crypto.randomUUID(),
+    payee: { partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: '27713803911', fspId: payerFsp } },
+    payer: { partyIdType: 'MSISDN', partyIdentifier: '27713803912', fspId: payeeFsp },
+    amount: { amount, currency: 'USD' },
+    transactionType: { scenario: 'PAYMENT', initiator: 'PAYEE', initiatorType: 'BUSINESS' },
     ...(options.expiresInMs === undefined ? {} : { expiration: new Date(Date.now() + options.expiresInMs).toISOString() }),
   };
 }

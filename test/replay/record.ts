@@ -12,7 +12,7 @@ import { repoRoot } from '../../activities/platform/config';
 import { startDevServer } from '../../temporal/devServer';
 import { temporalCliPath } from '../../temporal/setup';
 import type { SimulatedDfsp } from '../helpers/dfsp';
-import { ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
+import { ilpPair, quoteBody, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';
 import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 const log = (message: string) => process.stderr.write(`record: ${message}\n`);
@@ -39,6 +39,32 @@ async function fulfilledTransfer(hub: SwitchHarness, payer: SimulatedDfsp, payee
   });
   await payer.waitFor(put(`/transfers/${body.transferId}`));
   return `transfer/${body.transferId}`;
+}
+
+/** A merchant (the payee FSP) asks the payer FSP to pay; the payer FSP answers RECEIVED, then `final`. */
+async function transactionRequest(hub: SwitchHarness, payer: SimulatedDfsp, payee: SimulatedDfsp, final: 'ACCEPTED' | 'REJECTED', authorize: boolean) {
+  const body = transactionRequestBody(payee.name, payer.name, '10');
+  const id = body.transactionRequestId;
+  const answer = (transactionRequestState: string) =>
+    hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState } });
+  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+  await payer.waitFor((r) => r.method === 'POST' && r.body?.transactionRequestId === id);
+  await answer('RECEIVED');
+  await payee.waitFor(put(`/transactionRequests/${id}`));
+  if (authorize) {
+    const query = 'authenticationType=OTP&retriesLeft=1&amount=10&currency=USD';
+    await hub.fspiop('GET', `/authorizations/${id}?${query}`, { source: payer.name, destination: payee.name, version: '1.0' });
+    await payee.waitFor((r) => r.method === 'GET' && r.path === `/authorizations/${id}?${query}`);
+    await hub.fspiop('PUT', `/authorizations/${id}`, {
+      source: payee.name,
+      destination: payer.name,
+      body: { authenticationInfo: { authentication: 'OTP', authenticationValue: '1234' }, responseType: 'ENTERED' },
+      version: '1.0',
+    });
+    await payer.waitFor(put(`/authorizations/${id}`));
+  }
+  await answer(final);
+  return `transactionRequest/${id}`;
 }
 
 export const scenarios: Record<string, Scenario> = {
@@ -76,6 +102,8 @@ export const scenarios: Record<string, Scenario> = {
     await payer.waitFor(put(`/quotes/${body.quoteId}`));
     return `quote/${body.quoteId}`;
   },
+  'transactionRequest-accepted': (hub, payer, payee) => transactionRequest(hub, payer, payee, 'ACCEPTED', true),
+  'transactionRequest-rejected': (hub, payer, payee) => transactionRequest(hub, payer, payee, 'REJECTED', false),
 };
 
 async function main(): Promise<void> {

@@ -18,6 +18,15 @@ export interface ConversationOptions {
   repeatSignal: SignalDefinition<[RepeatedRequest]>;
 }
 
+/** The resource a message of the conversation is on, and the FSPIOP version its sender spoke. */
+export interface MessageAbout {
+  resource: FspiopResource;
+  version: string;
+}
+
+/** A participant's message as the switch passes it on: its headers, and its body as sent (none for a GET). */
+type Message = Pick<ReceivedCallback<unknown>, 'headers'> & { rawBody?: string };
+
 /** How waiting for the other side ended. */
 export type WaitOutcome = { kind: 'answered' } | { kind: 'expired' } | { kind: 'unreachable'; error: ErrorInformation };
 
@@ -37,16 +46,19 @@ export class Conversation {
     return this.options.request.version;
   }
 
-  /** An error of the hub's own, PUT /{resource}/{ID}/error, sent with FSPIOP-Source = the hub. */
-  hubError(to: string, error: ErrorInformation): Promise<void> {
-    const { resource, id } = this.options;
+  /**
+   * An error of the hub's own, PUT /{resource}/{ID}/error, sent with FSPIOP-Source = the hub; `about` names a step of
+   * this conversation on another resource (an authorization of a transaction request) and the version it spoke.
+   */
+  hubError(to: string, error: ErrorInformation, about: MessageAbout = { resource: this.options.resource, version: this.version }): Promise<void> {
+    const { resource, version } = about;
     return deliveries.deliverFromHub({
       to,
-      ...addressOf(resource, 'error', id),
+      ...addressOf(resource, 'error', this.options.id),
       method: 'PUT',
       body: { errorInformation: error },
       resource,
-      version: this.version,
+      version,
     });
   }
 
@@ -58,13 +70,33 @@ export class Conversation {
 
   /** A participant's callback passed on with its own headers and body, byte for byte. */
   relay(to: string, kind: 'answer' | 'error', callback: ReceivedCallback<unknown>): Promise<void> {
-    const { resource, id } = this.options;
-    return deliveries.deliver({ to, ...addressOf(resource, kind, id), method: 'PUT', headers: callback.headers, rawBody: callback.rawBody });
+    return this.forward(to, this.options.resource, kind, callback);
+  }
+
+  /**
+   * A participant's message on another resource that is a step of this conversation (GET /authorizations/{ID} of a
+   * transaction request, and its answers), passed on byte for byte; `query` follows a GET's path. One that cannot be
+   * delivered is answered to its sender with the hub's error, as Mojaloop's hub does; an error callback only logged.
+   */
+  async passOn(to: string, about: MessageAbout, kind: 'get' | 'answer' | 'error', message: Message, query = ''): Promise<void> {
+    const delivering = this.forward(to, about.resource, kind, message, query);
+    if (kind === 'error') return bestEffort(delivering, `${about.resource} error callback to ${to}`);
+    try {
+      await delivering;
+    } catch (error) {
+      const from = message.headers['fspiop-source'];
+      await bestEffort(this.hubError(from, errorOf(error), about), `${about.resource} error to ${from}`);
+    }
+  }
+
+  private forward(to: string, resource: FspiopResource, kind: 'get' | 'answer' | 'error', message: Message, query = ''): Promise<void> {
+    const method = kind === 'get' ? 'GET' : 'PUT';
+    return deliveries.deliver({ to, ...addressOf(resource, kind, this.options.id, query), method, headers: message.headers, rawBody: message.rawBody });
   }
 
   /** Refuses a callback from a participant that is not the one this conversation waits on; nothing else changes. */
-  refuseStranger(from: string, detail: string): Promise<void> {
-    return bestEffort(this.hubError(from, errorInformation('validationError', detail)), `refusal to ${from}`);
+  refuseStranger(from: string, detail: string, about?: MessageAbout): Promise<void> {
+    return bestEffort(this.hubError(from, errorInformation('validationError', detail), about), `refusal to ${from}`);
   }
 
   /**
@@ -96,6 +128,8 @@ export class Conversation {
    * Ends the conversation for the requester: records the state, runs `record` (the conversation's own
    * bookkeeping), then sends the final answer, which a repeated request gets again. A final answer that still
    * fails after its retries does not undo the decision: the ledger is right and the DFSP can ask with GET.
+   * A conversation the other side answers more than once (a transaction request: RECEIVED, later REJECTED)
+   * finishes with each answer; a repeated request gets the latest.
    */
   async finish(state: string, answer: () => Promise<void>, record?: () => Promise<void>): Promise<void> {
     this.setState(state);

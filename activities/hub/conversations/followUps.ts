@@ -1,5 +1,7 @@
 import type { FollowUp } from '../../../api/contracts/followUps';
+import type { Routing } from '../delivery/routing';
 import type { QuoteFollowUp } from './quoteFollowUp';
+import type { TransactionRequestFollowUp } from './transactionRequestFollowUp';
 import type { TransferFollowUp } from './transferFollowUp';
 
 /** The one place a follow-up (see `FollowUp`) is answered from its conversation's record. */
@@ -7,6 +9,8 @@ export class FollowUps {
   constructor(
     private readonly transfers: TransferFollowUp,
     private readonly quotes: QuoteFollowUp,
+    private readonly transactionRequests: TransactionRequestFollowUp,
+    private readonly routing: Routing,
   ) {}
 
   answer(followUp: FollowUp): Promise<void> {
@@ -23,6 +27,14 @@ export class FollowUps {
         return this.quotes.repeated(followUp.quoteId, followUp.requestHash, followUp.requester.source, followUp.requester.version);
       case 'quoteCallback':
         return this.quotes.route(followUp.quoteId, followUp.isError, followUp.callback);
+      case 'transactionRequestGet':
+        return this.transactionRequests.get(followUp.transactionRequestId, followUp.requester);
+      case 'repeatedTransactionRequest':
+        return this.transactionRequests.repeated(followUp.transactionRequestId, followUp.requestHash, followUp.requester);
+      case 'lateTransactionRequestAnswer':
+        return this.transactionRequests.lateAnswer(followUp.transactionRequestId, followUp.isError, followUp.callback, followUp.version);
+      case 'routed':
+        return this.routing.route(followUp);
     }
   }
 }

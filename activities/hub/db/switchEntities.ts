@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { moneyColumn } from './money';
-import type { TransferState } from '../../../api/contracts/bodies';
+import type { TransactionRequestRecordState, TransferState } from '../../../api/contracts/bodies';
 
 const timestamp = { type: 'datetime', precision: 3 } as const;
 
@@ -60,5 +60,26 @@ export class QuoteRecord {
   @Column({ type: 'text', nullable: true }) responseHeaders!: string | null;
   @Column({ type: 'text', nullable: true }) responseBody!: string | null;
   @Column(timestamp) createdDate!: Date;
+  @Column({ ...timestamp, nullable: true }) completedDate!: Date | null;
+}
+
+/**
+ * A transaction request as the switch routed it (Document 2, /transactionRequests): who asked whom, and the last
+ * answer passed to the requester, so GET and a repeated request are answered after the conversation ended.
+ */
+@Entity('transaction_request')
+export class TransactionRequestRecord {
+  @PrimaryColumn({ type: 'varchar', length: 64 }) transactionRequestId!: string;
+  /** The requester: the payee FSP, which sent the POST. */
+  @Column({ type: 'varchar', length: 32 }) payeeFsp!: string;
+  /** The payer FSP the request went to; null when the request named none. */
+  @Column({ type: 'varchar', length: 32, nullable: true }) payerFsp!: string | null;
+  @Column({ type: 'varchar', length: 64 }) requestHash!: string;
+  @Column({ type: 'varchar', length: 20 }) state!: TransactionRequestRecordState;
+  /** The last answer's headers (null for the hub's own error) and body, JSON-encoded, as passed to the requester. */
+  @Column({ type: 'text', nullable: true }) responseHeaders!: string | null;
+  @Column({ type: 'text', nullable: true }) responseBody!: string | null;
+  @Column(timestamp) createdDate!: Date;
+  /** When the last answer was passed on; the retention period runs from it. */
   @Column({ ...timestamp, nullable: true }) completedDate!: Date | null;
 }

@@ -1,0 +1,56 @@
+import type { Logger } from 'pino';
+import { addressOf } from '../../../api/contracts/conversations';
+import type { RoutedMessage } from '../../../api/contracts/followUps';
+import { HubError } from '../../platform/hubError';
+import type { CallbackSender } from './callbacks';
+import type { ParticipantDirectory } from './directory';
+
+/**
+ * Messages the switch passes on by their FSPIOP-Destination alone, as Mojaloop's transaction-requests service passes
+ * on every message: the destination gets the sender's headers and body unchanged. When that cannot be done (no
+ * destination named, none the switch can use, its endpoint missing or refusing), the sender of a GET or an answer
+ * gets the hub's error callback; an error callback that cannot be passed on is only logged, never answered.
+ */
+export class Routing {
+  constructor(
+    private readonly directory: ParticipantDirectory,
+    private readonly sender: CallbackSender,
+    private readonly log: Logger,
+  ) {}
+
+  /** One attempt: it runs as an activity, and Temporal's retry policy makes the further ones (network, 5xx). */
+  async route(routed: RoutedMessage): Promise<void> {
+    const { resource, id, message, from } = routed;
+    try {
+      await this.sender.send({
+        to: await this.destination(routed),
+        ...addressOf(resource, message, id, routed.query),
+        method: message === 'get' ? 'GET' : 'PUT',
+        headers: from.headers,
+        rawBody: routed.rawBody,
+      });
+    } catch (error) {
+      if (!(error instanceof HubError)) throw error;
+      if (message === 'error') {
+        this.log.warn({ resource, id, from: from.source, err: error.message }, 'error callback could not be passed on; dropped');
+        return;
+      }
+      await this.sender.send({
+        to: from.source,
+        ...addressOf(resource, 'error', id),
+        method: 'PUT',
+        fromHub: { resource, version: from.version },
+        body: { errorInformation: error.errorInformation },
+      });
+    }
+  }
+
+  private async destination({ from }: RoutedMessage): Promise<string> {
+    // Mojaloop's hub looks the destination's endpoint up and reports any failure as 1001; a missing header is the
+    // sender's own mistake, which the switch names (3100) instead of reporting an endpoint for "undefined".
+    if (!from.destination) throw new HubError('validationError', 'FSPIOP-Destination is required: the switch routes this message by it');
+    const problem = await this.directory.unavailable(from.destination);
+    if (problem) throw new HubError('destinationCommunicationError', `FSPIOP-Destination ${from.destination}: ${problem}`);
+    return from.destination;
+  }
+}

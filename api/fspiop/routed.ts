@@ -1,0 +1,24 @@
+import type { FspiopResource } from '../contracts/conversations';
+import type { RoutedMessage } from '../contracts/followUps';
+import type { ReceivedCallback } from '../contracts/messages';
+import type { FspiopRequest } from './headers';
+
+/** Who sent a message, as a follow-up keeps it. */
+const sender = ({ source, destination, version, headers }: FspiopRequest) => ({ source, destination, version, headers });
+
+/** A GET passed on by its FSPIOP-Destination alone, with its query string as sent. */
+export function routedGet(resource: FspiopResource, id: string, fspiop: FspiopRequest, querystring = ''): RoutedMessage {
+  return { kind: 'routed', resource, id, message: 'get', from: sender(fspiop), ...(querystring ? { query: `?${querystring}` } : {}) };
+}
+
+/** A callback (PUT /{resource}/{ID} or …/error) passed on by its FSPIOP-Destination alone, byte for byte. */
+export function routedCallback(resource: FspiopResource, message: 'answer' | 'error') {
+  return (id: string, callback: ReceivedCallback<unknown>, fspiop: FspiopRequest): RoutedMessage => ({
+    kind: 'routed',
+    resource,
+    id,
+    message,
+    from: sender(fspiop),
+    rawBody: callback.rawBody,
+  });
+}

@@ -1,0 +1,65 @@
+import type { ErrorInformationObject, TransactionRequestsIDPutResponse, TransactionRequestsPostRequest } from '../contracts/bodies';
+import { workflowIds } from '../contracts/conversations';
+import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
+import {
+  repeatedTransactionRequestSignal,
+  transactionRequest,
+  transactionRequestAnswerSignal,
+  TransactionRequestAnswer,
+} from '../../workflows/hub/transactionRequest';
+import { conversationRoutes } from './conversationRoutes';
+
+/**
+ * /transactionRequests: the payee FSP's POST starts the transactionRequest workflow; the payer FSP's PUT and
+ * PUT …/error are signals to it; GET and anything after the workflow ended are answered from the record.
+ */
+export const transactionRequestsRoutes = conversationRoutes<TransactionRequestsPostRequest, TransactionRequestsIDPutResponse, ErrorInformationObject>({
+  resource: 'transactionRequests',
+  post: {
+    schema: 'TransactionRequestsPostRequest',
+    workflow: transactionRequest,
+    repeatSignal: repeatedTransactionRequestSignal,
+    start: (body, fspiop) => {
+      const payer = fspiop.destination ?? body.payer.fspId;
+      return {
+        id: body.transactionRequestId,
+        workflowId: workflowIds.transactionRequest(body.transactionRequestId),
+        searchAttributes: [
+          { key: PayerFsp, value: payer ?? '' },
+          { key: PayeeFsp, value: fspiop.source },
+          { key: Currency, value: body.amount.currency },
+          { key: State, value: 'REQUESTED' },
+        ],
+        summary: `Transaction request ${body.amount.amount} ${body.amount.currency} from ${payer} to ${fspiop.source}`,
+      };
+    },
+    repeatedAfterEnd: (transactionRequestId, requestHash, requester) => ({ kind: 'repeatedTransactionRequest', transactionRequestId, requestHash, requester }),
+  },
+  get: (transactionRequestId, requester) => ({ kind: 'transactionRequestGet', transactionRequestId, requester }),
+  answer: {
+    schema: 'TransactionRequestsIDPutResponse',
+    workflowId: workflowIds.transactionRequest,
+    signal: transactionRequestAnswerSignal,
+    signalArgument: (callback): TransactionRequestAnswer => ({ kind: 'answer', callback }),
+    orphan: (transactionRequestId, callback, fspiop) => ({
+      kind: 'lateTransactionRequestAnswer',
+      transactionRequestId,
+      isError: false,
+      callback,
+      version: fspiop.version,
+    }),
+  },
+  error: {
+    schema: 'ErrorInformationObject',
+    workflowId: workflowIds.transactionRequest,
+    signal: transactionRequestAnswerSignal,
+    signalArgument: (callback): TransactionRequestAnswer => ({ kind: 'error', callback }),
+    orphan: (transactionRequestId, callback, fspiop) => ({
+      kind: 'lateTransactionRequestAnswer',
+      transactionRequestId,
+      isError: true,
+      callback,
+      version: fspiop.version,
+    }),
+  },
+});

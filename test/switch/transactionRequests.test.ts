@@ -1,0 +1,224 @@
+import crypto from 'node:crypto';
+import test from 'ava';
+import { TransactionRequestRecord } from '../../activities/hub/db/switchEntities';
+import type { SimulatedDfsp } from '../helpers/dfsp';
+import { transactionRequestBody } from '../helpers/fspiopBodies';
+import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+
+let hub: SwitchHarness;
+test.before(async () => {
+  hub = await startSwitch();
+});
+test.after.always(async () => {
+  await hub?.close();
+});
+
+const isPut = (path: string) => (r: { method: string; path: string }) => r.method === 'PUT' && r.path === path;
+const isRequest = (id: string) => (r: { method: string; path: string; body?: any }) =>
+  r.method === 'POST' && r.path === '/transactionRequests' && r.body?.transactionRequestId === id;
+
+/** The payer FSP answers every transaction request it is sent, in the state given. */
+function answering(payer: SimulatedDfsp, state: 'RECEIVED' | 'REJECTED') {
+  payer.react(async (request) => {
+    if (request.method !== 'POST' || request.path !== '/transactionRequests') return;
+    await hub.fspiop('PUT', `/transactionRequests/${request.body.transactionRequestId}`, {
+      source: payer.name,
+      destination: request.headers['fspiop-source'] as string,
+      body: { transactionRequestState: state },
+      headers: { 'fspiop-signature': 'payer-signature' },
+    });
+  });
+}
+
+/** The workflow has ended: what follows is answered from the record. */
+async function ended(transactionRequestId: string): Promise<void> {
+  await hub.worker.client.workflow.getHandle(`transactionRequest/${transactionRequestId}`).result();
+}
+
+test('a transaction request reaches the payer FSP unchanged and its RECEIVED answer reaches the payee FSP', async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  answering(payer, 'RECEIVED');
+  // The body names the parties as Mojaloop's SDK does (swapped); the switch routes by FSPIOP-Destination only.
+  const body = transactionRequestBody(payee.name, payer.name, '12.5');
+  const sent = JSON.stringify(body, null, 2);
+  const ack = await hub.fspiop('POST', '/transactionRequests', {
+    source: payee.name,
+    destination: payer.name,
+    body: sent,
+    headers: { 'fspiop-signature': 'sig' },
+  });
+  t.is(ack.status, 202);
+  const forwarded = await payer.waitFor(isRequest(body.transactionRequestId));
+  t.is(forwarded.raw, sent, "the payer FSP receives the payee FSP's bytes");
+  t.is(forwarded.headers['fspiop-source'], payee.name);
+  t.is(forwarded.headers['fspiop-signature'], 'sig');
+  const answer = await payee.waitFor(isPut(`/transactionRequests/${body.transactionRequestId}`));
+  t.deepEqual(answer.body, { transactionRequestState: 'RECEIVED' });
+  t.is(answer.headers['fspiop-source'], payer.name);
+  t.is(answer.headers['fspiop-signature'], 'payer-signature');
+  t.is(answer.headers.accept, undefined, 'callbacks carry no Accept');
+});
+
+test('without FSPIOP-Destination the request goes to the payer FSP named in payer.fspId', async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  const body = transactionRequestBody(payee.name, payer.name, '3');
+  body.payer.fspId = payer.name;
+  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, body });
+  t.is((await payer.waitFor(isRequest(body.transactionRequestId))).headers['fspiop-source'], payee.name);
+});
+
+test('a transaction request naming no payer FSP gets error 3100', async (t) => {
+  const payee = await hub.provision();
+  const body = transactionRequestBody(payee.name, 'unused', '3');
+  delete body.payer.fspId;
+  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, body });
+  const error = await payee.waitFor(isPut(`/transactionRequests/${body.transactionRequestId}/error`));
+  t.is(error.body.errorInformation.errorCode, '3100');
+  t.is(error.headers['fspiop-source'], HUB_ID);
+});
+
+test('a transaction request to an FSP that is not an active participant gets error 1001, as from Mojaloop', async (t) => {
+  const payee = await hub.provision();
+  const inactive = await hub.provision();
+  await hub.admin.call('PUT', `/participants/${inactive.name}`, { isActive: false });
+  for (const destination of ['nosuchfsp', inactive.name]) {
+    const body = transactionRequestBody(payee.name, destination, '3');
+    await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination, body });
+    t.is((await payee.waitFor(isPut(`/transactionRequests/${body.transactionRequestId}/error`))).body.errorInformation.errorCode, '1001', destination);
+  }
+  t.is(inactive.received.length, 0);
+});
+
+test('the payer FSP may answer more than once; a REJECTED answer is kept and a later GET gets it again', async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  answering(payer, 'RECEIVED');
+  const body = transactionRequestBody(payee.name, payer.name, '7');
+  const id = body.transactionRequestId;
+  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+  await payee.waitFor(isPut(`/transactionRequests/${id}`));
+  await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'REJECTED' } });
+  await ended(id);
+  const answers = () => payee.received.filter(isPut(`/transactionRequests/${id}`)).map((r) => r.body.transactionRequestState);
+  t.deepEqual(answers(), ['RECEIVED', 'REJECTED']);
+
+  t.is((await hub.fspiop('GET', `/transactionRequests/${id}`, { source: payee.name, destination: payer.name })).status, 202);
+  await payee.waitFor(() => answers().length === 3);
+  t.deepEqual(answers(), ['RECEIVED', 'REJECTED', 'REJECTED']);
+  t.is(payer.received.filter((r) => r.method === 'GET').length, 0, 'the switch answered from its record');
+});
+
+test('GET /transactionRequests/{ID} for an ID the switch does not know gets error 3206', async (t) => {
+  const payee = await hub.provision();
+  const id = crypto.randomUUID();
+  await hub.fspiop('GET', `/transactionRequests/${id}`, { source: payee.name });
+  t.is((await payee.waitFor(isPut(`/transactionRequests/${id}/error`))).body.errorInformation.errorCode, '3206');
+});
+
+test('a rejected transaction request is answered for the retention period only; after it, GET gets 3206', async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  answering(payer, 'REJECTED');
+  const body = transactionRequestBody(payee.name, payer.name, '7');
+  const id = body.transactionRequestId;
+  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+  await ended(id);
+  const record = await hub.services.db.read((manager) => manager.findOneByOrFail(TransactionRequestRecord, { transactionRequestId: id }));
+  t.is(record.state, 'REJECTED');
+  const longAgo = new Date(Date.now() - 31 * 86_400_000);
+  await hub.services.db.transaction((manager) => manager.update(TransactionRequestRecord, { transactionRequestId: id }, { completedDate: longAgo }));
+  await hub.fspiop('GET', `/transactionRequests/${id}`, { source: payee.name, destination: payer.name });
+  t.is((await payee.waitFor(isPut(`/transactionRequests/${id}/error`))).body.errorInformation.errorCode, '3206');
+  t.is(payer.received.filter((r) => r.method === 'GET').length, 0);
+});
+
+test('a GET before the payer FSP has answered goes to the payer FSP, whose answer reaches the payee FSP', async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  const body = transactionRequestBody(payee.name, payer.name, '2');
+  const id = body.transactionRequestId;
+  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+  await payer.waitFor(isRequest(id));
+  await hub.fspiop('GET', `/transactionRequests/${id}`, { source: payee.name, destination: payer.name });
+  const get = await payer.waitFor((r) => r.method === 'GET' && r.path === `/transactionRequests/${id}`);
+  t.is(get.headers['fspiop-source'], payee.name);
+  await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'PENDING' } });
+  t.is((await payee.waitFor(isPut(`/transactionRequests/${id}`))).body.transactionRequestState, 'PENDING');
+});
+
+test('duplicate rule for transaction requests: ignored in progress, answered again after the end, 3106 for a changed body', async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  const body = transactionRequestBody(payee.name, payer.name, '5');
+  const id = body.transactionRequestId;
+  const post = (sent: object) => hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body: sent });
+  await post(body);
+  await payer.waitFor(isRequest(id));
+  await post(body);
+  await post({ ...body, amount: { amount: '6', currency: 'USD' } });
+  t.is((await payee.waitFor(isPut(`/transactionRequests/${id}/error`))).body.errorInformation.errorCode, '3106');
+
+  await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'REJECTED' } });
+  await ended(id);
+  t.is(payer.received.filter(isRequest(id)).length, 1, 'the payer FSP was asked once');
+  t.is(payee.received.filter(isPut(`/transactionRequests/${id}`)).length, 1, 'the repeat in progress was ignored');
+
+  await post(body);
+  await payee.waitFor(() => payee.received.filter(isPut(`/transactionRequests/${id}`)).length === 2);
+  await post({ ...body, amount: { amount: '6', currency: 'USD' } });
+  await payee.waitFor(() => payee.received.filter(isPut(`/transactionRequests/${id}/error`)).length === 2);
+  const errors = payee.received.filter(isPut(`/transactionRequests/${id}/error`)).map((r) => r.body.errorInformation.errorCode);
+  t.deepEqual(errors, ['3106', '3106']);
+  t.is(payer.received.filter(isRequest(id)).length, 1);
+});
+
+test("only the payer FSP may answer a transaction request: a stranger's answer is refused and never reaches the payee FSP", async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  const stranger = await hub.provision();
+  const body = transactionRequestBody(payee.name, payer.name, '3');
+  const id = body.transactionRequestId;
+  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+  await payer.waitFor(isRequest(id));
+  await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: stranger.name, destination: payee.name, body: { transactionRequestState: 'ACCEPTED' } });
+  t.is((await stranger.waitFor(isPut(`/transactionRequests/${id}/error`))).body.errorInformation.errorCode, '3100');
+  await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'RECEIVED' } });
+  const answer = await payee.waitFor(isPut(`/transactionRequests/${id}`));
+  t.is(answer.headers['fspiop-source'], payer.name);
+  t.is(payee.received.filter(isPut(`/transactionRequests/${id}`)).length, 1);
+});
+
+test('a transaction request nobody answers before its expiration gets error 3301; a late answer is not passed on', async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  const body = transactionRequestBody(payee.name, payer.name, '1', { expiresInMs: 2_000 });
+  const id = body.transactionRequestId;
+  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+  const error = await payee.waitFor(isPut(`/transactionRequests/${id}/error`));
+  t.is(error.body.errorInformation.errorCode, '3301');
+  t.is(error.headers['fspiop-source'], HUB_ID);
+  await ended(id);
+  await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'RECEIVED' } });
+  t.is((await payer.waitFor(isPut(`/transactionRequests/${id}/error`))).body.errorInformation.errorCode, '3301');
+  t.is(payee.received.filter(isPut(`/transactionRequests/${id}`)).length, 0);
+});
+
+test('a transaction request body that breaks its schema is refused synchronously', async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  const { amount: _amount, ...body } = transactionRequestBody(payee.name, payer.name, '1');
+  const refused = await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+  t.is(refused.status, 400);
+  t.is(refused.body.errorInformation.errorCode, '3102');
+});
+
+test('a transaction request the payer FSP refuses to take gets error 1001', async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  payer.status = 400;
+  const body = transactionRequestBody(payee.name, payer.name, '1');
+  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+  t.is((await payee.waitFor(isPut(`/transactionRequests/${body.transactionRequestId}/error`))).body.errorInformation.errorCode, '1001');
+});

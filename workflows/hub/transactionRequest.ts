@@ -1,0 +1,219 @@
+import { condition, defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
+import type {
+  AuthorizationQuery,
+  AuthorizationsIDPutResponse,
+  TransactionRequestRecordState,
+  TransactionRequestsIDPutResponse,
+  TransactionRequestsPostRequest,
+} from '../../api/contracts/bodies';
+import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
+import type { ErrorCallbackBody, FspiopHeaders, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
+import { followUps, records } from '../kit/activities';
+import { Conversation, MessageAbout } from '../kit/conversation';
+import { bestEffort, errorOf, msUntil } from '../kit/failures';
+
+/**
+ * How long a transaction request without an expiration waits for the payer FSP's first answer. Its PUT (RECEIVED)
+ * comes as soon as the payer FSP has taken the request; the payer's approval comes later, as a quote and a transfer.
+ * The wait then counts as the request's expiry, as a quote's default wait does (3302): the requester gets 3301, and
+ * so does a payer FSP that answers later. Not 2004 (server timed out): that invites the requester to wait on or
+ * retry a request the switch has given up on, while 3301 says it is over and a new one may be sent.
+ */
+export const TRANSACTION_REQUEST_DEFAULT_WAIT_MS = 60_000;
+
+export type TransactionRequestInput = ReceivedRequest<TransactionRequestsPostRequest>;
+
+/** The payer FSP's PUT /transactionRequests/{ID} or PUT /transactionRequests/{ID}/error. */
+export type TransactionRequestAnswer =
+  { kind: 'answer'; callback: ReceivedCallback<TransactionRequestsIDPutResponse> } | { kind: 'error'; callback: ReceivedCallback<ErrorCallbackBody> };
+
+/** A step of the authorization (Document 2, /authorizations): its {ID} is the transaction request's. */
+export type AuthorizationMessage = { version: string } & (
+  | { kind: 'authorizationGet'; headers: FspiopHeaders; query: AuthorizationQuery; queryString: string }
+  | { kind: 'authorizationAnswer'; callback: ReceivedCallback<AuthorizationsIDPutResponse> }
+  | { kind: 'authorizationError'; callback: ReceivedCallback<ErrorCallbackBody> }
+);
+
+/** One authorization round: the payer FSP's GET (its query), then the payee FSP's answer or error. */
+export interface AuthorizationRound {
+  request?: AuthorizationQuery;
+  responseType?: AuthorizationsIDPutResponse['responseType'];
+  errorCode?: string;
+}
+
+/** The whole merchant-initiated conversation as the switch saw it. */
+export interface TransactionRequestView {
+  state: TransactionRequestRecordState;
+  payeeFsp: string;
+  payerFsp?: string;
+  authorizations: AuthorizationRound[];
+}
+
+export const transactionRequestAnswerSignal = defineSignal<[TransactionRequestAnswer]>('transactionRequestAnswer');
+/** GET /authorizations/{ID}, PUT /authorizations/{ID} or PUT …/error about this transaction request. */
+export const authorizationSignal = defineSignal<[AuthorizationMessage]>('authorization');
+/** A POST /transactionRequests repeating this request's ID while it is in progress. */
+export const repeatedTransactionRequestSignal = defineSignal<[RepeatedRequest]>('repeatedRequest');
+export const transactionRequestQuery = defineQuery<TransactionRequestView>('transactionRequest');
+
+type Incoming = TransactionRequestAnswer | AuthorizationMessage;
+
+/** After these the payer FSP has nothing more to say about the request itself. */
+const FINAL: TransactionRequestRecordState[] = ['ACCEPTED', 'REJECTED', 'ERROR', 'EXPIRED'];
+
+/**
+ * A transaction request through the switch (Document 2, /transactionRequests and /authorizations; Mojaloop's
+ * transaction-requests service): the payee FSP asks the payer FSP to approve a payment. The switch forwards the
+ * request to the payer FSP and passes its answers (RECEIVED, later perhaps REJECTED) back, or 3301 if none comes in
+ * time. The authorization rounds that follow (the payer FSP's GET /authorizations with an OTP, the payee FSP's
+ * answer) pass through this same workflow, so the Temporal UI shows the conversation in one place. It stays open
+ * until the payer's answer is final and no round is open, or until nothing has happened for a while.
+ */
+export async function transactionRequest(input: TransactionRequestInput): Promise<TransactionRequestView> {
+  const { body, headers, requestHash, version } = input;
+  const { transactionRequestId: id } = body;
+  const payeeFsp = headers['fspiop-source'];
+  const talk = new Conversation({
+    resource: 'transactionRequests',
+    id,
+    noun: 'transaction request',
+    request: input,
+    repeatSignal: repeatedTransactionRequestSignal,
+  });
+  const view: TransactionRequestView = { state: 'REQUESTED', payeeFsp, authorizations: [] };
+  /** Known once the request is registered; until then messages wait in `inbox` to be checked. */
+  let payerFsp: string | undefined;
+  /** Messages in the order they came, handled one at a time so what the switch passes on keeps that order. */
+  const inbox: Incoming[] = [];
+
+  const take = async (message: Incoming) => {
+    // Once the payer FSP is known an outsider is refused at once; earlier messages wait in the inbox to be checked.
+    if (payerFsp !== undefined && !belongs(message)) return refuseOutsider(message);
+    inbox.push(message);
+  };
+  setHandler(transactionRequestAnswerSignal, take);
+  setHandler(authorizationSignal, take);
+  setHandler(transactionRequestQuery, () => view);
+
+  const answer = (state: TransactionRequestRecordState, send: () => Promise<void>, stored: { headers?: FspiopHeaders; body: string }) => {
+    view.state = state;
+    return talk.finish(state, send, () => records.answerTransactionRequest({ transactionRequestId: id, requestHash, state, ...stored }));
+  };
+  const refuse = (state: 'ERROR' | 'EXPIRED', error: ErrorInformation) =>
+    answer(state, () => talk.hubError(payeeFsp, error), { body: JSON.stringify({ errorInformation: error }) });
+  const expired = () =>
+    errorInformation(
+      'transactionRequestExpired',
+      body.expiration ? `transaction request ${id} expired at ${body.expiration}` : `transaction request ${id} was not answered in time`,
+    );
+
+  let idleMs = 0;
+  try {
+    const registered = await records.registerTransactionRequest({ body, payeeFsp, destination: headers['fspiop-destination'], requestHash });
+    if (registered.repeat) {
+      // Answered by an earlier workflow whose history has expired: answer from the record, change nothing.
+      const requester = { source: payeeFsp, destination: headers['fspiop-destination'], version, headers };
+      await bestEffort(followUps.answerFollowUp({ kind: 'repeatedTransactionRequest', transactionRequestId: id, requestHash, requester }), 'repeat');
+      return view;
+    }
+    ({ payerFsp, idleMs } = registered);
+    view.payerFsp = payerFsp;
+  } catch (error) {
+    await refuse('ERROR', errorOf(error));
+  }
+
+  if (payerFsp !== undefined) {
+    const waitMs = body.expiration ? msUntil(body.expiration) : TRANSACTION_REQUEST_DEFAULT_WAIT_MS;
+    // Any message of the conversation (an answer, or already an authorization) shows the payer FSP has the request.
+    const answered = () => inbox.some(belongs);
+    // A request that expired on its way here is not forwarded: the payer FSP could only refuse it.
+    const waited = waitMs > 0 ? await talk.forwardUntilAnswered(payerFsp, answered, waitMs) : ({ kind: 'expired' } as const);
+    if (waited.kind === 'expired') await refuse('EXPIRED', expired());
+    if (waited.kind === 'unreachable') await refuse('ERROR', waited.error);
+  }
+
+  for (;;) {
+    while (inbox.length > 0) await handle(inbox.shift()!);
+    if (FINAL.includes(view.state) && !roundOpen()) break;
+    if (!(await condition(() => inbox.length > 0, Math.max(1, idleMs)))) break;
+  }
+  await talk.close();
+  return view;
+
+  function sourceOf(message: Incoming): string {
+    return ('callback' in message ? message.callback.headers : message.headers)['fspiop-source'];
+  }
+
+  function destinationOf(message: Incoming): string | undefined {
+    return ('callback' in message ? message.callback.headers : message.headers)['fspiop-destination'];
+  }
+
+  /** Answers come from the payer FSP; authorizations go between the payer and payee FSPs, either way. */
+  function belongs(message: Incoming): boolean {
+    if (payerFsp === undefined) return false;
+    const from = sourceOf(message);
+    if (message.kind === 'answer' || message.kind === 'error') return from === payerFsp;
+    const to = destinationOf(message);
+    const other = from === payerFsp ? payeeFsp : payerFsp;
+    return (from === payerFsp || from === payeeFsp) && (to === undefined || to === other);
+  }
+
+  function refuseOutsider(message: Incoming): Promise<void> {
+    const from = sourceOf(message);
+    if (message.kind === 'answer' || message.kind === 'error') {
+      return talk.refuseStranger(
+        from,
+        payerFsp ? `only the payer FSP ${payerFsp} may answer transaction request ${id}` : `transaction request ${id} was refused`,
+      );
+    }
+    const detail = `the authorization of transaction request ${id} is between ${payerFsp ?? 'its payer FSP'} and ${payeeFsp}`;
+    return talk.refuseStranger(from, detail, authorizationsIn(message));
+  }
+
+  async function handle(message: Incoming): Promise<void> {
+    if (!belongs(message)) return refuseOutsider(message);
+    switch (message.kind) {
+      case 'answer':
+      case 'error': {
+        const { callback, kind } = message;
+        // The requester was told the request expired; a payer FSP that answers now is told so too.
+        if (view.state === 'EXPIRED') return bestEffort(talk.hubError(payerFsp!, expired()), 'late answer');
+        const state = kind === 'answer' ? message.callback.body.transactionRequestState : 'ERROR';
+        return answer(state, () => talk.relay(payeeFsp, kind, callback), { headers: callback.headers, body: callback.rawBody });
+      }
+      case 'authorizationGet':
+        view.authorizations.push({ request: message.query });
+        talk.setState('AUTHORIZING');
+        return passOn(message, 'get', { headers: message.headers }, `?${message.queryString}`);
+      case 'authorizationAnswer':
+        answerRound({ responseType: message.callback.body.responseType });
+        talk.setState(`AUTHORIZATION_${message.callback.body.responseType}`);
+        return passOn(message, 'answer', message.callback);
+      case 'authorizationError':
+        answerRound({ errorCode: message.callback.body.errorInformation.errorCode });
+        talk.setState('AUTHORIZATION_ERROR');
+        return passOn(message, 'error', message.callback);
+    }
+  }
+
+  /** An authorization goes to the other side of the conversation, whether or not its sender named it. */
+  function passOn(message: AuthorizationMessage, kind: 'get' | 'answer' | 'error', sent: { headers: FspiopHeaders; rawBody?: string }, query = '') {
+    const to = sourceOf(message) === payerFsp ? payeeFsp : payerFsp!;
+    return talk.passOn(to, authorizationsIn(message), kind, { ...sent, headers: { ...sent.headers, 'fspiop-destination': to } }, query);
+  }
+
+  function authorizationsIn(message: AuthorizationMessage): MessageAbout {
+    return { resource: 'authorizations', version: message.version };
+  }
+
+  function roundOpen(): boolean {
+    const last = view.authorizations.at(-1);
+    return last?.request !== undefined && last.responseType === undefined && last.errorCode === undefined;
+  }
+
+  /** The open round gets its answer; an answer no GET asked for (the SDK's own REJECTED) is a round of its own. */
+  function answerRound(outcome: Pick<AuthorizationRound, 'responseType' | 'errorCode'>): void {
+    if (roundOpen()) Object.assign(view.authorizations.at(-1)!, outcome);
+    else view.authorizations.push(outcome);
+  }
+}
