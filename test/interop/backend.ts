@@ -11,13 +11,17 @@ export interface Customer {
   dateOfBirth: string;
 }
 
+/** The OTP every customer of the suite enters to approve a merchant's request to pay. */
+export const MERCHANT_OTP = '4711';
+
 /** What a payee's backend does with an incoming transfer, chosen by the transfer's amount. */
 export type TransferDecision = { kind: 'accept' } | { kind: 'reject' } | { kind: 'delay'; ms: number };
 
 /**
  * The DFSP's own system behind a stock Mojaloop SDK scheme adapter (its "core connector"): the adapter asks
  * it for parties (GET /parties/{Type}/{ID}), quotes (POST /quoterequests) and transfers (POST /transfers),
- * and tells it outcomes (PUT /transfers/{ID}). Everything the adapter sends is recorded for the checks.
+ * hands it merchants' requests to pay (POST /transactionrequests) and asks it for OTPs (GET /otp/{ID}), and
+ * tells it outcomes (PUT /transfers/{ID}). Everything the adapter sends is recorded for the checks.
  */
 export class DfspBackend {
   readonly customers = new Map<string, Customer>();
@@ -68,6 +72,10 @@ export class DfspBackend {
       return { status: 200, body: { homeTransactionId: `home-${body.transferId}` } };
     }
     if (method === 'PUT' && path.startsWith('/transfers/')) return { status: 200 };
+    // A merchant's request to pay reaches the customer's DFSP, which takes it in (the customer approves later).
+    if (method === 'POST' && path === '/transactionrequests') return { status: 200, body: { transactionRequestState: 'RECEIVED' } };
+    // The one-time password the merchant's customer entered, asked for when the payer DFSP requests authorization.
+    if (method === 'GET' && path.startsWith('/otp/')) return { status: 200, body: { otpValue: MERCHANT_OTP } };
     return { status: 404, body: { statusCode: '3002', message: `unknown ${method} ${path}` } };
   }
 

@@ -1,6 +1,6 @@
 // `npm run interop`: the hub against real Mojaloop software. Two stock @mojaloop/sdk-scheme-adapter DFSPs (each
 // with its own Redis and a small backend) are provisioned through the admin API as Mojaloop's onboarding does
-// and make P2P payments through the hub; every check prints a line, and the run ends with `N passed, M failed`.
+// and make P2P and merchant-initiated payments through the hub; every check prints a line, and the run ends with `N passed, M failed`.
 //
 //   npm run interop                                   starts a hub of its own (fresh database, in-memory Temporal)
 //   npm run interop -- --switch URL --admin URL       uses a running hub (started with NEW_PARTICIPANTS_ACTIVE=true)
@@ -16,7 +16,7 @@ import { freePort } from '../../temporal/ports';
 import { waitUntilReady } from '../../worker/readiness';
 import { mojaloopEndpoints } from '../helpers/dfsp';
 import { answerBody } from '../helpers/http';
-import { DfspBackend } from './backend';
+import { DfspBackend, MERCHANT_OTP } from './backend';
 import { installPeers, logTo, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
 
 const say = (message: string) => process.stdout.write(`${message}\n`);
@@ -303,6 +303,87 @@ async function duplicateTransfer(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: st
   check('and answered with 3106 Modified request', error?.body?.errorInformation?.errorCode === '3106', error?.body);
 }
 
+/** A message sent to the hub the way a DFSP sends it, with the FSPIOP headers of its resource. */
+async function sendFspiop(hub: Hub, method: string, urlPath: string, from: string, to: string, body?: unknown): Promise<number> {
+  const resource = urlPath.split(/[/?]/)[1];
+  const mediaType = `application/vnd.interoperability.${resource}+json;version=1.0`;
+  const response = await fetch(`${hub.switchUrl}${urlPath}`, {
+    method,
+    headers: {
+      ...(method === 'PUT' ? {} : { accept: `application/vnd.interoperability.${resource}+json;version=1` }),
+      'content-type': mediaType,
+      date: new Date().toUTCString(),
+      'fspiop-source': from,
+      'fspiop-destination': to,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/**
+ * A merchant-initiated payment's own messages, each answered by a real SDK: the merchant's transaction request
+ * reaches the customer's SDK, whose RECEIVED reaches the merchant's SDK; the customer's DFSP asks for authorization
+ * and the merchant's SDK answers with the OTP its customer entered. SDK 18.0.2 cannot start these itself: its
+ * outbound requestToPay and requestToPayTransfer want `scenario` as an object and put that object where FSPIOP wants
+ * the scenario's name, so the suite sends the two requests as the SDK would, and the SDKs do everything else.
+ * The quote and the transfer that complete such a payment are the P2P flows above.
+ */
+async function merchantInitiated(hub: Hub, customerDfsp: Dfsp, merchantDfsp: Dfsp, customerId: string, merchantId: string): Promise<void> {
+  say('\n# Merchant-initiated payment: transaction request and OTP authorization between two SDKs');
+  const transactionRequestId = crypto.randomUUID();
+  const amount = { amount: '25', currency: CURRENCY };
+  const [customerSeen, merchantSeen] = [customerDfsp.tap.seen.length, merchantDfsp.tap.seen.length];
+  const request = {
+    transactionRequestId,
+    payee: { partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: merchantId, fspId: merchantDfsp.name } },
+    payer: { partyIdType: 'MSISDN', partyIdentifier: customerId, fspId: customerDfsp.name },
+    amount,
+    transactionType: { scenario: 'PAYMENT', initiator: 'PAYEE', initiatorType: 'BUSINESS' },
+  };
+  check(
+    "the merchant DFSP's POST /transactionRequests is accepted (202)",
+    (await sendFspiop(hub, 'POST', '/transactionRequests', merchantDfsp.name, customerDfsp.name, request)) === 202,
+  );
+  const delivered = await customerDfsp.tap.waitFor(
+    (m) => m.method === 'POST' && m.path === '/transactionRequests' && m.body?.transactionRequestId === transactionRequestId,
+    {
+      since: customerSeen,
+    },
+  );
+  check('the customer SDK takes the transaction request in (202)', delivered?.status === 202, delivered);
+  const asked = customerDfsp.backend.received.some(
+    (r) => r.method === 'POST' && r.path === '/transactionrequests' && r.body?.transactionRequestId === transactionRequestId,
+  );
+  check('the customer SDK hands it to its backend (POST /transactionrequests)', asked);
+  const received = await merchantDfsp.tap.waitFor((m) => m.method === 'PUT' && m.path === `/transactionRequests/${transactionRequestId}`, {
+    since: merchantSeen,
+  });
+  check(
+    "the customer SDK's RECEIVED reaches the merchant SDK through the hub, and is accepted",
+    received?.body?.transactionRequestState === 'RECEIVED' && received.status === 200,
+    received,
+  );
+
+  const query = `authenticationType=OTP&retriesLeft=1&amount=${amount.amount}&currency=${CURRENCY}`;
+  const authorization = `/authorizations/${transactionRequestId}?${query}`;
+  check(
+    "the customer DFSP's GET /authorizations is accepted (202)",
+    (await sendFspiop(hub, 'GET', authorization, customerDfsp.name, merchantDfsp.name)) === 202,
+  );
+  const forwarded = await merchantDfsp.tap.waitFor((m) => m.method === 'GET' && m.path.startsWith(`/authorizations/${transactionRequestId}`), {
+    since: merchantSeen,
+  });
+  check('the merchant SDK gets it with the query intact, and accepts it (202)', forwarded?.path === authorization && forwarded.status === 202, forwarded?.path);
+  const entered = await customerDfsp.tap.waitFor((m) => m.method === 'PUT' && m.path === `/authorizations/${transactionRequestId}`, { since: customerSeen });
+  check(
+    "the merchant SDK's OTP reaches the customer SDK through the hub, and is accepted",
+    entered?.status === 200 && entered.body?.responseType === 'ENTERED' && entered.body?.authenticationInfo?.authenticationValue === MERCHANT_OTP,
+    entered?.body,
+  );
+}
+
 async function partyNotFound(payer: Dfsp, payerId: string): Promise<void> {
   say('\n# A party nobody registered');
   const result = await outbound(payer, 'POST', '/transfers', transferRequest(payerId, msisdn(), '5'));
@@ -357,6 +438,7 @@ async function main(): Promise<number> {
       await payeeRejects(hub, payer, payee, payerId, payeeId);
       await transferExpires(hub, payer, payee, payerId, payeeId);
       await duplicateTransfer(hub, payer, payee, payerId, payeeId);
+      await merchantInitiated(hub, payer, payee, payerId, payeeId);
       await partyNotFound(payer, payerId);
     }
     whatTheHubSent(dfsps);
