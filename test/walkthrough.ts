@@ -1,12 +1,13 @@
 /**
- * `npm run walkthrough`: a P2P payment through a running hub (`npm start`), step by step, with two
- * simulated DFSPs as real HTTP servers on this machine: provision both, register the payee's MSISDN,
- * look it up, quote, transfer, read positions, and print where to find the transfer in the Temporal UI.
+ * `npm run walkthrough`: payments through a running hub (`npm start`), step by step, with two simulated DFSPs
+ * as real HTTP servers on this machine: provision both; a P2P payment (register the payee's MSISDN, look it up,
+ * quote, transfer, read positions); a merchant-initiated payment (transaction request, quote, OTP authorization,
+ * transfer); and where to find each conversation in the Temporal UI.
  */
 import crypto from 'node:crypto';
 import { loadConfig } from '../activities/platform/config';
 import { SimulatedDfsp } from './helpers/dfsp';
-import { ilpPair, quoteBody, transferBody } from './helpers/fspiopBodies';
+import { ilpPair, quoteBody, transactionRequestBody, transferBody } from './helpers/fspiopBodies';
 import { uniqueName } from './helpers/database';
 
 const config = loadConfig();
@@ -26,7 +27,7 @@ async function call(base: string, method: string, path: string, body?: unknown, 
 }
 
 function fspiop(method: string, path: string, source: string, destination: string | undefined, body?: unknown) {
-  const resource = path.split('/')[1];
+  const resource = path.split(/[/?]/)[1];
   const type = `application/vnd.interoperability.${resource}+json;version=1.1`;
   return call(hub, method, path, body, {
     ...(method === 'PUT' ? {} : { accept: type }),
@@ -119,10 +120,66 @@ async function main(): Promise<void> {
     }
     say(`7. find it in the Temporal UI: http://127.0.0.1:8233/namespaces/default/workflows/transfer%2F${transfer.transferId}`);
     say(`   or search: PayerFsp = '${payer.name}' AND State = 'COMMITTED'`);
+
+    await merchantInitiated(payer, payee, condition, fulfilment);
   } finally {
     await payer.close();
     await payee.close();
   }
+}
+
+/**
+ * The payee, a merchant, asks the payer's DFSP for money (POST /transactionRequests); the payer's DFSP takes it in,
+ * quotes it, asks the merchant's DFSP for the customer's OTP (GET /authorizations), approves and transfers. The whole
+ * conversation is one workflow, `transactionRequest/<ID>`, with each authorization round in its history.
+ */
+async function merchantInitiated(payer: SimulatedDfsp, merchant: SimulatedDfsp, condition: string, fulfilment: string): Promise<void> {
+  const request = transactionRequestBody(merchant.name, payer.name, '40');
+  const id = request.transactionRequestId;
+  say(`8. ${merchant.name}, a merchant, asks ${payer.name}'s customer to pay 40 USD: POST /transactionRequests ${id}`);
+  payer.react(async (message) => {
+    if (message.method === 'POST' && message.path === '/transactionRequests') {
+      await fspiop('PUT', `/transactionRequests/${id}`, payer.name, merchant.name, { transactionRequestState: 'RECEIVED' });
+    }
+  });
+  await fspiop('POST', '/transactionRequests', merchant.name, payer.name, request);
+  const received = await merchant.waitFor((r) => r.method === 'PUT' && r.path === `/transactionRequests/${id}`);
+  say(`   → ${payer.name} answers ${received.body.transactionRequestState}`);
+
+  const quote = { ...quoteBody(payer.name, merchant.name, '40'), transactionRequestId: id };
+  say(`9. ${payer.name} quotes it: POST /quotes ${quote.quoteId} (transactionRequestId ${id})`);
+  await fspiop('POST', '/quotes', payer.name, merchant.name, quote);
+  const quoted = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/quotes/${quote.quoteId}`);
+
+  const otp = String(crypto.randomInt(1000, 10_000));
+  merchant.react(async (message) => {
+    if (message.method === 'GET' && message.path.startsWith(`/authorizations/${id}`)) {
+      await fspiop('PUT', `/authorizations/${id}`, merchant.name, payer.name, {
+        authenticationInfo: { authentication: 'OTP', authenticationValue: otp },
+        responseType: 'ENTERED',
+      });
+    }
+    if (message.method === 'POST' && message.path === '/transfers') {
+      await fspiop('PUT', `/transfers/${message.body.transferId}`, merchant.name, payer.name, {
+        fulfilment,
+        completedTimestamp: new Date().toISOString(),
+        transferState: 'COMMITTED',
+      });
+    }
+  });
+  say(`10. ${payer.name} asks for the customer's OTP: GET /authorizations/${id}?authenticationType=OTP&retriesLeft=3&amount=40&currency=USD`);
+  await fspiop('GET', `/authorizations/${id}?authenticationType=OTP&retriesLeft=3&amount=40&currency=USD`, payer.name, merchant.name);
+  const entered = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/authorizations/${id}`);
+  say(`    → the customer entered ${entered.body.authenticationInfo.authenticationValue} (${entered.body.responseType})`);
+
+  const transfer = transferBody(payer.name, merchant.name, '40', { condition: quoted.body.condition ?? condition });
+  say(`11. the OTP checks out: ${payer.name} approves and transfers: POST /transfers ${transfer.transferId}`);
+  await fspiop('POST', '/transfers', payer.name, merchant.name, transfer);
+  const done = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${transfer.transferId}`);
+  await fspiop('PUT', `/transactionRequests/${id}`, payer.name, merchant.name, { transactionRequestState: 'ACCEPTED' });
+  await merchant.waitFor((r) => r.method === 'PUT' && r.path === `/transactionRequests/${id}` && r.body.transactionRequestState === 'ACCEPTED');
+  say(`    → ${done.body.transferState}; ${payer.name} tells ${merchant.name} the request is ACCEPTED`);
+  say(`12. the whole conversation: http://127.0.0.1:8233/namespaces/default/workflows/transactionRequest%2F${id}`);
 }
 
 main().catch((error) => {
