@@ -21,6 +21,9 @@ export const workflowIds = {
 export type FspiopResource =
   'participants' | 'parties' | 'quotes' | 'transfers' | 'transactionRequests' | 'authorizations' | 'transactions' | 'bulkQuotes' | 'bulkTransfers';
 
+/** The resources quoted through the switch the same way: a request to the payee FSP, its answer back to the payer. */
+export type QuoteResource = Extract<FspiopResource, 'quotes' | 'bulkQuotes'>;
+
 /** The messages of a conversation the switch delivers: the request, its answer and the error answer. */
 export type MessageKind = 'request' | 'answer' | 'error';
 

@@ -24,6 +24,8 @@ export type FspiopSchema =
   | 'PartySubIdOrType'
   | 'QuotesPostRequest'
   | 'QuotesIDPutResponse'
+  | 'BulkQuotesPostRequest'
+  | 'BulkQuotesIDPutResponse'
   | 'TransfersPostRequest'
   | 'TransfersIDPutResponse'
   | 'ErrorInformationObject'
@@ -83,6 +85,8 @@ export function warmUpSchemas(): void {
     'PartySubIdOrType',
     'QuotesPostRequest',
     'QuotesIDPutResponse',
+    'BulkQuotesPostRequest',
+    'BulkQuotesIDPutResponse',
     'TransfersPostRequest',
     'TransfersIDPutResponse',
     'ErrorInformationObject',

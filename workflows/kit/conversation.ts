@@ -2,7 +2,7 @@ import { allHandlersFinished, CancellationScope, condition, isCancellation, setH
 import type { SignalDefinition } from '@temporalio/workflow';
 import { addressOf, FspiopResource } from '../../api/contracts/conversations';
 import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
-import type { ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
+import type { ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../api/contracts/messages';
 import { State } from '../../api/contracts/searchAttributes';
 import { deliveries } from './activities';
 import { bestEffort, errorOf } from './failures';
@@ -57,7 +57,7 @@ export class Conversation {
   }
 
   /** A participant's callback passed on with its own headers and body, byte for byte. */
-  relay(to: string, kind: 'answer' | 'error', callback: ReceivedCallback<unknown>): Promise<void> {
+  relay(to: string, kind: 'answer' | 'error', callback: RelayedCallback): Promise<void> {
     const { resource, id } = this.options;
     return deliveries.deliver({ to, ...addressOf(resource, kind, id), method: 'PUT', headers: callback.headers, rawBody: callback.rawBody });
   }
