@@ -1,5 +1,4 @@
 import type { BulkQuotesPostRequest } from '../contracts/bodies';
-import { workflowIds } from '../contracts/conversations';
 import { bulkQuote, payeeOfBulkQuote } from '../../workflows/hub/bulkQuote';
 import { quotingRoutes } from './quoting';
 
@@ -11,7 +10,6 @@ export const bulkQuotesRoutes = quotingRoutes<BulkQuotesPostRequest>({
   resource: 'bulkQuotes',
   schemas: { request: 'BulkQuotesPostRequest', answer: 'BulkQuotesIDPutResponse' },
   workflow: bulkQuote,
-  workflowId: workflowIds.bulkQuote,
   describe: (body, fspiop) => {
     const payeeFsp = payeeOfBulkQuote(body, fspiop.destination);
     const { length } = body.individualQuotes;

@@ -1,5 +1,4 @@
 import type { QuotesPostRequest } from '../contracts/bodies';
-import { workflowIds } from '../contracts/conversations';
 import { payeeOfQuote, quote } from '../../workflows/hub/quote';
 import { quotingRoutes } from './quoting';
 
@@ -8,7 +7,6 @@ export const quotesRoutes = quotingRoutes<QuotesPostRequest>({
   resource: 'quotes',
   schemas: { request: 'QuotesPostRequest', answer: 'QuotesIDPutResponse' },
   workflow: quote,
-  workflowId: workflowIds.quote,
   describe: (body, fspiop) => {
     const payeeFsp = payeeOfQuote(body, fspiop.destination);
     const { amount, currency } = body.amount;

@@ -1,6 +1,6 @@
 import type { Workflow } from '@temporalio/common';
 import type { ErrorInformationObject } from '../contracts/bodies';
-import type { QuoteResource } from '../contracts/conversations';
+import { quoting, QuoteResource } from '../contracts/conversations';
 import type { ReceivedCallback, RelayedCallback } from '../contracts/messages';
 import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
 import { QuoteResponse, quoteResponseSignal, repeatedQuoteSignal } from '../../workflows/kit/quoting';
@@ -14,7 +14,6 @@ export interface QuotingDeclaration<Request> {
   resource: QuoteResource;
   schemas: { request: FspiopSchema; answer: FspiopSchema };
   workflow: Workflow;
-  workflowId: (id: string) => string;
   /** How an operator finds the request in the Temporal UI: its ID, payee FSP, currency and one line. */
   describe: (body: Request, fspiop: FspiopRequest) => { id: string; payeeFsp?: string; currency: string; summary: string };
 }
@@ -27,7 +26,8 @@ const relayed = ({ headers, rawBody }: ReceivedCallback<unknown>): RelayedCallba
  * workflow ended and callbacks nobody waits for are answered from the quote record.
  */
 export function quotingRoutes<Request>(declaration: QuotingDeclaration<Request>): ResourceRoutes {
-  const { resource, schemas, workflow, workflowId, describe } = declaration;
+  const { resource, schemas, workflow, describe } = declaration;
+  const { workflowId } = quoting[resource];
   return conversationRoutes<Request, unknown, ErrorInformationObject>({
     resource,
     post: {

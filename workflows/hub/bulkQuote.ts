@@ -21,5 +21,5 @@ export function payeeOfBulkQuote(body: BulkQuotesPostRequest, destination: strin
  */
 export function bulkQuote(input: BulkQuoteInput): Promise<QuoteOutcome> {
   const payeeFsp = payeeOfBulkQuote(input.body, input.headers['fspiop-destination']);
-  return quoteThroughSwitch({ resource: 'bulkQuotes', id: input.body.bulkQuoteId, noun: 'bulk quote', request: input, payeeFsp });
+  return quoteThroughSwitch({ resource: 'bulkQuotes', id: input.body.bulkQuoteId, request: input, payeeFsp });
 }

@@ -15,5 +15,5 @@ export function payeeOfQuote(body: QuotesPostRequest, destination: string | unde
  */
 export function quote(input: QuoteInput): Promise<QuoteOutcome> {
   const payeeFsp = payeeOfQuote(input.body, input.headers['fspiop-destination']);
-  return quoteThroughSwitch({ resource: 'quotes', id: input.body.quoteId, noun: 'quote', request: input, payeeFsp });
+  return quoteThroughSwitch({ resource: 'quotes', id: input.body.quoteId, request: input, payeeFsp });
 }

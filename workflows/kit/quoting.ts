@@ -1,5 +1,5 @@
 import { defineSignal, setHandler } from '@temporalio/workflow';
-import type { QuoteResource } from '../../api/contracts/conversations';
+import { quoting, QuoteResource } from '../../api/contracts/conversations';
 import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../api/contracts/messages';
 import { followUps, records } from './activities';
@@ -17,7 +17,7 @@ export const quoteResponseSignal = defineSignal<[QuoteResponse]>('quoteResponse'
 /** A POST repeating a quote's or bulk quote's ID while it is in progress. */
 export const repeatedQuoteSignal = defineSignal<[RepeatedRequest]>('repeatedRequest');
 
-export type QuoteState = 'ACCEPTED' | 'REJECTED' | 'EXPIRED';
+type QuoteState = 'ACCEPTED' | 'REJECTED' | 'EXPIRED';
 
 export interface QuoteOutcome {
   state: QuoteState | 'REPEATED';
@@ -28,8 +28,6 @@ export interface QuoteConversation {
   resource: QuoteResource;
   /** The quoteId or bulkQuoteId. */
   id: string;
-  /** What the payer is told it asked for ("quote", "bulk quote"). */
-  noun: string;
   request: ReceivedRequest<{ expiration?: string }>;
   /** The payee FSP the request names; undefined when it names none, which registration refuses. */
   payeeFsp: string | undefined;
@@ -41,8 +39,9 @@ export interface QuoteConversation {
  * payer; if the expiration passes first, the payer gets error 3302. The answer is recorded, so a repeated request
  * or a GET gets it again after the workflow ended.
  */
-export async function quoteThroughSwitch(quoting: QuoteConversation): Promise<QuoteOutcome> {
-  const { resource, id, noun, request, payeeFsp } = quoting;
+export async function quoteThroughSwitch(conversation: QuoteConversation): Promise<QuoteOutcome> {
+  const { resource, id, request, payeeFsp } = conversation;
+  const { noun } = quoting[resource];
   const { version, requestHash } = request;
   const payerFsp = request.headers['fspiop-source'];
   const talk = new Conversation({ resource, id, noun, request, repeatSignal: repeatedQuoteSignal });

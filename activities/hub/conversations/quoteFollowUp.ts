@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import { addressOf, QuoteResource } from '../../../api/contracts/conversations';
+import { addressOf, quoting, QuoteResource } from '../../../api/contracts/conversations';
 import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
 import type { FspiopHeaders, RelayedCallback } from '../../../api/contracts/messages';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { QuoteRecord } from '../db/switchEntities';
-import { quoting, Quotes } from './quotes';
+import type { Quotes } from './quotes';
 
 /**
  * What the switch answers about a quote or bulk quote outside its workflow: a POST repeated after the

@@ -1,28 +1,9 @@
-import type { QuoteResource } from '../../../api/contracts/conversations';
-import type { FspiopErrorName } from '../../../api/contracts/errors';
+import { quoting, QuoteResource } from '../../../api/contracts/conversations';
 import type { FspiopHeaders } from '../../../api/contracts/messages';
 import { Participant } from '../db/entities';
 import { QuoteRecord, QuoteState } from '../db/switchEntities';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
-
-/** What quotes and bulk quotes call things, and the errors that name them. */
-export const quoting: Record<QuoteResource, { noun: string; idNotFound: FspiopErrorName; unknownPayee: FspiopErrorName; payeeNamedBy: string }> = {
-  quotes: {
-    noun: 'quote',
-    idNotFound: 'quoteIdNotFound',
-    unknownPayee: 'payeeFspIdNotFound',
-    payeeNamedBy: 'FSPIOP-Destination (or payee.partyIdInfo.fspId)',
-  },
-  bulkQuotes: {
-    noun: 'bulk quote',
-    idNotFound: 'bulkQuoteIdNotFound',
-    // A bulk quote names its payee FSP only as the message's destination, so an unknown or inactive one is the
-    // spec's "destination FSP does not exist or cannot be found" (3201), as Mojaloop's quoting service reports it.
-    unknownPayee: 'destinationFspError',
-    payeeNamedBy: "FSPIOP-Destination (or the one fspId of every individual quote's payee)",
-  },
-};
 
 export interface RegisterQuoteInput {
   resource: QuoteResource;
