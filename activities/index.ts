@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { TransfersIDPutResponse } from '../api/contracts/bodies';
+import type { QuoteResource } from '../api/contracts/conversations';
 import { HUB_REJECTION } from '../api/contracts/errors';
 import type { FollowUp } from '../api/contracts/followUps';
 import type { ReceivedCallback } from '../api/contracts/messages';
@@ -74,8 +75,9 @@ export function createActivities({ services, directory, sender, transactionReque
     repeatedTransfer: rejecting((input: { transferId: string; requestHash: string; requester: string; version: string }) =>
       transferFollowUp.repeated(input.transferId, input.requestHash, input.requester, input.version),
     ),
-    repeatedQuote: rejecting((input: { quoteId: string; requestHash: string; requester: string; version: string }) =>
-      quoteFollowUp.repeated(input.quoteId, input.requestHash, input.requester, input.version),
+    /** A POST for a quote or bulk quote answered so long ago that its workflow history is gone: the duplicate rule, from the record. */
+    repeatedQuote: rejecting((input: { resource: QuoteResource; id: string; requestHash: string; requester: string; version: string }) =>
+      quoteFollowUp.repeated(input.resource, input.id, input.requestHash, input.requester, input.version),
     ),
     /** An answer from a conversation's record that the gateway handed to a `followUp` workflow. */
     answerFollowUp: rejecting((followUp: FollowUp) => followUps.answer(followUp)),

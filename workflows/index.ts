@@ -1,4 +1,5 @@
 export { healthCheck } from './healthCheck';
+export { bulkQuote } from './hub/bulkQuote';
 export { followUp } from './hub/followUp';
 export { quote } from './hub/quote';
 export { reservationSweep } from './hub/reservationSweep';

@@ -1,4 +1,5 @@
 import type { FspiopEndpointType } from './endpoints';
+import type { FspiopErrorName } from './errors';
 
 /** The task queue the hub's worker polls unless configured otherwise. */
 export const DEFAULT_TASK_QUEUE = 'mojaloop-hub';
@@ -31,6 +32,33 @@ export const FSPIOP_RESOURCES = [
 ] as const;
 
 export type FspiopResource = (typeof FSPIOP_RESOURCES)[number];
+
+/** The resources quoted through the switch the same way: a request to the payee FSP, its answer back to the payer. */
+export type QuoteResource = Extract<FspiopResource, 'quotes' | 'bulkQuotes'>;
+
+/** What quotes and bulk quotes call things, their workflows, and the errors that name them. */
+export const quoting: Record<
+  QuoteResource,
+  { noun: string; workflowId: (id: string) => string; idNotFound: FspiopErrorName; unknownPayee: FspiopErrorName; payeeNamedBy: string }
+> = {
+  quotes: {
+    noun: 'quote',
+    workflowId: workflowIds.quote,
+    idNotFound: 'quoteIdNotFound',
+    // A quote's body names its payee FSP; Mojaloop's quoting service reports 3201 for quotes too.
+    unknownPayee: 'payeeFspIdNotFound',
+    payeeNamedBy: 'FSPIOP-Destination (or payee.partyIdInfo.fspId)',
+  },
+  bulkQuotes: {
+    noun: 'bulk quote',
+    workflowId: workflowIds.bulkQuote,
+    idNotFound: 'bulkQuoteIdNotFound',
+    // A bulk quote names its payee FSP only as the message's destination, so an unknown or inactive one is the
+    // spec's "destination FSP does not exist or cannot be found" (3201), as Mojaloop's quoting service reports it.
+    unknownPayee: 'destinationFspError',
+    payeeNamedBy: "FSPIOP-Destination (or the one fspId of every individual quote's payee)",
+  },
+};
 
 /** The messages of a conversation the switch delivers: the request, its answer and the error answer. */
 export type MessageKind = 'request' | 'answer' | 'error';

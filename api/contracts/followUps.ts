@@ -1,6 +1,6 @@
 import type { TransfersIDPutResponse } from './bodies';
-import type { FspiopResource } from './conversations';
-import type { FspiopHeaders, ReceivedCallback } from './messages';
+import type { FspiopResource, QuoteResource } from './conversations';
+import type { FspiopHeaders, ReceivedCallback, RelayedCallback } from './messages';
 
 /** Who asked, in which FSPIOP version the hub answers, and the headers it came with. */
 export interface Requester {
@@ -19,9 +19,9 @@ export type FollowUp =
   | { kind: 'transferStatus'; transferId: string; requester: Requester }
   | { kind: 'repeatedTransfer'; transferId: string; requestHash: string; requester: Requester }
   | { kind: 'lateFulfil'; transferId: string; callback: ReceivedCallback<TransfersIDPutResponse>; version: string }
-  | { kind: 'quoteGet'; quoteId: string; requester: Requester }
-  | { kind: 'repeatedQuote'; quoteId: string; requestHash: string; requester: Requester }
-  | { kind: 'quoteCallback'; quoteId: string; isError: boolean; callback: ReceivedCallback<unknown> }
+  | { kind: 'quoteGet'; resource: QuoteResource; id: string; requester: Requester }
+  | { kind: 'repeatedQuote'; resource: QuoteResource; id: string; requestHash: string; requester: Requester }
+  | { kind: 'quoteCallback'; resource: QuoteResource; id: string; isError: boolean; callback: RelayedCallback }
   | { kind: 'transactionRequestGet'; transactionRequestId: string; requester: Requester }
   | { kind: 'repeatedTransactionRequest'; transactionRequestId: string; requestHash: string; requester: Requester }
   | { kind: 'lateTransactionRequestAnswer'; transactionRequestId: string; isError: boolean; callback: ReceivedCallback<unknown>; version: string }

@@ -29,6 +29,12 @@ export interface ReceivedCallback<Body> {
   rawBody: string;
 }
 
+/**
+ * A callback the switch passes on without reading it: its headers and the body as sent. Parsed, a bulk answer
+ * would travel twice in every signal and follow-up that carries it.
+ */
+export type RelayedCallback = Pick<ReceivedCallback<unknown>, 'headers' | 'rawBody'>;
+
 export interface ErrorCallbackBody {
   errorInformation: ErrorInformation;
 }

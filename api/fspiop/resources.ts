@@ -1,5 +1,6 @@
 import type { ResourceRoutes } from './app';
 import { authorizationsRoutes } from './authorizations';
+import { bulkQuotesRoutes } from './bulkQuotes';
 import { participantsRoutes } from './participants';
 import { partiesRoutes } from './parties';
 import { quotesRoutes } from './quotes';
@@ -13,6 +14,7 @@ export const switchResources: ResourceRoutes[] = [
   partiesRoutes,
   quotesRoutes,
   transfersRoutes,
+  bulkQuotesRoutes,
   transactionRequestsRoutes,
   authorizationsRoutes,
   transactionsRoutes,

@@ -24,6 +24,8 @@ export type FspiopSchema =
   | 'PartySubIdOrType'
   | 'QuotesPostRequest'
   | 'QuotesIDPutResponse'
+  | 'BulkQuotesPostRequest'
+  | 'BulkQuotesIDPutResponse'
   | 'TransfersPostRequest'
   | 'TransfersIDPutResponse'
   | 'TransactionRequestsPostRequest'
@@ -90,6 +92,8 @@ export function warmUpSchemas(): void {
     'PartySubIdOrType',
     'QuotesPostRequest',
     'QuotesIDPutResponse',
+    'BulkQuotesPostRequest',
+    'BulkQuotesIDPutResponse',
     'TransfersPostRequest',
     'TransfersIDPutResponse',
     'TransactionRequestsPostRequest',

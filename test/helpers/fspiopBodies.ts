@@ -1,5 +1,11 @@
 import crypto from 'node:crypto';
-import type { QuotesPostRequest, TransactionRequestsPostRequest, TransfersPostRequest } from '../../api/contracts/bodies';
+import type {
+  BulkQuotesIDPutResponse,
+  BulkQuotesPostRequest,
+  QuotesPostRequest,
+  TransactionRequestsPostRequest,
+  TransfersPostRequest,
+} from '../../api/contracts/bodies';
 
 type Currency = TransfersPostRequest['amount']['currency'];
 
@@ -26,16 +32,70 @@ export function transferBody(
   };
 }
 
+/** A party known by its MSISDN at `fspId`. */
+function party(msisdn: string, fspId: string) {
+  return { partyIdInfo: { partyIdType: 'MSISDN' as const, partyIdentifier: msisdn, fspId } };
+}
+
+const p2p = { scenario: 'TRANSFER', initiator: 'PAYER', initiatorType: 'CONSUMER' } as const;
+
+function expiring(expiresInMs: number | undefined): { expiration?: string } {
+  return expiresInMs === undefined ? {} : { expiration: new Date(Date.now() + expiresInMs).toISOString() };
+}
+
 export function quoteBody(payerFsp: string, payeeFsp: string, amount: string, options: { expiresInMs?: number; quoteId?: string } = {}): QuotesPostRequest {
   return {
     quoteId: options.quoteId ?? crypto.randomUUID(),
     transactionId: crypto.randomUUID(),
-    payee: { partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: '27713803912', fspId: payeeFsp } },
-    payer: { partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: '27713803911', fspId: payerFsp } },
+    payee: party('27713803912', payeeFsp),
+    payer: party('27713803911', payerFsp),
     amountType: 'SEND',
     amount: { amount, currency: 'USD' },
-    transactionType: { scenario: 'TRANSFER', initiator: 'PAYER', initiatorType: 'CONSUMER' },
-    ...(options.expiresInMs === undefined ? {} : { expiration: new Date(Date.now() + options.expiresInMs).toISOString() }),
+    transactionType: p2p,
+    ...expiring(options.expiresInMs),
+  };
+}
+
+/**
+ * A bulk quote of `count` individual quotes (the i-th sends i+1 USD to its own MSISDN) from `payerFsp` to
+ * parties of `payeeFsp`, or to the FSP `payeeFspOf` names for each.
+ */
+export function bulkQuoteBody(
+  payerFsp: string,
+  payeeFsp: string,
+  count: number,
+  options: { expiresInMs?: number; payeeFspOf?: (index: number) => string } = {},
+): BulkQuotesPostRequest {
+  return {
+    bulkQuoteId: crypto.randomUUID(),
+    payer: party('27713803911', payerFsp),
+    individualQuotes: Array.from({ length: count }, (_, index) => ({
+      quoteId: crypto.randomUUID(),
+      transactionId: crypto.randomUUID(),
+      payee: party(String(27713900000 + index), options.payeeFspOf?.(index) ?? payeeFsp),
+      amountType: 'SEND' as const,
+      amount: { amount: String(index + 1), currency: 'USD' as const },
+      transactionType: p2p,
+    })),
+    ...expiring(options.expiresInMs),
+  };
+}
+
+/**
+ * The payee FSP's answer to a bulk quote: a result for each individual quote, each with an ILP packet of the size
+ * an SDK scheme adapter makes (its transaction object inside) and a condition.
+ */
+export function bulkQuoteAnswer(request: BulkQuotesPostRequest): BulkQuotesIDPutResponse {
+  return {
+    expiration: new Date(Date.now() + 60_000).toISOString(),
+    individualQuoteResults: request.individualQuotes.map((individual) => ({
+      quoteId: individual.quoteId,
+      payee: individual.payee,
+      transferAmount: individual.amount,
+      payeeReceiveAmount: individual.amount,
+      ilpPacket: crypto.randomBytes(600).toString('base64url'),
+      condition: ilpPair().condition,
+    })),
   };
 }
 

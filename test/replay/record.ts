@@ -12,7 +12,7 @@ import { repoRoot } from '../../activities/platform/config';
 import { startDevServer } from '../../temporal/devServer';
 import { temporalCliPath } from '../../temporal/setup';
 import type { SimulatedDfsp } from '../helpers/dfsp';
-import { ilpPair, quoteBody, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';
+import { bulkQuoteAnswer, bulkQuoteBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';
 import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 const log = (message: string) => process.stderr.write(`record: ${message}\n`);
@@ -104,6 +104,14 @@ export const scenarios: Record<string, Scenario> = {
   },
   'transactionRequest-accepted': (hub, payer, payee) => transactionRequest(hub, payer, payee, 'ACCEPTED', true),
   'transactionRequest-rejected': (hub, payer, payee) => transactionRequest(hub, payer, payee, 'REJECTED', false),
+  'bulkQuote-accepted': async (hub, payer, payee) => {
+    const body = bulkQuoteBody(payer.name, payee.name, 3);
+    await hub.fspiop('POST', '/bulkQuotes', { source: payer.name, destination: payee.name, body });
+    await payee.waitFor((r) => r.method === 'POST' && r.body?.bulkQuoteId === body.bulkQuoteId);
+    await hub.fspiop('PUT', `/bulkQuotes/${body.bulkQuoteId}`, { source: payee.name, destination: payer.name, body: bulkQuoteAnswer(body) });
+    await payer.waitFor(put(`/bulkQuotes/${body.bulkQuoteId}`));
+    return `bulkQuote/${body.bulkQuoteId}`;
+  },
 };
 
 async function main(): Promise<void> {

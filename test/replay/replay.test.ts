@@ -22,6 +22,7 @@ test('recorded histories cover the representative runs', (t) => {
     'quote-accepted',
     'transactionRequest-accepted',
     'transactionRequest-rejected',
+    'bulkQuote-accepted',
   ]) {
     t.true(files.includes(`${name}.json`), name);
   }

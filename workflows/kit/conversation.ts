@@ -2,7 +2,7 @@ import { allHandlersFinished, CancellationScope, condition, isCancellation, setH
 import type { SignalDefinition } from '@temporalio/workflow';
 import { addressOf, FspiopResource } from '../../api/contracts/conversations';
 import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
-import type { ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
+import type { ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../api/contracts/messages';
 import { State } from '../../api/contracts/searchAttributes';
 import { deliveries } from './activities';
 import { bestEffort, errorOf } from './failures';
@@ -25,7 +25,7 @@ export interface MessageAbout {
 }
 
 /** A participant's message as the switch passes it on: its headers, and its body as sent (none for a GET). */
-type Message = Pick<ReceivedCallback<unknown>, 'headers'> & { rawBody?: string };
+type Message = Pick<RelayedCallback, 'headers'> & { rawBody?: string };
 
 /** How waiting for the other side ended. */
 export type WaitOutcome = { kind: 'answered' } | { kind: 'expired' } | { kind: 'unreachable'; error: ErrorInformation };
@@ -69,7 +69,7 @@ export class Conversation {
   }
 
   /** A participant's callback passed on with its own headers and body, byte for byte. */
-  relay(to: string, kind: 'answer' | 'error', callback: ReceivedCallback<unknown>): Promise<void> {
+  relay(to: string, kind: 'answer' | 'error', callback: RelayedCallback): Promise<void> {
     return this.forward(to, this.options.resource, kind, callback);
   }
 

@@ -22,11 +22,11 @@ export class FollowUps {
       case 'lateFulfil':
         return this.transfers.lateFulfil(followUp.transferId, followUp.callback, followUp.version);
       case 'quoteGet':
-        return this.quotes.get(followUp.quoteId, followUp.requester);
+        return this.quotes.get(followUp.resource, followUp.id, followUp.requester);
       case 'repeatedQuote':
-        return this.quotes.repeated(followUp.quoteId, followUp.requestHash, followUp.requester.source, followUp.requester.version);
+        return this.quotes.repeated(followUp.resource, followUp.id, followUp.requestHash, followUp.requester.source, followUp.requester.version);
       case 'quoteCallback':
-        return this.quotes.route(followUp.quoteId, followUp.isError, followUp.callback);
+        return this.quotes.route(followUp.resource, followUp.id, followUp.isError, followUp.callback);
       case 'transactionRequestGet':
         return this.transactionRequests.get(followUp.transactionRequestId, followUp.requester);
       case 'repeatedTransactionRequest':

@@ -1,14 +1,16 @@
 import type { Logger } from 'pino';
+import { addressOf, quoting, QuoteResource } from '../../../api/contracts/conversations';
 import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
-import type { FspiopHeaders } from '../../../api/contracts/messages';
-import type { CallbackSender, Delivery } from '../delivery/callbacks';
+import type { FspiopHeaders, RelayedCallback } from '../../../api/contracts/messages';
+import type { CallbackSender } from '../delivery/callbacks';
 import type { QuoteRecord } from '../db/switchEntities';
 import type { Quotes } from './quotes';
 
 /**
- * What the switch answers about a quote outside its workflow: a POST repeated after the conversation
- * ended (spec general rule 3), GET /quotes/{ID}, and quote callbacks with no conversation waiting for
- * them (answers to a forwarded GET), which are routed to their FSPIOP-Destination.
+ * What the switch answers about a quote or bulk quote outside its workflow: a POST repeated after the
+ * conversation ended (spec general rule 3), GET /{resource}/{ID}, and callbacks with no conversation waiting for
+ * them (answers to a forwarded GET), which are routed to their FSPIOP-Destination. Each message is sent once: the
+ * follow-up runs as an activity, and Temporal's retry policy makes the further attempts.
  */
 export class QuoteFollowUp {
   constructor(
@@ -17,74 +19,54 @@ export class QuoteFollowUp {
     private readonly log: Logger,
   ) {}
 
-  async repeated(quoteId: string, hash: string, requester: string, version: string): Promise<void> {
-    const record = await this.quotes.find(quoteId);
-    if (!record) return this.error(requester, quoteId, version, errorInformation('quoteIdNotFound', `quote ${quoteId} not found`));
-    if (record.requestHash !== hash)
-      return this.error(requester, quoteId, version, errorInformation('modifiedRequest', `quote ${quoteId} exists with different details`));
+  async repeated(resource: QuoteResource, id: string, hash: string, requester: string, version: string): Promise<void> {
+    const record = await this.quotes.find(resource, id);
+    if (!record) return this.notFound(resource, id, requester, version);
+    if (record.requestHash !== hash) {
+      const modified = errorInformation('modifiedRequest', `${quoting[resource].noun} ${id} exists with different details`);
+      return this.error(resource, id, requester, version, modified);
+    }
     if (record.responseBody) await this.resend(record, version);
   }
 
-  /** GET /quotes/{ID}: the payer gets the stored answer again; otherwise the GET goes to the destination FSP. */
-  async get(quoteId: string, request: { source: string; destination?: string; headers: FspiopHeaders; version: string }): Promise<void> {
-    const record = await this.quotes.find(quoteId);
+  /** GET /{resource}/{ID}: the payer gets the stored answer again; otherwise the GET goes to the destination FSP. */
+  async get(resource: QuoteResource, id: string, request: { source: string; destination?: string; headers: FspiopHeaders; version: string }): Promise<void> {
+    const record = await this.quotes.find(resource, id);
     if (record?.responseBody && request.source === record.payerFsp) return this.resend(record, request.version);
     const destination = request.destination ?? (record && request.source === record.payerFsp ? record.payeeFsp : undefined);
-    if (!destination) return this.error(request.source, quoteId, request.version, errorInformation('quoteIdNotFound', `quote ${quoteId} not found`));
-    await this.deliver({
+    if (!destination) return this.notFound(resource, id, request.source, request.version);
+    await this.sender.send({
       to: destination,
-      endpointType: 'FSPIOP_CALLBACK_URL_QUOTES',
-      path: `/quotes/${quoteId}`,
+      ...addressOf(resource, 'get', id),
       method: 'GET',
       headers: { ...request.headers, 'fspiop-destination': destination },
     });
   }
 
-  /** A PUT /quotes/{ID}[/error] no workflow waits for goes where its sender addressed it. */
-  async route(quoteId: string, isError: boolean, callback: { headers: FspiopHeaders; rawBody: string }): Promise<void> {
+  /** A PUT /{resource}/{ID}[/error] no workflow waits for goes where its sender addressed it. */
+  async route(resource: QuoteResource, id: string, isError: boolean, callback: RelayedCallback): Promise<void> {
     const destination = callback.headers['fspiop-destination'];
     if (!destination) {
-      this.log.info({ quoteId, from: callback.headers['fspiop-source'] }, 'quote callback without destination and without a waiting quote; dropped');
+      this.log.info({ resource, id, from: callback.headers['fspiop-source'] }, 'callback without destination and without a waiting quote; dropped');
       return;
     }
-    await this.deliver({
-      to: destination,
-      endpointType: 'FSPIOP_CALLBACK_URL_QUOTES',
-      path: `/quotes/${quoteId}${isError ? '/error' : ''}`,
-      method: 'PUT',
-      headers: callback.headers,
-      rawBody: callback.rawBody,
-    });
+    await this.sender.send({ to: destination, ...addressOf(resource, isError ? 'error' : 'answer', id), method: 'PUT', ...callback });
   }
 
+  /** The payee's answer goes again byte for byte with its own headers; an error the hub made is made again by the hub. */
   private resend(record: QuoteRecord, version: string): Promise<void> {
-    const body = JSON.parse(record.responseBody!);
-    // The payee's answer goes again with its own headers; an error the hub made is made again by the hub.
-    const from = record.responseHeaders ? { headers: JSON.parse(record.responseHeaders) } : { fromHub: { resource: 'quotes', version } };
-    const isError = 'errorInformation' in body;
-    return this.deliver({
-      to: record.payerFsp,
-      endpointType: 'FSPIOP_CALLBACK_URL_QUOTES',
-      path: `/quotes/${record.quoteId}${isError ? '/error' : ''}`,
-      method: 'PUT',
-      ...from,
-      body,
-    });
+    const { resource, quoteId, payerFsp, responseHeaders, responseBody } = record;
+    const address = addressOf(resource, record.state === 'ACCEPTED' ? 'answer' : 'error', quoteId);
+    const from = responseHeaders ? { headers: JSON.parse(responseHeaders) } : { fromHub: { resource, version } };
+    return this.sender.send({ to: payerFsp, ...address, method: 'PUT', ...from, rawBody: responseBody! });
   }
 
-  private error(to: string, quoteId: string, version: string, error: ErrorInformation): Promise<void> {
-    return this.deliver({
-      to,
-      endpointType: 'FSPIOP_CALLBACK_URL_QUOTES',
-      path: `/quotes/${quoteId}/error`,
-      method: 'PUT',
-      fromHub: { resource: 'quotes', version },
-      body: { errorInformation: error },
-    });
+  private notFound(resource: QuoteResource, id: string, to: string, version: string): Promise<void> {
+    const { noun, idNotFound } = quoting[resource];
+    return this.error(resource, id, to, version, errorInformation(idNotFound, `${noun} ${id} not found`));
   }
 
-  /** One attempt: the follow-up runs as an activity, and Temporal's retry policy makes the further ones. */
-  private deliver(delivery: Delivery): Promise<void> {
-    return this.sender.send(delivery);
+  private error(resource: QuoteResource, id: string, to: string, version: string, error: ErrorInformation): Promise<void> {
+    return this.sender.send({ to, ...addressOf(resource, 'error', id), method: 'PUT', fromHub: { resource, version }, body: { errorInformation: error } });
   }
 }

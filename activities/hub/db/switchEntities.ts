@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { moneyColumn } from './money';
 import type { TransactionRequestRecordState, TransferState } from '../../../api/contracts/bodies';
+import type { QuoteResource } from '../../../api/contracts/conversations';
 
 const timestamp = { type: 'datetime', precision: 3 } as const;
 
@@ -48,15 +49,17 @@ export class TransferRecord {
 
 export type QuoteState = 'PENDING' | 'ACCEPTED' | 'REJECTED' | 'EXPIRED';
 
-/** A quote as the switch routed it: enough to resend its outcome to the payer (duplicate rule, GET). */
+/** A quote or bulk quote as the switch routed it: enough to resend its outcome to the payer (duplicate rule, GET). */
 @Entity('quote')
 export class QuoteRecord {
+  @PrimaryColumn({ type: 'varchar', length: 16 }) resource!: QuoteResource;
+  /** The quoteId, or the bulkQuoteId of a bulk quote. */
   @PrimaryColumn({ type: 'varchar', length: 64 }) quoteId!: string;
   @Column({ type: 'varchar', length: 32 }) payerFsp!: string;
   @Column({ type: 'varchar', length: 32 }) payeeFsp!: string;
   @Column({ type: 'varchar', length: 64 }) requestHash!: string;
   @Column({ type: 'varchar', length: 20 }) state!: QuoteState;
-  /** The payee's PUT /quotes/{ID} (or error) headers and body, JSON-encoded, as forwarded to the payer. */
+  /** The payee's PUT /{resource}/{ID} (or error) headers, JSON-encoded, and body as forwarded to the payer; no headers for the hub's own error. */
   @Column({ type: 'text', nullable: true }) responseHeaders!: string | null;
   @Column({ type: 'text', nullable: true }) responseBody!: string | null;
   @Column(timestamp) createdDate!: Date;

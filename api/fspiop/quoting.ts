@@ -1,0 +1,65 @@
+import type { Workflow } from '@temporalio/common';
+import type { ErrorInformationObject } from '../contracts/bodies';
+import { quoting, QuoteResource } from '../contracts/conversations';
+import type { ReceivedCallback, RelayedCallback } from '../contracts/messages';
+import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
+import { QuoteResponse, quoteResponseSignal, repeatedQuoteSignal } from '../../workflows/kit/quoting';
+import type { ResourceRoutes } from './app';
+import { conversationRoutes } from './conversationRoutes';
+import type { FspiopRequest } from './headers';
+import type { FspiopSchema } from './schemas';
+
+/** A resource quoted through the switch (quotes, bulk quotes): what differs between them. */
+export interface QuotingDeclaration<Request> {
+  resource: QuoteResource;
+  schemas: { request: FspiopSchema; answer: FspiopSchema };
+  workflow: Workflow;
+  /** How an operator finds the request in the Temporal UI: its ID, payee FSP, currency and one line. */
+  describe: (body: Request, fspiop: FspiopRequest) => { id: string; payeeFsp?: string; currency: string; summary: string };
+}
+
+/** The payee's answer is passed on unread: only its headers and text travel to the workflow. */
+const relayed = ({ headers, rawBody }: ReceivedCallback<unknown>): RelayedCallback => ({ headers, rawBody });
+
+/**
+ * POST starts the quote's workflow; the payee's PUT and PUT …/error are signals to it; GET, repeats after the
+ * workflow ended and callbacks nobody waits for are answered from the quote record.
+ */
+export function quotingRoutes<Request>(declaration: QuotingDeclaration<Request>): ResourceRoutes {
+  const { resource, schemas, workflow, describe } = declaration;
+  const { workflowId } = quoting[resource];
+  return conversationRoutes<Request, unknown, ErrorInformationObject>({
+    resource,
+    post: {
+      schema: schemas.request,
+      workflow,
+      repeatSignal: repeatedQuoteSignal,
+      start: (body, fspiop) => {
+        const { id, payeeFsp, currency, summary } = describe(body, fspiop);
+        const searchAttributes = [
+          { key: PayerFsp, value: fspiop.source },
+          { key: PayeeFsp, value: payeeFsp ?? '' },
+          { key: Currency, value: currency },
+          { key: State, value: 'PENDING' },
+        ];
+        return { id, workflowId: workflowId(id), searchAttributes, summary };
+      },
+      repeatedAfterEnd: (id, requestHash, requester) => ({ kind: 'repeatedQuote', resource, id, requestHash, requester }),
+    },
+    get: (id, requester) => ({ kind: 'quoteGet', resource, id, requester }),
+    answer: {
+      schema: schemas.answer,
+      workflowId,
+      signal: quoteResponseSignal,
+      signalArgument: (callback): QuoteResponse => ({ kind: 'quote', callback: relayed(callback) }),
+      orphan: (id, callback) => ({ kind: 'quoteCallback', resource, id, isError: false, callback: relayed(callback) }),
+    },
+    error: {
+      schema: 'ErrorInformationObject',
+      workflowId,
+      signal: quoteResponseSignal,
+      signalArgument: (callback): QuoteResponse => ({ kind: 'error', callback }),
+      orphan: (id, callback) => ({ kind: 'quoteCallback', resource, id, isError: true, callback: relayed(callback) }),
+    },
+  });
+}
