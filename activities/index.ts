@@ -3,6 +3,8 @@ import type { TransfersIDPutResponse } from '../api/contracts/bodies';
 import { HUB_REJECTION } from '../api/contracts/errors';
 import type { FollowUp } from '../api/contracts/followUps';
 import type { ReceivedCallback } from '../api/contracts/messages';
+import { BulkTransferFollowUp } from './hub/conversations/bulkTransferFollowUp';
+import { BulkParty, BulkTransfers } from './hub/conversations/bulkTransfers';
 import { FollowUps } from './hub/conversations/followUps';
 import { QuoteFollowUp } from './hub/conversations/quoteFollowUp';
 import { Quotes } from './hub/conversations/quotes';
@@ -46,7 +48,9 @@ export function createActivities({ services, sender, log }: ActivityDependencies
   const transferFollowUp = new TransferFollowUp(transfers, services.funds, sender);
   const quotes = new Quotes(services);
   const quoteFollowUp = new QuoteFollowUp(quotes, sender, log);
-  const followUps = new FollowUps(transferFollowUp, quoteFollowUp);
+  const bulkTransfers = new BulkTransfers(services);
+  const bulkTransferFollowUp = new BulkTransferFollowUp(bulkTransfers, sender);
+  const followUps = new FollowUps(transferFollowUp, quoteFollowUp, bulkTransferFollowUp);
   const sweep = new ReservationSweep(services, transfers, sender, log);
   return {
     async checkDatabase(): Promise<string> {
@@ -76,6 +80,16 @@ export function createActivities({ services, sender, log }: ActivityDependencies
     staleReservations: () => sweep.stale(),
     releaseStaleReservation: rejecting((transferId: string) => sweep.release(transferId)),
     registerQuote: rejecting(quotes.register.bind(quotes)),
+    prepareBulkTransfer: rejecting(bulkTransfers.prepare.bind(bulkTransfers)),
+    fulfilBulkTransfer: rejecting(bulkTransfers.fulfil.bind(bulkTransfers)),
+    releaseBulkTransfer: rejecting(bulkTransfers.releaseOpen.bind(bulkTransfers)),
+    completeBulkTransfer: rejecting(bulkTransfers.complete.bind(bulkTransfers)),
+    /** The hub's POST /bulkTransfers to the payee, made from the record: only the items the hub accepted. */
+    forwardBulkTransfer: rejecting((input: { bulkTransferId: string; version: string }) => bulkTransferFollowUp.forward(input.bulkTransferId, input.version)),
+    /** PUT /bulkTransfers/{ID} with the per-item results, to the payer (every item) or the payee (its items). */
+    deliverBulkTransferResults: rejecting((input: { bulkTransferId: string; party: BulkParty; version: string }) =>
+      bulkTransferFollowUp.results(input.bulkTransferId, input.party, input.version),
+    ),
     completeQuote: rejecting(quotes.complete.bind(quotes)),
   };
 }

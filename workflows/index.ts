@@ -1,4 +1,5 @@
 export { healthCheck } from './healthCheck';
+export { bulkTransfer } from './hub/bulkTransfer';
 export { followUp } from './hub/followUp';
 export { quote } from './hub/quote';
 export { reservationSweep } from './hub/reservationSweep';

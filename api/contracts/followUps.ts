@@ -20,4 +20,6 @@ export type FollowUp =
   | { kind: 'lateFulfil'; transferId: string; callback: ReceivedCallback<TransfersIDPutResponse>; version: string }
   | { kind: 'quoteGet'; quoteId: string; requester: Requester }
   | { kind: 'repeatedQuote'; quoteId: string; requestHash: string; requester: Requester }
-  | { kind: 'quoteCallback'; quoteId: string; isError: boolean; callback: ReceivedCallback<unknown> };
+  | { kind: 'quoteCallback'; quoteId: string; isError: boolean; callback: ReceivedCallback<unknown> }
+  | { kind: 'bulkTransferStatus'; bulkTransferId: string; requester: Requester }
+  | { kind: 'repeatedBulkTransfer'; bulkTransferId: string; requestHash: string; requester: Requester };

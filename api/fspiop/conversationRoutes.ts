@@ -50,6 +50,11 @@ export interface ConversationDeclaration<Request, Answer, Failure> {
     start: (body: Request, fspiop: FspiopRequest) => ConversationStart;
     /** The follow-up that applies the duplicate rule from the record once the conversation has ended. */
     repeatedAfterEnd: (id: string, requestHash: string, fspiop: FspiopRequest) => FollowUp;
+    /**
+     * False when the hub never passes the request on as it came (it sends one of its own): the workflow then starts
+     * without the request's bytes, which would only double what its history holds (a bulk's can be megabytes).
+     */
+    passesOnRequest?: boolean;
   };
   get?: (id: string, fspiop: FspiopRequest, ctx: Context) => FollowUp;
   answer?: CallbackDeclaration<Answer>;
@@ -83,7 +88,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
           {
             workflowId: started.workflowId,
             taskQueue: config.taskQueue,
-            args: [{ body, rawBody: text, headers: fspiop.headers, requestHash: hash, version: fspiop.version }],
+            args: [{ body, ...(post.passesOnRequest === false ? {} : { rawBody: text }), headers: fspiop.headers, requestHash: hash, version: fspiop.version }],
             typedSearchAttributes: started.searchAttributes,
             staticSummary: started.summary,
           },

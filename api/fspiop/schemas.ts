@@ -26,6 +26,8 @@ export type FspiopSchema =
   | 'QuotesIDPutResponse'
   | 'TransfersPostRequest'
   | 'TransfersIDPutResponse'
+  | 'BulkTransfersPostRequest'
+  | 'BulkTransfersIDPutResponse'
   | 'ErrorInformationObject'
   | 'Currency'
   | 'CorrelationId';
@@ -85,6 +87,8 @@ export function warmUpSchemas(): void {
     'QuotesIDPutResponse',
     'TransfersPostRequest',
     'TransfersIDPutResponse',
+    'BulkTransfersPostRequest',
+    'BulkTransfersIDPutResponse',
     'ErrorInformationObject',
     'Currency',
     'CorrelationId',

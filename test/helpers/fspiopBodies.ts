@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { QuotesPostRequest, TransfersPostRequest } from '../../api/contracts/bodies';
+import type { BulkTransfersPostRequest, IndividualTransfer, QuotesPostRequest, TransfersPostRequest } from '../../api/contracts/bodies';
 
 type Currency = TransfersPostRequest['amount']['currency'];
 
@@ -22,6 +22,38 @@ export function transferBody(
     amount: { amount, currency: options.currency ?? 'USD' },
     ilpPacket: Buffer.from(`ilp packet for ${amount}`).toString('base64url'),
     condition: options.condition ?? ilpPair().condition,
+    expiration: new Date(Date.now() + (options.expiresInMs ?? 30_000)).toISOString(),
+  };
+}
+
+/** One item of a bulk transfer, with the fulfilment that satisfies its condition. */
+export interface BulkItem {
+  transfer: IndividualTransfer;
+  fulfilment: string;
+}
+
+/** An individual transfer of `amount` and the fulfilment of its condition. */
+export function bulkItem(amount: string, currency: Currency = 'USD'): BulkItem {
+  const { fulfilment, condition } = ilpPair();
+  const transferId = crypto.randomUUID();
+  return {
+    transfer: { transferId, transferAmount: { amount, currency }, ilpPacket: Buffer.from(`ilp packet of ${transferId}`).toString('base64url'), condition },
+    fulfilment,
+  };
+}
+
+export function bulkTransferBody(
+  payerFsp: string,
+  payeeFsp: string,
+  items: BulkItem[],
+  options: { expiresInMs?: number; bulkTransferId?: string } = {},
+): BulkTransfersPostRequest {
+  return {
+    bulkTransferId: options.bulkTransferId ?? crypto.randomUUID(),
+    bulkQuoteId: crypto.randomUUID(),
+    payerFsp,
+    payeeFsp,
+    individualTransfers: items.map((item) => item.transfer),
     expiration: new Date(Date.now() + (options.expiresInMs ?? 30_000)).toISOString(),
   };
 }

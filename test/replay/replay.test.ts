@@ -13,7 +13,16 @@ const files = fs
   .sort();
 
 test('recorded histories cover the representative runs', (t) => {
-  for (const name of ['transfer-committed', 'transfer-reserved-patch', 'transfer-rejected', 'transfer-expired', 'transfer-duplicate', 'quote-accepted']) {
+  for (const name of [
+    'transfer-committed',
+    'transfer-reserved-patch',
+    'transfer-rejected',
+    'transfer-expired',
+    'transfer-duplicate',
+    'quote-accepted',
+    'bulkTransfer-completed',
+    'bulkTransfer-expired',
+  ]) {
     t.true(files.includes(`${name}.json`), name);
   }
 });

@@ -1,4 +1,5 @@
 import type { FollowUp } from '../../../api/contracts/followUps';
+import type { BulkTransferFollowUp } from './bulkTransferFollowUp';
 import type { QuoteFollowUp } from './quoteFollowUp';
 import type { TransferFollowUp } from './transferFollowUp';
 
@@ -7,6 +8,7 @@ export class FollowUps {
   constructor(
     private readonly transfers: TransferFollowUp,
     private readonly quotes: QuoteFollowUp,
+    private readonly bulkTransfers: BulkTransferFollowUp,
   ) {}
 
   answer(followUp: FollowUp): Promise<void> {
@@ -23,6 +25,10 @@ export class FollowUps {
         return this.quotes.repeated(followUp.quoteId, followUp.requestHash, followUp.requester.source, followUp.requester.version);
       case 'quoteCallback':
         return this.quotes.route(followUp.quoteId, followUp.isError, followUp.callback);
+      case 'bulkTransferStatus':
+        return this.bulkTransfers.status(followUp.bulkTransferId, followUp.requester.source, followUp.requester.version);
+      case 'repeatedBulkTransfer':
+        return this.bulkTransfers.repeated(followUp.bulkTransferId, followUp.requestHash, followUp.requester.source, followUp.requester.version);
     }
   }
 }

@@ -159,7 +159,7 @@ export class Transfers {
   }
 }
 
-interface FinishExtra {
+export interface FinishExtra {
   fulfilment?: string;
   errorInformation?: ErrorInformation;
   payeeWantsNotification?: boolean;
@@ -170,7 +170,7 @@ interface FinishExtra {
  * comes late (a retried step, a repeat after the history expired) can rewrite a decided transfer.
  * Reaching a state the record already has is a repeat and changes nothing.
  */
-async function finishIn(
+export async function finishIn(
   manager: EntityManager,
   transferId: string,
   transferState: TransferState,

@@ -6,9 +6,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { entities } from './entities';
 import { Ledger1795000000000 } from './migrations/1795000000000-Ledger';
 import { Switch1795000000100 } from './migrations/1795000000100-Switch';
+import { BulkTransfers1795000000400 } from './migrations/1795000000400-BulkTransfers';
 import { seedHub } from './seed';
 
-export const migrations = [Ledger1795000000000, Switch1795000000100];
+export const migrations = [Ledger1795000000000, Switch1795000000100, BulkTransfers1795000000400];
 
 /**
  * The hub's database: a TypeORM DataSource plus a `transaction` that is safe to call concurrently.

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { moneyColumn } from './money';
-import { PartyLookup, QuoteRecord, TransferRecord } from './switchEntities';
+import { BulkTransferItem, BulkTransferRecord, PartyLookup, QuoteRecord, TransferRecord } from './switchEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
 const timestamp = { type: 'datetime', precision: 3 } as const;
@@ -133,6 +133,8 @@ export const entities = [
   PartyLookup,
   TransferRecord,
   QuoteRecord,
+  BulkTransferRecord,
+  BulkTransferItem,
 ];
 
-export { PartyLookup, QuoteRecord, TransferRecord };
+export { BulkTransferItem, BulkTransferRecord, PartyLookup, QuoteRecord, TransferRecord };

@@ -1,5 +1,5 @@
-import { EntityManager, EntityTarget, In, ObjectLiteral } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { EntityManager, In } from 'typeorm';
+import { chunks, insertRows } from '../db/batches';
 import type { Database } from '../db/database';
 import { JournalEntry, LedgerTransfer, ParticipantAccount } from '../db/entities';
 import { Decimal, formatAmount } from '../db/money';
@@ -296,22 +296,6 @@ class Postings {
       await manager.update(ParticipantAccount, { id }, { value, reservedValue, changedDate });
     }
   }
-}
-
-/** Rows per statement: well inside SQLite's bound-parameter limit and MySQL's packet size. */
-const CHUNK = 100;
-
-function chunks<T>(items: T[]): T[][] {
-  return Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
-}
-
-/** Multi-row INSERTs, a chunk at a time; rows are written as given (no read-back of generated keys). */
-export async function insertRows<T extends ObjectLiteral>(
-  manager: EntityManager,
-  entity: EntityTarget<T>,
-  rows: Array<QueryDeepPartialEntity<T>>,
-): Promise<void> {
-  for (const chunk of chunks(rows)) await manager.createQueryBuilder().insert().into(entity).values(chunk).updateEntity(false).execute();
 }
 
 /** The movements with these IDs, a chunk of IDs per query. */
