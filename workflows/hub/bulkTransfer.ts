@@ -98,7 +98,7 @@ export async function bulkTransfer(input: BulkTransferInput): Promise<BulkTransf
         decided = finished = true;
         const requester = { source, version, headers };
         await bestEffort(followUps.answerFollowUp({ kind: 'repeatedBulkTransfer', bulkTransferId, requestHash: input.requestHash, requester }), 'repeat');
-        return { bulkTransferState: 'RECEIVED' };
+        return { bulkTransferState: prepared.bulkTransferState };
       }
       ({ accepted, hubId } = prepared);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { EntityManager, In } from 'typeorm';
-import type { BulkTransfersPostRequest, IndividualTransfer, IndividualTransferResult } from '../../../api/contracts/bodies';
+import type { BulkTransferState, BulkTransfersPostRequest, IndividualTransfer, IndividualTransferResult } from '../../../api/contracts/bodies';
 import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
 import { chunks, insertRows } from '../db/batches';
 import { formatAmount } from '../db/money';
@@ -21,7 +21,7 @@ export interface PrepareBulkInput {
  * How prepare left the bulk: `accepted` items reserved (possibly none), or `repeat`: decided long ago (its workflow
  * history is gone, its record is not), so the caller answers it as a repeated request instead.
  */
-export type BulkPrepared = { outcome: 'prepared'; accepted: number; hubId: string } | { outcome: 'repeat' };
+export type BulkPrepared = { outcome: 'prepared'; accepted: number; hubId: string } | { outcome: 'repeat'; bulkTransferState: BulkTransferState };
 
 /** One item's answer in the payee's PUT /bulkTransfers/{ID}. */
 export type ItemResult = Pick<IndividualTransferResult, 'transferId' | 'fulfilment' | 'errorInformation'>;
@@ -63,7 +63,8 @@ export class BulkTransfers {
   async prepare({ body, source, requestHash }: PrepareBulkInput): Promise<BulkPrepared> {
     const { db, ledger, participants } = this.services;
     const bulk = await this.record(body, requestHash);
-    if (bulk.bulkTransferState === 'COMPLETED' || bulk.bulkTransferState === 'REJECTED') return { outcome: 'repeat' };
+    if (bulk.bulkTransferState === 'COMPLETED' || bulk.bulkTransferState === 'REJECTED')
+      return { outcome: 'repeat', bulkTransferState: bulk.bulkTransferState };
     // The bulk turns ACCEPTED in the reservations' own transaction: a retried step that finds it so re-checks nothing.
     if (bulk.bulkTransferState !== 'RECEIVED') return { outcome: 'prepared', accepted: await this.countReserved(bulk), hubId: participants.hubName };
     let planned: PlannedItem[];
