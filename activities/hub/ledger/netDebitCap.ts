@@ -5,6 +5,12 @@ import type { ReserveGuard } from './ledger';
 import { NET_DEBIT_CAP } from './limits';
 
 /**
+ * Net Debit Caps read in a ledger step, by position account. The step's map of locked accounts identifies the step:
+ * a bulk's 1,000 items read their payer's cap once, not 1,000 times.
+ */
+const capsPerStep = new WeakMap<object, Map<number, ParticipantLimit | null>>();
+
+/**
  * central-ledger's position check of a payer's reservation: its position with the amount (posted plus reserved)
  * must stay within its liquidity cover (4001) and its Net Debit Cap (4200). The payer's SETTLEMENT account in the
  * currency must be locked with the movement (`extraLocks`): the cover read is then the one no withdrawal can spend
@@ -15,7 +21,10 @@ export const netDebitCapGuard: ReserveGuard = async ({ manager, debit, amount, a
     (account) => account.participantId === debit.participantId && account.currency === debit.currency && account.ledgerAccountType === 'SETTLEMENT',
   );
   if (!settlement) throw new Error(`the SETTLEMENT account beside position account ${debit.id} must be locked with it`);
-  const limit = await manager.findOneBy(ParticipantLimit, { accountId: debit.id, type: NET_DEBIT_CAP });
+  let caps = capsPerStep.get(accounts);
+  if (!caps) capsPerStep.set(accounts, (caps = new Map()));
+  if (!caps.has(debit.id)) caps.set(debit.id, await manager.findOneBy(ParticipantLimit, { accountId: debit.id, type: NET_DEBIT_CAP }));
+  const limit = caps.get(debit.id);
   const exposure = new Decimal(debit.value).plus(debit.reservedValue).plus(amount);
   // Liquidity cover: what the payer has deposited (a negative settlement balance) less its withdrawals in progress.
   const liquidity = new Decimal(settlement.value).plus(settlement.reservedValue).negated();
