@@ -4,6 +4,8 @@ import type { QuoteResource } from '../api/contracts/conversations';
 import { HUB_REJECTION } from '../api/contracts/errors';
 import type { FollowUp } from '../api/contracts/followUps';
 import type { ReceivedCallback } from '../api/contracts/messages';
+import { BulkTransferFollowUp } from './hub/conversations/bulkTransferFollowUp';
+import { BulkParty, BulkTransfers } from './hub/conversations/bulkTransfers';
 import { FollowUps } from './hub/conversations/followUps';
 import { QuoteFollowUp } from './hub/conversations/quoteFollowUp';
 import { Quotes } from './hub/conversations/quotes';
@@ -53,7 +55,9 @@ export function createActivities({ services, directory, sender, transactionReque
   const transactionRequests = new TransactionRequests(services, directory, policy);
   const routing = new Routing(directory, sender, log);
   const transactionRequestFollowUp = new TransactionRequestFollowUp(transactionRequests, routing, sender);
-  const followUps = new FollowUps(transferFollowUp, quoteFollowUp, transactionRequestFollowUp, routing);
+  const bulkTransfers = new BulkTransfers(services);
+  const bulkTransferFollowUp = new BulkTransferFollowUp(bulkTransfers, sender);
+  const followUps = new FollowUps(transferFollowUp, quoteFollowUp, transactionRequestFollowUp, routing, bulkTransferFollowUp);
   const sweep = new ReservationSweep(services, transfers, sender, log);
   return {
     async checkDatabase(): Promise<string> {
@@ -84,6 +88,16 @@ export function createActivities({ services, directory, sender, transactionReque
     staleReservations: () => sweep.stale(),
     releaseStaleReservation: rejecting((transferId: string) => sweep.release(transferId)),
     registerQuote: rejecting(quotes.register.bind(quotes)),
+    prepareBulkTransfer: rejecting(bulkTransfers.prepare.bind(bulkTransfers)),
+    fulfilBulkTransfer: rejecting(bulkTransfers.fulfil.bind(bulkTransfers)),
+    releaseBulkTransfer: rejecting(bulkTransfers.releaseOpen.bind(bulkTransfers)),
+    completeBulkTransfer: rejecting(bulkTransfers.complete.bind(bulkTransfers)),
+    /** The hub's POST /bulkTransfers to the payee, made from the record: only the items the hub accepted. */
+    forwardBulkTransfer: rejecting((input: { bulkTransferId: string; version: string }) => bulkTransferFollowUp.forward(input.bulkTransferId, input.version)),
+    /** PUT /bulkTransfers/{ID} with the per-item results, to the payer (every item) or the payee (its items). */
+    deliverBulkTransferResults: rejecting((input: { bulkTransferId: string; party: BulkParty; version: string }) =>
+      bulkTransferFollowUp.results(input.bulkTransferId, input.party, input.version),
+    ),
     completeQuote: rejecting(quotes.complete.bind(quotes)),
     registerTransactionRequest: rejecting(transactionRequests.register.bind(transactionRequests)),
     /** Records the answer a transaction request's requester got. */

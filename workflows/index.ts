@@ -1,5 +1,6 @@
 export { healthCheck } from './healthCheck';
 export { bulkQuote } from './hub/bulkQuote';
+export { bulkTransfer } from './hub/bulkTransfer';
 export { followUp } from './hub/followUp';
 export { quote } from './hub/quote';
 export { reservationSweep } from './hub/reservationSweep';

@@ -13,6 +13,10 @@ export type TransactionRequestsPostRequest = v1_1.Schemas.TransactionRequestsPos
 export type TransactionRequestsIDPutResponse = v1_1.Schemas.TransactionRequestsIDPutResponse;
 export type AuthorizationsIDPutResponse = v1_1.Schemas.AuthorizationsIDPutResponse;
 export type TransactionsIDPutResponse = v1_1.Schemas.TransactionsIDPutResponse;
+export type BulkTransfersPostRequest = v1_1.Schemas.BulkTransfersPostRequest;
+export type BulkTransfersIDPutResponse = v1_1.Schemas.BulkTransfersIDPutResponse;
+export type IndividualTransfer = v1_1.Schemas.IndividualTransfer;
+export type IndividualTransferResult = v1_1.Schemas.IndividualTransferResult;
 
 /** A transfer's state as FSPIOP names it (TransferState), kept in the switch's record of each transfer. */
 export type TransferState = v1_1.Schemas.TransferState;
@@ -31,3 +35,5 @@ export interface AuthorizationQuery {
   amount: string;
   currency: v1_1.Schemas.Currency;
 }
+/** A bulk transfer's state as FSPIOP names it (BulkTransferState), kept in the switch's record of each bulk. */
+export type BulkTransferState = v1_1.Schemas.BulkTransferState;

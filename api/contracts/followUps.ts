@@ -25,6 +25,8 @@ export type FollowUp =
   | { kind: 'transactionRequestGet'; transactionRequestId: string; requester: Requester }
   | { kind: 'repeatedTransactionRequest'; transactionRequestId: string; requestHash: string; requester: Requester }
   | { kind: 'lateTransactionRequestAnswer'; transactionRequestId: string; isError: boolean; callback: ReceivedCallback<unknown>; version: string }
+  | { kind: 'bulkTransferStatus'; bulkTransferId: string; requester: Requester }
+  | { kind: 'repeatedBulkTransfer'; bulkTransferId: string; requestHash: string; requester: Requester }
   | RoutedMessage;
 
 /**

@@ -9,6 +9,7 @@ import type { FollowUp } from '../contracts/followUps';
 import type { ReceivedCallback, RepeatedRequest } from '../contracts/messages';
 import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
 import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/httpError';
 import type { ResourceRoutes } from './app';
 import { requestHash, signalIfRunning, startOrRepeat } from './conversations';
 import { FspiopRequest, fspiopHeaders } from './headers';
@@ -62,6 +63,11 @@ export interface ConversationDeclaration<Request, Answer, Failure> {
     start: (body: Request, fspiop: FspiopRequest) => ConversationStart;
     /** The follow-up that applies the duplicate rule from the record once the conversation has ended. */
     repeatedAfterEnd: (id: string, requestHash: string, fspiop: FspiopRequest) => FollowUp;
+    /**
+     * False when the hub never passes the request on as it came (it sends one of its own): the workflow then starts
+     * without the request's bytes, which would only double what its history holds (a bulk's can be megabytes).
+     */
+    passesOnRequest?: boolean;
   };
   get?: (id: string, fspiop: FspiopRequest, ctx: Context) => FollowUp;
   getStep?: GetStepDeclaration;
@@ -89,6 +95,14 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const { body: parsed, text } = await readJsonBody(ctx);
         const body = validateFspiop<Request>(post.schema, parsed);
         const hash = requestHash(body);
+        const input = {
+          body,
+          ...(post.passesOnRequest === false ? {} : { rawBody: text }),
+          headers: fspiop.headers,
+          requestHash: hash,
+          version: fspiop.version,
+        };
+        refuseOversizedInput(input);
         const started = post.start(body, fspiop);
         const outcome = await startOrRepeat(
           temporal,
@@ -96,7 +110,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
           {
             workflowId: started.workflowId,
             taskQueue: config.taskQueue,
-            args: [{ body, rawBody: text, headers: fspiop.headers, requestHash: hash, version: fspiop.version }],
+            args: [input],
             typedSearchAttributes: started.searchAttributes,
             staticSummary: started.summary,
           },
@@ -140,6 +154,21 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
     if (error) router.put('/:id/error', callback(error));
     return router;
   };
+}
+
+/**
+ * The largest workflow input the gateway starts a conversation with. Temporal refuses a payload over its blob size
+ * limit (2 MiB by default), which would leave the DFSP a 500 for a valid request; below this bound, with room for
+ * the encoding, every conversation starts. FSPIOP allows bodies up to 5 MiB: a larger one (a bulk of 1,000 items
+ * with ILP packets of some 1.5 KB each) is refused as too large (3104) until requests are kept outside the history.
+ */
+export const MAX_CONVERSATION_INPUT_BYTES = 1_500_000;
+
+function refuseOversizedInput(input: unknown): void {
+  const size = Buffer.byteLength(JSON.stringify(input));
+  if (size > MAX_CONVERSATION_INPUT_BYTES) {
+    throw new HttpError(400, 'tooLargePayload', `the request makes ${size} bytes; the switch takes at most ${MAX_CONVERSATION_INPUT_BYTES} per conversation`);
+  }
 }
 
 /** Hands an answer from the record to a `followUp` workflow of its own, so it survives this process. */

@@ -1,6 +1,7 @@
 import type { ResourceRoutes } from './app';
 import { authorizationsRoutes } from './authorizations';
 import { bulkQuotesRoutes } from './bulkQuotes';
+import { bulkTransfersRoutes } from './bulkTransfers';
 import { participantsRoutes } from './participants';
 import { partiesRoutes } from './parties';
 import { quotesRoutes } from './quotes';
@@ -15,6 +16,7 @@ export const switchResources: ResourceRoutes[] = [
   quotesRoutes,
   transfersRoutes,
   bulkQuotesRoutes,
+  bulkTransfersRoutes,
   transactionRequestsRoutes,
   authorizationsRoutes,
   transactionsRoutes,

@@ -32,6 +32,8 @@ export type FspiopSchema =
   | 'TransactionRequestsIDPutResponse'
   | 'AuthorizationsIDPutResponse'
   | 'TransactionsIDPutResponse'
+  | 'BulkTransfersPostRequest'
+  | 'BulkTransfersIDPutResponse'
   | 'ErrorInformationObject'
   | 'AuthenticationType'
   | 'Integer'
@@ -100,6 +102,8 @@ export function warmUpSchemas(): void {
     'TransactionRequestsIDPutResponse',
     'AuthorizationsIDPutResponse',
     'TransactionsIDPutResponse',
+    'BulkTransfersPostRequest',
+    'BulkTransfersIDPutResponse',
     'ErrorInformationObject',
     'AuthenticationType',
     'Integer',

@@ -4,9 +4,7 @@ import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttribut
 import { fulfilSignal, rejectSignal, repeatedTransferSignal, transfer } from '../../workflows/hub/transfer';
 import { HttpError } from '../http/httpError';
 import { conversationRoutes } from './conversationRoutes';
-
-/** How far ahead of the hub's clock a participant's clock may run (ml-api-adapter's default callback time lag). */
-const CLOCK_SKEW_MS = 200;
+import { refuseFutureTimestamp } from './timestamps';
 
 /**
  * /transfers: POST starts the transfer workflow (or repeats into it), PUT and PUT …/error from the payee
@@ -43,11 +41,9 @@ export const transfersRoutes = conversationRoutes<TransfersPostRequest, Transfer
           `transferState ${body.transferState} is not valid in PUT /transfers/{ID}; reject with PUT /transfers/{ID}/error`,
         );
       }
-      // A fulfil from the future is refused at once, as by Mojaloop's hub. A missing fulfilment is not: as in
-      // central-ledger, the transfer is aborted and both sides are told (3100), in the workflow.
-      if (body.completedTimestamp && Date.parse(body.completedTimestamp) > Date.now() + CLOCK_SKEW_MS) {
-        throw new HttpError(400, 'validationError', `completedTimestamp fails because future timestamp was provided`);
-      }
+      // A missing fulfilment is not refused here: as in central-ledger, the transfer is aborted and both sides are
+      // told (3100), in the workflow.
+      refuseFutureTimestamp(body.completedTimestamp);
       // The PATCH that answers RESERVED exists only from transfers v1.1. Like central-ledger, a v1.0 RESERVED is
       // dropped: the payee gets no notification it could not read, and the transfer expires (3303 to both sides).
       if (fspiop.version === '1.0' && body.transferState === 'RESERVED') {

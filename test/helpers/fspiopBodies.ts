@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import type {
   BulkQuotesIDPutResponse,
   BulkQuotesPostRequest,
+  BulkTransfersPostRequest,
+  IndividualTransfer,
   QuotesPostRequest,
   TransactionRequestsPostRequest,
   TransfersPostRequest,
@@ -41,6 +43,38 @@ const p2p = { scenario: 'TRANSFER', initiator: 'PAYER', initiatorType: 'CONSUMER
 
 function expiring(expiresInMs: number | undefined): { expiration?: string } {
   return expiresInMs === undefined ? {} : { expiration: new Date(Date.now() + expiresInMs).toISOString() };
+}
+
+/** One item of a bulk transfer, with the fulfilment that satisfies its condition. */
+export interface BulkItem {
+  transfer: IndividualTransfer;
+  fulfilment: string;
+}
+
+/** An individual transfer of `amount` and the fulfilment of its condition. */
+export function bulkItem(amount: string, currency: Currency = 'USD'): BulkItem {
+  const { fulfilment, condition } = ilpPair();
+  const transferId = crypto.randomUUID();
+  return {
+    transfer: { transferId, transferAmount: { amount, currency }, ilpPacket: Buffer.from(`ilp packet of ${transferId}`).toString('base64url'), condition },
+    fulfilment,
+  };
+}
+
+export function bulkTransferBody(
+  payerFsp: string,
+  payeeFsp: string,
+  items: BulkItem[],
+  options: { expiresInMs?: number; bulkTransferId?: string } = {},
+): BulkTransfersPostRequest {
+  return {
+    bulkTransferId: options.bulkTransferId ?? crypto.randomUUID(),
+    bulkQuoteId: crypto.randomUUID(),
+    payerFsp,
+    payeeFsp,
+    individualTransfers: items.map((item) => item.transfer),
+    expiration: new Date(Date.now() + (options.expiresInMs ?? 30_000)).toISOString(),
+  };
 }
 
 export function quoteBody(payerFsp: string, payeeFsp: string, amount: string, options: { expiresInMs?: number; quoteId?: string } = {}): QuotesPostRequest {

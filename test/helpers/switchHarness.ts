@@ -34,6 +34,8 @@ export interface SwitchHarness {
   /** A DFSP created, activated, given endpoints at a simulator, a Net Debit Cap and deposited funds. */
   provision(options?: { currency?: string; netDebitCap?: number; fundsIn?: number; name?: string }): Promise<SimulatedDfsp>;
   fspiop(method: string, path: string, call: FspiopCall): Promise<{ status: number; body: any; headers: Headers }>;
+  /** A DFSP's position in a currency, as the admin API reports it (reservations included). */
+  position(dfsp: SimulatedDfsp, currency?: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -107,6 +109,9 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
       });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+    },
+    async position(dfsp, currency = 'USD') {
+      return (await admin.call('GET', `/participants/${dfsp.name}/positions?currency=${currency}`)).body.value;
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

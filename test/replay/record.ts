@@ -12,7 +12,7 @@ import { repoRoot } from '../../activities/platform/config';
 import { startDevServer } from '../../temporal/devServer';
 import { temporalCliPath } from '../../temporal/setup';
 import type { SimulatedDfsp } from '../helpers/dfsp';
-import { bulkQuoteAnswer, bulkQuoteBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';
+import { bulkItem, bulkQuoteAnswer, bulkQuoteBody, bulkTransferBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';
 import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 const log = (message: string) => process.stderr.write(`record: ${message}\n`);
@@ -88,6 +88,34 @@ export const scenarios: Record<string, Scenario> = {
     await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
     await payer.waitFor(put(`/transfers/${body.transferId}/error`), 20_000);
     return `transfer/${body.transferId}`;
+  },
+  'bulkTransfer-completed': async (hub, payer, payee) => {
+    const items = [bulkItem('1'), bulkItem('2'), bulkItem('3')];
+    const body = bulkTransferBody(payer.name, payee.name, items);
+    await hub.fspiop('POST', '/bulkTransfers', { source: payer.name, destination: payee.name, body });
+    await payee.waitFor((r) => r.method === 'POST' && r.body?.bulkTransferId === body.bulkTransferId);
+    const [valid, invalid, refused] = items.map((item) => item.transfer.transferId);
+    await hub.fspiop('PUT', `/bulkTransfers/${body.bulkTransferId}`, {
+      source: payee.name,
+      destination: payer.name,
+      body: {
+        bulkTransferState: 'COMPLETED',
+        completedTimestamp: new Date().toISOString(),
+        individualTransferResults: [
+          { transferId: valid, fulfilment: items[0].fulfilment },
+          { transferId: invalid, fulfilment: ilpPair().fulfilment },
+          { transferId: refused, errorInformation: { errorCode: '5100', errorDescription: 'Payee rejection' } },
+        ],
+      },
+    });
+    await payer.waitFor(put(`/bulkTransfers/${body.bulkTransferId}`));
+    return `bulkTransfer/${body.bulkTransferId}`;
+  },
+  'bulkTransfer-expired': async (hub, payer, payee) => {
+    const body = bulkTransferBody(payer.name, payee.name, [bulkItem('4'), bulkItem('5')], { expiresInMs: 3_000 });
+    await hub.fspiop('POST', '/bulkTransfers', { source: payer.name, destination: payee.name, body });
+    await payer.waitFor(put(`/bulkTransfers/${body.bulkTransferId}`), 20_000);
+    return `bulkTransfer/${body.bulkTransferId}`;
   },
   'quote-accepted': async (hub, payer, payee) => {
     const body = quoteBody(payer.name, payee.name, '5');

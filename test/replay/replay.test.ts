@@ -23,6 +23,8 @@ test('recorded histories cover the representative runs', (t) => {
     'transactionRequest-accepted',
     'transactionRequest-rejected',
     'bulkQuote-accepted',
+    'bulkTransfer-completed',
+    'bulkTransfer-expired',
   ]) {
     t.true(files.includes(`${name}.json`), name);
   }

@@ -13,9 +13,7 @@ test.after.always(async () => {
   await hub?.close();
 });
 
-async function position(dfsp: SimulatedDfsp): Promise<number> {
-  return (await hub.admin.call('GET', `/participants/${dfsp.name}/positions?currency=USD`)).body.value;
-}
+const position = (dfsp: SimulatedDfsp) => hub.position(dfsp);
 
 /** The payee fulfils every transfer it is asked for, in the state given. */
 function fulfilling(payee: SimulatedDfsp, fulfilment: string, transferState: 'COMMITTED' | 'RESERVED' = 'COMMITTED') {

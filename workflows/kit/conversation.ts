@@ -13,7 +13,8 @@ export interface ConversationOptions {
   id: string;
   /** What the conversation is called in messages to DFSPs ("quote", "transfer"). */
   noun: string;
-  request: ReceivedRequest<unknown>;
+  /** Without `rawBody` when the hub never passes the request on as it came. */
+  request: Omit<ReceivedRequest<unknown>, 'rawBody'> & { rawBody?: string };
   /** A POST repeating this conversation's ID while it runs. */
   repeatSignal: SignalDefinition<[RepeatedRequest]>;
 }
@@ -102,22 +103,26 @@ export class Conversation {
   /**
    * Forwards the request to `to` and waits until `answered()` holds or `waitMs` pass. The forward runs in its
    * own scope so that expiry cancels its retries instead of waiting them out; a forward that fails for good
-   * (no endpoint, the DFSP refuses it) ends the wait with its error.
+   * (no endpoint, the DFSP refuses it) ends the wait with its error. By default the request goes on as it
+   * came; `forward` sends one the hub makes itself instead.
    */
-  async forwardUntilAnswered(to: string, answered: () => boolean, waitMs: number): Promise<WaitOutcome> {
-    const { resource, request } = this.options;
+  async forwardUntilAnswered(to: string, answered: () => boolean, waitMs: number, forward = () => this.forwardRequest(to)): Promise<WaitOutcome> {
     let unreachable: ErrorInformation | undefined;
     const scope = new CancellationScope();
-    const forwarding = scope
-      .run(() => deliveries.deliver({ to, ...addressOf(resource, 'request'), method: 'POST', headers: request.headers, rawBody: request.rawBody }))
-      .catch((error) => {
-        if (!isCancellation(error)) unreachable = errorOf(error);
-      });
+    const forwarding = scope.run(forward).catch((error) => {
+      if (!isCancellation(error)) unreachable = errorOf(error);
+    });
     const inTime = await condition(() => answered() || unreachable !== undefined, Math.max(1, waitMs));
     if (!inTime) scope.cancel();
     await forwarding;
     if (!inTime) return { kind: 'expired' };
     return answered() ? { kind: 'answered' } : { kind: 'unreachable', error: unreachable! };
+  }
+
+  /** The request passed on with its sender's headers and body, byte for byte. */
+  private forwardRequest(to: string): Promise<void> {
+    const { resource, request } = this.options;
+    return deliveries.deliver({ to, ...addressOf(resource, 'request'), method: 'POST', headers: request.headers, rawBody: request.rawBody });
   }
 
   setState(state: string): void {

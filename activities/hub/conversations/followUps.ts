@@ -1,5 +1,6 @@
 import type { FollowUp } from '../../../api/contracts/followUps';
 import type { Routing } from '../delivery/routing';
+import type { BulkTransferFollowUp } from './bulkTransferFollowUp';
 import type { QuoteFollowUp } from './quoteFollowUp';
 import type { TransactionRequestFollowUp } from './transactionRequestFollowUp';
 import type { TransferFollowUp } from './transferFollowUp';
@@ -11,6 +12,7 @@ export class FollowUps {
     private readonly quotes: QuoteFollowUp,
     private readonly transactionRequests: TransactionRequestFollowUp,
     private readonly routing: Routing,
+    private readonly bulkTransfers: BulkTransferFollowUp,
   ) {}
 
   answer(followUp: FollowUp): Promise<void> {
@@ -35,6 +37,10 @@ export class FollowUps {
         return this.transactionRequests.lateAnswer(followUp.transactionRequestId, followUp.isError, followUp.callback, followUp.version);
       case 'routed':
         return this.routing.route(followUp);
+      case 'bulkTransferStatus':
+        return this.bulkTransfers.status(followUp.bulkTransferId, followUp.requester.source, followUp.requester.version);
+      case 'repeatedBulkTransfer':
+        return this.bulkTransfers.repeated(followUp.bulkTransferId, followUp.requestHash, followUp.requester.source, followUp.requester.version);
     }
   }
 }

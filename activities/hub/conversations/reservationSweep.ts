@@ -3,7 +3,7 @@ import { In, LessThan } from 'typeorm';
 import { errorInformation } from '../../../api/contracts/errors';
 import type { CallbackSender } from '../delivery/callbacks';
 import { LedgerTransfer } from '../db/entities';
-import { TransferRecord } from '../db/switchEntities';
+import { BulkTransferItem, TransferRecord } from '../db/switchEntities';
 import type { HubServices } from '../services';
 import type { Transfers } from './transfers';
 
@@ -11,9 +11,9 @@ import type { Transfers } from './transfers';
 export const SWEEP_GRACE_MS = 5 * 60_000;
 
 /**
- * The backstop behind the transfer workflow's own expiry: a reservation whose transfer expired long ago
- * and is still held (its workflow was terminated, or failed) is released and both sides are told 3303,
- * so a payer's Net Debit Cap headroom can never be lost for good.
+ * The backstop behind the transfer workflows' own expiry: a reservation whose transfer (or bulk item) expired long
+ * ago and is still held (its workflow was terminated, or failed) is released and both sides are told 3303 (about
+ * a bulk item, only through its bulk's GET), so a payer's Net Debit Cap headroom can never be lost for good.
  */
 export class ReservationSweep {
   constructor(
@@ -42,6 +42,8 @@ export class ReservationSweep {
     await this.transfers.abort({ transferId, errorInformation: expired });
     const record = await this.transfers.get(transferId);
     this.log.warn({ transferId, payerFsp: record.payerFsp }, 'stale reservation released');
+    // An item of a bulk is no conversation of its own: its DFSPs know only the bulk, whose results (GET) now show it 3303.
+    if (await this.services.db.read((manager) => manager.existsBy(BulkTransferItem, { transferId }))) return;
     for (const to of [record.payerFsp, record.payeeFsp]) {
       await this.sender
         .send({

@@ -2,14 +2,14 @@ import crypto from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import type { ErrorInformation } from '../../../api/contracts/errors';
 import type { TransfersPostRequest } from '../../../api/contracts/bodies';
-import { LedgerTransfer, ParticipantAccount, ParticipantLimit } from '../db/entities';
-import { Decimal, formatAmount, unrepresentableAmount } from '../db/money';
+import { LedgerTransfer } from '../db/entities';
+import { formatAmount } from '../db/money';
 import { TransferRecord } from '../db/switchEntities';
 import type { TransferState } from '../../../api/contracts/bodies';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
-import { NET_DEBIT_CAP } from '../ledger/limits';
-import { findAccountByType, findParticipant } from '../participants/participants';
+import { netDebitCapGuard } from '../ledger/netDebitCap';
+import { checkAmount, checkRequest, transferAccounts, TransferAccounts } from './prepareChecks';
 
 export interface PrepareInput {
   body: TransfersPostRequest;
@@ -54,19 +54,7 @@ export class Transfers {
           currency: body.amount.currency,
         },
         {
-          guard: async ({ debit, amount, manager }) => {
-            const settlement = (await manager.findOneBy(ParticipantAccount, { id: accounts.settlement.id }))!;
-            const limit = await manager.findOneBy(ParticipantLimit, { accountId: debit.id, type: NET_DEBIT_CAP });
-            const exposure = new Decimal(debit.value).plus(debit.reservedValue).plus(amount);
-            // Liquidity cover: what the payer has deposited (a negative settlement balance) less its withdrawals in progress.
-            const liquidity = new Decimal(settlement.value).plus(settlement.reservedValue).negated();
-            if (exposure.greaterThan(liquidity)) {
-              throw new HubError('payerInsufficientLiquidity', `position ${formatAmount(exposure)} would exceed liquidity cover ${formatAmount(liquidity)}`);
-            }
-            if (!limit || exposure.greaterThan(limit.value)) {
-              throw new HubError('payerLimitError', `position ${formatAmount(exposure)} would exceed the Net Debit Cap ${limit ? limit.value : '(none set)'}`);
-            }
-          },
+          guard: netDebitCapGuard,
           extraLocks: [accounts.settlement.id],
           alongside: (manager) => finishIn(manager, transferId, 'RESERVED', ['RECEIVED']).then(() => undefined),
         },
@@ -165,39 +153,14 @@ export class Transfers {
   }
 
   /** The prepare checks of central-ledger, each failure a 3100 naming the reason (or 3202/3203 for unknown FSPs). */
-  private async check(manager: EntityManager, body: TransfersPostRequest, source: string) {
-    if (source !== body.payerFsp) throw new HubError('validationError', `FSPIOP-Source ${source} does not match payerFsp ${body.payerFsp}`);
-    if (body.payerFsp === body.payeeFsp) throw new HubError('validationError', 'payerFsp and payeeFsp must differ');
-    const amount = new Decimal(body.amount.amount);
-    const problem = unrepresentableAmount(amount);
-    if (problem) throw new HubError('validationError', `amount ${body.amount.amount} ${problem}`);
-    if (amount.isZero()) throw new HubError('validationError', 'amount must be greater than zero');
-    const expiration = Date.parse(body.expiration);
-    if (Number.isNaN(expiration) || expiration <= Date.now()) throw new HubError('validationError', `expiration ${body.expiration} is not in the future`);
-    const payer = await this.participantAccounts(manager, body.payerFsp, body.amount.currency, 'payerFspIdNotFound');
-    const payee = await this.participantAccounts(manager, body.payeeFsp, body.amount.currency, 'payeeFspIdNotFound');
-    const settlement = await findAccountByType(manager, payer.participantId, body.amount.currency, 'SETTLEMENT');
-    return { payer, payee, settlement };
-  }
-
-  private async participantAccounts(
-    manager: EntityManager,
-    name: string,
-    currency: string,
-    unknown: 'payerFspIdNotFound' | 'payeeFspIdNotFound',
-  ): Promise<ParticipantAccount> {
-    const participant = await findParticipant(manager, name).catch((error) => {
-      // Only "not found" names the FSP unknown; a database fault must stay retryable.
-      throw error instanceof HubError ? new HubError(unknown, `${name} is not a participant`) : error;
-    });
-    if (!participant.isActive) throw new HubError('validationError', `participant ${name} is inactive`);
-    const position = await manager.findOneBy(ParticipantAccount, { participantId: participant.participantId, currency, ledgerAccountType: 'POSITION' });
-    if (!position || !position.isActive) throw new HubError('validationError', `participant ${name} has no active ${currency} position account`);
-    return position;
+  private async check(manager: EntityManager, body: TransfersPostRequest, source: string): Promise<TransferAccounts> {
+    checkRequest({ source, ...body });
+    checkAmount(body.amount);
+    return transferAccounts(manager, body.payerFsp, body.payeeFsp, body.amount.currency);
   }
 }
 
-interface FinishExtra {
+export interface FinishExtra {
   fulfilment?: string;
   errorInformation?: ErrorInformation;
   payeeWantsNotification?: boolean;
@@ -208,7 +171,7 @@ interface FinishExtra {
  * comes late (a retried step, a repeat after the history expired) can rewrite a decided transfer.
  * Reaching a state the record already has is a repeat and changes nothing.
  */
-async function finishIn(
+export async function finishIn(
   manager: EntityManager,
   transferId: string,
   transferState: TransferState,

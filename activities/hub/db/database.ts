@@ -8,10 +8,18 @@ import { Ledger1795000000000 } from './migrations/1795000000000-Ledger';
 import { Switch1795000000100 } from './migrations/1795000000100-Switch';
 import { TransactionRequests1795000000200 } from './migrations/1795000000200-TransactionRequests';
 import { BulkQuotes1795000000300 } from './migrations/1795000000300-BulkQuotes';
+import { BulkTransfers1795000000400 } from './migrations/1795000000400-BulkTransfers';
 import { TransferIlpPacket1795000000500 } from './migrations/1795000000500-TransferIlpPacket';
 import { seedHub } from './seed';
 
-export const migrations = [Ledger1795000000000, Switch1795000000100, TransactionRequests1795000000200, BulkQuotes1795000000300, TransferIlpPacket1795000000500];
+export const migrations = [
+  Ledger1795000000000,
+  Switch1795000000100,
+  TransactionRequests1795000000200,
+  BulkQuotes1795000000300,
+  BulkTransfers1795000000400,
+  TransferIlpPacket1795000000500,
+];
 
 /**
  * The hub's database: a TypeORM DataSource plus a `transaction` that is safe to call concurrently.

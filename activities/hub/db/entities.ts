@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { moneyColumn } from './money';
-import { PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord } from './switchEntities';
+import { BulkTransferItem, BulkTransferRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord } from './switchEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
 const timestamp = { type: 'datetime', precision: 3 } as const;
@@ -134,6 +134,8 @@ export const entities = [
   TransferRecord,
   QuoteRecord,
   TransactionRequestRecord,
+  BulkTransferRecord,
+  BulkTransferItem,
 ];
 
-export { PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord };
+export { BulkTransferItem, BulkTransferRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord };

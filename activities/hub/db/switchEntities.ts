@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { moneyColumn } from './money';
-import type { TransactionRequestRecordState, TransferState } from '../../../api/contracts/bodies';
+import type { BulkTransferState, TransactionRequestRecordState, TransferState } from '../../../api/contracts/bodies';
 import type { QuoteResource } from '../../../api/contracts/conversations';
 
 const timestamp = { type: 'datetime', precision: 3 } as const;
@@ -85,4 +85,43 @@ export class TransactionRequestRecord {
   @Column(timestamp) createdDate!: Date;
   /** When the last answer was passed on; the retention period runs from it. */
   @Column({ ...timestamp, nullable: true }) completedDate!: Date | null;
+}
+
+/**
+ * A bulk transfer as the switch knows it, for GET /bulkTransfers/{ID} and the duplicate rule. Each of its
+ * individual transfers is a `TransferRecord` and a ledger movement of its own; `BulkTransferItem` links them.
+ */
+@Entity('bulk_transfer')
+export class BulkTransferRecord {
+  @PrimaryColumn({ type: 'varchar', length: 64 }) bulkTransferId!: string;
+  @Column({ type: 'varchar', length: 32 }) payerFsp!: string;
+  @Column({ type: 'varchar', length: 32 }) payeeFsp!: string;
+  @Column(timestamp) expiration!: Date;
+  @Column({ type: 'varchar', length: 64 }) requestHash!: string;
+  @Column({ type: 'varchar', length: 20 }) bulkTransferState!: BulkTransferState;
+  /** The payer's POST body without its individual transfers (JSON): what the hub's POST to the payee repeats. */
+  @Column({ type: 'text' }) request!: string;
+  /** Why the bulk as a whole was rejected (its checks, the payee's PUT …/error); items carry their own outcome. */
+  @Column({ type: 'varchar', length: 4, nullable: true }) errorCode!: string | null;
+  @Column({ type: 'varchar', length: 256, nullable: true }) errorDescription!: string | null;
+  @Column({ ...timestamp, nullable: true }) completedTimestamp!: Date | null;
+  @Column(timestamp) createdDate!: Date;
+}
+
+/**
+ * One individual transfer of a bulk, in the bulk's order. An item accepted at prepare has the `TransferRecord` of
+ * its transferId (amount, condition, state, outcome) and a ledger movement; a refused one carries its error here,
+ * and has a record of its own only if its transferId was not taken (repeated in the bulk, another transfer's).
+ */
+@Entity('bulk_transfer_item')
+@Index(['transferId'])
+export class BulkTransferItem {
+  @PrimaryColumn({ type: 'varchar', length: 64 }) bulkTransferId!: string;
+  @PrimaryColumn({ type: 'int' }) itemIndex!: number;
+  @Column({ type: 'varchar', length: 64 }) transferId!: string;
+  /** The IndividualTransfer as the payer sent it (JSON), passed on to the payee as it came. */
+  @Column({ type: 'text' }) request!: string;
+  /** Why the item was refused at prepare; it was then never sent to the payee. */
+  @Column({ type: 'varchar', length: 4, nullable: true }) errorCode!: string | null;
+  @Column({ type: 'varchar', length: 256, nullable: true }) errorDescription!: string | null;
 }

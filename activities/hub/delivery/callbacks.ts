@@ -124,16 +124,26 @@ function forwardedHeaders(delivery: Delivery): Record<string, string> {
 }
 
 /**
- * Headers of a message the hub originates itself (errors, timeouts, notifications): FSPIOP-Source is the hub,
- * and FSPIOP-URI and FSPIOP-HTTP-Method name the request as sent, as Mojaloop's hub sets them (a signature
- * covers them). FSPIOP-URI is the API path (`/transfers/{ID}/error`), without the base path of the DFSP's
- * endpoint, as ml-api-adapter derives it.
+ * Headers of a message the hub originates itself (errors, timeouts, notifications, a bulk transfer's POST to its
+ * payee): FSPIOP-Source is the hub, and FSPIOP-URI and FSPIOP-HTTP-Method name the request as sent, as Mojaloop's
+ * hub sets them (a signature covers them). FSPIOP-URI is the API path (`/transfers/{ID}/error`), without the base
+ * path of the DFSP's endpoint, as ml-api-adapter derives it. A request carries Accept, which Document 2 requires of
+ * requests and forbids in callbacks.
  */
-function hubHeaders(options: { resource: string; version: string; hubId: string; destination: string; target: URL; method: string }): Record<string, string> {
+function hubHeaders(options: {
+  resource: string;
+  version: string;
+  hubId: string;
+  destination: string;
+  target: URL;
+  method: Delivery['method'];
+}): Record<string, string> {
   const { pathname, search } = options.target;
   const start = pathname.indexOf(`/${options.resource}`);
+  const mediaType = `application/vnd.interoperability.${options.resource}+json;version=${options.version}`;
   return {
-    'content-type': `application/vnd.interoperability.${options.resource}+json;version=${options.version}`,
+    ...(isCallback(options.method) ? {} : { accept: mediaType }),
+    'content-type': mediaType,
     date: new Date().toUTCString(),
     'fspiop-source': options.hubId,
     'fspiop-destination': options.destination,

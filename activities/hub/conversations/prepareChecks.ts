@@ -1,0 +1,76 @@
+import type { EntityManager } from 'typeorm';
+import type { TransfersPostRequest } from '../../../api/contracts/bodies';
+import { ParticipantAccount } from '../db/entities';
+import { Decimal, unrepresentableAmount } from '../db/money';
+import { HubError } from '../../platform/hubError';
+import { findAccountByType, findParticipant } from '../participants/participants';
+
+/** Who a transfer request (a single transfer or a bulk) is between, who sent it and until when it holds. */
+export interface TransferRequest {
+  source: string;
+  payerFsp: string;
+  payeeFsp: string;
+  expiration: string;
+}
+
+/** The ledger accounts one transfer moves in its currency. */
+export interface TransferAccounts {
+  payer: ParticipantAccount;
+  payee: ParticipantAccount;
+  /** The payer's liquidity cover, read by the Net Debit Cap guard. */
+  settlement: ParticipantAccount;
+}
+
+/**
+ * central-ledger's checks of a request as a whole, each failure a 3100 naming the reason: the sender is the payer,
+ * the expiration lies ahead, payer and payee differ.
+ */
+export function checkRequest({ source, payerFsp, payeeFsp, expiration }: TransferRequest): void {
+  if (source !== payerFsp) throw new HubError('validationError', `FSPIOP-Source ${source} does not match payerFsp ${payerFsp}`);
+  const expires = Date.parse(expiration);
+  if (Number.isNaN(expires) || expires <= Date.now()) throw new HubError('validationError', `expiration ${expiration} is not in the future`);
+  if (payerFsp === payeeFsp) throw new HubError('validationError', 'payerFsp and payeeFsp must differ');
+}
+
+/** An amount the ledger holds exactly, and more than zero (3100 otherwise). */
+export function checkAmount(money: TransfersPostRequest['amount']): void {
+  const amount = new Decimal(money.amount);
+  const problem = unrepresentableAmount(amount);
+  if (problem) throw new HubError('validationError', `amount ${money.amount} ${problem}`);
+  if (amount.isZero()) throw new HubError('validationError', 'amount must be greater than zero');
+}
+
+/** The payer's and payee's active POSITION accounts in the currency, and the payer's SETTLEMENT account. */
+export async function transferAccounts(manager: EntityManager, payerFsp: string, payeeFsp: string, currency: string): Promise<TransferAccounts> {
+  const payer = await positionAccount(manager, payerFsp, currency, 'payerFspIdNotFound');
+  const payee = await positionAccount(manager, payeeFsp, currency, 'payeeFspIdNotFound');
+  const settlement = await findAccountByType(manager, payer.participantId, currency, 'SETTLEMENT');
+  return { payer, payee, settlement };
+}
+
+/** A participant that exists (else `unknown`: 3202 or 3203) and is active (else `inactive`). */
+export async function activeParticipant(
+  manager: EntityManager,
+  name: string,
+  unknown: 'payerFspIdNotFound' | 'payeeFspIdNotFound',
+  inactive: 'payerFspIdNotFound' | 'payeeFspIdNotFound' | 'validationError',
+) {
+  const participant = await findParticipant(manager, name).catch((error) => {
+    // Only "not found" names the FSP unknown; a database fault must stay retryable.
+    throw error instanceof HubError ? new HubError(unknown, `${name} is not a participant`) : error;
+  });
+  if (!participant.isActive) throw new HubError(inactive, `participant ${name} is inactive`);
+  return participant;
+}
+
+async function positionAccount(
+  manager: EntityManager,
+  name: string,
+  currency: string,
+  unknown: 'payerFspIdNotFound' | 'payeeFspIdNotFound',
+): Promise<ParticipantAccount> {
+  const participant = await activeParticipant(manager, name, unknown, 'validationError');
+  const position = await manager.findOneBy(ParticipantAccount, { participantId: participant.participantId, currency, ledgerAccountType: 'POSITION' });
+  if (!position || !position.isActive) throw new HubError('validationError', `participant ${name} has no active ${currency} position account`);
+  return position;
+}

@@ -1,0 +1,56 @@
+import type { BulkTransfersIDPutResponse, BulkTransfersPostRequest, ErrorInformationObject } from '../contracts/bodies';
+import { workflowIds } from '../contracts/conversations';
+import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
+import { bulkTransfer, BulkTransferAnswer, bulkTransferAnswerSignal, repeatedBulkTransferSignal } from '../../workflows/hub/bulkTransfer';
+import { conversationRoutes } from './conversationRoutes';
+import { refuseFutureTimestamp } from './timestamps';
+
+/**
+ * /bulkTransfers: POST starts the bulk transfer workflow (or repeats into it), the payee's PUT and PUT …/error are
+ * signals to it; GET, and a payee's callback after the bulk ended, are answered from the record.
+ */
+export const bulkTransfersRoutes = conversationRoutes<BulkTransfersPostRequest, BulkTransfersIDPutResponse, ErrorInformationObject>({
+  resource: 'bulkTransfers',
+  post: {
+    schema: 'BulkTransfersPostRequest',
+    workflow: bulkTransfer,
+    repeatSignal: repeatedBulkTransferSignal,
+    // As Mojaloop's hub does, the payee gets a POST of the hub's own with the items it accepted, never the payer's bytes.
+    passesOnRequest: false,
+    start: (body) => {
+      const currencies = [...new Set(body.individualTransfers.map((item) => item.transferAmount.currency))].sort();
+      return {
+        id: body.bulkTransferId,
+        workflowId: workflowIds.bulkTransfer(body.bulkTransferId),
+        searchAttributes: [
+          { key: PayerFsp, value: body.payerFsp },
+          { key: PayeeFsp, value: body.payeeFsp },
+          { key: Currency, value: currencies.join(' ') },
+          { key: State, value: 'RECEIVED' },
+        ],
+        summary: `Bulk transfer of ${body.individualTransfers.length} items from ${body.payerFsp} to ${body.payeeFsp}`,
+      };
+    },
+    repeatedAfterEnd: (bulkTransferId, requestHash, requester) => ({ kind: 'repeatedBulkTransfer', bulkTransferId, requestHash, requester }),
+  },
+  get: (bulkTransferId, requester) => ({ kind: 'bulkTransferStatus', bulkTransferId, requester }),
+  answer: {
+    schema: 'BulkTransfersIDPutResponse',
+    admit: (body) => {
+      refuseFutureTimestamp(body.completedTimestamp);
+      return true;
+    },
+    workflowId: workflowIds.bulkTransfer,
+    signal: bulkTransferAnswerSignal,
+    signalArgument: ({ headers, body }): BulkTransferAnswer => ({ kind: 'results', callback: { headers, body } }),
+    // After the bulk ended (or for an unknown one) the sender is told the bulk's state, or 3210 / 3000.
+    orphan: (bulkTransferId, _callback, requester) => ({ kind: 'bulkTransferStatus', bulkTransferId, requester }),
+  },
+  error: {
+    schema: 'ErrorInformationObject',
+    workflowId: workflowIds.bulkTransfer,
+    signal: bulkTransferAnswerSignal,
+    signalArgument: ({ headers, body }): BulkTransferAnswer => ({ kind: 'error', callback: { headers, body } }),
+    orphan: (bulkTransferId, _callback, requester) => ({ kind: 'bulkTransferStatus', bulkTransferId, requester }),
+  },
+});

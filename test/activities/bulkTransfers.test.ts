@@ -1,0 +1,99 @@
+import crypto from 'node:crypto';
+import test from 'ava';
+import { BulkTransfers } from '../../activities/hub/conversations/bulkTransfers';
+import { JournalEntry, LedgerTransfer } from '../../activities/hub/db/entities';
+import { checkLedger } from '../../activities/hub/ledger/invariants';
+import { netDebitCapGuard } from '../../activities/hub/ledger/netDebitCap';
+import { AdminHarness, startAdmin } from '../helpers/adminHarness';
+import { uniqueName } from '../helpers/database';
+import { bulkItem, bulkTransferBody } from '../helpers/fspiopBodies';
+
+let admin: AdminHarness;
+test.before(async () => {
+  admin = await startAdmin();
+});
+test.after.always(async () => {
+  await admin?.close();
+});
+
+async function dfsp(netDebitCap = 1_000): Promise<{ name: string; position: number; settlement: number }> {
+  const name = uniqueName();
+  const { body } = await admin.call('POST', '/participants', { name, currency: 'USD' });
+  await admin.call('PUT', `/participants/${name}`, { isActive: true });
+  await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, {
+    currency: 'USD',
+    limit: { type: 'NET_DEBIT_CAP', value: netDebitCap },
+    initialPosition: 0,
+  });
+  const account = (type: string) => body.accounts.find((a: any) => a.ledgerAccountType === type).id;
+  await admin.call('POST', `/participants/${name}/accounts/${account('SETTLEMENT')}`, {
+    transferId: crypto.randomUUID(),
+    externalReference: 'x',
+    action: 'recordFundsIn',
+    reason: 'x',
+    amount: { amount: 1_000, currency: 'USD' },
+  });
+  return { name, position: account('POSITION'), settlement: account('SETTLEMENT') };
+}
+
+const positionOf = async (name: string) => (await admin.call('GET', `/participants/${name}/positions?currency=USD`)).body.value;
+
+test('a bulk prepare retried after its reservations stand (even past expiration) re-checks nothing and reserves no item twice', async (t) => {
+  const bulks = new BulkTransfers(admin.services);
+  const [payer, payee] = [await dfsp(100), await dfsp()];
+  const body = bulkTransferBody(payer.name, payee.name, [bulkItem('60'), bulkItem('50'), bulkItem('40')], { expiresInMs: 1_000 });
+  const first = await bulks.prepare({ body, source: payer.name, requestHash: 'h' });
+  t.like(first, { outcome: 'prepared', accepted: 2 });
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  t.like(await bulks.prepare({ body, source: payer.name, requestHash: 'h' }), { outcome: 'prepared', accepted: 2 });
+  t.is(await positionOf(payer.name), 100);
+  await t.throwsAsync(bulks.prepare({ body, source: payer.name, requestHash: 'other' }), { message: /different details/ });
+  t.deepEqual((await checkLedger(admin.services.db)).violations, []);
+});
+
+test('a ledger step over many movements, repeated, reserves each once; a movement the guard refuses is left out and the rest go on', async (t) => {
+  const [payer, payee] = [await dfsp(100), await dfsp()];
+  const movements = ['70', '40', '30'].map((amount) => ({
+    transferId: crypto.randomUUID(),
+    kind: 'TRANSFER',
+    debitAccountId: payer.position,
+    creditAccountId: payee.position,
+    amount,
+    currency: 'USD',
+  }));
+  const options = { guard: netDebitCapGuard, extraLocks: [payer.settlement] };
+  const first = await admin.services.ledger.reserveEach(movements, options);
+  t.deepEqual(
+    first.map((r) => ('refused' in r ? r.refused.errorInformation.errorCode : 'reserved')),
+    ['reserved', '4200', 'reserved'],
+  );
+  const again = await admin.services.ledger.reserveEach([movements[0], movements[2]], options);
+  t.true(again.every((r) => 'reserved' in r));
+  const ids = movements.map((m) => m.transferId);
+  const journal = await admin.services.db.read((manager) => manager.find(JournalEntry, { where: ids.map((transferId) => ({ transferId })) }));
+  t.is(journal.length, 2, 'one RESERVE row per reserved movement');
+  t.is(await positionOf(payer.name), 100);
+
+  const settled = await admin.services.ledger.settleEach([
+    { transferId: ids[0], outcome: 'COMMITTED' },
+    { transferId: ids[2], outcome: 'ABORTED' },
+  ]);
+  t.deepEqual(
+    settled.map((m) => m.state),
+    ['COMMITTED', 'ABORTED'],
+  );
+  const repeated = await admin.services.ledger.settleEach([
+    { transferId: ids[0], outcome: 'ABORTED' },
+    { transferId: ids[2], outcome: 'COMMITTED' },
+  ]);
+  t.deepEqual(
+    repeated.map((m) => m.state),
+    ['COMMITTED', 'ABORTED'],
+    'a settled movement keeps its outcome',
+  );
+  const states = await admin.services.db.read((manager) => manager.find(LedgerTransfer, { where: ids.map((transferId) => ({ transferId })) }));
+  t.is(states.length, 2);
+  t.is(await positionOf(payer.name), 70);
+  t.is(await positionOf(payee.name), -70);
+  t.deepEqual((await checkLedger(admin.services.db)).violations, []);
+});
