@@ -13,33 +13,37 @@ import { schemaError } from '../http/schemaErrors';
 const schemaDir = path.join(path.dirname(require.resolve('@mojaloop/api-snippets/package.json')), 'fspiop', 'v1_1', 'openapi3', 'components', 'schemas');
 const base = 'https://fspiop.mojaloop.io/v1.1/schemas/';
 
-export type FspiopSchema =
-  | 'ParticipantsPostRequest'
-  | 'ParticipantsTypeIDSubIDPostRequest'
-  | 'ParticipantsTypeIDPutResponse'
-  | 'ParticipantsIDPutResponse'
-  | 'PartiesTypeIDPutResponse'
-  | 'PartyIdType'
-  | 'PartyIdentifier'
-  | 'PartySubIdOrType'
-  | 'QuotesPostRequest'
-  | 'QuotesIDPutResponse'
-  | 'BulkQuotesPostRequest'
-  | 'BulkQuotesIDPutResponse'
-  | 'TransfersPostRequest'
-  | 'TransfersIDPutResponse'
-  | 'TransactionRequestsPostRequest'
-  | 'TransactionRequestsIDPutResponse'
-  | 'AuthorizationsIDPutResponse'
-  | 'TransactionsIDPutResponse'
-  | 'BulkTransfersPostRequest'
-  | 'BulkTransfersIDPutResponse'
-  | 'ErrorInformationObject'
-  | 'AuthenticationType'
-  | 'Integer'
-  | 'Amount'
-  | 'Currency'
-  | 'CorrelationId';
+/** The schemas of the FSPIOP document the gateway validates against, by their names there. */
+export const FSPIOP_SCHEMAS = [
+  'ParticipantsPostRequest',
+  'ParticipantsTypeIDSubIDPostRequest',
+  'ParticipantsTypeIDPutResponse',
+  'ParticipantsIDPutResponse',
+  'PartiesTypeIDPutResponse',
+  'PartyIdType',
+  'PartyIdentifier',
+  'PartySubIdOrType',
+  'QuotesPostRequest',
+  'QuotesIDPutResponse',
+  'BulkQuotesPostRequest',
+  'BulkQuotesIDPutResponse',
+  'TransfersPostRequest',
+  'TransfersIDPutResponse',
+  'TransactionRequestsPostRequest',
+  'TransactionRequestsIDPutResponse',
+  'AuthorizationsIDPutResponse',
+  'TransactionsIDPutResponse',
+  'BulkTransfersPostRequest',
+  'BulkTransfersIDPutResponse',
+  'ErrorInformationObject',
+  'AuthenticationType',
+  'Integer',
+  'Amount',
+  'Currency',
+  'CorrelationId',
+] as const;
+
+export type FspiopSchema = (typeof FSPIOP_SCHEMAS)[number];
 
 /**
  * A CorrelationId as Mojaloop's hub accepts it in every FSPIOP version: a lower-case UUID (versions 1-7) or an
@@ -83,36 +87,7 @@ export function validateFspiop<T>(schema: FspiopSchema, value: unknown, where = 
 
 /** Compiles every schema the gateway uses, so the first request does not pay for it. */
 export function warmUpSchemas(): void {
-  for (const schema of [
-    'ParticipantsPostRequest',
-    'ParticipantsTypeIDSubIDPostRequest',
-    'ParticipantsTypeIDPutResponse',
-    'ParticipantsIDPutResponse',
-    'PartiesTypeIDPutResponse',
-    'PartyIdType',
-    'PartyIdentifier',
-    'PartySubIdOrType',
-    'QuotesPostRequest',
-    'QuotesIDPutResponse',
-    'BulkQuotesPostRequest',
-    'BulkQuotesIDPutResponse',
-    'TransfersPostRequest',
-    'TransfersIDPutResponse',
-    'TransactionRequestsPostRequest',
-    'TransactionRequestsIDPutResponse',
-    'AuthorizationsIDPutResponse',
-    'TransactionsIDPutResponse',
-    'BulkTransfersPostRequest',
-    'BulkTransfersIDPutResponse',
-    'ErrorInformationObject',
-    'AuthenticationType',
-    'Integer',
-    'Amount',
-    'Currency',
-    'CorrelationId',
-  ] as FspiopSchema[]) {
-    validator(schema);
-  }
+  for (const schema of FSPIOP_SCHEMAS) validator(schema);
 }
 
 /** The {ID} of a path naming a conversation (transferId, quoteId): a CorrelationId, else 400 (3101). */

@@ -14,6 +14,7 @@ import { temporalCliPath } from '../../temporal/setup';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { bulkItem, bulkQuoteAnswer, bulkQuoteBody, bulkTransferBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';
 import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { workflowIds } from '../../api/contracts/conversations';
 
 const log = (message: string) => process.stderr.write(`record: ${message}\n`);
 export const historiesDir = path.join(repoRoot, 'test', 'replay', 'histories');
@@ -38,7 +39,7 @@ async function fulfilledTransfer(hub: SwitchHarness, payer: SimulatedDfsp, payee
     body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState },
   });
   await payer.waitFor(put(`/transfers/${body.transferId}`));
-  return `transfer/${body.transferId}`;
+  return workflowIds.transfer(body.transferId);
 }
 
 /** A merchant (the payee FSP) asks the payer FSP to pay; the payer FSP answers RECEIVED, then `final`. */
@@ -64,7 +65,7 @@ async function transactionRequest(hub: SwitchHarness, payer: SimulatedDfsp, paye
     await payer.waitFor(put(`/authorizations/${id}`));
   }
   await answer(final);
-  return `transactionRequest/${id}`;
+  return workflowIds.transactionRequest(id);
 }
 
 export const scenarios: Record<string, Scenario> = {
@@ -81,13 +82,13 @@ export const scenarios: Record<string, Scenario> = {
       body: { errorInformation: { errorCode: '5104', errorDescription: 'Payee rejected transaction' } },
     });
     await payer.waitFor(put(`/transfers/${body.transferId}/error`));
-    return `transfer/${body.transferId}`;
+    return workflowIds.transfer(body.transferId);
   },
   'transfer-expired': async (hub, payer, payee) => {
     const body = transferBody(payer.name, payee.name, '5', { expiresInMs: 3_000 });
     await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
     await payer.waitFor(put(`/transfers/${body.transferId}/error`), 20_000);
-    return `transfer/${body.transferId}`;
+    return workflowIds.transfer(body.transferId);
   },
   'bulkTransfer-completed': async (hub, payer, payee) => {
     const items = [bulkItem('1'), bulkItem('2'), bulkItem('3')];
@@ -109,13 +110,13 @@ export const scenarios: Record<string, Scenario> = {
       },
     });
     await payer.waitFor(put(`/bulkTransfers/${body.bulkTransferId}`));
-    return `bulkTransfer/${body.bulkTransferId}`;
+    return workflowIds.bulkTransfer(body.bulkTransferId);
   },
   'bulkTransfer-expired': async (hub, payer, payee) => {
     const body = bulkTransferBody(payer.name, payee.name, [bulkItem('4'), bulkItem('5')], { expiresInMs: 3_000 });
     await hub.fspiop('POST', '/bulkTransfers', { source: payer.name, destination: payee.name, body });
     await payer.waitFor(put(`/bulkTransfers/${body.bulkTransferId}`), 20_000);
-    return `bulkTransfer/${body.bulkTransferId}`;
+    return workflowIds.bulkTransfer(body.bulkTransferId);
   },
   'quote-accepted': async (hub, payer, payee) => {
     const body = quoteBody(payer.name, payee.name, '5');
@@ -128,7 +129,7 @@ export const scenarios: Record<string, Scenario> = {
       body: { transferAmount: body.amount, expiration: new Date(Date.now() + 60_000).toISOString(), ilpPacket: 'AYIBgQAAAAAAAASw', condition },
     });
     await payer.waitFor(put(`/quotes/${body.quoteId}`));
-    return `quote/${body.quoteId}`;
+    return workflowIds.quote(body.quoteId);
   },
   'transactionRequest-accepted': (hub, payer, payee) => transactionRequest(hub, payer, payee, 'ACCEPTED', true),
   'transactionRequest-rejected': (hub, payer, payee) => transactionRequest(hub, payer, payee, 'REJECTED', false),
@@ -138,7 +139,7 @@ export const scenarios: Record<string, Scenario> = {
     await payee.waitFor((r) => r.method === 'POST' && r.body?.bulkQuoteId === body.bulkQuoteId);
     await hub.fspiop('PUT', `/bulkQuotes/${body.bulkQuoteId}`, { source: payee.name, destination: payer.name, body: bulkQuoteAnswer(body) });
     await payer.waitFor(put(`/bulkQuotes/${body.bulkQuoteId}`));
-    return `bulkQuote/${body.bulkQuoteId}`;
+    return workflowIds.bulkQuote(body.bulkQuoteId);
   },
 };
 

@@ -5,6 +5,7 @@ import { transactionRequestQuery, TransactionRequestView } from '../../workflows
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { transactionRequestBody } from '../helpers/fspiopBodies';
 import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { workflowIds } from '../../api/contracts/conversations';
 
 let hub: SwitchHarness;
 test.before(async () => {
@@ -37,7 +38,7 @@ async function receivedRequest(): Promise<{ payee: SimulatedDfsp; payer: Simulat
   return { payee, payer, id };
 }
 
-const conversation = (id: string) => hub.worker.client.workflow.getHandle(`transactionRequest/${id}`);
+const conversation = (id: string) => hub.worker.client.workflow.getHandle(workflowIds.transactionRequest(id));
 
 test('an OTP authorization round trip: the GET reaches the payee FSP with its query intact, the answer reaches the payer FSP, and the transaction request records the round', async (t) => {
   const { payee, payer, id } = await receivedRequest();

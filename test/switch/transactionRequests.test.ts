@@ -4,6 +4,7 @@ import { TransactionRequestRecord } from '../../activities/hub/db/switchEntities
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { transactionRequestBody } from '../helpers/fspiopBodies';
 import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { workflowIds } from '../../api/contracts/conversations';
 
 let hub: SwitchHarness;
 test.before(async () => {
@@ -32,7 +33,7 @@ function answering(payer: SimulatedDfsp, state: 'RECEIVED' | 'REJECTED') {
 
 /** The workflow has ended: what follows is answered from the record. */
 async function ended(transactionRequestId: string): Promise<void> {
-  await hub.worker.client.workflow.getHandle(`transactionRequest/${transactionRequestId}`).result();
+  await hub.worker.client.workflow.getHandle(workflowIds.transactionRequest(transactionRequestId)).result();
 }
 
 test('a transaction request reaches the payer FSP unchanged and its RECEIVED answer reaches the payee FSP', async (t) => {
