@@ -2,12 +2,12 @@
  * `npm run walkthrough`: payments through a running hub (`npm start`), step by step, with two simulated DFSPs
  * as real HTTP servers on this machine: provision both; a P2P payment (register the payee's MSISDN, look it up,
  * quote, transfer, read positions); a merchant-initiated payment (transaction request, quote, OTP authorization,
- * transfer); and where to find each conversation in the Temporal UI.
+ * transfer); a bulk of three transfers; and where to find each conversation in the Temporal UI.
  */
 import crypto from 'node:crypto';
 import { loadConfig } from '../activities/platform/config';
 import { SimulatedDfsp } from './helpers/dfsp';
-import { ilpPair, quoteBody, transactionRequestBody, transferBody } from './helpers/fspiopBodies';
+import { bulkItem, bulkTransferBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from './helpers/fspiopBodies';
 import { uniqueName } from './helpers/database';
 
 const config = loadConfig();
@@ -122,6 +122,7 @@ async function main(): Promise<void> {
     say(`   or search: PayerFsp = '${payer.name}' AND State = 'COMMITTED'`);
 
     await merchantInitiated(payer, payee, condition, fulfilment);
+    await bulkTransfer(payer, payee);
   } finally {
     await payer.close();
     await payee.close();
@@ -180,6 +181,39 @@ async function merchantInitiated(payer: SimulatedDfsp, merchant: SimulatedDfsp, 
   await merchant.waitFor((r) => r.method === 'PUT' && r.path === `/transactionRequests/${id}` && r.body.transactionRequestState === 'ACCEPTED');
   say(`    → ${done.body.transferState}; ${payer.name} tells ${merchant.name} the request is ACCEPTED`);
   say(`12. the whole conversation: http://127.0.0.1:8233/namespaces/default/workflows/transactionRequest%2F${id}`);
+}
+
+/**
+ * One bulk of three transfers to the same payee FSP: the payee fulfils two and refuses one; the two commit, the third's
+ * reservation is released, and the payer gets each item's result in one PUT /bulkTransfers/{ID}.
+ */
+async function bulkTransfer(payer: SimulatedDfsp, payee: SimulatedDfsp): Promise<void> {
+  const items = [bulkItem('10'), bulkItem('20'), bulkItem('30')];
+  const bulk = bulkTransferBody(payer.name, payee.name, items);
+  const before = await call(admin, 'GET', `/participants/${payer.name}/positions?currency=USD`);
+  say(`13. ${payer.name} sends a bulk of 3 transfers (10, 20, 30 USD): POST /bulkTransfers ${bulk.bulkTransferId}`);
+  payee.react(async (message) => {
+    if (message.method === 'POST' && message.path === '/bulkTransfers') {
+      await fspiop('PUT', `/bulkTransfers/${bulk.bulkTransferId}`, payee.name, payer.name, {
+        bulkTransferState: 'COMPLETED',
+        completedTimestamp: new Date().toISOString(),
+        individualTransferResults: items.map(({ transfer, fulfilment }, index) =>
+          index < 2
+            ? { transferId: transfer.transferId, fulfilment }
+            : { transferId: transfer.transferId, errorInformation: { errorCode: '5104', errorDescription: 'Payee rejected transaction' } },
+        ),
+      });
+    }
+  });
+  await fspiop('POST', '/bulkTransfers', payer.name, payee.name, bulk);
+  const done = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/bulkTransfers/${bulk.bulkTransferId}`);
+  say(`    → ${done.body.bulkTransferState}:`);
+  for (const result of done.body.individualTransferResults) {
+    say(`      ${result.transferId} ${result.fulfilment ? 'committed' : `refused ${result.errorInformation.errorCode}`}`);
+  }
+  const after = await call(admin, 'GET', `/participants/${payer.name}/positions?currency=USD`);
+  say(`    ${payer.name}'s position rose by ${after.value - before.value} USD (the two committed items)`);
+  say(`14. the bulk: http://127.0.0.1:8233/namespaces/default/workflows/bulkTransfer%2F${bulk.bulkTransferId}`);
 }
 
 main().catch((error) => {
