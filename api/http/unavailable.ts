@@ -1,5 +1,5 @@
 import { ServiceError } from '@temporalio/client';
-import { CannotExecuteNotConnectedError, ConnectionIsNotSetError } from 'typeorm';
+import { CannotExecuteNotConnectedError, ConnectionIsNotSetError, TypeORMError } from 'typeorm';
 
 /** Socket and driver codes that mean the database could not be reached, not that a statement was wrong. */
 const UNREACHABLE_CODES = new Set([
@@ -32,7 +32,8 @@ export function unavailableDependency(error: unknown): 'Temporal' | 'the databas
   if (error instanceof CannotExecuteNotConnectedError || error instanceof ConnectionIsNotSetError) return 'the database';
   const code = codeOf(error);
   if (code && UNREACHABLE_CODES.has(code)) return 'the database';
-  // better-sqlite3 once its connection is closed.
+  // better-sqlite3 once its connection is closed; TypeORM's MySQL driver once its pool is gone.
   if (error instanceof TypeError && /database connection is not open/i.test(error.message)) return 'the database';
+  if (error instanceof TypeORMError && /connection is not established/i.test(error.message)) return 'the database';
   return undefined;
 }
