@@ -145,13 +145,13 @@ test('a bulk quote for a payee FSP that is not a participant gets error 3201 (de
   t.is(error.headers['content-type'], BULK_QUOTES_MEDIA_TYPE);
 });
 
-test('a bulk quote without FSPIOP-Destination goes to the one FSP all its payees belong to', async (t) => {
+test('a bulk quote without FSPIOP-Destination goes to the one FSP all its payees belong to, which the switch names as its destination', async (t) => {
   const payer = await hub.provision();
   const payee = await hub.provision();
   quoting(payee, payer);
   const body = bulkQuoteBody(payer.name, payee.name, 2);
   await post(payer, undefined, body);
-  await payee.waitFor(isRequestFor(body));
+  t.is((await payee.waitFor(isRequestFor(body))).headers['fspiop-destination'], payee.name);
   t.is((await payer.waitFor(isPut(`/bulkQuotes/${body.bulkQuoteId}`))).headers['fspiop-source'], payee.name);
 });
 

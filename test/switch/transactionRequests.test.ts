@@ -61,13 +61,16 @@ test('a transaction request reaches the payer FSP unchanged and its RECEIVED ans
   t.is(answer.headers.accept, undefined, 'callbacks carry no Accept');
 });
 
-test('without FSPIOP-Destination the request goes to the payer FSP named in payer.fspId', async (t) => {
+test('without FSPIOP-Destination the request goes to the payer FSP named in payer.fspId, which the switch names as its destination', async (t) => {
   const payee = await hub.provision();
   const payer = await hub.provision();
   const body = transactionRequestBody(payee.name, payer.name, '3');
   body.payer.fspId = payer.name;
   await hub.fspiop('POST', '/transactionRequests', { source: payee.name, body });
-  t.is((await payer.waitFor(isRequest(body.transactionRequestId))).headers['fspiop-source'], payee.name);
+  const forwarded = await payer.waitFor(isRequest(body.transactionRequestId));
+  t.is(forwarded.headers['fspiop-source'], payee.name);
+  t.is(forwarded.headers['fspiop-destination'], payer.name);
+  t.deepEqual(forwarded.body, body);
 });
 
 test('a transaction request naming no payer FSP gets error 3100', async (t) => {
