@@ -206,6 +206,12 @@ async function happyPath(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: string, pa
     result.body?.fulfil,
   );
   check('the payer position rose by 100', (await position(hub, payer.name)) === payerBefore + 100);
+  const transaction = await admin(hub, 'GET', `/transactions/${result.body?.transferId}`);
+  check(
+    "the admin API's GET /transactions/{id} reads the transaction in the payee SDK's ILP packet",
+    transaction.status === 200 && transaction.body?.quoteId === result.body?.quoteId && transaction.body?.amount?.amount === '100',
+    transaction,
+  );
   check('the payee position fell by 100', (await position(hub, payee.name)) === payeeBefore - 100);
   const refused = [...refusals(payer, payerSeen), ...refusals(payee, payeeSeen)];
   check(
