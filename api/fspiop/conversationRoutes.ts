@@ -95,14 +95,10 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const { body: parsed, text } = await readJsonBody(ctx);
         const body = validateFspiop<Request>(post.schema, parsed);
         const hash = requestHash(body);
-        const input = {
-          body,
-          ...(post.passesOnRequest === false ? {} : { rawBody: text }),
-          headers: fspiop.headers,
-          requestHash: hash,
-          version: fspiop.version,
-        };
-        refuseOversizedInput(input);
+        const passesOn = post.passesOnRequest !== false;
+        // The input holds the parsed body (no larger than its text) and, when passed on, the text itself.
+        refuseOversizedInput(Buffer.byteLength(text) * (passesOn ? 2 : 1));
+        const input = { body, ...(passesOn ? { rawBody: text } : {}), headers: fspiop.headers, requestHash: hash, version: fspiop.version };
         const started = post.start(body, fspiop);
         const outcome = await startOrRepeat(
           temporal,
@@ -164,8 +160,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
  */
 export const MAX_CONVERSATION_INPUT_BYTES = 1_500_000;
 
-function refuseOversizedInput(input: unknown): void {
-  const size = Buffer.byteLength(JSON.stringify(input));
+function refuseOversizedInput(size: number): void {
   if (size > MAX_CONVERSATION_INPUT_BYTES) {
     throw new HttpError(400, 'tooLargePayload', `the request makes ${size} bytes; the switch takes at most ${MAX_CONVERSATION_INPUT_BYTES} per conversation`);
   }
