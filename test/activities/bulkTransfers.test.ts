@@ -3,7 +3,7 @@ import test from 'ava';
 import { BulkTransfers } from '../../activities/hub/conversations/bulkTransfers';
 import { JournalEntry, LedgerTransfer } from '../../activities/hub/db/entities';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
-import { netDebitCapGuard } from '../../activities/hub/ledger/netDebitCap';
+import { netDebitCap } from '../../activities/hub/ledger/netDebitCap';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 import { bulkItem, bulkTransferBody } from '../helpers/fspiopBodies';
@@ -61,7 +61,7 @@ test('a ledger step over many movements, repeated, reserves each once; a movemen
     amount,
     currency: 'USD',
   }));
-  const options = { guard: netDebitCapGuard, extraLocks: [payer.settlement] };
+  const options = { guard: netDebitCap(), extraLocks: [payer.settlement] };
   const first = await admin.services.ledger.reserveEach(movements, options);
   t.deepEqual(
     first.map((r) => ('refused' in r ? r.refused.errorInformation.errorCode : 'reserved')),

@@ -1,15 +1,15 @@
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, IsNull } from 'typeorm';
 import type { BulkTransferState, BulkTransfersPostRequest, IndividualTransfer, IndividualTransferResult } from '../../../api/contracts/bodies';
 import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
 import { chunks, insertRows } from '../db/batches';
 import { formatAmount } from '../db/money';
 import { BulkTransferItem, BulkTransferRecord, TransferRecord } from '../db/switchEntities';
 import type { Movement, Reservation } from '../ledger/ledger';
-import { netDebitCapGuard } from '../ledger/netDebitCap';
+import { netDebitCap } from '../ledger/netDebitCap';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
 import { activeParticipant, checkAmount, checkRequest, transferAccounts, TransferAccounts } from './prepareChecks';
-import { conditionOf, finishIn } from './transfers';
+import { conditionOf, errorColumns, finishIn } from './transfers';
 
 export interface PrepareBulkInput {
   body: BulkTransfersPostRequest;
@@ -66,7 +66,8 @@ export class BulkTransfers {
     if (bulk.bulkTransferState === 'COMPLETED' || bulk.bulkTransferState === 'REJECTED')
       return { outcome: 'repeat', bulkTransferState: bulk.bulkTransferState };
     // The bulk turns ACCEPTED in the reservations' own transaction: a retried step that finds it so re-checks nothing.
-    if (bulk.bulkTransferState !== 'RECEIVED') return { outcome: 'prepared', accepted: await this.countReserved(bulk), hubId: participants.hubName };
+    if (bulk.bulkTransferState !== 'RECEIVED')
+      return { outcome: 'prepared', accepted: await this.countAccepted(bulk.bulkTransferId), hubId: participants.hubName };
     let planned: PlannedItem[];
     let movements: Movement[];
     let locks: number[];
@@ -77,7 +78,7 @@ export class BulkTransfers {
       throw error;
     }
     const reservations = await ledger.reserveEach(movements, {
-      guard: netDebitCapGuard,
+      guard: netDebitCap(),
       extraLocks: locks,
       alongside: (manager, reserved) => this.store(manager, bulk, planned, reserved),
     });
@@ -309,8 +310,9 @@ export class BulkTransfers {
     });
   }
 
-  private async countReserved(bulk: BulkTransferRecord): Promise<number> {
-    return (await this.openItems(bulk.bulkTransferId)).size;
+  /** The items accepted at prepare: those not refused, whatever became of them since. */
+  private countAccepted(bulkTransferId: string): Promise<number> {
+    return this.services.db.read((manager) => manager.countBy(BulkTransferItem, { bulkTransferId, errorCode: IsNull() }));
   }
 }
 
@@ -351,8 +353,4 @@ function resultOf(record: TransferRecord): IndividualTransferResult {
     return { transferId, errorInformation: { errorCode: record.errorCode ?? '', errorDescription: record.errorDescription ?? '' } };
   }
   return { transferId };
-}
-
-function errorColumns(error?: ErrorInformation): { errorCode: string | null; errorDescription: string | null } {
-  return { errorCode: error?.errorCode ?? null, errorDescription: error ? error.errorDescription.slice(0, 256) : null };
 }

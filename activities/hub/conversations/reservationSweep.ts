@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { In, LessThan } from 'typeorm';
+import { In, IsNull, LessThan } from 'typeorm';
 import { errorInformation } from '../../../api/contracts/errors';
 import type { CallbackSender } from '../delivery/callbacks';
 import { LedgerTransfer } from '../db/entities';
@@ -43,7 +43,8 @@ export class ReservationSweep {
     const record = await this.transfers.get(transferId);
     this.log.warn({ transferId, payerFsp: record.payerFsp }, 'stale reservation released');
     // An item of a bulk is no conversation of its own: its DFSPs know only the bulk, whose results (GET) now show it 3303.
-    if (await this.services.db.read((manager) => manager.existsBy(BulkTransferItem, { transferId }))) return;
+    // A bulk item refused because it named another transfer's ID (errorCode set) leaves that transfer its own callbacks.
+    if (await this.services.db.read((manager) => manager.existsBy(BulkTransferItem, { transferId, errorCode: IsNull() }))) return;
     for (const to of [record.payerFsp, record.payeeFsp]) {
       await this.sender
         .send({

@@ -8,7 +8,7 @@ import { TransferRecord } from '../db/switchEntities';
 import type { TransferState } from '../../../api/contracts/bodies';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
-import { netDebitCapGuard } from '../ledger/netDebitCap';
+import { netDebitCap } from '../ledger/netDebitCap';
 import { checkAmount, checkRequest, transferAccounts, TransferAccounts } from './prepareChecks';
 
 export interface PrepareInput {
@@ -54,7 +54,7 @@ export class Transfers {
           currency: body.amount.currency,
         },
         {
-          guard: netDebitCapGuard,
+          guard: netDebitCap(),
           extraLocks: [accounts.settlement.id],
           alongside: (manager) => finishIn(manager, transferId, 'RESERVED', ['RECEIVED']).then(() => undefined),
         },
@@ -187,9 +187,7 @@ export async function finishIn(
       ...(transferState === 'RESERVED' ? {} : { completedTimestamp }),
       ...(extra.fulfilment ? { fulfilment: extra.fulfilment } : {}),
       ...(extra.payeeWantsNotification === undefined ? {} : { payeeWantsNotification: extra.payeeWantsNotification }),
-      ...(extra.errorInformation
-        ? { errorCode: extra.errorInformation.errorCode, errorDescription: extra.errorInformation.errorDescription.slice(0, 256) }
-        : {}),
+      ...(extra.errorInformation ? errorColumns(extra.errorInformation) : {}),
     },
   );
   if (result.affected) return completedTimestamp;
@@ -198,4 +196,9 @@ export async function finishIn(
     throw new HubError('clientError', `transfer ${transferId} is ${current?.transferState ?? 'unknown'}; it cannot become ${transferState}`);
   }
   return current.completedTimestamp ?? completedTimestamp;
+}
+
+/** The record columns of why a transfer (or a bulk) failed; the description cut to what the column holds. */
+export function errorColumns(error?: ErrorInformation): { errorCode: string | null; errorDescription: string | null } {
+  return { errorCode: error?.errorCode ?? null, errorDescription: error ? error.errorDescription.slice(0, 256) : null };
 }
