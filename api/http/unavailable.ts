@@ -1,4 +1,4 @@
-import { ServiceError } from '@temporalio/client';
+import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 import { CannotExecuteNotConnectedError, ConnectionIsNotSetError, TypeORMError } from 'typeorm';
 
 /** Socket and driver codes that mean the database could not be reached, not that a statement was wrong. */
@@ -28,7 +28,8 @@ function codeOf(error: unknown): string | undefined {
  * other failure. A DFSP is then told to try again later (503, 2003) rather than that the hub broke (500).
  */
 export function unavailableDependency(error: unknown): 'Temporal' | 'the database' | undefined {
-  if (error instanceof ServiceError) return 'Temporal';
+  // Only Temporal being out of reach: a request Temporal refused (too large, invalid) would fail the same way again.
+  if (error instanceof ServiceError && temporalUnreachable(error.cause)) return 'Temporal';
   if (error instanceof CannotExecuteNotConnectedError || error instanceof ConnectionIsNotSetError) return 'the database';
   const code = codeOf(error);
   if (code && UNREACHABLE_CODES.has(code)) return 'the database';
@@ -36,4 +37,14 @@ export function unavailableDependency(error: unknown): 'Temporal' | 'the databas
   if (error instanceof TypeError && /database connection is not open/i.test(error.message)) return 'the database';
   if (error instanceof TypeORMError && /connection is not established/i.test(error.message)) return 'the database';
   return undefined;
+}
+
+/** gRPC status codes (fixed by the gRPC specification) that mean the server could not be reached in time. */
+const GRPC_UNAVAILABLE = 14;
+const GRPC_DEADLINE_EXCEEDED = 4;
+
+/** A transport failure (the channel is gone) or Temporal's own unavailable or timed-out answer. */
+function temporalUnreachable(cause: unknown): boolean {
+  if (!isGrpcServiceError(cause)) return true;
+  return cause.code === GRPC_UNAVAILABLE || cause.code === GRPC_DEADLINE_EXCEEDED;
 }

@@ -199,7 +199,7 @@ export async function transactionRequest(input: TransactionRequestInput): Promis
   /** An authorization goes to the other side of the conversation, whether or not its sender named it. */
   function passOn(message: AuthorizationMessage, kind: 'get' | 'answer' | 'error', sent: { headers: FspiopHeaders; rawBody?: string }, query = '') {
     const to = sourceOf(message) === payerFsp ? payeeFsp : payerFsp!;
-    return talk.passOn(to, authorizationsIn(message), kind, { ...sent, headers: { ...sent.headers, 'fspiop-destination': to } }, query);
+    return talk.passOn(to, authorizationsIn(message), kind, sent, query);
   }
 
   function authorizationsIn(message: AuthorizationMessage): MessageAbout {

@@ -119,14 +119,10 @@ export class Conversation {
     return answered() ? { kind: 'answered' } : { kind: 'unreachable', error: unreachable! };
   }
 
-  /**
-   * The request passed on with its sender's headers and body, byte for byte. A request that named no destination
-   * (the switch found it in the body) is given the one the switch chose, as Mojaloop's services add it.
-   */
+  /** The request passed on with its sender's headers and body, byte for byte. */
   private forwardRequest(to: string): Promise<void> {
     const { resource, request } = this.options;
-    const headers = request.headers['fspiop-destination'] ? request.headers : { ...request.headers, 'fspiop-destination': to };
-    return deliveries.deliver({ to, ...addressOf(resource, 'request'), method: 'POST', headers, rawBody: request.rawBody });
+    return deliveries.deliver({ to, ...addressOf(resource, 'request'), method: 'POST', headers: request.headers, rawBody: request.rawBody });
   }
 
   setState(state: string): void {

@@ -39,7 +39,7 @@ export class QuoteFollowUp {
       to: destination,
       ...addressOf(resource, 'get', id),
       method: 'GET',
-      headers: { ...request.headers, 'fspiop-destination': destination },
+      headers: request.headers,
     });
   }
 

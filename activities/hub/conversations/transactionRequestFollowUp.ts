@@ -33,7 +33,7 @@ export class TransactionRequestFollowUp {
     if (record && record.payeeFsp === requester.source && this.requests.isKept(record)) {
       if (record.responseBody) return this.resend(record, requester.version);
       if (record.payerFsp) {
-        const toPayer = { ...requester, destination: record.payerFsp, headers: { ...requester.headers, 'fspiop-destination': record.payerFsp } };
+        const toPayer = { ...requester, destination: record.payerFsp };
         return this.routing.route({ kind: 'routed', resource, id: transactionRequestId, message: 'get', from: toPayer });
       }
     }

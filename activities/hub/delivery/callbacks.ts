@@ -114,11 +114,12 @@ export class CallbackSender {
 const isCallback = (method: Delivery['method']) => method === 'PUT' || method === 'PATCH';
 
 /**
- * A passed-on message keeps its sender's headers, except Accept on a callback: Document 2 says callbacks carry
- * none, and Mojaloop's SDK refuses one that does.
+ * A passed-on message keeps its sender's headers, except Accept on a callback (Document 2 says callbacks carry none,
+ * and Mojaloop's SDK refuses one that does) and FSPIOP-Destination, which names the participant it goes to, as
+ * Mojaloop's services set it also where the sender named none (the switch found the destination in the body).
  */
 function forwardedHeaders(delivery: Delivery): Record<string, string> {
-  const headers = { ...delivery.headers };
+  const headers: Record<string, string> = { ...delivery.headers, 'fspiop-destination': delivery.to };
   if (isCallback(delivery.method)) delete headers.accept;
   return headers;
 }

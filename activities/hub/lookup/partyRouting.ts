@@ -138,7 +138,7 @@ export class PartyRouting {
             endpointType: get,
             params: templateParams(party),
             method: 'GET',
-            headers: { ...request.headers, 'fspiop-destination': fspId },
+            headers: request.headers,
           }),
         ),
       );
