@@ -69,7 +69,7 @@ export class BulkTransferFollowUp {
   }
 
   private error(to: string, bulkTransferId: string, version: string, error: ErrorInformation): Promise<void> {
-    return this.send(to, 'error', bulkTransferId, version, { errorInformation: error });
+    return this.sender.sendHubError(to, 'bulkTransfers', bulkTransferId, version, error);
   }
 
   private async get(bulkTransferId: string): Promise<BulkTransferRecord> {

@@ -67,6 +67,6 @@ export class QuoteFollowUp {
   }
 
   private error(resource: QuoteResource, id: string, to: string, version: string, error: ErrorInformation): Promise<void> {
-    return this.sender.send({ to, ...addressOf(resource, 'error', id), method: 'PUT', fromHub: { resource, version }, body: { errorInformation: error } });
+    return this.sender.sendHubError(to, resource, id, version, error);
   }
 }

@@ -109,12 +109,6 @@ export class TransactionRequestFollowUp {
   }
 
   private error(to: string, transactionRequestId: string, version: string, error: ErrorInformation): Promise<void> {
-    return this.sender.send({
-      to,
-      ...addressOf(resource, 'error', transactionRequestId),
-      method: 'PUT',
-      fromHub: { resource, version },
-      body: { errorInformation: error },
-    });
+    return this.sender.sendHubError(to, resource, transactionRequestId, version, error);
   }
 }

@@ -89,7 +89,7 @@ export class TransferFollowUp {
   }
 
   private error(to: string, transferId: string, version: string, error: ErrorInformation): Promise<void> {
-    return this.send(to, 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', 'PUT', transferId, { errorInformation: error }, version);
+    return this.sender.sendHubError(to, 'transfers', transferId, version, error);
   }
 
   /** One attempt: the follow-up runs as an activity, and Temporal's retry policy makes the further ones. */

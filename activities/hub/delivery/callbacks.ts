@@ -1,7 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Logger } from 'pino';
+import { addressOf, FspiopResource } from '../../../api/contracts/conversations';
 import { BASE_ADDRESS_ENDPOINT_TYPES, FspiopEndpointType } from '../../../api/contracts/endpoints';
+import type { ErrorInformation } from '../../../api/contracts/errors';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from '../../platform/hubError';
 
@@ -65,6 +67,11 @@ export class CallbackSender {
     if (!template) throw new HubError('destinationCommunicationError', `${delivery.to} has no ${delivery.endpointType} endpoint`);
     const url = resolveTemplate(template, delivery.params);
     return BASE_ADDRESS_ENDPOINT_TYPES.includes(delivery.endpointType) ? `${url.replace(/\/+$/, '')}${delivery.path ?? ''}` : url;
+  }
+
+  /** The hub's own error about `id`: PUT /{resource}/{ID}/error to `to`, from the hub, in the requester's version. */
+  sendHubError(to: string, resource: FspiopResource, id: string, version: string, error: ErrorInformation): Promise<void> {
+    return this.send({ to, ...addressOf(resource, 'error', id), method: 'PUT', fromHub: { resource, version }, body: { errorInformation: error } });
   }
 
   async send(delivery: Delivery): Promise<void> {

@@ -35,13 +35,7 @@ export class Routing {
         this.log.warn({ resource, id, from: from.source, err: error.message }, 'error callback could not be passed on; dropped');
         return;
       }
-      await this.sender.send({
-        to: from.source,
-        ...addressOf(resource, 'error', id),
-        method: 'PUT',
-        fromHub: { resource, version: from.version },
-        body: { errorInformation: error.errorInformation },
-      });
+      await this.sender.sendHubError(from.source, resource, id, from.version, error.errorInformation);
     }
   }
 
