@@ -124,3 +124,13 @@ test("only the payee FSP may answer a quote: a stranger's answer is refused and 
   t.is(answer.headers['fspiop-source'], payee.name);
   t.is(payer.received.filter((r) => r.path === `/quotes/${body.quoteId}`).length, 1);
 });
+
+test('a quote whose expiration passed before it reached the switch is not forwarded: the payer gets error 3302 at once', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const body = quoteBody(payer.name, payee.name, '5', { expiresInMs: -1_000 });
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
+  const error = await payer.waitFor(isPut(`/quotes/${body.quoteId}/error`));
+  t.is(error.body.errorInformation.errorCode, '3302');
+  t.false(payee.received.some((r) => r.method === 'POST' && r.body?.quoteId === body.quoteId));
+});

@@ -10,16 +10,7 @@ import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ErrorCallbackBody, FspiopHeaders, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
 import { followUps, records } from '../kit/activities';
 import { Conversation, MessageAbout } from '../kit/conversation';
-import { bestEffort, errorOf, msUntil } from '../kit/failures';
-
-/**
- * How long a transaction request without an expiration waits for the payer FSP's first answer. Its PUT (RECEIVED)
- * comes as soon as the payer FSP has taken the request; the payer's approval comes later, as a quote and a transfer.
- * The wait then counts as the request's expiry, as a quote's default wait does (3302): the requester gets 3301, and
- * so does a payer FSP that answers later. Not 2004 (server timed out): that invites the requester to wait on or
- * retry a request the switch has given up on, while 3301 says it is over and a new one may be sent.
- */
-export const TRANSACTION_REQUEST_DEFAULT_WAIT_MS = 60_000;
+import { answerWindow, bestEffort, errorOf } from '../kit/failures';
 
 export type TransactionRequestInput = ReceivedRequest<TransactionRequestsPostRequest>;
 
@@ -123,11 +114,12 @@ export async function transactionRequest(input: TransactionRequestInput): Promis
   }
 
   if (payerFsp !== undefined) {
-    const waitMs = body.expiration ? msUntil(body.expiration) : TRANSACTION_REQUEST_DEFAULT_WAIT_MS;
     // Any message of the conversation (an answer, or already an authorization) shows the payer FSP has the request.
     const answered = () => inbox.some(belongs);
-    // A request that expired on its way here is not forwarded: the payer FSP could only refuse it.
-    const waited = waitMs > 0 ? await talk.forwardUntilAnswered(payerFsp, answered, waitMs) : ({ kind: 'expired' } as const);
+    // Without an expiration the default wait (kit) is for the payer FSP's first answer (RECEIVED), which comes once it
+    // has taken the request; running out counts as expiry, 3301, as for quotes (3302). Not 2004: that would invite
+    // the requester to wait on or retry a request the switch has given up on.
+    const waited = await talk.forwardUntilAnswered(payerFsp, answered, answerWindow(body.expiration));
     if (waited.kind === 'expired') await refuse('EXPIRED', expired());
     if (waited.kind === 'unreachable') await refuse('ERROR', waited.error);
   }

@@ -101,18 +101,20 @@ export class Conversation {
   }
 
   /**
-   * Forwards the request to `to` and waits until `answered()` holds or `waitMs` pass. The forward runs in its
+   * Forwards the request to `to` and waits until `answered()` holds or `waitMs` pass (none left: expired at once). The forward runs in its
    * own scope so that expiry cancels its retries instead of waiting them out; a forward that fails for good
    * (no endpoint, the DFSP refuses it) ends the wait with its error. By default the request goes on as it
    * came; `forward` sends one the hub makes itself instead.
    */
   async forwardUntilAnswered(to: string, answered: () => boolean, waitMs: number, forward = () => this.forwardRequest(to)): Promise<WaitOutcome> {
+    // A request that expired on its way here is not forwarded: the other side could only refuse it.
+    if (waitMs <= 0) return { kind: 'expired' };
     let unreachable: ErrorInformation | undefined;
     const scope = new CancellationScope();
     const forwarding = scope.run(forward).catch((error) => {
       if (!isCancellation(error)) unreachable = errorOf(error);
     });
-    const inTime = await condition(() => answered() || unreachable !== undefined, Math.max(1, waitMs));
+    const inTime = await condition(() => answered() || unreachable !== undefined, waitMs);
     if (!inTime) scope.cancel();
     await forwarding;
     if (!inTime) return { kind: 'expired' };

@@ -18,6 +18,14 @@ export function msUntil(timestamp: string): number {
   return Date.parse(timestamp) - Date.now();
 }
 
+/** How long a request that names no expiration waits for its answer before the requester is told it timed out. */
+export const DEFAULT_ANSWER_WAIT_MS = 60_000;
+
+/** The time left to answer a request: until its expiration, or the default wait when it names none. */
+export function answerWindow(expiration: string | undefined): number {
+  return expiration ? msUntil(expiration) : DEFAULT_ANSWER_WAIT_MS;
+}
+
 /**
  * A callback that still fails after its retries must not undo a decided conversation: the ledger is
  * already right, and the DFSP can ask with GET. The failure is logged for operators.

@@ -4,10 +4,7 @@ import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../api/contracts/messages';
 import { followUps, records } from './activities';
 import { Conversation } from './conversation';
-import { bestEffort, errorOf, msUntil } from './failures';
-
-/** How long a quote or bulk quote without an expiration waits for the payee before the payer is told it timed out. */
-export const QUOTE_DEFAULT_WAIT_MS = 60_000;
+import { answerWindow, bestEffort, errorOf } from './failures';
 
 /** The payee FSP's quote (PUT /{resource}/{ID}, passed on unread) or its PUT …/error. */
 export type QuoteResponse = { kind: 'quote'; callback: RelayedCallback } | { kind: 'error'; callback: ReceivedCallback<ErrorCallbackBody> };
@@ -82,7 +79,7 @@ export async function quoteThroughSwitch(conversation: QuoteConversation): Promi
   }
 
   const { expiration } = request.body;
-  const waited = await talk.forwardUntilAnswered(payee, () => response !== undefined, expiration ? msUntil(expiration) : QUOTE_DEFAULT_WAIT_MS);
+  const waited = await talk.forwardUntilAnswered(payee, () => response !== undefined, answerWindow(expiration));
   if (waited.kind === 'expired') return refuse('EXPIRED', errorInformation('quoteExpired', `${noun} ${id} was not answered by ${payee} in time`));
   if (waited.kind === 'unreachable') return refuse('REJECTED', waited.error);
   const { kind, callback } = response!;
