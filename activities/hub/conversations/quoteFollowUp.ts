@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import { addressOf, quoting, QuoteResource } from '../../../api/contracts/conversations';
-import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
 import type { FspiopHeaders, RelayedCallback } from '../../../api/contracts/messages';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { QuoteRecord } from '../db/switchEntities';
 import type { Quotes } from './quotes';
+import type { RecordedAnswers, RecordedConversation } from './recordedAnswers';
 
 /**
  * What the switch answers about a quote or bulk quote outside its workflow: a POST repeated after the
@@ -16,17 +16,13 @@ export class QuoteFollowUp {
   constructor(
     private readonly quotes: Quotes,
     private readonly sender: CallbackSender,
+    private readonly answers: RecordedAnswers,
     private readonly log: Logger,
   ) {}
 
   async repeated(resource: QuoteResource, id: string, hash: string, requester: string, version: string): Promise<void> {
     const record = await this.quotes.find(resource, id);
-    if (!record) return this.notFound(resource, id, requester, version);
-    if (record.requestHash !== hash) {
-      const modified = errorInformation('modifiedRequest', `${quoting[resource].noun} ${id} exists with different details`);
-      return this.error(resource, id, requester, version, modified);
-    }
-    if (record.responseBody) await this.resend(record, version);
+    await this.answers.repeated(conversation(resource, id), record, hash, { source: requester, version }, () => this.resend(record!, version));
   }
 
   /** GET /{resource}/{ID}: the payer gets the stored answer again; otherwise the GET goes to the destination FSP. */
@@ -53,20 +49,16 @@ export class QuoteFollowUp {
     await this.sender.send({ to: destination, ...addressOf(resource, isError ? 'error' : 'answer', id), method: 'PUT', ...callback });
   }
 
-  /** The payee's answer goes again byte for byte with its own headers; an error the hub made is made again by the hub. */
+  /** The payee's answer (or the hub's own error) to the payer again. */
   private resend(record: QuoteRecord, version: string): Promise<void> {
-    const { resource, quoteId, payerFsp, responseHeaders, responseBody } = record;
-    const address = addressOf(resource, record.state === 'ACCEPTED' ? 'answer' : 'error', quoteId);
-    const from = responseHeaders ? { headers: JSON.parse(responseHeaders) } : { fromHub: { resource, version } };
-    return this.sender.send({ to: payerFsp, ...address, method: 'PUT', ...from, rawBody: responseBody! });
+    return this.answers.resend(conversation(record.resource, record.quoteId), record.payerFsp, record, record.state !== 'ACCEPTED', version);
   }
 
   private notFound(resource: QuoteResource, id: string, to: string, version: string): Promise<void> {
-    const { noun, idNotFound } = quoting[resource];
-    return this.error(resource, id, to, version, errorInformation(idNotFound, `${noun} ${id} not found`));
+    return this.answers.notFound(conversation(resource, id), { source: to, version });
   }
+}
 
-  private error(resource: QuoteResource, id: string, to: string, version: string, error: ErrorInformation): Promise<void> {
-    return this.sender.sendHubError(to, resource, id, version, error);
-  }
+function conversation(resource: QuoteResource, id: string): RecordedConversation {
+  return { resource, id, noun: quoting[resource].noun, idNotFound: quoting[resource].idNotFound };
 }

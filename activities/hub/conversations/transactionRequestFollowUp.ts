@@ -1,11 +1,12 @@
 import type { TransactionRequestsIDPutResponse } from '../../../api/contracts/bodies';
 import { addressOf } from '../../../api/contracts/conversations';
-import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
+import { errorInformation } from '../../../api/contracts/errors';
 import type { Requester } from '../../../api/contracts/followUps';
 import type { ReceivedCallback } from '../../../api/contracts/messages';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { Routing } from '../delivery/routing';
 import type { TransactionRequestRecord } from '../db/switchEntities';
+import type { RecordedAnswers, RecordedConversation } from './recordedAnswers';
 import type { TransactionRequests } from './transactionRequests';
 
 const resource = 'transactionRequests';
@@ -20,6 +21,7 @@ export class TransactionRequestFollowUp {
     private readonly requests: TransactionRequests,
     private readonly routing: Routing,
     private readonly sender: CallbackSender,
+    private readonly answers: RecordedAnswers,
   ) {}
 
   /**
@@ -37,34 +39,13 @@ export class TransactionRequestFollowUp {
         return this.routing.route({ kind: 'routed', resource, id: transactionRequestId, message: 'get', from: toPayer });
       }
     }
-    return this.error(
-      requester.source,
-      transactionRequestId,
-      requester.version,
-      errorInformation('transactionRequestIdNotFound', `transaction request ${transactionRequestId} not found`),
-    );
+    return this.answers.notFound(conversation(transactionRequestId), requester);
   }
 
   /** A POST with the ID of a transaction request whose conversation ended: the last answer again, or 3106 for another body. */
   async repeated(transactionRequestId: string, hash: string, requester: Requester): Promise<void> {
     const record = await this.requests.find(transactionRequestId);
-    const { source, version } = requester;
-    if (!record)
-      return this.error(
-        source,
-        transactionRequestId,
-        version,
-        errorInformation('transactionRequestIdNotFound', `transaction request ${transactionRequestId} not found`),
-      );
-    if (record.requestHash !== hash) {
-      return this.error(
-        source,
-        transactionRequestId,
-        version,
-        errorInformation('modifiedRequest', `transaction request ${transactionRequestId} exists with different details`),
-      );
-    }
-    if (record.responseBody) await this.resend(record, version);
+    await this.answers.repeated(conversation(transactionRequestId), record, hash, requester, () => this.resend(record!, requester.version));
   }
 
   /**
@@ -81,12 +62,8 @@ export class TransactionRequestFollowUp {
       return this.routing.route({ kind: 'routed', resource, id: transactionRequestId, message, from: sender, rawBody: callback.rawBody });
     }
     if (record.state === 'EXPIRED') {
-      return this.error(
-        from,
-        transactionRequestId,
-        version,
-        errorInformation('transactionRequestExpired', `transaction request ${transactionRequestId} has expired`),
-      );
+      const expired = errorInformation('transactionRequestExpired', `transaction request ${transactionRequestId} has expired`);
+      return this.sender.sendHubError(from, resource, transactionRequestId, version, expired);
     }
     const state = isError ? 'ERROR' : (callback.body as TransactionRequestsIDPutResponse).transactionRequestState;
     await this.requests.answered({ transactionRequestId, requestHash: record.requestHash, state, headers: callback.headers, body: callback.rawBody });
@@ -99,16 +76,13 @@ export class TransactionRequestFollowUp {
     });
   }
 
-  /** The last answer to the requester again: the payer's with its own headers and bytes, the hub's own error made anew. */
+  /** The last answer to the requester again; ERROR and EXPIRED are error callbacks (the payer's or the hub's own). */
   private resend(record: TransactionRequestRecord, version: string): Promise<void> {
-    const body = record.responseBody!;
-    const isError = 'errorInformation' in JSON.parse(body);
-    const address = { to: record.payeeFsp, ...addressOf(resource, isError ? 'error' : 'answer', record.transactionRequestId), method: 'PUT' as const };
-    if (record.responseHeaders) return this.sender.send({ ...address, headers: JSON.parse(record.responseHeaders), rawBody: body });
-    return this.sender.send({ ...address, fromHub: { resource, version }, body: JSON.parse(body) });
+    const isError = record.state === 'ERROR' || record.state === 'EXPIRED';
+    return this.answers.resend(conversation(record.transactionRequestId), record.payeeFsp, record, isError, version);
   }
+}
 
-  private error(to: string, transactionRequestId: string, version: string, error: ErrorInformation): Promise<void> {
-    return this.sender.sendHubError(to, resource, transactionRequestId, version, error);
-  }
+function conversation(id: string): RecordedConversation {
+  return { resource, id, noun: 'transaction request', idNotFound: 'transactionRequestIdNotFound' };
 }
