@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { TransfersIDPutResponse } from '../api/contracts/bodies';
-import type { QuoteResource } from '../api/contracts/conversations';
+import type { QuoteResource, Resource } from '../api/contracts/conversations';
 import { HUB_REJECTION } from '../api/contracts/errors';
 import type { FollowUp } from '../api/contracts/followUps';
 import type { ReceivedCallback } from '../api/contracts/messages';
@@ -24,7 +24,7 @@ export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender'
 
 /** A message the hub sends on its own behalf: headers are made at send time, with FSPIOP-Source = hub. */
 export interface HubDelivery extends Omit<Delivery, 'headers' | 'fromHub'> {
-  resource: string;
+  resource: Resource;
   version: string;
 }
 

@@ -1,4 +1,4 @@
-import type { FspiopEndpointType } from './endpoints';
+import type { CallbackEndpointType } from './endpoints';
 import type { FspiopErrorName } from './errors';
 
 /** The task queue the hub's worker polls unless configured otherwise. */
@@ -33,6 +33,30 @@ export const FSPIOP_RESOURCES = [
 
 export type FspiopResource = (typeof FSPIOP_RESOURCES)[number];
 
+/**
+ * Third-party API resources (Document 1) the switch routes between PISP and DFSP, named by their path below the
+ * switch's root, as their endpoint paths and follow-ups name them.
+ */
+export const THIRDPARTY_RESOURCES = [
+  'accounts',
+  'consentRequests',
+  'consents',
+  'thirdpartyRequests/transactions',
+  'thirdpartyRequests/authorizations',
+  'thirdpartyRequests/verifications',
+  'services',
+] as const;
+
+export type ThirdpartyResource = (typeof THIRDPARTY_RESOURCES)[number];
+
+/** Every resource whose messages the switch delivers. */
+export type Resource = FspiopResource | ThirdpartyResource;
+
+/** The name of a resource's media type: FSPIOP names each resource, the third-party API has one for all. */
+export function mediaTypeNameOf(resource: Resource): string {
+  return (THIRDPARTY_RESOURCES as readonly string[]).includes(resource) ? 'thirdparty' : resource;
+}
+
 /** The resources quoted through the switch the same way: a request to the payee FSP, its answer back to the payer. */
 export type QuoteResource = Extract<FspiopResource, 'quotes' | 'bulkQuotes'>;
 
@@ -63,32 +87,32 @@ export const quoting: Record<
 /** The messages of a conversation the switch delivers: the request, its answer and the error answer. */
 export type MessageKind = 'request' | 'answer' | 'error';
 
+/** Every message the switch passes on: a conversation's three, a GET, and the third-party API's PATCH and DELETE. */
+export type MessageName = MessageKind | 'get' | 'patch' | 'delete';
+
 interface Addressing {
-  /** Endpoint type per message; base-address types get the API path appended. */
-  endpoints: Record<MessageKind, FspiopEndpointType>;
+  /** Endpoint type per message; base-address types get the API path appended. A GET without its own goes to the request's. */
+  endpoints: Partial<Record<MessageName, CallbackEndpointType>> & Record<'answer' | 'error', CallbackEndpointType>;
   /** The template placeholder that carries the resource ID, where the endpoints are templates. */
   idParam?: string;
 }
 
-/** Where each resource's messages go, as Mojaloop's hub addresses them (ml-api-adapter, quoting and transaction-requests services). */
-const addressing: Partial<Record<FspiopResource, Addressing>> = {
-  quotes: { endpoints: { request: 'FSPIOP_CALLBACK_URL_QUOTES', answer: 'FSPIOP_CALLBACK_URL_QUOTES', error: 'FSPIOP_CALLBACK_URL_QUOTES' } },
+const sameEndpoint = (type: CallbackEndpointType) => ({ request: type, answer: type, error: type });
+
+/**
+ * Where each resource's messages go, as Mojaloop's hub addresses them (ml-api-adapter, quoting and transaction-requests
+ * services for FSPIOP; thirdparty-api-svc for the third-party API).
+ */
+const addressing: Partial<Record<Resource, Addressing>> = {
+  quotes: { endpoints: sameEndpoint('FSPIOP_CALLBACK_URL_QUOTES') },
   transfers: {
     endpoints: { request: 'FSPIOP_CALLBACK_URL_TRANSFER_POST', answer: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', error: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR' },
     idParam: 'transferId',
   },
-  transactionRequests: {
-    endpoints: { request: 'FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE', answer: 'FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE', error: 'FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE' },
-  },
-  authorizations: {
-    endpoints: { request: 'FSPIOP_CALLBACK_URL_AUTHORIZATIONS', answer: 'FSPIOP_CALLBACK_URL_AUTHORIZATIONS', error: 'FSPIOP_CALLBACK_URL_AUTHORIZATIONS' },
-  },
-  transactions: {
-    endpoints: { request: 'FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE', answer: 'FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE', error: 'FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE' },
-  },
-  bulkQuotes: {
-    endpoints: { request: 'FSPIOP_CALLBACK_URL_BULK_QUOTES', answer: 'FSPIOP_CALLBACK_URL_BULK_QUOTES', error: 'FSPIOP_CALLBACK_URL_BULK_QUOTES' },
-  },
+  transactionRequests: { endpoints: sameEndpoint('FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE') },
+  authorizations: { endpoints: sameEndpoint('FSPIOP_CALLBACK_URL_AUTHORIZATIONS') },
+  transactions: { endpoints: sameEndpoint('FSPIOP_CALLBACK_URL_TRX_REQ_SERVICE') },
+  bulkQuotes: { endpoints: sameEndpoint('FSPIOP_CALLBACK_URL_BULK_QUOTES') },
   bulkTransfers: {
     endpoints: {
       request: 'FSPIOP_CALLBACK_URL_BULK_TRANSFER_POST',
@@ -97,23 +121,68 @@ const addressing: Partial<Record<FspiopResource, Addressing>> = {
     },
     idParam: 'id',
   },
+  accounts: { endpoints: { get: 'TP_CB_URL_ACCOUNTS_GET', answer: 'TP_CB_URL_ACCOUNTS_PUT', error: 'TP_CB_URL_ACCOUNTS_PUT_ERROR' } },
+  consentRequests: {
+    endpoints: {
+      request: 'TP_CB_URL_CONSENT_REQUEST_POST',
+      answer: 'TP_CB_URL_CONSENT_REQUEST_PUT',
+      patch: 'TP_CB_URL_CONSENT_REQUEST_PATCH',
+      error: 'TP_CB_URL_CONSENT_REQUEST_PUT_ERROR',
+    },
+  },
+  consents: {
+    endpoints: {
+      request: 'TP_CB_URL_CONSENT_POST',
+      get: 'TP_CB_URL_CONSENT_GET',
+      answer: 'TP_CB_URL_CONSENT_PUT',
+      patch: 'TP_CB_URL_CONSENT_PATCH',
+      error: 'TP_CB_URL_CONSENT_PUT_ERROR',
+      // Mojaloop defines no endpoint type for DELETE /consents/{ID}: it is a request about the consent, like its GET.
+      delete: 'TP_CB_URL_CONSENT_GET',
+    },
+  },
+  'thirdpartyRequests/transactions': {
+    endpoints: {
+      request: 'TP_CB_URL_TRANSACTION_REQUEST_POST',
+      get: 'TP_CB_URL_TRANSACTION_REQUEST_GET',
+      answer: 'TP_CB_URL_TRANSACTION_REQUEST_PUT',
+      patch: 'TP_CB_URL_TRANSACTION_REQUEST_PATCH',
+      error: 'TP_CB_URL_TRANSACTION_REQUEST_PUT_ERROR',
+    },
+  },
+  'thirdpartyRequests/authorizations': {
+    endpoints: {
+      request: 'TP_CB_URL_TRANSACTION_REQUEST_AUTH_POST',
+      answer: 'TP_CB_URL_TRANSACTION_REQUEST_AUTH_PUT',
+      error: 'TP_CB_URL_TRANSACTION_REQUEST_AUTH_PUT_ERROR',
+    },
+  },
+  'thirdpartyRequests/verifications': {
+    endpoints: {
+      request: 'TP_CB_URL_TRANSACTION_REQUEST_VERIFY_POST',
+      answer: 'TP_CB_URL_TRANSACTION_REQUEST_VERIFY_PUT',
+      error: 'TP_CB_URL_TRANSACTION_REQUEST_VERIFY_PUT_ERROR',
+    },
+  },
+  services: { endpoints: { get: 'TP_CB_URL_SERVICES_GET', answer: 'TP_CB_URL_SERVICES_PUT', error: 'TP_CB_URL_SERVICES_PUT_ERROR' } },
 };
 
 /** The endpoint, template values and API path of one message of a conversation. */
 export interface Address {
-  endpointType: FspiopEndpointType;
+  endpointType: CallbackEndpointType;
   params?: Record<string, string>;
   path: string;
 }
 
 /**
- * Where a message about resource `id` goes: a POST to `/{resource}`, a GET or an answer to `/{resource}/{id}`,
- * an error to `/{resource}/{id}/error`. `query` is appended to a GET (authorizations carry their parameters so).
+ * Where a message about resource `id` goes: a POST to `/{resource}` (its ID in the body), a GET, PATCH, DELETE or an answer to
+ * `/{resource}/{id}`, an error to `/{resource}/{id}/error`. `query` is appended to a GET (authorizations carry their
+ * parameters so).
  */
-export function addressOf(resource: FspiopResource, kind: MessageKind | 'get', id?: string, query = ''): Address {
+export function addressOf(resource: Resource, kind: MessageName, id?: string, query = ''): Address {
   const route = addressing[resource];
-  if (!route) throw new Error(`no addressing for ${resource}`);
-  const endpointType = route.endpoints[kind === 'get' ? 'request' : kind];
-  const path = kind === 'request' && !id ? `/${resource}` : `/${resource}/${id}${kind === 'error' ? '/error' : ''}${kind === 'get' ? query : ''}`;
+  const endpointType = route?.endpoints[kind] ?? (kind === 'get' ? route?.endpoints.request : undefined);
+  if (!route || !endpointType) throw new Error(`no ${kind} endpoint for ${resource}`);
+  const path = kind === 'request' ? `/${resource}` : `/${resource}/${id}${kind === 'error' ? '/error' : ''}${kind === 'get' ? query : ''}`;
   return { endpointType, path, ...(route.idParam && id ? { params: { [route.idParam]: id } } : {}) };
 }

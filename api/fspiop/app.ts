@@ -10,7 +10,7 @@ import { createGateway } from '../http/gateway';
 import { observabilityRoutes, Health } from '../http/observability';
 import { errorMediaType } from './headers';
 import { warmUpSchemas } from './schemas';
-import { FSPIOP_RESOURCES } from '../contracts/conversations';
+import { FSPIOP_RESOURCES, Resource, THIRDPARTY_RESOURCES } from '../contracts/conversations';
 
 export interface SwitchDependencies {
   config: Pick<HubConfig, 'taskQueue'>;
@@ -36,19 +36,22 @@ export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRou
     notOffered: (path) => NOT_OFFERED.includes(resourceOf(path)),
     errorMediaType: (ctx) => {
       const resource = resourceOf(ctx.path);
-      return FSPIOP_MEDIA_RESOURCES.includes(resource) ? errorMediaType(resource, ctx) : undefined;
+      return MEDIA_RESOURCES.includes(resource) ? errorMediaType(resource as Resource, ctx) : undefined;
     },
   });
 }
 
-/** The first segment of a path: the FSPIOP resource it addresses (`/transfers/x` → `transfers`). */
-const resourceOf = (path: string) => path.split('/')[1] ?? '';
-
 /**
- * Services of the Mojaloop APIs this hub does not offer (yet): the third-party API's resources and FSPIOP v2's
- * foreign exchange. A DFSP that calls one learns it is not implemented (501, 2002), not that the URI is wrong.
+ * The resource a path addresses: its first segment (`/transfers/x` → `transfers`), or its first two below
+ * `/thirdpartyRequests` (`thirdpartyRequests/transactions`).
  */
-const NOT_OFFERED = ['accounts', 'consentRequests', 'consents', 'thirdpartyRequests', 'services', 'fxQuotes', 'fxTransfers'];
+function resourceOf(path: string): string {
+  const [, first = '', second] = path.split('/');
+  return first === 'thirdpartyRequests' && second ? `${first}/${second}` : first;
+}
 
-/** Resources whose messages carry a versioned FSPIOP media type. */
-const FSPIOP_MEDIA_RESOURCES: string[] = [...FSPIOP_RESOURCES, ...NOT_OFFERED];
+/** Services of FSPIOP v2 this hub does not offer: a DFSP that calls one learns it is not implemented (501, 2002), not that the URI is wrong. */
+const NOT_OFFERED = ['fxQuotes', 'fxTransfers'];
+
+/** Resources whose messages carry a versioned media type. */
+const MEDIA_RESOURCES: string[] = [...FSPIOP_RESOURCES, ...THIRDPARTY_RESOURCES, ...NOT_OFFERED];

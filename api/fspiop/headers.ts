@@ -1,9 +1,32 @@
 import type { Context, Middleware } from 'koa';
+import { mediaTypeNameOf, Resource } from '../contracts/conversations';
 import { HttpError } from '../http/httpError';
 
 /** FSPIOP versions this switch speaks (Document 2, "Versioning"). */
 export const SUPPORTED_VERSIONS = ['1.0', '1.1'];
-const LATEST = '1.1';
+
+/** Third-party API versions this switch speaks (Document 1 is version 1.0). */
+export const THIRDPARTY_VERSIONS = ['1.0'];
+
+/** The media type names and versions a resource's messages may carry. */
+interface Dialect {
+  /** Names accepted in `application/vnd.interoperability.{name}+json`; the first is the one the hub sends. */
+  names: string[];
+  versions: string[];
+}
+
+/**
+ * FSPIOP names each resource in its media type; the third-party API has one name, `thirdparty`, for every resource,
+ * as Mojaloop's thirdparty-sdk sends it. A third-party message naming its own resource (`consents`) is taken too,
+ * since Mojaloop's thirdparty-api-svc does not tell them apart.
+ */
+function dialectOf(resource: Resource): Dialect {
+  const name = mediaTypeNameOf(resource);
+  if (name === resource) return { names: [resource], versions: SUPPORTED_VERSIONS };
+  return { names: [name, resource.split('/')[0]], versions: THIRDPARTY_VERSIONS };
+}
+
+const latestOf = (dialect: Dialect) => dialect.versions[dialect.versions.length - 1];
 
 /** Headers a switch passes on untouched, so end-to-end signatures and tracing survive the hop. */
 export const FORWARDED_HEADERS = [
@@ -25,7 +48,7 @@ export const FORWARDED_HEADERS = [
 export type FspiopHeaders = Record<string, string>;
 
 export interface FspiopRequest {
-  resource: string;
+  resource: Resource;
   source: string;
   destination?: string;
   /** The version the hub uses in callbacks it makes itself for this request. */
@@ -35,39 +58,41 @@ export interface FspiopRequest {
 
 const mediaType = /^application\/vnd\.interoperability\.([a-zA-Z]+)\+json\s*(?:;\s*version\s*=\s*(\d+)(?:\.(\d+))?)?\s*$/;
 
-function parseMediaType(value: string, header: string, resource: string): { major?: string; minor?: string } {
+function parseMediaType(value: string, header: string, dialect: Dialect): { major?: string; minor?: string } {
   const match = mediaType.exec(value);
-  if (!match || match[1] !== resource) {
-    throw new HttpError(400, 'malformedSyntax', `${header} must be application/vnd.interoperability.${resource}+json;version=1.1`);
+  if (!match || !dialect.names.includes(match[1])) {
+    throw new HttpError(400, 'malformedSyntax', `${header} must be application/vnd.interoperability.${dialect.names[0]}+json;version=${latestOf(dialect)}`);
   }
   return { major: match[2], minor: match[3] };
 }
 
 /** Version negotiation: Accept may name a major version only ("version=1"); the switch answers in its latest minor. */
-function negotiate(accept: string, resource: string): string {
-  const versions = accept.split(',').map((part) => parseMediaType(part.trim(), 'Accept', resource));
+function negotiate(accept: string, dialect: Dialect): string {
+  const latest = latestOf(dialect);
+  const versions = accept.split(',').map((part) => parseMediaType(part.trim(), 'Accept', dialect));
   for (const { major, minor } of versions) {
-    if (major === undefined) return LATEST;
-    if (minor === undefined && SUPPORTED_VERSIONS.some((version) => version.startsWith(`${major}.`))) return LATEST;
+    if (major === undefined) return latest;
+    if (minor === undefined && dialect.versions.some((version) => version.startsWith(`${major}.`))) return latest;
     const version = `${major}.${minor}`;
-    if (SUPPORTED_VERSIONS.includes(version)) return version;
+    if (dialect.versions.includes(version)) return version;
   }
-  throw new HttpError(406, 'unacceptableVersion', `Accept ${accept} names no supported version (${SUPPORTED_VERSIONS.join(', ')})`);
+  throw new HttpError(406, 'unacceptableVersion', `Accept ${accept} names no supported version (${dialect.versions.join(', ')})`);
 }
 
 /**
- * The Content-Type of an error the gateway answers: the resource's FSPIOP media type in the version the request
- * was being answered in, or the hub's latest where the request's own headers named none it speaks.
+ * The Content-Type of an error the gateway answers: the resource's media type in the version the request was being
+ * answered in, or the hub's latest where the request's own headers named none it speaks.
  */
-export function errorMediaType(resource: string, ctx: Context): string {
+export function errorMediaType(resource: Resource, ctx: Context): string {
+  const dialect = dialectOf(resource);
   const checked: FspiopRequest | undefined = ctx.state.fspiop;
   let version = checked?.version;
   if (!version) {
     const sent = mediaType.exec(ctx.get('Content-Type'));
-    const named = sent && sent[1] === resource && sent[2] !== undefined ? `${sent[2]}.${sent[3] ?? '0'}` : undefined;
-    version = named && SUPPORTED_VERSIONS.includes(named) ? named : LATEST;
+    const named = sent && dialect.names.includes(sent[1]) && sent[2] !== undefined ? `${sent[2]}.${sent[3] ?? '0'}` : undefined;
+    version = named && dialect.versions.includes(named) ? named : latestOf(dialect);
   }
-  return `application/vnd.interoperability.${resource}+json;version=${version}`;
+  return `application/vnd.interoperability.${dialect.names[0]}+json;version=${version}`;
 }
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
@@ -96,15 +121,16 @@ function required(ctx: Context, name: string): string {
  * included, as Mojaloop's hub requires it. Wrong or missing headers are 400 with the code that names the
  * problem; an unsupported version is 406 (3001).
  */
-export function fspiopHeaders(resource: string, isKnownActiveParticipant: (fspId: string) => Promise<string | undefined>): Middleware {
+export function fspiopHeaders(resource: Resource, isKnownActiveParticipant: (fspId: string) => Promise<string | undefined>): Middleware {
+  const dialect = dialectOf(resource);
   return async (ctx, next) => {
     const isCallback = ctx.method === 'PUT' || ctx.method === 'PATCH';
-    let version = LATEST;
-    if (!isCallback) version = negotiate(required(ctx, 'Accept'), resource);
-    const { major, minor } = parseMediaType(required(ctx, 'Content-Type'), 'Content-Type', resource);
+    let version = latestOf(dialect);
+    if (!isCallback) version = negotiate(required(ctx, 'Accept'), dialect);
+    const { major, minor } = parseMediaType(required(ctx, 'Content-Type'), 'Content-Type', dialect);
     const sent = `${major ?? '1'}.${minor ?? '0'}`;
-    if (!SUPPORTED_VERSIONS.includes(sent)) {
-      throw new HttpError(406, 'unacceptableVersion', `Content-Type version ${sent} is not supported (${SUPPORTED_VERSIONS.join(', ')})`);
+    if (!dialect.versions.includes(sent)) {
+      throw new HttpError(406, 'unacceptableVersion', `Content-Type version ${sent} is not supported (${dialect.versions.join(', ')})`);
     }
     if (isCallback) version = sent;
     const date = required(ctx, 'Date');

@@ -80,7 +80,7 @@ export class BulkTransferFollowUp {
 
   /** One attempt: the caller runs as an activity, and Temporal's retry policy makes the further ones. */
   private send(to: string, kind: MessageKind, bulkTransferId: string, version: string, body: unknown): Promise<void> {
-    const address = addressOf('bulkTransfers', kind, kind === 'request' ? undefined : bulkTransferId);
+    const address = addressOf('bulkTransfers', kind, bulkTransferId);
     const method = kind === 'request' ? 'POST' : 'PUT';
     return this.sender.send({ to, ...address, method, fromHub: { resource: 'bulkTransfers', version }, body });
   }

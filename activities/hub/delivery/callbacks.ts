@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Logger } from 'pino';
-import { addressOf, FspiopResource } from '../../../api/contracts/conversations';
-import { BASE_ADDRESS_ENDPOINT_TYPES, FspiopEndpointType } from '../../../api/contracts/endpoints';
+import { addressOf, mediaTypeNameOf, Resource } from '../../../api/contracts/conversations';
+import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType } from '../../../api/contracts/endpoints';
 import type { ErrorInformation } from '../../../api/contracts/errors';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from '../../platform/hubError';
@@ -11,7 +11,7 @@ import { HubError } from '../../platform/hubError';
 export interface Delivery {
   /** The participant whose endpoint receives it. */
   to: string;
-  endpointType: FspiopEndpointType;
+  endpointType: CallbackEndpointType;
   /** Values for the template's {{placeholders}}. */
   params?: Record<string, string | undefined>;
   /** Appended to base-address endpoints (QUOTES, TRX_REQ_SERVICE, AUTHORIZATIONS), e.g. `/quotes/{id}`. */
@@ -23,7 +23,7 @@ export interface Delivery {
    * Instead of `headers`: a message the hub originates itself (an error, a notification), sent with
    * FSPIOP-Source = the hub, FSPIOP-Destination = `to`, and dated when it is sent.
    */
-  fromHub?: { resource: string; version: string };
+  fromHub?: { resource: Resource; version: string };
   body?: unknown;
   /** The sender's body text, forwarded byte for byte (so end-to-end signatures hold) instead of `body`. */
   rawBody?: string;
@@ -70,7 +70,7 @@ export class CallbackSender {
   }
 
   /** The hub's own error about `id`: PUT /{resource}/{ID}/error to `to`, from the hub, in the requester's version. */
-  sendHubError(to: string, resource: FspiopResource, id: string, version: string, error: ErrorInformation): Promise<void> {
+  sendHubError(to: string, resource: Resource, id: string, version: string, error: ErrorInformation): Promise<void> {
     return this.send({ to, ...addressOf(resource, 'error', id), method: 'PUT', fromHub: { resource, version }, body: { errorInformation: error } });
   }
 
@@ -139,7 +139,7 @@ function forwardedHeaders(delivery: Delivery): Record<string, string> {
  * requests and forbids in callbacks.
  */
 function hubHeaders(options: {
-  resource: string;
+  resource: Resource;
   version: string;
   hubId: string;
   destination: string;
@@ -148,7 +148,7 @@ function hubHeaders(options: {
 }): Record<string, string> {
   const { pathname, search } = options.target;
   const start = pathname.indexOf(`/${options.resource}`);
-  const mediaType = `application/vnd.interoperability.${options.resource}+json;version=${options.version}`;
+  const mediaType = `application/vnd.interoperability.${mediaTypeNameOf(options.resource)}+json;version=${options.version}`;
   return {
     ...(isCallback(options.method) ? {} : { accept: mediaType }),
     'content-type': mediaType,

@@ -1,4 +1,5 @@
 import type { FspiopEndpointType } from '../../../api/contracts/endpoints';
+import type { Resource } from '../../../api/contracts/conversations';
 import type { Logger } from 'pino';
 import { errorInformation } from '../../../api/contracts/errors';
 import { AccountLookup, PartyAddress } from './accountLookup';
@@ -15,7 +16,7 @@ const describe = (party: PartyAddress) => [party.partyIdType, party.partyIdentif
 
 /** Who asked, as the gateway's header check recorded it (api/fspiop/headers.ts LookupRequest). */
 export interface LookupRequest {
-  resource: string;
+  resource: Resource;
   source: string;
   destination?: string;
   version: string;
