@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { TransfersIDPutResponse } from '../api/contracts/bodies';
+import type { ThirdpartyRequestsVerificationsPostRequest, TransfersIDPutResponse } from '../api/contracts/bodies';
 import type { QuoteResource, Resource } from '../api/contracts/conversations';
 import { HUB_REJECTION } from '../api/contracts/errors';
 import type { FollowUp } from '../api/contracts/followUps';
@@ -15,17 +15,24 @@ import { TransactionRequestFollowUp } from './hub/conversations/transactionReque
 import { TransactionRequests } from './hub/conversations/transactionRequests';
 import { TransferFollowUp } from './hub/conversations/transferFollowUp';
 import { Transfers } from './hub/conversations/transfers';
+import { AuthServiceAnswers } from './hub/auth/answers';
+import { AuthService } from './hub/auth/authService';
+import { Consents } from './hub/auth/consents';
 import type { Delivery } from './hub/delivery/callbacks';
+import { AccountLookup } from './hub/lookup/accountLookup';
+import type { ConsentRegistration } from '../api/contracts/authService';
 import { Routing } from './hub/delivery/routing';
 import type { Hub } from './hub/services';
 import { HubError } from './platform/hubError';
 
-export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender' | 'transactionRequests' | 'log'>;
+export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender' | 'transactionRequests' | 'authService' | 'log'>;
 
 /** A message the hub sends on its own behalf: headers are made at send time, with FSPIOP-Source = hub. */
 export interface HubDelivery extends Omit<Delivery, 'headers' | 'fromHub'> {
   resource: Resource;
   version: string;
+  /** FSPIOP-Source when the hub speaks as its Auth service. */
+  source?: string;
 }
 
 /**
@@ -48,7 +55,7 @@ function rejecting<A extends unknown[], R>(activity: (...args: A) => Promise<R>)
  * The worker's activities, made from their dependencies so tests hand in real or test ones
  * without module mocking. Every activity is idempotent: a retry changes nothing twice.
  */
-export function createActivities({ services, directory, sender, transactionRequests: policy, log }: ActivityDependencies) {
+export function createActivities({ services, directory, sender, transactionRequests: policy, authService, log }: ActivityDependencies) {
   const transfers = new Transfers(services);
   const transferFollowUp = new TransferFollowUp(transfers, services.funds, sender);
   const quotes = new Quotes(services);
@@ -59,7 +66,12 @@ export function createActivities({ services, directory, sender, transactionReque
   const transactionRequestFollowUp = new TransactionRequestFollowUp(transactionRequests, routing, sender, answers);
   const bulkTransfers = new BulkTransfers(services);
   const bulkTransferFollowUp = new BulkTransferFollowUp(bulkTransfers, sender);
-  const followUps = new FollowUps(transferFollowUp, quoteFollowUp, transactionRequestFollowUp, routing, bulkTransferFollowUp);
+  const authAnswers = new AuthServiceAnswers(
+    new AuthService(new Consents(services.db), new AccountLookup(services.db), authService),
+    sender,
+    authService.participantId,
+  );
+  const followUps = new FollowUps(transferFollowUp, quoteFollowUp, transactionRequestFollowUp, routing, bulkTransferFollowUp, authAnswers);
   const sweep = new ReservationSweep(services, transfers, sender, log);
   return {
     async checkDatabase(): Promise<string> {
@@ -69,7 +81,7 @@ export function createActivities({ services, directory, sender, transactionReque
     /** Forwards a participant's message (headers and body as they came) or sends a callback. */
     deliver: rejecting((delivery: Delivery) => sender.send(delivery)),
     /** Sends a message of the hub's own (an error or a notification), dated now. */
-    deliverFromHub: rejecting(({ resource, version, ...delivery }: HubDelivery) => sender.send({ ...delivery, fromHub: { resource, version } })),
+    deliverFromHub: rejecting(({ resource, version, source, ...delivery }: HubDelivery) => sender.send({ ...delivery, fromHub: { resource, version, source } })),
     prepareTransfer: rejecting(transfers.prepare.bind(transfers)),
     commitTransfer: rejecting(transfers.commit.bind(transfers)),
     abortTransfer: rejecting(transfers.abort.bind(transfers)),
@@ -101,6 +113,12 @@ export function createActivities({ services, directory, sender, transactionReque
       bulkTransferFollowUp.results(input.bulkTransferId, input.party, input.version),
     ),
     completeQuote: rejecting(quotes.complete.bind(quotes)),
+    /** The Auth service's steps (Document 1): each checks, records and answers as the Auth service. */
+    answerConsentRegistration: rejecting((input: ConsentRegistration) => authAnswers.registration(input)),
+    answerVerification: rejecting((input: { request: ThirdpartyRequestsVerificationsPostRequest; requester: string }) =>
+      authAnswers.verification(input.request, input.requester),
+    ),
+    answerConsentRevocation: rejecting((input: { consentId: string; requester: string }) => authAnswers.revocation(input.consentId, input.requester)),
     registerTransactionRequest: rejecting(transactionRequests.register.bind(transactionRequests)),
     /** Records the answer a transaction request's requester got. */
     answerTransactionRequest: rejecting(transactionRequests.answered.bind(transactionRequests)),

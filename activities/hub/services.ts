@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { loadConfig, HubConfig, TransactionRequestPolicy } from '../platform/config';
+import { AuthServiceConfig, loadConfig, HubConfig, TransactionRequestPolicy } from '../platform/config';
 import { TransactionDetails } from './conversations/transactionDetails';
 import { CallbackSender } from './delivery/callbacks';
 import { ParticipantDirectory } from './delivery/directory';
@@ -43,11 +43,12 @@ export interface Hub {
   directory: ParticipantDirectory;
   sender: CallbackSender;
   transactionRequests: TransactionRequestPolicy;
+  authService: AuthServiceConfig;
   log: Logger;
   close(): Promise<void>;
 }
 
-export interface HubOptions extends ServicesConfig, Partial<Pick<HubConfig, 'transactionRequests'>> {
+export interface HubOptions extends ServicesConfig, Partial<Pick<HubConfig, 'transactionRequests' | 'authService'>> {
   log: Logger;
   /** How long participants and endpoints are cached (tests use 0, so admin changes apply at once). */
   directoryTtlMs?: number;
@@ -60,7 +61,9 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const services = await openHubServices(options);
   const directory = new ParticipantDirectory(services.db, options.directoryTtlMs);
   const sender = new CallbackSender({ directory, log: options.log, hubId: options.hubParticipantName, timeoutMs: options.deliveryTimeoutMs });
-  // Without a policy of its own (tests), the hub keeps transaction requests as the environment's defaults say.
-  const transactionRequests = options.transactionRequests ?? loadConfig({}).transactionRequests;
-  return { services, directory, sender, transactionRequests, log: options.log, close: () => services.db.close() };
+  // Without settings of its own (tests), the hub keeps transaction requests and its Auth service as the defaults say.
+  const defaults = loadConfig({});
+  const transactionRequests = options.transactionRequests ?? defaults.transactionRequests;
+  const authService = options.authService ?? defaults.authService;
+  return { services, directory, sender, transactionRequests, authService, log: options.log, close: () => services.db.close() };
 }

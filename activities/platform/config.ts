@@ -23,6 +23,7 @@ export interface HubConfig {
    */
   newParticipantsActive: boolean;
   transactionRequests: TransactionRequestPolicy;
+  authService: AuthServiceConfig;
   adminPort: number;
   switchPort: number;
   host: string;
@@ -41,6 +42,16 @@ export interface TransactionRequestPolicy {
    * follow in the same place; it closes sooner once the payer's answer is final and no authorization is open.
    */
   idleSeconds: number;
+}
+
+/** The Auth service the hub hosts (Document 1): its participant name and what FIDO credentials must be made for. */
+export interface AuthServiceConfig {
+  /** The FSPIOP-Destination DFSPs address it by, and the owner of the CONSENT entries it registers. */
+  participantId: string;
+  /** The WebAuthn relying party ID whose hash a FIDO authenticator signs: the PISP app's domain. */
+  rpId: string;
+  /** The origins a FIDO credential may be created and used from (clientDataJSON.origin): the PISP app's. */
+  origins: string[];
 }
 
 export const repoRoot = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../../..' : '../..');
@@ -71,6 +82,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     transactionRequests: {
       retentionDays: integer(env, 'TRANSACTION_REQUEST_RETENTION_DAYS', 30),
       idleSeconds: integer(env, 'TRANSACTION_REQUEST_IDLE_SECONDS', 600),
+    },
+    authService: {
+      participantId: env.AUTH_SERVICE_ID || 'centralauth',
+      rpId: env.AUTH_SERVICE_RP_ID || 'localhost',
+      origins: (env.AUTH_SERVICE_ORIGINS || 'http://localhost:3000')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
     },
     adminPort: integer(env, 'ADMIN_PORT', 3001),
     switchPort: integer(env, 'SWITCH_PORT', 3000),

@@ -1,4 +1,4 @@
-import type { v1_1 } from '@mojaloop/api-snippets';
+import type { thirdparty, v1_1 } from '@mojaloop/api-snippets';
 
 /** FSPIOP v1.1 bodies, typed from the published Mojaloop OpenAPI document. */
 export type TransfersPostRequest = v1_1.Schemas.TransfersPostRequest;
@@ -37,3 +37,20 @@ export interface AuthorizationQuery {
 }
 /** A bulk transfer's state as FSPIOP names it (BulkTransferState), kept in the switch's record of each bulk. */
 export type BulkTransferState = v1_1.Schemas.BulkTransferState;
+
+/** Third-party API v1.0 bodies (Document 1), typed from the published Mojaloop OpenAPI document. */
+export type ConsentsPostRequestAUTH = thirdparty.Schemas.ConsentsPostRequestAUTH;
+export type ConsentsPostRequestPISP = thirdparty.Schemas.ConsentsPostRequestPISP;
+export type ConsentsIDPutResponseVerified = thirdparty.Schemas.ConsentsIDPutResponseVerified;
+export type ConsentsIDPatchResponseRevoked = thirdparty.Schemas.ConsentsIDPatchResponseRevoked;
+export type ConsentRequestsPostRequest = thirdparty.Schemas.ConsentRequestsPostRequest;
+export type Scope = thirdparty.Schemas.Scope;
+export type SignedCredential = thirdparty.Schemas.SignedCredential;
+export type ThirdpartyRequestsTransactionsPostRequest = thirdparty.Schemas.ThirdpartyRequestsTransactionsPostRequest;
+export type ThirdpartyRequestsTransactionsIDPutResponse = thirdparty.Schemas.ThirdpartyRequestsTransactionsIDPutResponse;
+export type ThirdpartyRequestsTransactionsIDPatchResponse = thirdparty.Schemas.ThirdpartyRequestsTransactionsIDPatchResponse;
+export type ThirdpartyRequestsAuthorizationsPostRequest = thirdparty.Schemas.ThirdpartyRequestsAuthorizationsPostRequest;
+export type ThirdpartyRequestsAuthorizationsIDPutResponse = thirdparty.Schemas.ThirdpartyRequestsAuthorizationsIDPutResponse;
+export type ThirdpartyRequestsVerificationsPostRequest = thirdparty.Schemas.ThirdpartyRequestsVerificationsPostRequest;
+export type ThirdpartyRequestsVerificationsIDPutResponse = thirdparty.Schemas.ThirdpartyRequestsVerificationsIDPutResponse;
+export type ServiceType = thirdparty.Schemas.ServiceType;

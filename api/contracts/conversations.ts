@@ -14,6 +14,12 @@ export const workflowIds = {
   transactionRequest: (transactionRequestId: string) => `transactionRequest/${transactionRequestId}`,
   bulkQuote: (bulkQuoteId: string) => `bulkQuote/${bulkQuoteId}`,
   bulkTransfer: (bulkTransferId: string) => `bulkTransfer/${bulkTransferId}`,
+  /** A consent held by the hub's Auth service, from its registration to its revocation. */
+  consent: (consentId: string) => `consent/${consentId}`,
+  /** A linking routed through the switch, followed as its messages pass. */
+  linking: (consentRequestId: string) => `linking/${consentRequestId}`,
+  /** A third-party transaction request routed through the switch, followed as its messages pass. */
+  thirdpartyTransaction: (transactionRequestId: string) => `thirdpartyTransaction/${transactionRequestId}`,
   /** A follow-up answered from a record after its conversation ended; `key` makes each one its own run. */
   followUp: (resource: string, id: string, key: string) => `followUp/${resource}/${id}/${key}`,
 } as const;

@@ -61,6 +61,11 @@ export const fspiopErrors = {
   payeeLimitError: { code: '5200', description: 'Payee limit error' },
   payeePermissionError: { code: '5300', description: 'Payee permission error' },
   payeeBlocked: { code: '5400', description: 'Generic Payee blocked error' },
+  // The third-party codes of Mojaloop's catalogue (central-services-error-handling) the hub's Auth service reports.
+  thirdpartyTransactionAuthorizationNotValid: { code: '7105', description: 'Authorization received from PISP failed DFSP validation' },
+  thirdpartyAccountLinkingError: { code: '7200', description: 'Generic Thirdparty account linking error' },
+  signedChallengeMismatch: { code: '7212', description: 'Signed challenge does not match derived challenge' },
+  consentInvalid: { code: '7213', description: 'Consent is invalid' },
 } as const;
 
 export type FspiopErrorName = keyof typeof fspiopErrors;

@@ -1,5 +1,6 @@
+import type { ConsentRequest } from './authService';
 import type { TransfersIDPutResponse } from './bodies';
-import type { FspiopResource, QuoteResource } from './conversations';
+import type { MessageName, QuoteResource, Resource } from './conversations';
 import type { FspiopHeaders, ReceivedCallback, RelayedCallback } from './messages';
 
 /** Who asked, in which FSPIOP version the hub answers, and the headers it came with. */
@@ -13,7 +14,8 @@ export interface Requester {
 /**
  * An answer the switch gives from a conversation's record, outside the conversation's workflow: a GET, a POST
  * repeated after the conversation ended (spec general rule 3), a callback that no running conversation waits
- * for. The gateway hands each to a `followUp` workflow, so it is durable and its deliveries are retried.
+ * for, a request to the hub's Auth service about a consent whose workflow no longer runs. The gateway hands each to a
+ * `followUp` workflow, so it is durable and its deliveries are retried.
  */
 export type FollowUp =
   | { kind: 'transferStatus'; transferId: string; requester: Requester }
@@ -27,17 +29,21 @@ export type FollowUp =
   | { kind: 'lateTransactionRequestAnswer'; transactionRequestId: string; isError: boolean; callback: ReceivedCallback<unknown>; version: string }
   | { kind: 'bulkTransferStatus'; bulkTransferId: string; requester: Requester }
   | { kind: 'repeatedBulkTransfer'; bulkTransferId: string; requestHash: string; requester: Requester }
+  | { kind: 'consentGet'; consentId: string; requester: Requester }
+  | { kind: 'consentRequest'; consentId: string; request: ConsentRequest }
   | RoutedMessage;
 
 /**
- * A message the switch passes on by its FSPIOP-Destination alone, as Mojaloop's transaction-requests service does:
- * an authorization no running transaction request takes, a GET or PUT /transactions. `query` goes after a GET's path.
+ * A message the switch passes on by its FSPIOP-Destination alone, as Mojaloop's transaction-requests service and
+ * thirdparty-api-svc do: an authorization no running transaction request takes, a GET or PUT /transactions, every
+ * third-party message between PISP and DFSP. `id` names the resource (a POST's from its body), to which an error
+ * the switch reports refers. `query` goes after a GET's path.
  */
 export interface RoutedMessage {
   kind: 'routed';
-  resource: FspiopResource;
+  resource: Resource;
   id: string;
-  message: 'get' | 'answer' | 'error';
+  message: MessageName;
   from: Requester;
   query?: string;
   rawBody?: string;

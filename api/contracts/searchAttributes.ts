@@ -8,4 +8,9 @@ export const PayeeFsp = defineSearchAttributeKey('PayeeFsp', SearchAttributeType
 export const State = defineSearchAttributeKey('State', SearchAttributeType.KEYWORD);
 export const Currency = defineSearchAttributeKey('Currency', SearchAttributeType.KEYWORD);
 
-export const customSearchAttributes = [PayerFsp, PayeeFsp, State, Currency];
+/** The parties and the consent of a third-party conversation (linking, third-party transaction, consent). */
+export const Pisp = defineSearchAttributeKey('Pisp', SearchAttributeType.KEYWORD);
+export const Dfsp = defineSearchAttributeKey('Dfsp', SearchAttributeType.KEYWORD);
+export const ConsentId = defineSearchAttributeKey('ConsentId', SearchAttributeType.KEYWORD);
+
+export const customSearchAttributes = [PayerFsp, PayeeFsp, State, Currency, Pisp, Dfsp, ConsentId];

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { HubConfig } from '../../activities/platform/config';
+import type { AuthServiceConfig, HubConfig } from '../../activities/platform/config';
 import type { CallbackSender } from '../../activities/hub/delivery/callbacks';
 import type { ParticipantDirectory } from '../../activities/hub/delivery/directory';
 import type { HubServices } from '../../activities/hub/services';
@@ -14,6 +14,7 @@ import { FSPIOP_RESOURCES, Resource, THIRDPARTY_RESOURCES } from '../contracts/c
 
 export interface SwitchDependencies {
   config: Pick<HubConfig, 'taskQueue'>;
+  authService: AuthServiceConfig;
   services: HubServices;
   directory: ParticipantDirectory;
   sender: CallbackSender;

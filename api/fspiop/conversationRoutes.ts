@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { SearchAttributePair, SignalDefinition, Workflow } from '@temporalio/common';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import { workflowIds, FspiopResource } from '../contracts/conversations';
+import { workflowIds, FspiopResource, Resource } from '../contracts/conversations';
 import type { FollowUp } from '../contracts/followUps';
 import type { ReceivedCallback, RepeatedRequest } from '../contracts/messages';
 import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
@@ -167,7 +167,7 @@ function refuseOversizedInput(size: number): void {
 }
 
 /** Hands an answer from the record to a `followUp` workflow of its own, so it survives this process. */
-export async function startFollowUp(temporal: Client, taskQueue: string, resource: FspiopResource, id: string, request: FollowUp): Promise<void> {
+export async function startFollowUp(temporal: Client, taskQueue: string, resource: Resource, id: string, request: FollowUp): Promise<void> {
   await temporal.workflow.start(followUpWorkflow, {
     workflowId: workflowIds.followUp(resource, id, crypto.randomUUID()),
     taskQueue,

@@ -1,10 +1,10 @@
-import type { FspiopResource } from '../contracts/conversations';
+import type { FspiopResource, MessageName, Resource } from '../contracts/conversations';
 import type { RoutedMessage } from '../contracts/followUps';
 import type { ReceivedCallback } from '../contracts/messages';
 import type { FspiopRequest } from './headers';
 
 /** Who sent a message, as a follow-up keeps it. */
-const sender = ({ source, destination, version, headers }: FspiopRequest) => ({ source, destination, version, headers });
+export const sender = ({ source, destination, version, headers }: FspiopRequest) => ({ source, destination, version, headers });
 
 /** A GET passed on by its FSPIOP-Destination alone, with its query string as sent. */
 export function routedGet(resource: FspiopResource, id: string, fspiop: FspiopRequest, querystring = ''): RoutedMessage {
@@ -21,4 +21,9 @@ export function routedCallback(resource: FspiopResource, message: 'answer' | 'er
     from: sender(fspiop),
     rawBody: callback.rawBody,
   });
+}
+
+/** Any message passed on by its FSPIOP-Destination alone: a POST, PUT, PATCH or DELETE as sent, a GET with its query. */
+export function routedMessage(resource: Resource, message: MessageName, id: string, fspiop: FspiopRequest, rawBody?: string): RoutedMessage {
+  return { kind: 'routed', resource, id, message, from: sender(fspiop), ...(rawBody === undefined ? {} : { rawBody }) };
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
@@ -7,11 +8,16 @@ import { HttpError } from '../http/httpError';
 import { schemaError } from '../http/schemaErrors';
 
 /**
- * FSPIOP v1.1 bodies are validated against the schemas of the published Mojaloop OpenAPI document
- * (npm @mojaloop/api-snippets), loaded file by file so their relative $refs resolve as published.
+ * Bodies are validated against the schemas of the published Mojaloop OpenAPI documents (npm @mojaloop/api-snippets):
+ * FSPIOP v1.1 and the third-party API v1.0. Each file is loaded under its own file URL, so the relative $refs resolve
+ * as published, the third-party document's into the FSPIOP one included.
  */
-const schemaDir = path.join(path.dirname(require.resolve('@mojaloop/api-snippets/package.json')), 'fspiop', 'v1_1', 'openapi3', 'components', 'schemas');
-const base = 'https://fspiop.mojaloop.io/v1.1/schemas/';
+const snippets = path.dirname(require.resolve('@mojaloop/api-snippets/package.json'));
+const DOCUMENTS = {
+  fspiop: path.join(snippets, 'fspiop', 'v1_1', 'openapi3', 'components', 'schemas'),
+  thirdparty: path.join(snippets, 'thirdparty', 'v1_0', 'openapi3', 'components', 'schemas'),
+};
+type DocumentName = keyof typeof DOCUMENTS;
 
 /** The schemas of the FSPIOP document the gateway validates against, by their names there. */
 export const FSPIOP_SCHEMAS = [
@@ -52,42 +58,99 @@ export type FspiopSchema = (typeof FSPIOP_SCHEMAS)[number];
  */
 export const CORRELATION_ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[1-7][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$|^[0-9A-HJKMNP-TV-Z]{26}$';
 
+/** The schemas of the third-party document the gateway validates against, by their names there. */
+export const THIRDPARTY_SCHEMAS = [
+  'AccountsIDPutResponse',
+  'ConsentRequestsPostRequest',
+  'ConsentRequestsIDPutResponseWeb',
+  'ConsentRequestsIDPutResponseOTP',
+  'ConsentRequestsIDPatchRequest',
+  'ConsentsPostRequestAUTH',
+  'ConsentsPostRequestPISP',
+  'ConsentsIDPutResponseSigned',
+  'ConsentsIDPutResponseVerified',
+  'ConsentsIDPatchResponseVerified',
+  'ConsentsIDPatchResponseRevoked',
+  'ThirdpartyRequestsTransactionsPostRequest',
+  'ThirdpartyRequestsTransactionsIDPutResponse',
+  'ThirdpartyRequestsTransactionsIDPatchResponse',
+  'ThirdpartyRequestsAuthorizationsPostRequest',
+  'ThirdpartyRequestsAuthorizationsIDPutResponseRejected',
+  'ThirdpartyRequestsAuthorizationsIDPutResponseFIDO',
+  'ThirdpartyRequestsAuthorizationsIDPutResponseGeneric',
+  'ThirdpartyRequestsVerificationsPostRequestFIDO',
+  'ThirdpartyRequestsVerificationsPostRequestGeneric',
+  'ThirdpartyRequestsVerificationsIDPutResponse',
+  'ServicesServiceTypePutResponse',
+  'ServiceType',
+  'ErrorInformationResponse',
+] as const;
+
+export type ThirdpartySchema = (typeof THIRDPARTY_SCHEMAS)[number];
+
 let ajv: Ajv | undefined;
+
+const schemaUrl = (document: DocumentName, name: string) => pathToFileURL(path.join(DOCUMENTS[document], `${name}.yaml`)).href;
 
 function compiler(): Ajv {
   if (ajv) return ajv;
   ajv = new Ajv({ strict: false, allErrors: false });
   addFormats(ajv);
-  for (const file of fs.readdirSync(schemaDir).filter((name) => name.endsWith('.yaml'))) {
-    const schema = YAML.parse(fs.readFileSync(path.join(schemaDir, file), 'utf-8'));
-    if (file === 'CorrelationId.yaml') schema.pattern = CORRELATION_ID_PATTERN;
-    ajv.addSchema({ ...schema, $id: `${base}${file}` });
+  for (const document of Object.keys(DOCUMENTS) as DocumentName[]) {
+    for (const file of fs.readdirSync(DOCUMENTS[document]).filter((name) => name.endsWith('.yaml'))) {
+      const schema = YAML.parse(fs.readFileSync(path.join(DOCUMENTS[document], file), 'utf-8'));
+      if (document === 'fspiop' && file === 'CorrelationId.yaml') schema.pattern = CORRELATION_ID_PATTERN;
+      const $id = schemaUrl(document, file.slice(0, -'.yaml'.length));
+      // A file that is only a $ref to another document's schema is wrapped: beside $ref, draft-07 ignores $id.
+      ajv.addSchema(schema.$ref ? { $id, allOf: [schema] } : { ...schema, $id });
+    }
   }
   return ajv;
 }
 
-const validators = new Map<FspiopSchema, ValidateFunction>();
+const validators = new Map<string, ValidateFunction>();
 
-function validator(schema: FspiopSchema): ValidateFunction {
-  let validate = validators.get(schema);
+function validator(document: DocumentName, schema: string): ValidateFunction {
+  const url = schemaUrl(document, schema);
+  let validate = validators.get(url);
   if (!validate) {
-    validate = compiler().getSchema(`${base}${schema}.yaml`)!;
-    validators.set(schema, validate);
+    validate = compiler().getSchema(url)!;
+    validators.set(url, validate);
   }
   return validate;
 }
 
-/** Returns the value typed as its schema, or throws the FSPIOP error (3101/3102/3103/3100) for it. */
-export function validateFspiop<T>(schema: FspiopSchema, value: unknown, where = 'body'): T {
-  const validate = validator(schema);
+function validated<T>(validate: ValidateFunction, value: unknown, where: string): T {
   if (value === undefined) throw new HttpError(400, 'missingElement', `${where} is required`);
   if (!validate(value)) throw schemaError(validate.errors, where);
   return value as T;
 }
 
+/** Returns the value typed as its schema, or throws the FSPIOP error (3101/3102/3103/3100) for it. */
+export function validateFspiop<T>(schema: FspiopSchema, value: unknown, where = 'body'): T {
+  return validated(validator('fspiop', schema), value, where);
+}
+
+/** The same for the third-party API's schemas. */
+export function validateThirdparty<T>(schema: ThirdpartySchema, value: unknown, where = 'body'): T {
+  return validated(validator('thirdparty', schema), value, where);
+}
+
+/**
+ * A body that must match one of several schemas (the third-party API's `oneOf`s): the first that matches, or the
+ * error of the first alternative, which names what the sender most likely meant.
+ */
+export function validateThirdpartyOneOf<T>(schemas: readonly ThirdpartySchema[], value: unknown, where = 'body'): { schema: ThirdpartySchema; body: T } {
+  for (const schema of schemas) {
+    if (validator('thirdparty', schema)(value)) return { schema, body: value as T };
+  }
+  return { schema: schemas[0], body: validateThirdparty<T>(schemas[0], value, where) };
+}
+
 /** Compiles every schema the gateway uses, so the first request does not pay for it. */
 export function warmUpSchemas(): void {
-  for (const schema of FSPIOP_SCHEMAS) validator(schema);
+  for (const schema of FSPIOP_SCHEMAS) validator('fspiop', schema);
+  for (const schema of THIRDPARTY_SCHEMAS) validator('thirdparty', schema);
 }
 
 /** The {ID} of a path naming a conversation (transferId, quoteId): a CorrelationId, else 400 (3101). */

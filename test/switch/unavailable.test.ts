@@ -13,7 +13,7 @@ import type { Hub } from '../../activities/hub/services';
 const fixture = withSwitch(test);
 
 /** What a POST /transfers gets from a switch gateway of its own, wired to the given hub and Temporal client. */
-async function answerFrom(parts: Pick<Hub, 'services' | 'directory' | 'sender' | 'log'>, temporal: Client) {
+async function answerFrom(parts: Pick<Hub, 'services' | 'directory' | 'sender' | 'authService' | 'log'>, temporal: Client) {
   const app = createSwitchApp({ ...parts, config: { taskQueue: fixture.hub.worker.taskQueue }, temporal }, switchResources, []);
   const server = http.createServer(requestListener(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,4 +1,5 @@
 import type { FollowUp } from '../../../api/contracts/followUps';
+import type { AuthServiceAnswers } from '../auth/answers';
 import type { Routing } from '../delivery/routing';
 import type { BulkTransferFollowUp } from './bulkTransferFollowUp';
 import type { QuoteFollowUp } from './quoteFollowUp';
@@ -13,6 +14,7 @@ export class FollowUps {
     private readonly transactionRequests: TransactionRequestFollowUp,
     private readonly routing: Routing,
     private readonly bulkTransfers: BulkTransferFollowUp,
+    private readonly authService: AuthServiceAnswers,
   ) {}
 
   answer(followUp: FollowUp): Promise<void> {
@@ -39,6 +41,16 @@ export class FollowUps {
         return this.routing.route(followUp);
       case 'bulkTransferStatus':
         return this.bulkTransfers.status(followUp.bulkTransferId, followUp.requester.source, followUp.requester.version);
+      case 'consentGet':
+        return this.authService.consent(followUp.consentId, followUp.requester.source);
+      case 'consentRequest': {
+        const { request } = followUp;
+        const answering =
+          request.kind === 'verification'
+            ? this.authService.verification(request.request, request.requester)
+            : this.authService.revocation(followUp.consentId, request.requester);
+        return answering.then(() => undefined);
+      }
       case 'repeatedBulkTransfer':
         return this.bulkTransfers.repeated(followUp.bulkTransferId, followUp.requestHash, followUp.requester.source, followUp.requester.version);
     }

@@ -10,6 +10,7 @@ import { TransactionRequests1795000000200 } from './migrations/1795000000200-Tra
 import { BulkQuotes1795000000300 } from './migrations/1795000000300-BulkQuotes';
 import { BulkTransfers1795000000400 } from './migrations/1795000000400-BulkTransfers';
 import { TransferIlpPacket1795000000500 } from './migrations/1795000000500-TransferIlpPacket';
+import { Thirdparty1795000000600 } from './migrations/1795000000600-Thirdparty';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -19,6 +20,7 @@ export const migrations = [
   BulkQuotes1795000000300,
   BulkTransfers1795000000400,
   TransferIlpPacket1795000000500,
+  Thirdparty1795000000600,
 ];
 
 /**

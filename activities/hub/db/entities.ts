@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { moneyColumn } from './money';
+import { ConsentRecord, ThirdpartyCorrelation } from './thirdpartyEntities';
 import { BulkTransferItem, BulkTransferRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord } from './switchEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
@@ -136,6 +137,8 @@ export const entities = [
   TransactionRequestRecord,
   BulkTransferRecord,
   BulkTransferItem,
+  ConsentRecord,
+  ThirdpartyCorrelation,
 ];
 
-export { BulkTransferItem, BulkTransferRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord };
+export { BulkTransferItem, BulkTransferRecord, ConsentRecord, PartyLookup, QuoteRecord, ThirdpartyCorrelation, TransactionRequestRecord, TransferRecord };

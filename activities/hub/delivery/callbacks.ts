@@ -23,7 +23,7 @@ export interface Delivery {
    * Instead of `headers`: a message the hub originates itself (an error, a notification), sent with
    * FSPIOP-Source = the hub, FSPIOP-Destination = `to`, and dated when it is sent.
    */
-  fromHub?: { resource: Resource; version: string };
+  fromHub?: { resource: Resource; version: string; /** Another identity the hub speaks as: its Auth service. */ source?: string };
   body?: unknown;
   /** The sender's body text, forwarded byte for byte (so end-to-end signatures hold) instead of `body`. */
   rawBody?: string;
@@ -85,7 +85,7 @@ export class CallbackSender {
     }
     const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : JSON.stringify(delivery.body));
     const headers = delivery.fromHub
-      ? hubHeaders({ ...delivery.fromHub, hubId: this.hubId, destination: delivery.to, target, method: delivery.method })
+      ? hubHeaders({ ...delivery.fromHub, source: delivery.fromHub.source ?? this.hubId, destination: delivery.to, target, method: delivery.method })
       : forwardedHeaders(delivery);
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     let status: number;
@@ -141,7 +141,7 @@ function forwardedHeaders(delivery: Delivery): Record<string, string> {
 function hubHeaders(options: {
   resource: Resource;
   version: string;
-  hubId: string;
+  source: string;
   destination: string;
   target: URL;
   method: Delivery['method'];
@@ -153,7 +153,7 @@ function hubHeaders(options: {
     ...(isCallback(options.method) ? {} : { accept: mediaType }),
     'content-type': mediaType,
     date: new Date().toUTCString(),
-    'fspiop-source': options.hubId,
+    'fspiop-source': options.source,
     'fspiop-destination': options.destination,
     'fspiop-uri': `${start < 0 ? pathname : pathname.slice(start)}${search}`,
     'fspiop-http-method': options.method,

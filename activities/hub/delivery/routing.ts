@@ -5,11 +5,14 @@ import { HubError } from '../../platform/hubError';
 import type { CallbackSender } from './callbacks';
 import type { ParticipantDirectory } from './directory';
 
+const METHODS = { request: 'POST', get: 'GET', answer: 'PUT', error: 'PUT', patch: 'PATCH', delete: 'DELETE' } as const;
+
 /**
  * Messages the switch passes on by their FSPIOP-Destination alone, as Mojaloop's transaction-requests service passes
  * on every message: the destination gets the sender's headers and body unchanged. When that cannot be done (no
  * destination named, none the switch can use, its endpoint missing or refusing), the sender of a GET or an answer
  * gets the hub's error callback; an error callback that cannot be passed on is only logged, never answered.
+ * Mojaloop's thirdparty-api-svc reports a failed third-party message to its sender the same way.
  */
 export class Routing {
   constructor(
@@ -25,7 +28,7 @@ export class Routing {
       await this.sender.send({
         to: await this.destination(routed),
         ...addressOf(resource, message, id, routed.query),
-        method: message === 'get' ? 'GET' : 'PUT',
+        method: METHODS[message],
         headers: from.headers,
         rawBody: routed.rawBody,
       });

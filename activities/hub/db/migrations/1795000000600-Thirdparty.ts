@@ -1,0 +1,45 @@
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import { columns } from './columns';
+
+/** Consents (routed, and held by the hub's Auth service) and the correlations of followed third-party conversations. */
+export class Thirdparty1795000000600 implements MigrationInterface {
+  name = 'Thirdparty1795000000600';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    const { text, time } = columns(queryRunner);
+    await queryRunner.createTable(
+      new Table({
+        name: 'consent',
+        columns: [
+          { ...text('consentId', 64), isPrimary: true },
+          text('consentRequestId', 64, true),
+          text('dfsp', 32, true),
+          text('pisp', 32, true),
+          text('state', 16),
+          { name: 'scopes', type: 'text', isNullable: true },
+          text('credentialType', 16, true),
+          { name: 'credential', type: 'text', isNullable: true },
+          { name: 'publicKey', type: 'text', isNullable: true },
+          { name: 'signCount', type: 'bigint', default: 0 },
+          text('registrationHash', 64, true),
+          text('lastVerificationId', 64, true),
+          { name: 'lastVerificationError', type: 'text', isNullable: true },
+          time('createdDate'),
+          time('revokedAt', true),
+          text('revokedBy', 32, true),
+        ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'thirdparty_correlation',
+        columns: [{ ...text('correlationKey', 128), isPrimary: true }, text('workflowId', 128), time('createdDate')],
+      }),
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropTable('thirdparty_correlation');
+    await queryRunner.dropTable('consent');
+  }
+}

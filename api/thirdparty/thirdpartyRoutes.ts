@@ -1,0 +1,159 @@
+import Router from '@koa/router';
+import type { Workflow } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
+import type { Context } from 'koa';
+import type { MessageName, ThirdpartyResource } from '../contracts/conversations';
+import type { FollowedFacts, FollowedMessage } from '../contracts/followers';
+import { followedMessageSignal } from '../../workflows/kit/follower';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/httpError';
+import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
+import { startFollowUp } from '../fspiop/conversationRoutes';
+import { FspiopRequest, fspiopHeaders } from '../fspiop/headers';
+import { accepted, ok } from '../fspiop/replies';
+import { routedMessage } from '../fspiop/routed';
+import { pathId, ThirdpartySchema, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
+
+/** A third-party message as the gateway took it: checked headers, the resource's ID, the validated body as sent. */
+export interface ThirdpartyMessage<Body> {
+  resource: ThirdpartyResource;
+  message: MessageName;
+  id: string;
+  fspiop: FspiopRequest;
+  body: Body;
+  rawBody?: string;
+  /** Which of the body's schemas it matched (POST /consents: the grant to the PISP or the registration with the Auth service). */
+  schema?: ThirdpartySchema;
+}
+
+/** The workflow that follows a message's conversation, and how to start it if the message is its first. */
+export interface FollowerRef {
+  workflowId: string;
+  workflow: Workflow;
+  searchAttributes: SearchAttributePair[];
+  summary: string;
+}
+
+/** One message of a resource: its method and path, its body, and what the switch does with it besides routing. */
+export interface MessageDeclaration<Body = never> {
+  message: MessageName;
+  /** The body's schema, or its alternatives (a `oneOf` of the third-party document). */
+  schemas?: readonly ThirdpartySchema[];
+  /** A POST's resource ID, read from its body. */
+  idOf?: (body: Body) => string;
+  /** What the message's follower reads of it. */
+  facts?: (body: Body, message: ThirdpartyMessage<Body>) => FollowedFacts;
+  /** The conversation the message belongs to, if it is followed. */
+  follower?: (message: ThirdpartyMessage<Body>, deps: SwitchDependencies) => Promise<FollowerRef | undefined> | FollowerRef | undefined;
+  /**
+   * Work of the switch's own for the message (its Auth service, the services list): true when the switch has taken
+   * the message itself and routes nothing. It may throw an HttpError to refuse the message.
+   */
+  takenByHub?: (message: ThirdpartyMessage<Body>, deps: SwitchDependencies) => Promise<boolean>;
+}
+
+/** A third-party resource (Document 1): how its {ID} is checked and the messages it has. */
+export interface ThirdpartyDeclaration {
+  resource: ThirdpartyResource;
+  /** Checks the path's {ID}: a CorrelationId unless the resource names something else by it. */
+  checkId?: (id: string) => void;
+  messages: MessageDeclaration<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+const ROUTES: Record<MessageName, { method: 'post' | 'get' | 'put' | 'patch' | 'delete'; path: string }> = {
+  request: { method: 'post', path: '/' },
+  get: { method: 'get', path: '/:id' },
+  answer: { method: 'put', path: '/:id' },
+  patch: { method: 'patch', path: '/:id' },
+  delete: { method: 'delete', path: '/:id' },
+  error: { method: 'put', path: '/:id/error' },
+};
+
+/**
+ * Turns a third-party resource's declaration into its router. Every message is checked (headers, version, {ID},
+ * body) as the FSPIOP gateway checks its own, acknowledged (202 for a request, 200 for a PUT or PATCH), and then
+ * passed on by FSPIOP-Destination byte for byte, as Mojaloop's thirdparty-api-svc does, through a durable follow-up
+ * that reports a failed delivery to the sender. Messages addressed to the switch's own services are taken by them.
+ * The message's follower is told beside: routing never waits for it.
+ */
+export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRoutes {
+  const { resource } = declaration;
+  return (deps) => {
+    const router = new Router({ prefix: `/${resource}` });
+    router.use(fspiopHeaders(resource, (fsp) => deps.directory.unavailable(fsp)));
+    router.param('id', (id, _ctx, next) => {
+      (declaration.checkId ?? pathId)(id);
+      return next();
+    });
+    for (const declared of declaration.messages) {
+      const { method, path } = ROUTES[declared.message];
+      router[method](path, async (ctx) => {
+        const message = await read(ctx, resource, declared);
+        const taken = declared.takenByHub ? await declared.takenByHub(message, deps) : false;
+        const follower = await declared.follower?.(message, deps);
+        await Promise.all([
+          taken ? undefined : startFollowUp(deps.temporal, deps.config.taskQueue, resource, message.id, routedMessage(resource, declared.message, message.id, message.fspiop, message.rawBody)),
+          follower ? tellFollower(deps, follower, followed(message, declared)) : undefined,
+        ]);
+        if (method === 'put' || method === 'patch') ok(ctx);
+        else accepted(ctx);
+      });
+    }
+    return router;
+  };
+}
+
+async function read<Body>(ctx: Context, resource: ThirdpartyResource, declared: MessageDeclaration<Body>): Promise<ThirdpartyMessage<Body>> {
+  const fspiop: FspiopRequest = ctx.state.fspiop;
+  let body = undefined as Body;
+  let rawBody: string | undefined;
+  let schema: ThirdpartySchema | undefined;
+  if (declared.schemas) {
+    const received = await readJsonBody(ctx);
+    rawBody = received.text;
+    if (declared.schemas.length === 1) {
+      schema = declared.schemas[0];
+      body = validateThirdparty<Body>(schema, received.body);
+    } else {
+      ({ schema, body } = validateThirdpartyOneOf<Body>(declared.schemas, received.body));
+    }
+  }
+  const id: string = declared.idOf ? declared.idOf(body) : ctx.params.id;
+  if (!id) throw new HttpError(400, 'missingElement', 'the message names no resource ID');
+  return { resource, message: declared.message, id, fspiop, body, rawBody, schema };
+}
+
+function followed<Body>(message: ThirdpartyMessage<Body>, declared: MessageDeclaration<Body>): FollowedMessage {
+  return {
+    resource: message.resource,
+    message: message.message,
+    id: message.id,
+    from: message.fspiop.source,
+    ...(message.fspiop.destination ? { to: message.fspiop.destination } : {}),
+    at: new Date().toISOString(),
+    facts: declared.facts?.(message.body, message) ?? {},
+  };
+}
+
+/**
+ * Signals the follower, starting it with the first message it sees. A follower that has ended is not started again
+ * (its conversation is over; a late message is only logged), and a follower that cannot be told never fails the
+ * message: routing does not depend on it.
+ */
+async function tellFollower(deps: SwitchDependencies, follower: FollowerRef, message: FollowedMessage): Promise<void> {
+  try {
+    await deps.temporal.workflow.signalWithStart(follower.workflow, {
+      workflowId: follower.workflowId,
+      taskQueue: deps.config.taskQueue,
+      args: [],
+      signal: followedMessageSignal,
+      signalArgs: [message],
+      typedSearchAttributes: follower.searchAttributes,
+      staticSummary: follower.summary,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+  } catch (error) {
+    const level = error instanceof WorkflowExecutionAlreadyStartedError ? 'info' : 'warn';
+    deps.log[level]({ workflowId: follower.workflowId, err: (error as Error).message }, 'follower not told');
+  }
+}

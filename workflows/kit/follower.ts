@@ -1,0 +1,67 @@
+import { condition, defineQuery, defineSignal, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import type { FollowedConversation, FollowedMessage } from '../../api/contracts/followers';
+import { State } from '../../api/contracts/searchAttributes';
+import { msUntil } from './failures';
+
+/** A message of the followed conversation, as it passed through the switch. */
+export const followedMessageSignal = defineSignal<[FollowedMessage]>('followedMessage');
+export const followedConversationQuery = defineQuery<FollowedConversation>('followedConversation');
+
+/** How one kind of third-party conversation moves, in its own states. */
+export interface FollowerScript<S extends string> {
+  /** Its states in the order a conversation passes them; a message never moves it back. */
+  order: readonly S[];
+  /** States after which nothing more is expected: the follower ends. */
+  final: readonly S[];
+  /** The state a message moves the conversation to, if it moves it. */
+  stateAfter(message: FollowedMessage): S | undefined;
+  /** What an operator searches by, learnt from a message (a consent's ID once it is known). */
+  searchAttributes?(message: FollowedMessage): SearchAttributeUpdatePair[];
+  /** When the conversation is over if it has not ended: a message may name it (a transaction request's expiration). */
+  deadline(message: FollowedMessage): string | undefined;
+  /** How long a conversation naming no deadline is followed. */
+  defaultWindowMs: number;
+}
+
+export interface FollowerOutcome {
+  state: string;
+  messages: number;
+}
+
+/**
+ * Follows a third-party conversation that the switch routes but does not take part in: every message the gateway
+ * passes on arrives as a signal and may move the conversation's state, which the State search attribute shows. A
+ * conversation not over by its deadline is marked EXPIRED (Document 1: the PISP then treats it as failed), so an
+ * operator can count them (`State = 'EXPIRED'`). Messages may arrive out of order: the state only moves forward.
+ */
+export async function follow<S extends string>(script: FollowerScript<S>): Promise<FollowerOutcome> {
+  const messages: FollowedMessage[] = [];
+  let state: string = 'FOLLOWING';
+  let deadline = new Date(Date.now() + script.defaultWindowMs).toISOString();
+  const rank = (value: string) => script.order.indexOf(value as S);
+  const isOver = () => script.final.includes(state as S);
+
+  setHandler(followedMessageSignal, (message) => {
+    messages.push(message);
+    deadline = script.deadline(message) ?? deadline;
+    const updates = script.searchAttributes?.(message) ?? [];
+    const next = script.stateAfter(message);
+    if (next && !isOver() && rank(next) >= rank(state)) {
+      state = next;
+      updates.push({ key: State, value: state });
+    }
+    if (updates.length > 0) upsertSearchAttributes(updates);
+  });
+  setHandler(followedConversationQuery, () => ({ state, messages }));
+
+  // The deadline may move while waiting (the request naming it can arrive after another message): wait again.
+  while (!isOver()) {
+    const waitingFor = deadline;
+    if (await condition(() => isOver() || deadline !== waitingFor, Math.max(msUntil(waitingFor), 1))) continue;
+    state = 'EXPIRED';
+    upsertSearchAttributes([{ key: State, value: state }]);
+    break;
+  }
+  return { state, messages: messages.length };
+}
