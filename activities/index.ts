@@ -22,6 +22,7 @@ import type { Delivery } from './hub/delivery/callbacks';
 import { AccountLookup } from './hub/lookup/accountLookup';
 import type { ConsentRegistration } from '../api/contracts/authService';
 import { Routing } from './hub/delivery/routing';
+import { ServiceProviders } from './hub/thirdparty/serviceProviders';
 import type { Hub } from './hub/services';
 import { HubError } from './platform/hubError';
 
@@ -71,7 +72,7 @@ export function createActivities({ services, directory, sender, transactionReque
     sender,
     authService.participantId,
   );
-  const followUps = new FollowUps(transferFollowUp, quoteFollowUp, transactionRequestFollowUp, routing, bulkTransferFollowUp, authAnswers);
+  const followUps = new FollowUps(transferFollowUp, quoteFollowUp, transactionRequestFollowUp, routing, bulkTransferFollowUp, authAnswers, new ServiceProviders(services.db, sender, authService));
   const sweep = new ReservationSweep(services, transfers, sender, log);
   return {
     async checkDatabase(): Promise<string> {

@@ -1,8 +1,11 @@
 export { healthCheck } from './healthCheck';
 export { bulkQuote } from './hub/bulkQuote';
 export { bulkTransfer } from './hub/bulkTransfer';
+export { consent } from './hub/consent';
 export { followUp } from './hub/followUp';
+export { linking } from './hub/linking';
 export { quote } from './hub/quote';
 export { reservationSweep } from './hub/reservationSweep';
+export { thirdpartyTransaction } from './hub/thirdpartyTransaction';
 export { transactionRequest } from './hub/transactionRequest';
 export { transfer } from './hub/transfer';

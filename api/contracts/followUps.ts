@@ -1,5 +1,5 @@
 import type { ConsentRequest } from './authService';
-import type { TransfersIDPutResponse } from './bodies';
+import type { ServiceType, TransfersIDPutResponse } from './bodies';
 import type { MessageName, QuoteResource, Resource } from './conversations';
 import type { FspiopHeaders, ReceivedCallback, RelayedCallback } from './messages';
 
@@ -30,6 +30,7 @@ export type FollowUp =
   | { kind: 'bulkTransferStatus'; bulkTransferId: string; requester: Requester }
   | { kind: 'repeatedBulkTransfer'; bulkTransferId: string; requestHash: string; requester: Requester }
   | { kind: 'consentGet'; consentId: string; requester: Requester }
+  | { kind: 'servicesGet'; serviceType: ServiceType; requester: Requester }
   | { kind: 'consentRequest'; consentId: string; request: ConsentRequest }
   | RoutedMessage;
 

@@ -8,8 +8,9 @@ import { quotesRoutes } from './quotes';
 import { transactionRequestsRoutes } from './transactionRequests';
 import { transactionsRoutes } from './transactions';
 import { transfersRoutes } from './transfers';
+import { thirdpartyResources } from '../thirdparty/resources';
 
-/** The FSPIOP resources this switch serves, one router each. */
+/** The resources this switch serves, one router each: FSPIOP's (Document 2) and the third-party API's (Document 1). */
 export const switchResources: ResourceRoutes[] = [
   participantsRoutes,
   partiesRoutes,
@@ -20,4 +21,5 @@ export const switchResources: ResourceRoutes[] = [
   transactionRequestsRoutes,
   authorizationsRoutes,
   transactionsRoutes,
+  ...thirdpartyResources,
 ];

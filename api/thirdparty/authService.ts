@@ -51,7 +51,7 @@ export async function registerConsent(message: ThirdpartyMessage<ConsentsPostReq
 }
 
 /** GET /consents/{ID} to the Auth service: answered from the consent's record. */
-export async function getConsent(message: ThirdpartyMessage<never>, deps: SwitchDependencies): Promise<boolean> {
+export async function getConsent(message: ThirdpartyMessage<undefined>, deps: SwitchDependencies): Promise<boolean> {
   if (!forAuthService(message.fspiop, deps)) return false;
   await startFollowUp(deps.temporal, deps.config.taskQueue, 'consents', message.id, { kind: 'consentGet', consentId: message.id, requester: requesterOf(message.fspiop) });
   return true;
@@ -61,7 +61,7 @@ export async function getConsent(message: ThirdpartyMessage<never>, deps: Switch
  * DELETE /consents/{ID} (Document 1, linking rules 5 and 6): addressed to the DFSP, it is first looked up as
  * CONSENT/{ID}; when the hub's Auth service owns the consent, the Auth service takes it, otherwise it goes to the DFSP.
  */
-export async function unlinkConsent(message: ThirdpartyMessage<never>, deps: SwitchDependencies): Promise<boolean> {
+export async function unlinkConsent(message: ThirdpartyMessage<undefined>, deps: SwitchDependencies): Promise<boolean> {
   const owner = forAuthService(message.fspiop, deps)
     ? deps.authService.participantId
     : await new AccountLookup(deps.services.db).owner({ partyIdType: 'CONSENT', partyIdentifier: message.id });

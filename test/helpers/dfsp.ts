@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { FSPIOP_ENDPOINT_TYPES } from '../../api/contracts/endpoints';
+import { FSPIOP_ENDPOINT_TYPES, THIRDPARTY_ENDPOINT_TYPES } from '../../api/contracts/endpoints';
 import { serveLocally } from './http';
 
 export interface ReceivedRequest {
@@ -80,7 +80,7 @@ export class SimulatedDfsp {
   }
 }
 
-/** Every FSPIOP endpoint type at `u`, with the paths Mojaloop's onboarding registers for a DFSP. */
+/** Every endpoint type at `u`, with the paths Mojaloop's onboarding registers for a DFSP, PISP included. */
 export function mojaloopEndpoints(u: string): Array<{ type: string; value: string }> {
   const values: Record<string, string> = {
     FSPIOP_CALLBACK_URL_PARTIES_GET: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}`,
@@ -107,5 +107,7 @@ export function mojaloopEndpoints(u: string): Array<{ type: string; value: strin
     FSPIOP_CALLBACK_URL_BULK_TRANSFER_ERROR: `${u}/bulkTransfers/{{id}}/error`,
     FSPIOP_CALLBACK_URL_BULK_QUOTES: u,
   };
-  return FSPIOP_ENDPOINT_TYPES.filter((type) => values[type]).map((type) => ({ type, value: values[type] }));
+  // Mojaloop's third-party onboarding registers every TP_CB_URL_* type as the participant's one base address.
+  const thirdparty = THIRDPARTY_ENDPOINT_TYPES.map((type) => ({ type, value: u }));
+  return [...FSPIOP_ENDPOINT_TYPES.filter((type) => values[type]).map((type) => ({ type, value: values[type] })), ...thirdparty];
 }

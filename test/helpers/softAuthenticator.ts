@@ -5,6 +5,8 @@
 // standard base64. The challenge encoding is done here independently of activities/hub/auth, so that a wrong
 // encoding there fails the tests instead of agreeing with itself.
 
+// @peculiar/x509's dependency injection needs the Reflect metadata API loaded before it.
+import 'reflect-metadata';
 import type { thirdparty } from '@mojaloop/api-snippets';
 import { BasicConstraintsExtension, X509CertificateGenerator } from '@peculiar/x509';
 import { isoCBOR } from '@simplewebauthn/server/helpers';

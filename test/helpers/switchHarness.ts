@@ -41,6 +41,7 @@ export interface SwitchHarness {
 
 /** The resource of a path, as FSPIOP media types name it (`/transfers/x` → `transfers`). */
 const resourceOf = (path: string) => path.split('/')[1].split('?')[0];
+const THIRDPARTY_PATHS = ['accounts', 'consentRequests', 'consents', 'thirdpartyRequests', 'services'];
 
 /**
  * The switch as it runs in production, over real HTTP: the FSPIOP gateway and admin API against the
@@ -88,8 +89,11 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
       }
       return dfsp;
     },
-    async fspiop(method, path, { source, destination, body, headers = {}, version = '1.1' }) {
-      const resource = resourceOf(path);
+    async fspiop(method, path, { source, destination, body, headers = {}, version }) {
+      // The third-party API names one media type for all its resources, at its own version.
+      const thirdparty = THIRDPARTY_PATHS.includes(resourceOf(path));
+      const resource = thirdparty ? 'thirdparty' : resourceOf(path);
+      version ??= thirdparty ? '1.0' : '1.1';
       const isCallback = method === 'PUT' || method === 'PATCH';
       const base: Record<string, string | undefined> = {
         accept: isCallback ? undefined : `application/vnd.interoperability.${resource}+json;version=${version}`,

@@ -52,23 +52,23 @@ export async function consent(input: ConsentInput): Promise<ConsentView['state']
     if (!outcome.verified) return view.state;
   }
 
-  for (;;) {
+  // After the revocation the requests already signalled are still answered (a revoked consent refuses them), so none
+  // is lost between the revocation and the end of the run.
+  while (view.state !== 'REVOKED' || pending.length > 0) {
     await condition(() => pending.length > 0);
     const next = pending.shift()!;
     if (next.kind === 'revocation') {
-      if (await deliveries.answerConsentRevocation({ consentId: input.consentId, requester: next.requester })) {
-        moveTo('REVOKED');
-        return view.state;
-      }
+      if (await deliveries.answerConsentRevocation({ consentId: input.consentId, requester: next.requester })) moveTo('REVOKED');
       continue;
     }
     const verified = await deliveries.answerVerification({ request: next.request, requester: next.requester });
     view.verifications.push({ verificationRequestId: next.request.verificationRequestId, requester: next.requester, verified });
     view.served += 1;
-    if (view.verifications.length >= VERIFICATIONS_PER_RUN && pending.length === 0) {
+    if (view.verifications.length >= VERIFICATIONS_PER_RUN && pending.length === 0 && view.state !== 'REVOKED') {
       await continueAsNew<typeof consent>({ consentId: input.consentId, authService: input.authService, served: view.served });
     }
   }
+  return view.state;
 }
 
 /** The Auth service's answer is a message of the linking too; its follower learns it (if it still follows). */

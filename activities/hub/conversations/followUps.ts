@@ -1,6 +1,7 @@
 import type { FollowUp } from '../../../api/contracts/followUps';
 import type { AuthServiceAnswers } from '../auth/answers';
 import type { Routing } from '../delivery/routing';
+import type { ServiceProviders } from '../thirdparty/serviceProviders';
 import type { BulkTransferFollowUp } from './bulkTransferFollowUp';
 import type { QuoteFollowUp } from './quoteFollowUp';
 import type { TransactionRequestFollowUp } from './transactionRequestFollowUp';
@@ -15,6 +16,7 @@ export class FollowUps {
     private readonly routing: Routing,
     private readonly bulkTransfers: BulkTransferFollowUp,
     private readonly authService: AuthServiceAnswers,
+    private readonly serviceProviders: ServiceProviders,
   ) {}
 
   answer(followUp: FollowUp): Promise<void> {
@@ -41,6 +43,8 @@ export class FollowUps {
         return this.routing.route(followUp);
       case 'bulkTransferStatus':
         return this.bulkTransfers.status(followUp.bulkTransferId, followUp.requester.source, followUp.requester.version);
+      case 'servicesGet':
+        return this.serviceProviders.answer(followUp.serviceType, followUp.requester);
       case 'consentGet':
         return this.authService.consent(followUp.consentId, followUp.requester.source);
       case 'consentRequest': {

@@ -1,0 +1,238 @@
+import type {
+  ConsentRequestsPostRequest,
+  ConsentsPostRequestAUTH,
+  ConsentsPostRequestPISP,
+  ErrorInformationObject,
+  ServiceType,
+  ThirdpartyRequestsAuthorizationsIDPutResponse,
+  ThirdpartyRequestsAuthorizationsPostRequest,
+  ThirdpartyRequestsTransactionsIDPatchResponse,
+  ThirdpartyRequestsTransactionsIDPutResponse,
+  ThirdpartyRequestsTransactionsPostRequest,
+  ThirdpartyRequestsVerificationsIDPutResponse,
+  ThirdpartyRequestsVerificationsPostRequest,
+} from '../contracts/bodies';
+import { Consents } from '../../activities/hub/auth/consents';
+import { HttpError } from '../http/httpError';
+import type { ResourceRoutes } from '../fspiop/app';
+import { validateThirdparty } from '../fspiop/schemas';
+import { getConsent, registerConsent, unlinkConsent, verifyChallenge } from './authService';
+import {
+  correlationKeys,
+  fromDfsp,
+  fromPisp,
+  linkingOf,
+  linkingOfConsent,
+  rememberTransaction,
+  transactionCorrelatedBy,
+  transactionOf,
+} from './followers';
+import { answerServices } from './services';
+import { thirdpartyRoutes } from './thirdpartyRoutes';
+
+const errorFacts = (body: ErrorInformationObject) => ({ errorCode: body.errorInformation.errorCode });
+
+/** {ID} of GET /accounts/{ID}: the user's identifier at the DFSP (ConsentRequestsPostRequest.userId), not a UUID. */
+function userId(id: string): void {
+  if (id.length < 1 || id.length > 128) throw new HttpError(400, 'malformedSyntax', 'path ID must be 1 to 128 characters');
+}
+
+/** /accounts (Document 1, discovery): the PISP's GET to the DFSP, the account list or error back. */
+const accounts = thirdpartyRoutes({
+  resource: 'accounts',
+  checkId: userId,
+  messages: [{ message: 'get' }, { message: 'answer', schemas: ['AccountsIDPutResponse'] }, { message: 'error', schemas: ['ErrorInformationResponse'] }],
+});
+
+/** /consentRequests (Document 1, request consent and authentication): each a step of the linking it starts. */
+const consentRequests = thirdpartyRoutes({
+  resource: 'consentRequests',
+  messages: [
+    {
+      message: 'request',
+      schemas: ['ConsentRequestsPostRequest'],
+      idOf: (body: ConsentRequestsPostRequest) => body.consentRequestId,
+      follower: ({ id, fspiop }) => linkingOf(id, fromPisp(fspiop)),
+    },
+    {
+      message: 'answer',
+      schemas: ['ConsentRequestsIDPutResponseWeb', 'ConsentRequestsIDPutResponseOTP'],
+      follower: ({ id, fspiop }) => linkingOf(id, fromDfsp(fspiop)),
+    },
+    {
+      message: 'patch',
+      schemas: ['ConsentRequestsIDPatchRequest'],
+      follower: ({ id, fspiop }) => linkingOf(id, fromPisp(fspiop)),
+    },
+    {
+      message: 'error',
+      schemas: ['ErrorInformationResponse'],
+      facts: errorFacts,
+      follower: ({ id, fspiop }) => linkingOf(id, fromDfsp(fspiop)),
+    },
+  ],
+});
+
+/**
+ * /consents (Document 1, grant consent, credential registration, unlinking). The DFSP's grant to the PISP is
+ * recorded (who the consent links, for its later messages and its unlinking); a registration, a GET or a DELETE
+ * for the hub's Auth service is taken by it.
+ */
+const consents = thirdpartyRoutes({
+  resource: 'consents',
+  messages: [
+    {
+      message: 'request',
+      schemas: ['ConsentsPostRequestAUTH', 'ConsentsPostRequestPISP'],
+      idOf: (body: ConsentsPostRequestPISP) => body.consentId,
+      facts: (body: ConsentsPostRequestAUTH | ConsentsPostRequestPISP) => ({
+        consentId: body.consentId,
+        ...('credential' in body ? { state: body.credential.status } : {}),
+      }),
+      takenByHub: async (message, deps) => {
+        const body = message.body as ConsentsPostRequestPISP;
+        if (message.schema === 'ConsentsPostRequestPISP' && message.fspiop.destination && !('credential' in message.body)) {
+          await new Consents(deps.services.db).granted({
+            consentId: body.consentId,
+            consentRequestId: body.consentRequestId,
+            dfsp: message.fspiop.source,
+            pisp: message.fspiop.destination,
+          });
+        }
+        return registerConsent(message as never, deps);
+      },
+      follower: async ({ body, fspiop }, deps) =>
+        body.consentRequestId ? linkingOf(body.consentRequestId, fromDfsp(fspiop)) : linkingOfConsent(body.consentId, deps),
+    },
+    { message: 'get', takenByHub: getConsent, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
+    {
+      message: 'answer',
+      schemas: ['ConsentsIDPutResponseSigned', 'ConsentsIDPutResponseVerified'],
+      facts: (body: { credential: { status: string } }) => ({ state: body.credential.status }),
+      follower: ({ id }, deps) => linkingOfConsent(id, deps),
+    },
+    {
+      message: 'patch',
+      schemas: ['ConsentsIDPatchResponseVerified', 'ConsentsIDPatchResponseRevoked'],
+      facts: (body: { status?: string; credential?: { status: string } }) => ({ state: body.status ?? body.credential?.status }),
+      follower: ({ id }, deps) => linkingOfConsent(id, deps),
+    },
+    { message: 'delete', takenByHub: unlinkConsent, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
+    { message: 'error', schemas: ['ErrorInformationResponse'], facts: errorFacts, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
+  ],
+});
+
+/** /thirdpartyRequests/transactions (Document 1, payment flow): each a step of its third-party transaction. */
+const transactions = thirdpartyRoutes({
+  resource: 'thirdpartyRequests/transactions',
+  messages: [
+    {
+      message: 'request',
+      schemas: ['ThirdpartyRequestsTransactionsPostRequest'],
+      idOf: (body: ThirdpartyRequestsTransactionsPostRequest) => body.transactionRequestId,
+      facts: (body: ThirdpartyRequestsTransactionsPostRequest) => ({
+        expiration: body.expiration,
+        currency: body.amount.currency,
+        ...(body.payee.partyIdInfo.fspId ? { payeeFsp: body.payee.partyIdInfo.fspId } : {}),
+      }),
+      follower: ({ id, fspiop, body }) =>
+        transactionOf(id, fromPisp(fspiop), { currency: body.amount.currency, payeeFsp: body.payee.partyIdInfo.fspId }),
+    },
+    { message: 'get', follower: ({ id, fspiop }) => transactionOf(id, fromPisp(fspiop)) },
+    {
+      message: 'answer',
+      schemas: ['ThirdpartyRequestsTransactionsIDPutResponse'],
+      facts: (body: ThirdpartyRequestsTransactionsIDPutResponse) => ({ state: body.transactionRequestState }),
+      follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)),
+    },
+    {
+      message: 'patch',
+      schemas: ['ThirdpartyRequestsTransactionsIDPatchResponse'],
+      facts: (body: ThirdpartyRequestsTransactionsIDPatchResponse) => ({ state: body.transactionState }),
+      follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)),
+    },
+    { message: 'error', schemas: ['ErrorInformationResponse'], facts: errorFacts, follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)) },
+  ],
+});
+
+/** /thirdpartyRequests/authorizations (Document 1, payment flow rules 4 and 5): the DFSP asks the PISP for the user's signature. */
+const authorizations = thirdpartyRoutes({
+  resource: 'thirdpartyRequests/authorizations',
+  messages: [
+    {
+      message: 'request',
+      schemas: ['ThirdpartyRequestsAuthorizationsPostRequest'],
+      idOf: (body: ThirdpartyRequestsAuthorizationsPostRequest) => body.authorizationRequestId,
+      follower: async ({ body, fspiop }, deps) => {
+        // The answer names only the authorization, the verification only its challenge: both lead back here.
+        const keys = [correlationKeys.authorization(body.authorizationRequestId), correlationKeys.challenge(body.challenge)];
+        await rememberTransaction(keys, body.transactionRequestId, deps);
+        return transactionOf(body.transactionRequestId, fromDfsp(fspiop));
+      },
+    },
+    {
+      message: 'answer',
+      schemas: [
+        'ThirdpartyRequestsAuthorizationsIDPutResponseFIDO',
+        'ThirdpartyRequestsAuthorizationsIDPutResponseGeneric',
+        'ThirdpartyRequestsAuthorizationsIDPutResponseRejected',
+      ],
+      facts: (body: ThirdpartyRequestsAuthorizationsIDPutResponse) => ({ responseType: body.responseType }),
+      follower: ({ id }, deps) => transactionCorrelatedBy(correlationKeys.authorization(id), deps),
+    },
+    {
+      message: 'error',
+      schemas: ['ErrorInformationResponse'],
+      facts: errorFacts,
+      follower: ({ id }, deps) => transactionCorrelatedBy(correlationKeys.authorization(id), deps),
+    },
+  ],
+});
+
+/** /thirdpartyRequests/verifications (Document 1, payment flow rule 6): to the hub's Auth service, or routed to another. */
+const verifications = thirdpartyRoutes({
+  resource: 'thirdpartyRequests/verifications',
+  messages: [
+    {
+      message: 'request',
+      schemas: ['ThirdpartyRequestsVerificationsPostRequestFIDO', 'ThirdpartyRequestsVerificationsPostRequestGeneric'],
+      idOf: (body: ThirdpartyRequestsVerificationsPostRequest) => body.verificationRequestId,
+      facts: (body: ThirdpartyRequestsVerificationsPostRequest) => ({ consentId: body.consentId }),
+      takenByHub: verifyChallenge,
+      follower: async ({ body }, deps) => {
+        const transaction = await transactionCorrelatedBy(correlationKeys.challenge(body.challenge), deps);
+        if (transaction) {
+          const transactionRequestId = transaction.workflowId.slice('thirdpartyTransaction/'.length);
+          await rememberTransaction([correlationKeys.verification(body.verificationRequestId)], transactionRequestId, deps);
+        }
+        return transaction;
+      },
+    },
+    {
+      message: 'answer',
+      schemas: ['ThirdpartyRequestsVerificationsIDPutResponse'],
+      facts: (body: ThirdpartyRequestsVerificationsIDPutResponse) => ({ state: body.authenticationResponse }),
+      follower: ({ id }, deps) => transactionCorrelatedBy(correlationKeys.verification(id), deps),
+    },
+    {
+      message: 'error',
+      schemas: ['ErrorInformationResponse'],
+      facts: errorFacts,
+      follower: ({ id }, deps) => transactionCorrelatedBy(correlationKeys.verification(id), deps),
+    },
+  ],
+});
+
+/** /services (Document 1, pre-linking): the switch answers which participants offer a service. */
+const services = thirdpartyRoutes({
+  resource: 'services',
+  checkId: (id) => void validateThirdparty<ServiceType>('ServiceType', id, 'path ServiceType'),
+  messages: [
+    { message: 'get', takenByHub: answerServices },
+    { message: 'answer', schemas: ['ServicesServiceTypePutResponse'] },
+    { message: 'error', schemas: ['ErrorInformationResponse'] },
+  ],
+});
+
+/** Every third-party resource the switch routes. */
+export const thirdpartyResources: ResourceRoutes[] = [accounts, consentRequests, consents, transactions, authorizations, verifications, services];

@@ -1,0 +1,165 @@
+import test from 'ava';
+import crypto from 'node:crypto';
+import type { thirdparty } from '@mojaloop/api-snippets';
+import { consentChallenge } from '../../activities/hub/auth/challenge';
+import { workflowIds } from '../../api/contracts/conversations';
+import { followedConversationQuery } from '../../workflows/kit/follower';
+import { consentQuery } from '../../workflows/hub/consent';
+import type { SimulatedDfsp } from '../helpers/dfsp';
+import { GenericSigner, SoftAuthenticator } from '../helpers/softAuthenticator';
+import { withSwitch } from '../helpers/switchHarness';
+
+const fixture = withSwitch(test);
+const AUTH = 'centralauth';
+// The Auth service's defaults (activities/platform/config.ts): the PISP app a FIDO credential is made for.
+const origin = 'http://localhost:3000';
+const rpId = 'localhost';
+
+const scopesOf = (account: string): thirdparty.Schemas.Scope[] => [{ address: account, actions: ['ACCOUNTS_TRANSFER', 'ACCOUNTS_GET_BALANCE'] }];
+
+async function parties(): Promise<{ dfsp: SimulatedDfsp; pisp: SimulatedDfsp }> {
+  return { dfsp: await fixture.hub.provision(), pisp: await fixture.hub.provision() };
+}
+
+/**
+ * A linking through the switch up to the registration of the credential with the Auth service: the PISP's consent
+ * request, the DFSP's grant (POST /consents to the PISP), then the DFSP's POST /consents to the Auth service.
+ */
+async function link(dfsp: SimulatedDfsp, pisp: SimulatedDfsp, credential: thirdparty.Schemas.SignedCredential | ((challenge: string) => thirdparty.Schemas.SignedCredential)) {
+  const { fspiop } = fixture.hub;
+  const consentRequestId = crypto.randomUUID();
+  const consentId = crypto.randomUUID();
+  const scopes = scopesOf(`${dfsp.name}.account.${consentId.slice(0, 8)}`);
+  const request = { consentRequestId, userId: 'user@example.org', scopes, authChannels: ['OTP'], callbackUri: 'https://pisp.example.org/linked' };
+  t_ok(await fspiop('POST', '/consentRequests', { source: pisp.name, destination: dfsp.name, body: request }), 202);
+  await dfsp.waitFor((r) => r.method === 'POST' && r.path === '/consentRequests' && r.body.consentRequestId === consentRequestId);
+  t_ok(await fspiop('POST', '/consents', { source: dfsp.name, destination: pisp.name, body: { consentId, consentRequestId, scopes, status: 'ISSUED' } }), 202);
+  await pisp.waitFor((r) => r.method === 'POST' && r.path === '/consents' && r.body.consentId === consentId);
+  const challenge = consentChallenge({ consentId, scopes });
+  const signed = typeof credential === 'function' ? credential(challenge) : credential;
+  t_ok(await fspiop('POST', '/consents', { source: dfsp.name, destination: AUTH, body: { consentId, consentRequestId, scopes, credential: signed, status: 'ISSUED' } }), 202);
+  return { consentRequestId, consentId, scopes };
+}
+
+function t_ok(response: { status: number; body: unknown }, status: number): void {
+  if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
+}
+
+const verification = (consentId: string, challenge: string, signed: object) => ({ verificationRequestId: crypto.randomUUID(), challenge, consentId, ...signed });
+
+async function verify(dfsp: SimulatedDfsp, body: { verificationRequestId: string }) {
+  t_ok(await fixture.hub.fspiop('POST', '/thirdpartyRequests/verifications', { source: dfsp.name, destination: AUTH, body }), 202);
+  return dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/thirdpartyRequests/verifications/${body.verificationRequestId}`));
+}
+
+test('linking with a FIDO credential ends VERIFIED: the Auth service answers the DFSP and registers CONSENT/{ID} as its own', async (t) => {
+  const { dfsp, pisp } = await parties();
+  const authenticator = await SoftAuthenticator.create({ origin, rpId, format: 'packed' });
+  const { consentId, scopes, consentRequestId } = await link(dfsp, pisp, (challenge) => ({
+    credentialType: 'FIDO',
+    status: 'PENDING',
+    fidoPayload: authenticator.register(challenge),
+  }));
+  const answer = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`));
+  t.is(answer.path, `/consents/${consentId}`);
+  t.is(answer.headers['fspiop-source'], AUTH);
+  t.is(answer.headers['content-type'], 'application/vnd.interoperability.thirdparty+json;version=1.0');
+  t.is(answer.body.credential.status, 'VERIFIED');
+  t.deepEqual(answer.body.scopes, scopes);
+  t.is(await fixture.hub.services.db.read(async (m) => (await m.query(`SELECT fspId FROM party_lookup WHERE partyIdType = 'CONSENT' AND partyIdentifier = '${consentId}'`))[0]?.fspId), AUTH);
+  const linkingView = await fixture.hub.worker.client.workflow.getHandle(workflowIds.linking(consentRequestId)).query(followedConversationQuery);
+  t.true(linkingView.messages.length >= 3);
+});
+
+test('linking with a GENERIC credential ends VERIFIED; a credential that does not sign the derived challenge is refused with 7212', async (t) => {
+  const { dfsp, pisp } = await parties();
+  const signer = new GenericSigner();
+  const good = await link(dfsp, pisp, (challenge) => ({ credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register(challenge) }));
+  const verified = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${good.consentId}`));
+  t.is(verified.body.credential.status, 'VERIFIED');
+
+  const bad = await link(dfsp, pisp, { credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register('another challenge') });
+  const refused = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${bad.consentId}`));
+  t.is(refused.path, `/consents/${bad.consentId}/error`);
+  t.is(refused.body.errorInformation.errorCode, '7212');
+});
+
+test('verifications: a signed challenge verifies; a wrong key, a wrong challenge and a replayed counter do not (7105)', async (t) => {
+  const { dfsp, pisp } = await parties();
+  const authenticator = await SoftAuthenticator.create({ origin, rpId, format: 'fido-u2f' });
+  const { consentId } = await link(dfsp, pisp, (challenge) => ({ credentialType: 'FIDO', status: 'PENDING', fidoPayload: authenticator.register(challenge) }));
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}`);
+
+  const challenge = crypto.randomBytes(32).toString('base64');
+  const passed = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert(challenge) }));
+  t.deepEqual(passed.body, { authenticationResponse: 'VERIFIED' });
+  t.is(passed.headers['fspiop-source'], AUTH);
+
+  const replayed = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert(challenge, { replay: true }) }));
+  t.true(replayed.path.endsWith('/error'));
+  t.is(replayed.body.errorInformation.errorCode, '7105');
+
+  const other = await SoftAuthenticator.create({ origin, rpId, format: 'packed' });
+  other.register(challenge);
+  const wrongKey = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: other.assert(challenge) }));
+  t.is(wrongKey.body.errorInformation.errorCode, '7105');
+
+  const wrongChallenge = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert('not the challenge') }));
+  t.is(wrongChallenge.body.errorInformation.errorCode, '7105');
+
+  // The consent's workflow records each verification once its answer is sent.
+  const handle = fixture.hub.worker.client.workflow.getHandle(workflowIds.consent(consentId));
+  let view = await handle.query(consentQuery);
+  for (let tries = 0; view.verifications.length < 4 && tries < 50; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    view = await handle.query(consentQuery);
+  }
+  t.deepEqual(
+    view.verifications.map((v) => v.verified),
+    [true, false, false, false],
+  );
+});
+
+test('unlinking by the PISP through the CONSENT lookup: the Auth service revokes, both sides get PATCH REVOKED, and the consent never verifies again (7213)', async (t) => {
+  const { dfsp, pisp } = await parties();
+  const signer = new GenericSigner();
+  const { consentId } = await link(dfsp, pisp, (challenge) => ({ credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register(challenge) }));
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}`);
+
+  // Addressed to the DFSP, as Document 1 has the PISP do; the switch finds the Auth service owns the consent.
+  t_ok(await fixture.hub.fspiop('DELETE', `/consents/${consentId}`, { source: pisp.name, destination: dfsp.name }), 202);
+  for (const side of [dfsp, pisp]) {
+    const patch = await side.waitFor((r) => r.method === 'PATCH' && r.path === `/consents/${consentId}`);
+    t.is(patch.body.status, 'REVOKED');
+    t.truthy(Date.parse(patch.body.revokedAt));
+  }
+  t.false(dfsp.received.some((r) => r.method === 'DELETE'), 'the DELETE is not passed on to the DFSP');
+
+  const challenge = 'a challenge after the unlinking';
+  const refused = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'GENERIC', genericSignedPayload: signer.sign(challenge) }));
+  t.is(refused.body.errorInformation.errorCode, '7213');
+});
+
+test('unlinking by the DFSP; a participant that is neither side of the consent may not unlink it', async (t) => {
+  const { dfsp, pisp } = await parties();
+  const stranger = await fixture.hub.provision();
+  const signer = new GenericSigner();
+  const { consentId } = await link(dfsp, pisp, (challenge) => ({ credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register(challenge) }));
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}`);
+
+  t_ok(await fixture.hub.fspiop('DELETE', `/consents/${consentId}`, { source: stranger.name, destination: AUTH }), 202);
+  const refused = await stranger.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}/error`);
+  t.is(refused.body.errorInformation.errorCode, '7200');
+
+  t_ok(await fixture.hub.fspiop('DELETE', `/consents/${consentId}`, { source: dfsp.name, destination: AUTH }), 202);
+  const patch = await pisp.waitFor((r) => r.method === 'PATCH' && r.path === `/consents/${consentId}`);
+  t.is(patch.body.status, 'REVOKED');
+});
+
+test('a DELETE for a consent the Auth service does not hold goes to the DFSP named in FSPIOP-Destination', async (t) => {
+  const { dfsp, pisp } = await parties();
+  const consentId = crypto.randomUUID();
+  t_ok(await fixture.hub.fspiop('DELETE', `/consents/${consentId}`, { source: pisp.name, destination: dfsp.name }), 202);
+  const passed = await dfsp.waitFor((r) => r.method === 'DELETE' && r.path === `/consents/${consentId}`);
+  t.is(passed.headers['fspiop-source'], pisp.name);
+});
