@@ -72,7 +72,15 @@ export function createActivities({ services, directory, sender, transactionReque
     sender,
     authService.participantId,
   );
-  const followUps = new FollowUps(transferFollowUp, quoteFollowUp, transactionRequestFollowUp, routing, bulkTransferFollowUp, authAnswers, new ServiceProviders(services.db, sender, authService));
+  const followUps = new FollowUps(
+    transferFollowUp,
+    quoteFollowUp,
+    transactionRequestFollowUp,
+    routing,
+    bulkTransferFollowUp,
+    authAnswers,
+    new ServiceProviders(services.db, sender, authService),
+  );
   const sweep = new ReservationSweep(services, transfers, sender, log);
   return {
     async checkDatabase(): Promise<string> {
@@ -82,7 +90,9 @@ export function createActivities({ services, directory, sender, transactionReque
     /** Forwards a participant's message (headers and body as they came) or sends a callback. */
     deliver: rejecting((delivery: Delivery) => sender.send(delivery)),
     /** Sends a message of the hub's own (an error or a notification), dated now. */
-    deliverFromHub: rejecting(({ resource, version, source, ...delivery }: HubDelivery) => sender.send({ ...delivery, fromHub: { resource, version, source } })),
+    deliverFromHub: rejecting(({ resource, version, source, ...delivery }: HubDelivery) =>
+      sender.send({ ...delivery, fromHub: { resource, version, source } }),
+    ),
     prepareTransfer: rejecting(transfers.prepare.bind(transfers)),
     commitTransfer: rejecting(transfers.commit.bind(transfers)),
     abortTransfer: rejecting(transfers.abort.bind(transfers)),

@@ -9,5 +9,4 @@ export interface ConsentRegistration {
 
 /** A request to the hub's Auth service about a registered consent, as the gateway hands it on. */
 export type ConsentRequest =
-  | { kind: 'verification'; request: ThirdpartyRequestsVerificationsPostRequest; requester: string }
-  | { kind: 'revocation'; requester: string };
+  { kind: 'verification'; request: ThirdpartyRequestsVerificationsPostRequest; requester: string } | { kind: 'revocation'; requester: string };

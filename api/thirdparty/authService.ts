@@ -23,14 +23,16 @@ export const forAuthService = (fspiop: FspiopRequest, deps: SwitchDependencies) 
 export async function registerConsent(message: ThirdpartyMessage<ConsentsPostRequestAUTH>, deps: SwitchDependencies): Promise<boolean> {
   if (!forAuthService(message.fspiop, deps)) return false;
   if (message.schema !== 'ConsentsPostRequestAUTH') {
-    throw new HttpError(400, 'missingElement', 'body must have required property \'credential\': the Auth service registers a consent with its credential');
+    throw new HttpError(400, 'missingElement', "body must have required property 'credential': the Auth service registers a consent with its credential");
   }
   const { body, fspiop } = message;
   try {
     await deps.temporal.workflow.start(consent, {
       workflowId: workflowIds.consent(body.consentId),
       taskQueue: deps.config.taskQueue,
-      args: [{ consentId: body.consentId, authService: deps.authService.participantId, registration: { body, dfsp: fspiop.source, requestHash: requestHash(body) } }],
+      args: [
+        { consentId: body.consentId, authService: deps.authService.participantId, registration: { body, dfsp: fspiop.source, requestHash: requestHash(body) } },
+      ],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: [
         { key: ConsentId, value: body.consentId },
@@ -53,7 +55,11 @@ export async function registerConsent(message: ThirdpartyMessage<ConsentsPostReq
 /** GET /consents/{ID} to the Auth service: answered from the consent's record. */
 export async function getConsent(message: ThirdpartyMessage<undefined>, deps: SwitchDependencies): Promise<boolean> {
   if (!forAuthService(message.fspiop, deps)) return false;
-  await startFollowUp(deps.temporal, deps.config.taskQueue, 'consents', message.id, { kind: 'consentGet', consentId: message.id, requester: requesterOf(message.fspiop) });
+  await startFollowUp(deps.temporal, deps.config.taskQueue, 'consents', message.id, {
+    kind: 'consentGet',
+    consentId: message.id,
+    requester: requesterOf(message.fspiop),
+  });
   return true;
 }
 

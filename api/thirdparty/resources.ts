@@ -17,16 +17,7 @@ import { HttpError } from '../http/httpError';
 import type { ResourceRoutes } from '../fspiop/app';
 import { validateThirdparty } from '../fspiop/schemas';
 import { getConsent, registerConsent, unlinkConsent, verifyChallenge } from './authService';
-import {
-  correlationKeys,
-  fromDfsp,
-  fromPisp,
-  linkingOf,
-  linkingOfConsent,
-  rememberTransaction,
-  transactionCorrelatedBy,
-  transactionOf,
-} from './followers';
+import { correlationKeys, fromDfsp, fromPisp, linkingOf, linkingOfConsent, rememberTransaction, transactionCorrelatedBy, transactionOf } from './followers';
 import { answerServices } from './services';
 import { thirdpartyRoutes } from './thirdpartyRoutes';
 
@@ -135,8 +126,7 @@ const transactions = thirdpartyRoutes({
         currency: body.amount.currency,
         ...(body.payee.partyIdInfo.fspId ? { payeeFsp: body.payee.partyIdInfo.fspId } : {}),
       }),
-      follower: ({ id, fspiop, body }) =>
-        transactionOf(id, fromPisp(fspiop), { currency: body.amount.currency, payeeFsp: body.payee.partyIdInfo.fspId }),
+      follower: ({ id, fspiop, body }) => transactionOf(id, fromPisp(fspiop), { currency: body.amount.currency, payeeFsp: body.payee.partyIdInfo.fspId }),
     },
     { message: 'get', follower: ({ id, fspiop }) => transactionOf(id, fromPisp(fspiop)) },
     {

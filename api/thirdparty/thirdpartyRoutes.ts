@@ -92,7 +92,15 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
         const taken = declared.takenByHub ? await declared.takenByHub(message, deps) : false;
         const follower = await declared.follower?.(message, deps);
         await Promise.all([
-          taken ? undefined : startFollowUp(deps.temporal, deps.config.taskQueue, resource, message.id, routedMessage(resource, declared.message, message.id, message.fspiop, message.rawBody)),
+          taken
+            ? undefined
+            : startFollowUp(
+                deps.temporal,
+                deps.config.taskQueue,
+                resource,
+                message.id,
+                routedMessage(resource, declared.message, message.id, message.fspiop, message.rawBody),
+              ),
           follower ? tellFollower(deps, follower, followed(message, declared)) : undefined,
         ]);
         if (method === 'put' || method === 'patch') ok(ctx);

@@ -146,11 +146,18 @@ test('a path ID that is not a CorrelationId is 400 with 3101, never a 500', asyn
 });
 
 test('a service of the Mojaloop APIs that this hub does not offer is 501 with 2002, not 404', async (t) => {
-  for (const path of ['/consents', '/thirdpartyRequests/transactions', '/fxQuotes']) {
+  for (const path of ['/fxQuotes', '/fxTransfers']) {
     const { status, body } = await hub.fspiop('POST', path, { source: payer, body: {} });
     t.is(status, 501, path);
     t.is(body.errorInformation.errorCode, '2002', path);
   }
+});
+
+test('a third-party message is checked as FSPIOP messages are: a bad body is 400 with the thirdparty media type', async (t) => {
+  const { status, body, headers } = await hub.fspiop('POST', '/thirdpartyRequests/transactions', { source: payer, destination: payee, body: {} });
+  t.is(status, 400);
+  t.is(body.errorInformation.errorCode, '3102');
+  t.is(headers.get('content-type'), 'application/vnd.interoperability.thirdparty+json;version=1.0');
 });
 
 test("an error response carries the resource's versioned media type, in the version the request was answered in", async (t) => {

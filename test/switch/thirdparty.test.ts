@@ -25,7 +25,11 @@ async function parties(): Promise<{ dfsp: SimulatedDfsp; pisp: SimulatedDfsp }> 
  * A linking through the switch up to the registration of the credential with the Auth service: the PISP's consent
  * request, the DFSP's grant (POST /consents to the PISP), then the DFSP's POST /consents to the Auth service.
  */
-async function link(dfsp: SimulatedDfsp, pisp: SimulatedDfsp, credential: thirdparty.Schemas.SignedCredential | ((challenge: string) => thirdparty.Schemas.SignedCredential)) {
+async function link(
+  dfsp: SimulatedDfsp,
+  pisp: SimulatedDfsp,
+  credential: thirdparty.Schemas.SignedCredential | ((challenge: string) => thirdparty.Schemas.SignedCredential),
+) {
   const { fspiop } = fixture.hub;
   const consentRequestId = crypto.randomUUID();
   const consentId = crypto.randomUUID();
@@ -37,7 +41,14 @@ async function link(dfsp: SimulatedDfsp, pisp: SimulatedDfsp, credential: thirdp
   await pisp.waitFor((r) => r.method === 'POST' && r.path === '/consents' && r.body.consentId === consentId);
   const challenge = consentChallenge({ consentId, scopes });
   const signed = typeof credential === 'function' ? credential(challenge) : credential;
-  t_ok(await fspiop('POST', '/consents', { source: dfsp.name, destination: AUTH, body: { consentId, consentRequestId, scopes, credential: signed, status: 'ISSUED' } }), 202);
+  t_ok(
+    await fspiop('POST', '/consents', {
+      source: dfsp.name,
+      destination: AUTH,
+      body: { consentId, consentRequestId, scopes, credential: signed, status: 'ISSUED' },
+    }),
+    202,
+  );
   return { consentRequestId, consentId, scopes };
 }
 
@@ -45,7 +56,12 @@ function t_ok(response: { status: number; body: unknown }, status: number): void
   if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
 }
 
-const verification = (consentId: string, challenge: string, signed: object) => ({ verificationRequestId: crypto.randomUUID(), challenge, consentId, ...signed });
+const verification = (consentId: string, challenge: string, signed: object) => ({
+  verificationRequestId: crypto.randomUUID(),
+  challenge,
+  consentId,
+  ...signed,
+});
 
 async function verify(dfsp: SimulatedDfsp, body: { verificationRequestId: string }) {
   t_ok(await fixture.hub.fspiop('POST', '/thirdpartyRequests/verifications', { source: dfsp.name, destination: AUTH, body }), 202);
@@ -66,7 +82,12 @@ test('linking with a FIDO credential ends VERIFIED: the Auth service answers the
   t.is(answer.headers['content-type'], 'application/vnd.interoperability.thirdparty+json;version=1.0');
   t.is(answer.body.credential.status, 'VERIFIED');
   t.deepEqual(answer.body.scopes, scopes);
-  t.is(await fixture.hub.services.db.read(async (m) => (await m.query(`SELECT fspId FROM party_lookup WHERE partyIdType = 'CONSENT' AND partyIdentifier = '${consentId}'`))[0]?.fspId), AUTH);
+  t.is(
+    await fixture.hub.services.db.read(
+      async (m) => (await m.query(`SELECT fspId FROM party_lookup WHERE partyIdType = 'CONSENT' AND partyIdentifier = '${consentId}'`))[0]?.fspId,
+    ),
+    AUTH,
+  );
   const linkingView = await fixture.hub.worker.client.workflow.getHandle(workflowIds.linking(consentRequestId)).query(followedConversationQuery);
   t.true(linkingView.messages.length >= 3);
 });
@@ -95,7 +116,10 @@ test('verifications: a signed challenge verifies; a wrong key, a wrong challenge
   t.deepEqual(passed.body, { authenticationResponse: 'VERIFIED' });
   t.is(passed.headers['fspiop-source'], AUTH);
 
-  const replayed = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert(challenge, { replay: true }) }));
+  const replayed = await verify(
+    dfsp,
+    verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert(challenge, { replay: true }) }),
+  );
   t.true(replayed.path.endsWith('/error'));
   t.is(replayed.body.errorInformation.errorCode, '7105');
 
@@ -104,7 +128,10 @@ test('verifications: a signed challenge verifies; a wrong key, a wrong challenge
   const wrongKey = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: other.assert(challenge) }));
   t.is(wrongKey.body.errorInformation.errorCode, '7105');
 
-  const wrongChallenge = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert('not the challenge') }));
+  const wrongChallenge = await verify(
+    dfsp,
+    verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert('not the challenge') }),
+  );
   t.is(wrongChallenge.body.errorInformation.errorCode, '7105');
 
   // The consent's workflow records each verification once its answer is sent.
@@ -133,7 +160,10 @@ test('unlinking by the PISP through the CONSENT lookup: the Auth service revokes
     t.is(patch.body.status, 'REVOKED');
     t.truthy(Date.parse(patch.body.revokedAt));
   }
-  t.false(dfsp.received.some((r) => r.method === 'DELETE'), 'the DELETE is not passed on to the DFSP');
+  t.false(
+    dfsp.received.some((r) => r.method === 'DELETE'),
+    'the DELETE is not passed on to the DFSP',
+  );
 
   const challenge = 'a challenge after the unlinking';
   const refused = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'GENERIC', genericSignedPayload: signer.sign(challenge) }));
