@@ -7,13 +7,19 @@ import { HttpError } from '../http/httpError';
 import { schemaError } from '../http/schemaErrors';
 
 /**
- * FSPIOP v1.1 bodies are validated against the schemas of the published Mojaloop OpenAPI document
- * (npm @mojaloop/api-snippets), loaded file by file so their relative $refs resolve as published.
+ * FSPIOP v1.1 bodies are validated against the schemas of the published Mojaloop OpenAPI documents
+ * (npm @mojaloop/api-snippets), loaded file by file so their relative $refs resolve as published. The
+ * third-party API v1.0 (Document 1) is loaded beside them: its schemas refer to FSPIOP v1.1's by relative path.
  */
-const schemaDir = path.join(path.dirname(require.resolve('@mojaloop/api-snippets/package.json')), 'fspiop', 'v1_1', 'openapi3', 'components', 'schemas');
-const base = 'https://fspiop.mojaloop.io/v1.1/schemas/';
+const snippets = path.dirname(require.resolve('@mojaloop/api-snippets/package.json'));
+const FOLDERS = { fspiop: 'fspiop/v1_1/openapi3/components/schemas/', thirdparty: 'thirdparty/v1_0/openapi3/components/schemas/' };
+/** Each file's $id is its place in the package, so a $ref from one document into the other resolves. */
+const base = 'https://api-snippets.mojaloop.io/';
 
-/** The schemas of the FSPIOP document the gateway validates against, by their names there. */
+/**
+ * The schemas the gateway validates against, by their names in the FSPIOP document; those of the third-party
+ * document are named `thirdparty/{name}`.
+ */
 export const FSPIOP_SCHEMAS = [
   'ParticipantsPostRequest',
   'ParticipantsTypeIDSubIDPostRequest',
@@ -41,6 +47,8 @@ export const FSPIOP_SCHEMAS = [
   'Amount',
   'Currency',
   'CorrelationId',
+  'thirdparty/PartyIdType',
+  'thirdparty/ParticipantsPostRequest',
 ] as const;
 
 export type FspiopSchema = (typeof FSPIOP_SCHEMAS)[number];
@@ -58,12 +66,22 @@ function compiler(): Ajv {
   if (ajv) return ajv;
   ajv = new Ajv({ strict: false, allErrors: false });
   addFormats(ajv);
-  for (const file of fs.readdirSync(schemaDir).filter((name) => name.endsWith('.yaml'))) {
-    const schema = YAML.parse(fs.readFileSync(path.join(schemaDir, file), 'utf-8'));
-    if (file === 'CorrelationId.yaml') schema.pattern = CORRELATION_ID_PATTERN;
-    ajv.addSchema({ ...schema, $id: `${base}${file}` });
+  for (const folder of Object.values(FOLDERS)) {
+    for (const file of fs.readdirSync(path.join(snippets, folder)).filter((name) => name.endsWith('.yaml'))) {
+      const schema = YAML.parse(fs.readFileSync(path.join(snippets, folder, file), 'utf-8'));
+      const $id = `${base}${folder}${file}`;
+      // The third-party document's CorrelationId is a $ref to this one, so it takes the same pattern.
+      if ($id === schemaId('CorrelationId')) schema.pattern = CORRELATION_ID_PATTERN;
+      ajv.addSchema({ ...schema, $id });
+    }
   }
   return ajv;
+}
+
+/** The $id of a schema: `thirdparty/{name}` is the third-party document's, any other name FSPIOP's. */
+function schemaId(schema: FspiopSchema): string {
+  const [folder, name] = schema.startsWith('thirdparty/') ? [FOLDERS.thirdparty, schema.slice('thirdparty/'.length)] : [FOLDERS.fspiop, schema];
+  return `${base}${folder}${name}.yaml`;
 }
 
 const validators = new Map<FspiopSchema, ValidateFunction>();
@@ -71,7 +89,7 @@ const validators = new Map<FspiopSchema, ValidateFunction>();
 function validator(schema: FspiopSchema): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
-    validate = compiler().getSchema(`${base}${schema}.yaml`)!;
+    validate = compiler().getSchema(schemaId(schema))!;
     validators.set(schema, validate);
   }
   return validate;
