@@ -21,7 +21,6 @@ const base = 'https://api-snippets.mojaloop.io/';
  * document are named `thirdparty/{name}`.
  */
 export const FSPIOP_SCHEMAS = [
-  'ParticipantsPostRequest',
   'ParticipantsTypeIDSubIDPostRequest',
   'ParticipantsTypeIDPutResponse',
   'ParticipantsIDPutResponse',
