@@ -6,7 +6,7 @@ import type { ResourceRoutes } from './app';
 import { fspiopHeaders } from './headers';
 import { partyOf, partyRoutingFor } from './parties';
 import { accepted, inBackground, ok } from './replies';
-import { validateFspiop } from './schemas';
+import { validateFspiop, validateThirdparty } from './schemas';
 
 /** The optional `currency` query of GET and DELETE /participants/{Type}/{ID}. */
 function currencyOf(ctx: Context): string | undefined {
@@ -17,7 +17,9 @@ function currencyOf(ctx: Context): string | undefined {
 /**
  * /participants (Document 2): the switch is the account-lookup system (ALS) and its table the oracle.
  * FSPs register their parties (POST, batch POST), look up which FSP holds a party (GET) and remove
- * their own parties (DELETE); the answer is a PUT callback from the hub.
+ * their own parties (DELETE); the answer is a PUT callback from the hub. The same requests, in the same
+ * `participants` media type, register and find consents and account links (Document 1), as Mojaloop's
+ * Auth service sends them.
  */
 export const participantsRoutes: ResourceRoutes = (deps) => {
   const routing = partyRoutingFor(deps);
@@ -26,7 +28,8 @@ export const participantsRoutes: ResourceRoutes = (deps) => {
 
   router.post('/participants', async (ctx) => {
     const { body } = await readJsonBody(ctx);
-    const request = validateFspiop<{ requestId: string; partyList: PartyIdInfo[]; currency?: string }>('ParticipantsPostRequest', body);
+    // The third-party API's form of the request: its entries may also be consents and account links (Document 1).
+    const request = validateThirdparty<{ requestId: string; partyList: PartyIdInfo[]; currency?: string }>('ParticipantsPostRequest', body);
     inBackground(routing.registerBatch(ctx.state.fspiop, request), deps.log, 'registerBatch');
     accepted(ctx);
   });

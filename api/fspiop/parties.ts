@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AccountLookup, PartyAddress } from '../../activities/hub/lookup/accountLookup';
+import { AccountLookup, isThirdpartyPartyIdType, PartyAddress } from '../../activities/hub/lookup/accountLookup';
 import { PartyRouting } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import type { ResourceRoutes, SwitchDependencies } from './app';
 import { fspiopHeaders, FspiopRequest } from './headers';
 import { accepted, inBackground, ok } from './replies';
-import { validateFspiop } from './schemas';
+import { validateFspiop, validateThirdparty } from './schemas';
 
 /** The account lookup and routing both lookup resources hand their work to. */
 export function partyRoutingFor(deps: SwitchDependencies): PartyRouting {
@@ -28,15 +28,26 @@ function decodeSegment(segment: string): string {
 }
 
 /**
- * The party a /participants or /parties path names, checked against the FSPIOP types (Type is a
- * PartyIdType). The values come from the raw path: the router would read `+` as a space, and an
- * MSISDN may start with `+`.
+ * The party a /participants or /parties path names, checked against the FSPIOP types. The values come from the
+ * raw path: the router would read `+` as a space, and an MSISDN may start with `+`.
+ *
+ * {Type} is a PartyIdType of the API the resource belongs to. /participants is also the third-party API's (Document
+ * 1), whose PartyIdType adds CONSENT and THIRD_PARTY_LINK, registered, looked up and deleted there; that API defines
+ * only /participants/{Type}/{ID} for them, so they take no {SubId}. /parties keeps FSPIOP's: a consent or an account
+ * link is no party an FSP could describe, and no third-party participant answers GET /parties for one.
  */
 export function partyOf(ctx: Context): PartyAddress {
-  const [, , type, id, subId] = ctx.path.split('/');
+  const [, resource, type, id, subId] = ctx.path.split('/');
   const hasSubId = ctx.params.SubId !== undefined;
+  const partyIdType =
+    resource === 'participants'
+      ? validateThirdparty<string>('PartyIdType', decodeSegment(type), 'path Type')
+      : validateFspiop<string>('PartyIdType', decodeSegment(type), 'path Type');
+  if (hasSubId && isThirdpartyPartyIdType(partyIdType)) {
+    throw new HttpError(400, 'malformedSyntax', `path SubId: a ${partyIdType} is addressed as /participants/${partyIdType}/{ID}, without a SubId`);
+  }
   return {
-    partyIdType: validateFspiop<string>('PartyIdType', decodeSegment(type), 'path Type'),
+    partyIdType,
     partyIdentifier: validateFspiop<string>('PartyIdentifier', decodeSegment(id), 'path ID'),
     partySubIdOrType: hasSubId ? validateFspiop<string>('PartySubIdOrType', decodeSegment(subId), 'path SubId') : undefined,
   };

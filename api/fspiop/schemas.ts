@@ -84,6 +84,9 @@ export const THIRDPARTY_SCHEMAS = [
   'ServicesServiceTypePutResponse',
   'ServiceType',
   'ErrorInformationResponse',
+  // The account lookup's, which know the third-party API's CONSENT and THIRD_PARTY_LINK.
+  'PartyIdType',
+  'ParticipantsPostRequest',
 ] as const;
 
 export type ThirdpartySchema = (typeof THIRDPARTY_SCHEMAS)[number];

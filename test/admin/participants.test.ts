@@ -3,6 +3,7 @@ import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { loadConfig } from '../../activities/platform/config';
 import { openHubServices } from '../../activities/hub/services';
 import { testDatabaseUrl, uniqueName } from '../helpers/database';
+import { THIRDPARTY_ENDPOINT_TYPES } from '../../api/contracts/endpoints';
 
 let admin: AdminHarness;
 test.before(async () => {
@@ -89,6 +90,20 @@ test('an endpoint is added, then updated in place, and endpoints are listed with
     { type, value: 'http://dfsp/transfers/{{transferId}}' },
     { type: 'FSPIOP_CALLBACK_URL_QUOTES', value: 'http://dfsp' },
   ]);
+});
+
+test('every third-party endpoint type is accepted as Mojaloop provisions it (a base address) and listed back', async (t) => {
+  const name = uniqueName();
+  await admin.call('POST', '/participants', { name, currency: 'USD' });
+  for (const type of THIRDPARTY_ENDPOINT_TYPES) {
+    const added = await admin.call('POST', `/participants/${name}/endpoints`, { type, value: 'http://pisp-sdk:4005' });
+    t.is(added.status, 201, type);
+  }
+  const { body } = await admin.call('GET', `/participants/${name}/endpoints`);
+  t.deepEqual(
+    body,
+    THIRDPARTY_ENDPOINT_TYPES.map((type) => ({ type, value: 'http://pisp-sdk:4005' })),
+  );
 });
 
 test('an unknown endpoint type is a validation error', async (t) => {

@@ -209,3 +209,118 @@ test('an MSISDN in international format with a leading + is one party, in paths 
   await hub.fspiop('GET', `/participants/MSISDN/${id}`, { source: dfspB.name });
   t.deepEqual((await dfspB.waitFor(putTo(path))).body, { fspId: dfspA.name });
 });
+
+// The third-party API's entries (Document 1): a consent, registered by the Auth service that administers it, and an
+// account link, registered by the DFSP that issued it. Mojaloop's auth-service registers with the `participants`
+// media type of FSPIOP v1.1 and without FSPIOP-Destination, as the harness sends it.
+for (const type of ['CONSENT', 'THIRD_PARTY_LINK']) {
+  test(`a ${type} is registered by its holder and found by another FSP, in callbacks from the hub`, async (t) => {
+    const path = `/participants/${type}/${crypto.randomUUID()}`;
+    const registered = await register(dfspA, path);
+    t.deepEqual(registered.body, { fspId: dfspA.name });
+    t.is(registered.headers['fspiop-source'], HUB_ID);
+
+    t.is((await hub.fspiop('GET', path, { source: dfspB.name })).status, 202);
+    const answer = await dfspB.waitFor(putTo(path));
+    t.deepEqual(answer.body, { fspId: dfspA.name });
+    t.is(answer.headers['fspiop-destination'], dfspB.name);
+    t.is(answer.headers['content-type'], 'application/vnd.interoperability.participants+json;version=1.1');
+  });
+
+  test(`an unknown ${type} is answered 3204 Party not found`, async (t) => {
+    const path = `/participants/${type}/${crypto.randomUUID()}`;
+    t.is((await hub.fspiop('GET', path, { source: dfspB.name })).status, 202);
+    const error = await dfspB.waitFor(putTo(`${path}/error`));
+    t.deepEqual(error.body, { errorInformation: { errorCode: '3204', errorDescription: 'Party not found' } });
+    t.is(error.headers['fspiop-source'], HUB_ID);
+  });
+
+  test(`only the holder deletes a ${type}: another FSP gets 3040 and it stays; the holder's DELETE removes it`, async (t) => {
+    const path = `/participants/${type}/${crypto.randomUUID()}`;
+    await register(dfspA, path);
+    t.is((await hub.fspiop('DELETE', path, { source: dfspB.name })).status, 202);
+    const refused = await dfspB.waitFor(putTo(`${path}/error`));
+    t.is(refused.body.errorInformation.errorCode, '3040');
+    await hub.fspiop('GET', path, { source: dfspB.name });
+    t.deepEqual((await dfspB.waitFor(putTo(path))).body, { fspId: dfspA.name });
+
+    t.is((await hub.fspiop('DELETE', path, { source: dfspA.name })).status, 202);
+    t.deepEqual((await dfspA.waitFor(answerTo(path, undefined))).body, {});
+    const asker = await hub.provision();
+    await hub.fspiop('GET', path, { source: asker.name });
+    t.is((await asker.waitFor(putTo(`${path}/error`))).body.errorInformation.errorCode, '3204');
+  });
+
+  test(`a ${type} is never moved: another FSP registering it gets 3003 and the holder keeps it; the holder may register it again`, async (t) => {
+    const path = `/participants/${type}/${crypto.randomUUID()}`;
+    await register(dfspA, path);
+    t.is((await hub.fspiop('POST', path, { source: dfspB.name, body: { fspId: dfspB.name } })).status, 202);
+    const refused = await dfspB.waitFor(putTo(`${path}/error`));
+    t.is(refused.body.errorInformation.errorCode, '3003');
+    t.regex(refused.body.errorInformation.errorDescription, /registered to another FSP/);
+    t.notRegex(refused.body.errorInformation.errorDescription, new RegExp(dfspA.name));
+
+    const asker = await hub.provision();
+    await hub.fspiop('GET', path, { source: asker.name });
+    t.deepEqual((await asker.waitFor(putTo(path))).body, { fspId: dfspA.name });
+    // A retry of the holder's registration (an Auth service that timed out waiting) is answered like the first.
+    t.is((await hub.fspiop('POST', path, { source: dfspA.name, body: { fspId: dfspA.name } })).status, 202);
+    const registrations = () => dfspA.received.filter(answerTo(path, dfspA.name)).length;
+    await t.notThrowsAsync(dfspA.waitFor(() => registrations() === 2));
+  });
+}
+
+test('a consent has one holder whatever the currency: registered with one, found and deleted under another', async (t) => {
+  const path = `/participants/CONSENT/${crypto.randomUUID()}`;
+  await register(dfspA, path, 'USD');
+  await hub.fspiop('GET', `${path}?currency=EUR`, { source: dfspB.name });
+  t.deepEqual((await dfspB.waitFor(putTo(path))).body, { fspId: dfspA.name });
+
+  await hub.fspiop('DELETE', `${path}?currency=EUR`, { source: dfspA.name });
+  await dfspA.waitFor(answerTo(path, undefined));
+  const asker = await hub.provision();
+  await hub.fspiop('GET', path, { source: asker.name });
+  t.is((await asker.waitFor(putTo(`${path}/error`))).body.errorInformation.errorCode, '3204');
+});
+
+test('CONSENT and THIRD_PARTY_LINK take no SubId, and /parties does not route them: 400 before any callback', async (t) => {
+  const id = crypto.randomUUID();
+  const withSubId = await hub.fspiop('GET', `/participants/CONSENT/${id}/x`, { source: dfspA.name });
+  t.is(withSubId.status, 400);
+  t.is(withSubId.body.errorInformation.errorCode, '3101');
+  t.regex(withSubId.body.errorInformation.errorDescription, /SubId/);
+  const postWithSubId = await hub.fspiop('POST', `/participants/THIRD_PARTY_LINK/${id}/x`, { source: dfspA.name, body: { fspId: dfspA.name } });
+  t.is(postWithSubId.status, 400);
+
+  for (const type of ['CONSENT', 'THIRD_PARTY_LINK']) {
+    const party = await hub.fspiop('GET', `/parties/${type}/${id}`, { source: dfspA.name });
+    t.is(party.status, 400, type);
+    t.regex(party.body.errorInformation.errorDescription, /Type/);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.false(dfspA.received.some((r) => r.path.includes(id)));
+});
+
+test('POST /participants registers account links; one another FSP holds fails alone with 3003', async (t) => {
+  const [mine, theirs] = [crypto.randomUUID(), crypto.randomUUID()];
+  await register(dfspB, `/participants/THIRD_PARTY_LINK/${theirs}`);
+  const requestId = crypto.randomUUID();
+  const partyList = [
+    { partyIdType: 'THIRD_PARTY_LINK', partyIdentifier: mine, fspId: dfspA.name },
+    { partyIdType: 'THIRD_PARTY_LINK', partyIdentifier: theirs, fspId: dfspA.name },
+    { partyIdType: 'MSISDN', partyIdentifier: msisdn(), fspId: dfspA.name },
+  ];
+  t.is((await hub.fspiop('POST', '/participants', { source: dfspA.name, body: { requestId, partyList } })).status, 202);
+
+  const result = await dfspA.waitFor(putTo(`/participants/${requestId}`));
+  t.deepEqual(result.body.partyList[0], { partyId: partyList[0] });
+  t.deepEqual(result.body.partyList[1].partyId, partyList[1]);
+  t.is(result.body.partyList[1].errorInformation.errorCode, '3003');
+  t.deepEqual(result.body.partyList[2], { partyId: partyList[2] });
+
+  const asker = await hub.provision();
+  await hub.fspiop('GET', `/participants/THIRD_PARTY_LINK/${mine}`, { source: asker.name });
+  t.deepEqual((await asker.waitFor(putTo(`/participants/THIRD_PARTY_LINK/${mine}`))).body, { fspId: dfspA.name });
+  await hub.fspiop('GET', `/participants/THIRD_PARTY_LINK/${theirs}`, { source: asker.name });
+  t.deepEqual((await asker.waitFor(putTo(`/participants/THIRD_PARTY_LINK/${theirs}`))).body, { fspId: dfspB.name });
+});

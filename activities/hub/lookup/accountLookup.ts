@@ -11,25 +11,42 @@ export interface PartyAddress {
 
 export type RemoveOutcome = 'removed' | 'notFound' | 'notOwner';
 
+/**
+ * The third-party API's identifiers in the lookup (Document 1, "Account link entries in the participant lookup"): a
+ * consent, registered by the Auth service that administers it so it can be found later, and an account link,
+ * registered by the DFSP that issued it. Each has exactly one holder, as Mojaloop's consent oracle keeps them (a
+ * consentId and an fspId, nothing else): a sub-id or currency given with one is ignored, and an entry is never
+ * moved to another FSP (only its holder may delete it), so nobody can take over a consent another FSP registered.
+ */
+export const THIRDPARTY_PARTY_ID_TYPES = ['CONSENT', 'THIRD_PARTY_LINK'] as const;
+
+export function isThirdpartyPartyIdType(partyIdType: string): boolean {
+  return (THIRDPARTY_PARTY_ID_TYPES as readonly string[]).includes(partyIdType);
+}
+
 /** Rows per statement in a batch registration: well inside SQLite's and MySQL's placeholder limits. */
 const CHUNK = 500;
 
 const KEY_COLUMNS = ['partyIdType', 'partyIdentifier', 'partySubIdOrType', 'currency'];
+
+/** The currency an entry of the party is kept or sought under: none for the third-party types. */
+const currencyFor = (party: PartyAddress, currency: string | undefined) => (isThirdpartyPartyIdType(party.partyIdType) ? undefined : currency);
 
 /** The table key of a party: absent sub-id and currency are '' so the unique index covers them. */
 function keyOf(party: PartyAddress, currency?: string) {
   return {
     partyIdType: party.partyIdType,
     partyIdentifier: party.partyIdentifier,
-    partySubIdOrType: party.partySubIdOrType ?? '',
-    currency: currency ?? '',
+    partySubIdOrType: isThirdpartyPartyIdType(party.partyIdType) ? '' : (party.partySubIdOrType ?? ''),
+    currency: currencyFor(party, currency) ?? '',
   };
 }
 
 /**
  * The hub's built-in account-lookup oracle: which FSP holds a party, per currency. An entry without a
  * currency stands for every currency. A party with a sub-id is a different party from the one without
- * (Mojaloop's ALS filters the same way), so lookups match the sub-id exactly.
+ * (Mojaloop's ALS filters the same way), so lookups match the sub-id exactly. Consents and account links are
+ * kept here too (THIRDPARTY_PARTY_ID_TYPES), for the gateway and for the hub's own Auth service alike.
  */
 export class AccountLookup {
   constructor(private readonly db: Database) {}
@@ -40,8 +57,9 @@ export class AccountLookup {
    */
   async owner(party: PartyAddress, currency?: string): Promise<string | undefined> {
     const rows = await this.entries(party);
-    const choice = currency
-      ? (rows.find((row) => row.currency === currency) ?? rows.find((row) => row.currency === ''))
+    const wanted = currencyFor(party, currency);
+    const choice = wanted
+      ? (rows.find((row) => row.currency === wanted) ?? rows.find((row) => row.currency === ''))
       : (rows.find((row) => row.currency === '') ?? rows[0]);
     return choice?.fspId;
   }
@@ -52,25 +70,42 @@ export class AccountLookup {
   }
 
   /**
-   * Creates or moves the parties to `fspId` (POST /participants and POST /participants/{Type}/{ID}).
+   * Creates or moves the parties to `fspId` (POST /participants and POST /participants/{Type}/{ID}) and returns
+   * those of `parties` it left alone: a consent or account link that another FSP holds.
    * One upsert statement per chunk: on MySQL an INSERT IGNORE followed by an UPDATE deadlocks when two
    * registrations of one party race (both hold the shared lock of the duplicate, both want it exclusive).
    * Rows are written in key order so concurrent batches take their locks in the same order.
    */
-  async register(parties: PartyAddress[], fspId: string, currency?: string): Promise<void> {
-    const keys = parties.map((party) => keyOf(party, currency)).sort(compareKeys);
+  async register(parties: PartyAddress[], fspId: string, currency?: string): Promise<PartyAddress[]> {
+    const entries = parties.map((party) => ({ party, key: keyOf(party, currency) })).sort((a, b) => compareKeys(a.key, b.key));
+    const movable = entries.filter(({ party }) => !isThirdpartyPartyIdType(party.partyIdType));
+    const heldOnce = entries.filter(({ party }) => isThirdpartyPartyIdType(party.partyIdType));
     const now = new Date();
-    await this.db.transaction(async (manager) => {
-      for (let start = 0; start < keys.length; start += CHUNK) {
-        const chunk = keys.slice(start, start + CHUNK);
-        await manager
+    return this.db.transaction(async (manager) => {
+      const insert = (chunk: typeof entries) =>
+        manager
           .createQueryBuilder()
           .insert()
           .into(PartyLookup)
-          .values(chunk.map((key) => ({ ...key, fspId, createdDate: now })))
+          .values(chunk.map(({ key }) => ({ ...key, fspId, createdDate: now })));
+      for (let start = 0; start < movable.length; start += CHUNK) {
+        await insert(movable.slice(start, start + CHUNK))
           .orUpdate(['fspId'], KEY_COLUMNS)
           .execute();
       }
+      // A third-party entry is written only where nobody holds it yet (no update, so no lock upgrade either). They are
+      // read back once all are written, so that the transaction's first read (MySQL's snapshot) sees what the writes
+      // saw, and by the database's own key comparison: a holder other than `fspId` means it was left alone.
+      for (let start = 0; start < heldOnce.length; start += CHUNK) {
+        await insert(heldOnce.slice(start, start + CHUNK))
+          .orIgnore()
+          .execute();
+      }
+      const refused: PartyAddress[] = [];
+      for (const { party, key } of heldOnce) {
+        if ((await manager.findOneBy(PartyLookup, key))?.fspId !== fspId) refused.push(party);
+      }
+      return refused;
     });
   }
 
@@ -80,8 +115,9 @@ export class AccountLookup {
    * currency's entry goes; without, every entry the requester holds.
    */
   async remove(party: PartyAddress, requester: string, currency?: string): Promise<RemoveOutcome> {
+    const only = currencyFor(party, currency);
     return this.db.transaction(async (manager) => {
-      const rows = (await this.entries(party, manager)).filter((row) => currency === undefined || row.currency === currency);
+      const rows = (await this.entries(party, manager)).filter((row) => only === undefined || row.currency === only);
       if (rows.length === 0) return 'notFound';
       const owned = rows.filter((row) => row.fspId === requester);
       if (owned.length === 0) return 'notOwner';

@@ -14,6 +14,9 @@ function templateParams(party: PartyAddress): Record<string, string | undefined>
 
 const describe = (party: PartyAddress) => [party.partyIdType, party.partyIdentifier, party.partySubIdOrType].filter(Boolean).join('/');
 
+/** Why a consent or account link was not registered; the FSP that holds it is not named. */
+const heldElsewhere = (party: PartyAddress) => `${describe(party)} is registered to another FSP`;
+
 /** Who asked, as the gateway's header check recorded it (api/fspiop/headers.ts LookupRequest). */
 export interface LookupRequest {
   resource: Resource;
@@ -46,21 +49,24 @@ export interface PartyRoutingDependencies {
 export class PartyRouting {
   constructor(private readonly deps: PartyRoutingDependencies) {}
 
-  /** POST /participants: each entry is registered to the requester; entries naming another FSP fail alone. */
+  /**
+   * POST /participants: each entry is registered to the requester; entries naming another FSP, and consents or
+   * account links another FSP holds, fail alone.
+   */
   async registerBatch(request: LookupRequest, body: { requestId: string; partyList: PartyIdInfo[]; currency?: string }): Promise<void> {
     const params = { requestId: body.requestId };
     await this.settle(request, 'FSPIOP_CALLBACK_URL_PARTICIPANT_BATCH_PUT_ERROR', params, async () => {
       const accepted = body.partyList.filter((party) => party.fspId === request.source);
-      await this.deps.lookup.register(accepted, request.source, body.currency);
+      const refused = await this.deps.lookup.register(accepted, request.source, body.currency);
       // As Mojaloop's ALS: an entry for another FSP is reported 3204 beside the successes.
-      const partyList = body.partyList.map((party) =>
-        party.fspId === request.source
-          ? { partyId: party }
-          : {
-              partyId: party,
-              errorInformation: errorInformation('partyNotFound', `fspId ${party.fspId ?? '(none)'} is not the FSPIOP-Source ${request.source}`),
-            },
-      );
+      const partyList = body.partyList.map((party) => {
+        if (party.fspId !== request.source) {
+          const detail = `fspId ${party.fspId ?? '(none)'} is not the FSPIOP-Source ${request.source}`;
+          return { partyId: party, errorInformation: errorInformation('partyNotFound', detail) };
+        }
+        if (refused.includes(party)) return { partyId: party, errorInformation: errorInformation('addPartyInfoError', heldElsewhere(party)) };
+        return { partyId: party };
+      });
       await this.callback(request, 'FSPIOP_CALLBACK_URL_PARTICIPANT_BATCH_PUT', params, { partyList, ...(body.currency ? { currency: body.currency } : {}) });
     });
   }
@@ -78,7 +84,7 @@ export class PartyRouting {
     });
   }
 
-  /** POST /participants/{Type}/{ID}[/{SubId}]: an FSP registers its own party, nobody else's. */
+  /** POST /participants/{Type}/{ID}[/{SubId}]: an FSP registers its own party, nobody else's, and takes no consent or link another holds. */
   async registerParticipant(request: LookupRequest, party: PartyAddress, body: { fspId: string; currency?: string }): Promise<void> {
     const [put, error] = participantEndpoints(party);
     await this.settle(request, error, templateParams(party), async () => {
@@ -87,7 +93,10 @@ export class PartyRouting {
         await this.callback(request, error, templateParams(party), { errorInformation: errorInformation('addPartyInfoError', detail) });
         return;
       }
-      await this.deps.lookup.register([party], body.fspId, body.currency);
+      if ((await this.deps.lookup.register([party], body.fspId, body.currency)).length > 0) {
+        await this.callback(request, error, templateParams(party), { errorInformation: errorInformation('addPartyInfoError', heldElsewhere(party)) });
+        return;
+      }
       await this.callback(request, put, templateParams(party), { fspId: body.fspId });
     });
   }

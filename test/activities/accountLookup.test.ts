@@ -1,0 +1,49 @@
+import crypto from 'node:crypto';
+import test from 'ava';
+import { openHubServices, HubServices } from '../../activities/hub/services';
+import { AccountLookup } from '../../activities/hub/lookup/accountLookup';
+import { HUB_NAME } from '../helpers/adminHarness';
+import { testDatabaseUrl, uniqueName } from '../helpers/database';
+
+// The hub's own Auth service calls the account lookup directly, as an activity would, not over HTTP.
+let services: HubServices;
+let lookup: AccountLookup;
+test.before(async () => {
+  services = await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME });
+  lookup = new AccountLookup(services.db);
+});
+test.after.always(async () => {
+  await services?.db.close();
+});
+
+test('the Auth service registers a consent, finds its holder by consentId alone, and removes it', async (t) => {
+  const authService = uniqueName('auth');
+  const consent = { partyIdType: 'CONSENT', partyIdentifier: crypto.randomUUID() };
+  t.is(await lookup.owner(consent), undefined);
+  t.deepEqual(await lookup.register([consent], authService), []);
+  t.is(await lookup.owner(consent), authService);
+  t.is(await lookup.owner(consent, 'USD'), authService, 'a consent is held in no particular currency');
+  t.is(await lookup.owner({ ...consent, partyIdType: 'THIRD_PARTY_LINK' }), undefined, 'a link of the same ID is another entry');
+
+  t.is(await lookup.remove(consent, uniqueName(), 'USD'), 'notOwner');
+  t.is(await lookup.remove(consent, authService, 'USD'), 'removed');
+  t.is(await lookup.owner(consent), undefined);
+  t.is(await lookup.remove(consent, authService), 'notFound');
+});
+
+test('a consent or link another FSP holds is returned unregistered, beside the parties registered with it', async (t) => {
+  const [holder, other] = [uniqueName(), uniqueName()];
+  const consent = { partyIdType: 'CONSENT', partyIdentifier: crypto.randomUUID() };
+  const link = { partyIdType: 'THIRD_PARTY_LINK', partyIdentifier: crypto.randomUUID() };
+  await lookup.register([consent, link], holder, 'USD');
+
+  const party = { partyIdType: 'MSISDN', partyIdentifier: `255${crypto.randomInt(10 ** 8, 10 ** 9)}` };
+  const newLink = { partyIdType: 'THIRD_PARTY_LINK', partyIdentifier: crypto.randomUUID() };
+  const refused = await lookup.register([link, party, consent, newLink], other);
+  t.deepEqual(new Set(refused), new Set([consent, link]));
+  t.is(await lookup.owner(consent), holder);
+  t.is(await lookup.owner(link), holder);
+  t.is(await lookup.owner(party), other);
+  t.is(await lookup.owner(newLink), other);
+  t.deepEqual(await lookup.register([consent, link], holder), [], 'its holder registering it again is no refusal');
+});
