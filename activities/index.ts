@@ -22,6 +22,7 @@ import type { Delivery } from './hub/delivery/callbacks';
 import { AccountLookup } from './hub/lookup/accountLookup';
 import type { ConsentRegistration } from '../api/contracts/authService';
 import { Routing } from './hub/delivery/routing';
+import { Correlations } from './hub/thirdparty/correlations';
 import { ServiceProviders } from './hub/thirdparty/serviceProviders';
 import type { Hub } from './hub/services';
 import { HubError } from './platform/hubError';
@@ -71,6 +72,7 @@ export function createActivities({ services, directory, sender, transactionReque
     new AuthService(new Consents(services.db), new AccountLookup(services.db), authService),
     sender,
     authService.participantId,
+    new Correlations(services.db),
   );
   const followUps = new FollowUps(
     transferFollowUp,

@@ -7,6 +7,12 @@ export interface ConsentRegistration {
   requestHash: string;
 }
 
-/** A request to the hub's Auth service about a registered consent, as the gateway hands it on. */
+/**
+ * A request to the hub's Auth service about a consent it has been asked to register, as the gateway hands it on: a
+ * registration repeated (the duplicate rule runs it again: the same one is answered as before, another is 3106), a
+ * verification, a revocation.
+ */
 export type ConsentRequest =
-  { kind: 'verification'; request: ThirdpartyRequestsVerificationsPostRequest; requester: string } | { kind: 'revocation'; requester: string };
+  | { kind: 'registration'; registration: ConsentRegistration }
+  | { kind: 'verification'; request: ThirdpartyRequestsVerificationsPostRequest; requester: string }
+  | { kind: 'revocation'; requester: string };

@@ -5,9 +5,11 @@ import type { SearchAttributePair, SignalDefinition, Workflow } from '@temporali
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { workflowIds, FspiopResource, Resource } from '../contracts/conversations';
+import type { FollowedMessage } from '../contracts/followers';
 import type { FollowUp } from '../contracts/followUps';
 import type { ReceivedCallback, RepeatedRequest } from '../contracts/messages';
 import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
+import { followedMessageSignal } from '../../workflows/kit/follower';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import type { ResourceRoutes } from './app';
@@ -38,6 +40,9 @@ export interface CallbackDeclaration<Body> {
   orphan?: (id: string, callback: ReceivedCallback<Body>, fspiop: FspiopRequest) => FollowUp | undefined;
 }
 
+/** The followed conversation a request is a step of, and the message its follower records. */
+export type PartOf<Request> = (body: Request, fspiop: FspiopRequest) => { workflowId: string; message: FollowedMessage } | undefined;
+
 /**
  * A GET that is a step of another resource's conversation (GET /authorizations/{ID} of its transaction request):
  * `read` checks it (its query string; it throws the HttpError) and gives the signal's argument. It goes to the
@@ -63,6 +68,11 @@ export interface ConversationDeclaration<Request, Answer, Failure> {
     start: (body: Request, fspiop: FspiopRequest) => ConversationStart;
     /** The follow-up that applies the duplicate rule from the record once the conversation has ended. */
     repeatedAfterEnd: (id: string, requestHash: string, fspiop: FspiopRequest) => FollowUp;
+    /**
+     * The third-party conversation this request is a step of (a quote for a PISP's transaction request), whose
+     * follower is told beside if it still follows; the request never waits on it.
+     */
+    partOf?: PartOf<Request>;
     /**
      * False when the hub never passes the request on as it came (it sends one of its own): the workflow then starts
      * without the request's bytes, which would only double what its history holds (a bulk's can be megabytes).
@@ -114,6 +124,12 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
           { requestHash: hash, headers: fspiop.headers },
         );
         if (outcome === 'finished') await followUp(started.id, post.repeatedAfterEnd(started.id, hash, fspiop));
+        const follower = outcome === 'started' ? post.partOf?.(body, fspiop) : undefined;
+        if (follower) {
+          await signalIfRunning(temporal, follower.workflowId, followedMessageSignal, follower.message).catch((err: Error) =>
+            log.warn({ workflowId: follower.workflowId, err: err.message }, 'follower not told'),
+          );
+        }
         accepted(ctx);
       });
     }

@@ -1,6 +1,7 @@
 import type { QuotesPostRequest } from '../contracts/bodies';
 import { payeeOfQuote, quote } from '../../workflows/hub/quote';
 import { quotingRoutes } from './quoting';
+import { workflowIds } from '../contracts/conversations';
 
 /** /quotes: POST starts the quote workflow; the payee's PUT and PUT …/error are signals to it. */
 export const quotesRoutes = quotingRoutes<QuotesPostRequest>({
@@ -12,4 +13,20 @@ export const quotesRoutes = quotingRoutes<QuotesPostRequest>({
     const { amount, currency } = body.amount;
     return { id: body.quoteId, payeeFsp, currency, summary: `Quote ${body.amountType} ${amount} ${currency} from ${fspiop.source} to ${payeeFsp}` };
   },
+  // A payer DFSP quotes a PISP's third-party transaction request under its ID (Document 1, payment flow rule 4).
+  partOf: (body, fspiop) =>
+    body.transactionRequestId
+      ? {
+          workflowId: workflowIds.thirdpartyTransaction(body.transactionRequestId),
+          message: {
+            resource: 'quotes',
+            message: 'request',
+            id: body.quoteId,
+            from: fspiop.source,
+            ...(fspiop.destination ? { to: fspiop.destination } : {}),
+            at: new Date().toISOString(),
+            facts: {},
+          },
+        }
+      : undefined,
 });

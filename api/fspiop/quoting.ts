@@ -5,7 +5,7 @@ import type { ReceivedCallback, RelayedCallback } from '../contracts/messages';
 import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
 import { QuoteResponse, quoteResponseSignal, repeatedQuoteSignal } from '../../workflows/kit/quoting';
 import type { ResourceRoutes } from './app';
-import { conversationRoutes } from './conversationRoutes';
+import { conversationRoutes, PartOf } from './conversationRoutes';
 import type { FspiopRequest } from './headers';
 import type { FspiopSchema } from './schemas';
 
@@ -16,6 +16,8 @@ export interface QuotingDeclaration<Request> {
   workflow: Workflow;
   /** How an operator finds the request in the Temporal UI: its ID, payee FSP, currency and one line. */
   describe: (body: Request, fspiop: FspiopRequest) => { id: string; payeeFsp?: string; currency: string; summary: string };
+  /** The third-party conversation a quote is a step of. */
+  partOf?: PartOf<Request>;
 }
 
 /** The payee's answer is passed on unread: only its headers and text travel to the workflow. */
@@ -26,7 +28,7 @@ const relayed = ({ headers, rawBody }: ReceivedCallback<unknown>): RelayedCallba
  * workflow ended and callbacks nobody waits for are answered from the quote record.
  */
 export function quotingRoutes<Request>(declaration: QuotingDeclaration<Request>): ResourceRoutes {
-  const { resource, schemas, workflow, describe } = declaration;
+  const { resource, schemas, workflow, describe, partOf } = declaration;
   const { workflowId } = quoting[resource];
   return conversationRoutes<Request, unknown, ErrorInformationObject>({
     resource,
@@ -45,6 +47,7 @@ export function quotingRoutes<Request>(declaration: QuotingDeclaration<Request>)
         return { id, workflowId: workflowId(id), searchAttributes, summary };
       },
       repeatedAfterEnd: (id, requestHash, requester) => ({ kind: 'repeatedQuote', resource, id, requestHash, requester }),
+      partOf,
     },
     get: (id, requester) => ({ kind: 'quoteGet', resource, id, requester }),
     answer: {

@@ -1,4 +1,3 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
 import { AccountLookup } from '../../activities/hub/lookup/accountLookup';
 import type { ConsentRequest } from '../contracts/authService';
 import type { ConsentsPostRequestAUTH, ThirdpartyRequestsVerificationsPostRequest } from '../contracts/bodies';
@@ -8,7 +7,7 @@ import { consent, consentRequestSignal } from '../../workflows/hub/consent';
 import { HttpError } from '../http/httpError';
 import type { SwitchDependencies } from '../fspiop/app';
 import { startFollowUp } from '../fspiop/conversationRoutes';
-import { requestHash, signalIfRunning } from '../fspiop/conversations';
+import { requestHash, signalIfRunning, startOrRepeat } from '../fspiop/conversations';
 import type { FspiopRequest } from '../fspiop/headers';
 import type { ThirdpartyMessage } from './thirdpartyRoutes';
 
@@ -17,8 +16,8 @@ export const forAuthService = (fspiop: FspiopRequest, deps: SwitchDependencies) 
 
 /**
  * POST /consents to the Auth service: the DFSP registers the consent and its credential. The consent's workflow
- * starts (its ID is the idempotency key); a registration repeated once it has started is answered with the consent as
- * the Auth service holds it.
+ * starts, its ID being the idempotency key; a registration repeated while it runs is a step of it, and one repeated
+ * after it ended a follow-up: either way the duplicate rule runs it again.
  */
 export async function registerConsent(message: ThirdpartyMessage<ConsentsPostRequestAUTH>, deps: SwitchDependencies): Promise<boolean> {
   if (!forAuthService(message.fspiop, deps)) return false;
@@ -26,27 +25,29 @@ export async function registerConsent(message: ThirdpartyMessage<ConsentsPostReq
     throw new HttpError(400, 'missingElement', "body must have required property 'credential': the Auth service registers a consent with its credential");
   }
   const { body, fspiop } = message;
-  try {
-    await deps.temporal.workflow.start(consent, {
+  const registration = { body, dfsp: fspiop.source, requestHash: requestHash(body) };
+  const outcome = await startOrRepeat(
+    deps.temporal,
+    consent,
+    {
       workflowId: workflowIds.consent(body.consentId),
       taskQueue: deps.config.taskQueue,
-      args: [
-        { consentId: body.consentId, authService: deps.authService.participantId, registration: { body, dfsp: fspiop.source, requestHash: requestHash(body) } },
-      ],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      args: [{ consentId: body.consentId, authService: deps.authService.participantId, registration }],
       typedSearchAttributes: [
         { key: ConsentId, value: body.consentId },
         { key: Dfsp, value: fspiop.source },
         { key: State, value: 'REGISTERING' },
       ],
       staticSummary: `Consent ${body.consentId} of ${fspiop.source}, ${body.credential.credentialType} credential`,
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    },
+    consentRequestSignal,
+    { kind: 'registration', registration },
+  );
+  if (outcome === 'finished') {
     await startFollowUp(deps.temporal, deps.config.taskQueue, 'consents', body.consentId, {
-      kind: 'consentGet',
+      kind: 'consentRequest',
       consentId: body.consentId,
-      requester: requesterOf(fspiop),
+      request: { kind: 'registration', registration },
     });
   }
   return true;

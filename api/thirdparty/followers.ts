@@ -51,16 +51,14 @@ export function transactionOf(transactionRequestId: string, sides: Sides, extra:
   };
 }
 
-/** The third-party transaction a correlated message (an authorization's or verification's answer) belongs to. */
-export async function transactionCorrelatedBy(key: string, deps: SwitchDependencies): Promise<FollowerRef | undefined> {
-  const workflowId = await new Correlations(deps.services.db).workflowOf(key);
-  if (!workflowId) return undefined;
-  return transactionOf(workflowId.slice('thirdpartyTransaction/'.length), {});
+/** The third-party transaction request a correlated message (an authorization's or verification's answer) belongs to. */
+export function transactionCorrelatedBy(key: string, deps: SwitchDependencies): Promise<string | undefined> {
+  return new Correlations(deps.services.db).transactionOf(key);
 }
 
-/** Remembers that messages carrying these keys belong to the third-party transaction. */
+/** Remembers that messages carrying these keys belong to the third-party transaction request. */
 export function rememberTransaction(keys: string[], transactionRequestId: string, deps: SwitchDependencies): Promise<void> {
-  return new Correlations(deps.services.db).remember(keys, workflowIds.thirdpartyTransaction(transactionRequestId));
+  return new Correlations(deps.services.db).remember(keys, transactionRequestId);
 }
 
 /** PISP to DFSP messages: the sender is the PISP. */

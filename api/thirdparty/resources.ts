@@ -14,12 +14,18 @@ import type {
 } from '../contracts/bodies';
 import { Consents } from '../../activities/hub/auth/consents';
 import { HttpError } from '../http/httpError';
-import type { ResourceRoutes } from '../fspiop/app';
+import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
 import { validateThirdparty } from '../fspiop/schemas';
 import { getConsent, registerConsent, unlinkConsent, verifyChallenge } from './authService';
 import { correlationKeys, fromDfsp, fromPisp, linkingOf, linkingOfConsent, rememberTransaction, transactionCorrelatedBy, transactionOf } from './followers';
 import { answerServices } from './services';
-import { thirdpartyRoutes } from './thirdpartyRoutes';
+import { FollowerRef, thirdpartyRoutes } from './thirdpartyRoutes';
+
+/** The follower of the transaction a correlated answer belongs to; the transaction's first message started it. */
+async function correlatedTransaction(key: string, deps: SwitchDependencies): Promise<FollowerRef | undefined> {
+  const transactionRequestId = await transactionCorrelatedBy(key, deps);
+  return transactionRequestId ? transactionOf(transactionRequestId, {}) : undefined;
+}
 
 const errorFacts = (body: ErrorInformationObject) => ({ errorCode: body.errorInformation.errorCode });
 
@@ -168,13 +174,13 @@ const authorizations = thirdpartyRoutes({
         'ThirdpartyRequestsAuthorizationsIDPutResponseRejected',
       ],
       facts: (body: ThirdpartyRequestsAuthorizationsIDPutResponse) => ({ responseType: body.responseType }),
-      follower: ({ id }, deps) => transactionCorrelatedBy(correlationKeys.authorization(id), deps),
+      follower: ({ id }, deps) => correlatedTransaction(correlationKeys.authorization(id), deps),
     },
     {
       message: 'error',
       schemas: ['ErrorInformationResponse'],
       facts: errorFacts,
-      follower: ({ id }, deps) => transactionCorrelatedBy(correlationKeys.authorization(id), deps),
+      follower: ({ id }, deps) => correlatedTransaction(correlationKeys.authorization(id), deps),
     },
   ],
 });
@@ -190,25 +196,24 @@ const verifications = thirdpartyRoutes({
       facts: (body: ThirdpartyRequestsVerificationsPostRequest) => ({ consentId: body.consentId }),
       takenByHub: verifyChallenge,
       follower: async ({ body }, deps) => {
-        const transaction = await transactionCorrelatedBy(correlationKeys.challenge(body.challenge), deps);
-        if (transaction) {
-          const transactionRequestId = transaction.workflowId.slice('thirdpartyTransaction/'.length);
-          await rememberTransaction([correlationKeys.verification(body.verificationRequestId)], transactionRequestId, deps);
-        }
-        return transaction;
+        // A verification names the challenge of the authorization it checks, which leads to the transaction.
+        const transactionRequestId = await transactionCorrelatedBy(correlationKeys.challenge(body.challenge), deps);
+        if (!transactionRequestId) return undefined;
+        await rememberTransaction([correlationKeys.verification(body.verificationRequestId)], transactionRequestId, deps);
+        return transactionOf(transactionRequestId, {});
       },
     },
     {
       message: 'answer',
       schemas: ['ThirdpartyRequestsVerificationsIDPutResponse'],
       facts: (body: ThirdpartyRequestsVerificationsIDPutResponse) => ({ state: body.authenticationResponse }),
-      follower: ({ id }, deps) => transactionCorrelatedBy(correlationKeys.verification(id), deps),
+      follower: ({ id }, deps) => correlatedTransaction(correlationKeys.verification(id), deps),
     },
     {
       message: 'error',
       schemas: ['ErrorInformationResponse'],
       facts: errorFacts,
-      follower: ({ id }, deps) => transactionCorrelatedBy(correlationKeys.verification(id), deps),
+      follower: ({ id }, deps) => correlatedTransaction(correlationKeys.verification(id), deps),
     },
   ],
 });

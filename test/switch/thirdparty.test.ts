@@ -193,3 +193,35 @@ test('a DELETE for a consent the Auth service does not hold goes to the DFSP nam
   const passed = await dfsp.waitFor((r) => r.method === 'DELETE' && r.path === `/consents/${consentId}`);
   t.is(passed.headers['fspiop-source'], pisp.name);
 });
+
+test('a registration repeated is answered as the first was; one with another credential under the same consentId is 3106', async (t) => {
+  const { dfsp, pisp } = await parties();
+  const signer = new GenericSigner();
+  let registration: object | undefined;
+  const { consentId, scopes, consentRequestId } = await link(dfsp, pisp, (challenge) => {
+    const credential = { credentialType: 'GENERIC' as const, status: 'PENDING' as const, genericPayload: signer.register(challenge) };
+    registration = credential;
+    return credential;
+  });
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}`);
+  const body = { consentId, consentRequestId, scopes, credential: registration, status: 'ISSUED' };
+  t_ok(await fixture.hub.fspiop('POST', '/consents', { source: dfsp.name, destination: AUTH, body }), 202);
+  const answers = async (count: number) => {
+    for (let tries = 0; tries < 100; tries++) {
+      const seen = dfsp.received.filter((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`));
+      if (seen.length >= count) return seen;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return dfsp.received.filter((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`));
+  };
+  const [, again] = await answers(2);
+  t.is(again.path, `/consents/${consentId}`);
+  t.is(again.body.credential.status, 'VERIFIED');
+
+  const other = new GenericSigner().register(consentChallenge({ consentId, scopes }));
+  const modified = { ...body, credential: { credentialType: 'GENERIC', status: 'PENDING', genericPayload: other } };
+  t_ok(await fixture.hub.fspiop('POST', '/consents', { source: dfsp.name, destination: AUTH, body: modified }), 202);
+  const [, , refused] = await answers(3);
+  t.is(refused.path, `/consents/${consentId}/error`);
+  t.is(refused.body.errorInformation.errorCode, '3106');
+});

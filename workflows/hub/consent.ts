@@ -32,7 +32,7 @@ const VERIFICATIONS_PER_RUN = 500;
  * `consent/<consentId>`: a consent held by the hub's Auth service (Document 1), from its registration to its
  * revocation. Registration checks the credential against the challenge derived from the consent and answers the DFSP
  * (VERIFIED, or an error); then the consent serves the DFSP's verifications of signed challenges, in order, until
- * its DFSP or PISP unlinks it. Each step is an activity whose rules are idempotent and whose state is also in the
+ * its DFSP or PISP unlinks it. A repeated registration is answered as the first was (or 3106 if it differs). Each step is an activity whose rules are idempotent and whose state is also in the
  * database, so the Auth service answers from there when no workflow runs.
  */
 export async function consent(input: ConsentInput): Promise<ConsentView['state']> {
@@ -57,11 +57,26 @@ export async function consent(input: ConsentInput): Promise<ConsentView['state']
   while (view.state !== 'REVOKED' || pending.length > 0) {
     await condition(() => pending.length > 0);
     const next = pending.shift()!;
+    if (next.kind === 'registration') {
+      await deliveries.answerConsentRegistration(next.registration);
+      continue;
+    }
     if (next.kind === 'revocation') {
       if (await deliveries.answerConsentRevocation({ consentId: input.consentId, requester: next.requester })) moveTo('REVOKED');
       continue;
     }
-    const verified = await deliveries.answerVerification({ request: next.request, requester: next.requester });
+    const { verified, transactionRequestId } = await deliveries.answerVerification({ request: next.request, requester: next.requester });
+    if (transactionRequestId) {
+      await tell(workflowIds.thirdpartyTransaction(transactionRequestId), {
+        resource: 'thirdpartyRequests/verifications',
+        message: verified ? 'answer' : 'error',
+        id: next.request.verificationRequestId,
+        from: input.authService,
+        to: next.requester,
+        at: new Date().toISOString(),
+        facts: { consentId: input.consentId, ...(verified ? { state: 'VERIFIED' } : {}) },
+      });
+    }
     view.verifications.push({ verificationRequestId: next.request.verificationRequestId, requester: next.requester, verified });
     view.served += 1;
     if (view.verifications.length >= VERIFICATIONS_PER_RUN && pending.length === 0 && view.state !== 'REVOKED') {
@@ -72,8 +87,8 @@ export async function consent(input: ConsentInput): Promise<ConsentView['state']
 }
 
 /** The Auth service's answer is a message of the linking too; its follower learns it (if it still follows). */
-async function tellLinking(consentRequestId: string, input: ConsentInput, verified: boolean): Promise<void> {
-  const message: FollowedMessage = {
+function tellLinking(consentRequestId: string, input: ConsentInput, verified: boolean): Promise<void> {
+  return tell(workflowIds.linking(consentRequestId), {
     resource: 'consents',
     message: verified ? 'answer' : 'error',
     id: input.consentId,
@@ -81,10 +96,14 @@ async function tellLinking(consentRequestId: string, input: ConsentInput, verifi
     to: input.registration?.dfsp,
     at: new Date().toISOString(),
     facts: { consentId: input.consentId, ...(verified ? { state: 'VERIFIED' } : {}) },
-  };
+  });
+}
+
+/** Tells a follower of the conversation an answer of the Auth service belongs to; one that has ended is left alone. */
+async function tell(workflowId: string, message: FollowedMessage): Promise<void> {
   try {
-    await getExternalWorkflowHandle(workflowIds.linking(consentRequestId)).signal(followedMessageSignal, message);
+    await getExternalWorkflowHandle(workflowId).signal(followedMessageSignal, message);
   } catch (error) {
-    log.info('linking follower not told', { consentRequestId, error: (error as Error).message });
+    log.info('follower not told', { workflowId, error: (error as Error).message });
   }
 }

@@ -30,7 +30,7 @@ function stepAfter({ resource, message, facts }: FollowedMessage): TransactionSt
       if (message === 'error') return 'FAILED';
       if (message === 'answer') return facts.state === 'RECEIVED' || facts.state === 'PENDING' ? 'RECEIVED' : undefined;
       // The final PATCH (Document 1, payment flow rule 7): the transfer's outcome or the user's rejection.
-      if (message === 'patch') return facts.state === 'COMMITTED' ? 'COMPLETED' : 'REJECTED';
+      if (message === 'patch') return facts.state === 'COMPLETED' || facts.state === 'REJECTED' ? facts.state : undefined;
       return undefined;
     case 'quotes':
       return message === 'request' ? 'QUOTED' : undefined;

@@ -2,10 +2,16 @@ import type { ConsentsPostRequestAUTH, ThirdpartyRequestsVerificationsPostReques
 import { addressOf, MessageName, ThirdpartyResource } from '../../../api/contracts/conversations';
 import { HubError } from '../../platform/hubError';
 import type { CallbackSender } from '../delivery/callbacks';
+import { correlationKeys, Correlations } from '../thirdparty/correlations';
 import type { AuthService } from './authService';
 
 /** The version of the third-party API the Auth service speaks. */
 const THIRDPARTY_VERSION = '1.0';
+
+export interface VerificationOutcome {
+  verified: boolean;
+  transactionRequestId?: string;
+}
 
 export interface RegistrationOutcome {
   verified: boolean;
@@ -24,6 +30,7 @@ export class AuthServiceAnswers {
     private readonly auth: AuthService,
     private readonly sender: CallbackSender,
     private readonly participantId: string,
+    private readonly correlations: Correlations,
   ) {}
 
   /** POST /consents: PUT /consents/{ID} with the credential VERIFIED to the DFSP, or PUT …/error. */
@@ -50,18 +57,23 @@ export class AuthServiceAnswers {
     }
   }
 
-  /** POST /thirdpartyRequests/verifications: PUT …/{ID} with VERIFIED to the DFSP that asked, or PUT …/error. */
-  async verification(request: ThirdpartyRequestsVerificationsPostRequest, requester: string): Promise<boolean> {
+  /**
+   * POST /thirdpartyRequests/verifications: PUT …/{ID} with VERIFIED to the DFSP that asked, or PUT …/error. Says
+   * which third-party transaction the verified challenge belongs to, when the switch routed it, so its follower learns.
+   */
+  async verification(request: ThirdpartyRequestsVerificationsPostRequest, requester: string): Promise<VerificationOutcome> {
     const id = request.verificationRequestId;
+    const transactionRequestId = await this.correlations.transactionOf(correlationKeys.challenge(request.challenge));
+    const outcome = (verified: boolean) => ({ verified, ...(transactionRequestId ? { transactionRequestId } : {}) });
     try {
       await this.auth.verify(request);
     } catch (error) {
       if (!(error instanceof HubError)) throw error;
       await this.send(requester, 'thirdpartyRequests/verifications', 'error', id, { errorInformation: error.errorInformation });
-      return false;
+      return outcome(false);
     }
     await this.send(requester, 'thirdpartyRequests/verifications', 'answer', id, { authenticationResponse: 'VERIFIED' });
-    return true;
+    return outcome(true);
   }
 
   /** DELETE /consents/{ID}: PATCH /consents/{ID} with REVOKED to the DFSP and the PISP, or PUT …/error to the requester. */

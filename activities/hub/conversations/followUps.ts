@@ -50,9 +50,11 @@ export class FollowUps {
       case 'consentRequest': {
         const { request } = followUp;
         const answering =
-          request.kind === 'verification'
-            ? this.authService.verification(request.request, request.requester)
-            : this.authService.revocation(followUp.consentId, request.requester);
+          request.kind === 'registration'
+            ? this.authService.registration(request.registration)
+            : request.kind === 'verification'
+              ? this.authService.verification(request.request, request.requester)
+              : this.authService.revocation(followUp.consentId, request.requester);
         return answering.then(() => undefined);
       }
       case 'repeatedBulkTransfer':

@@ -42,12 +42,12 @@ export class ConsentRecord {
 }
 
 /**
- * Which followed conversation a third-party message belongs to when its path does not say: an authorization
+ * Which third-party transaction a message belongs to when its path does not say: an authorization
  * (`authorization:<authorizationRequestId>`), the challenge it carried (`challenge:<sha256>`), a verification.
  */
 @Entity('thirdparty_correlation')
 export class ThirdpartyCorrelation {
   @PrimaryColumn({ type: 'varchar', length: 128 }) correlationKey!: string;
-  @Column({ type: 'varchar', length: 128 }) workflowId!: string;
+  @Column({ type: 'varchar', length: 64 }) transactionRequestId!: string;
   @Column(timestamp) createdDate!: Date;
 }

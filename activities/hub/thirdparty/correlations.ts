@@ -3,26 +3,26 @@ import type { Database } from '../db/database';
 import { ThirdpartyCorrelation } from '../db/thirdpartyEntities';
 
 /**
- * Which followed conversation a third-party message belongs to when its path does not say: an authorization's PUT
- * names only its authorizationRequestId, a verification only its own ID, its consent and its challenge. The gateway
- * remembers the link when the request passes and finds it again for the answer.
+ * Which third-party transaction a message belongs to when its path does not say: an authorization's PUT names only
+ * its authorizationRequestId, a verification only its own ID, its consent and its challenge. The gateway remembers the
+ * link when the request passes and finds it again for the answer.
  */
 export class Correlations {
   constructor(private readonly db: Database) {}
 
-  async remember(keys: string[], workflowId: string): Promise<void> {
+  async remember(keys: string[], transactionRequestId: string): Promise<void> {
     const createdDate = new Date();
     await this.db.transaction(async (manager) => {
       for (const correlationKey of keys) {
         if (await manager.findOneBy(ThirdpartyCorrelation, { correlationKey })) continue;
-        await manager.insert(ThirdpartyCorrelation, { correlationKey, workflowId, createdDate });
+        await manager.insert(ThirdpartyCorrelation, { correlationKey, transactionRequestId, createdDate });
       }
     });
   }
 
-  async workflowOf(key: string): Promise<string | undefined> {
+  async transactionOf(key: string): Promise<string | undefined> {
     const row = await this.db.read((manager) => manager.findOneBy(ThirdpartyCorrelation, { correlationKey: key }));
-    return row?.workflowId;
+    return row?.transactionRequestId;
   }
 }
 

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 import { columns } from './columns';
 
-/** Consents (routed, and held by the hub's Auth service) and the correlations of followed third-party conversations. */
+/** Consents (routed, and held by the hub's Auth service) and the correlations of followed third-party transactions. */
 export class Thirdparty1795000000600 implements MigrationInterface {
   name = 'Thirdparty1795000000600';
 
@@ -33,7 +33,7 @@ export class Thirdparty1795000000600 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'thirdparty_correlation',
-        columns: [{ ...text('correlationKey', 128), isPrimary: true }, text('workflowId', 128), time('createdDate')],
+        columns: [{ ...text('correlationKey', 128), isPrimary: true }, text('transactionRequestId', 64), time('createdDate')],
       }),
     );
   }
