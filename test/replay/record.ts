@@ -5,6 +5,7 @@
  * A change that must not break workflows already running in production needs `patched()` instead:
  * then keep the old histories, add new ones, and the replay test proves both paths still replay.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -14,6 +15,17 @@ import { temporalCliPath } from '../../temporal/setup';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { bulkItem, bulkQuoteAnswer, bulkQuoteBody, bulkTransferBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';
 import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { GenericSigner } from '../helpers/softAuthenticator';
+import {
+  AUTH_SERVICE,
+  finishLinking,
+  followerReaching,
+  genericCredential,
+  linkThroughSwitch,
+  payFromLinkedAccount,
+  sendThirdparty,
+  thirdpartyTransactionRequest,
+} from '../helpers/thirdpartyFlows';
 import { workflowIds } from '../../api/contracts/conversations';
 
 const log = (message: string) => process.stderr.write(`record: ${message}\n`);
@@ -67,6 +79,12 @@ async function transactionRequest(hub: SwitchHarness, payer: SimulatedDfsp, paye
   await answer(final);
   return workflowIds.transactionRequest(id);
 }
+
+/** A follower's step that a scenario must see before it goes on (an answer the follower learns from the Auth service). */
+const reaching = (hub: SwitchHarness, workflowId: string) => async (state: string) => {
+  const view = await followerReaching(hub.worker.client, workflowId, state);
+  if (view.state !== state) throw new Error(`${workflowId} is ${view.state}, not ${state}`);
+};
 
 export const scenarios: Record<string, Scenario> = {
   'transfer-committed': (hub, payer, payee) => fulfilledTransfer(hub, payer, payee, 'COMMITTED'),
@@ -140,6 +158,38 @@ export const scenarios: Record<string, Scenario> = {
     await hub.fspiop('PUT', `/bulkQuotes/${body.bulkQuoteId}`, { source: payee.name, destination: payer.name, body: bulkQuoteAnswer(body) });
     await payer.waitFor(put(`/bulkQuotes/${body.bulkQuoteId}`));
     return workflowIds.bulkQuote(body.bulkQuoteId);
+  },
+  // payer: the DFSP holding the linked account; payee: the PISP.
+  'linking-linked': async (hub, dfsp, pisp) => {
+    const signer = new GenericSigner();
+    const { consentRequestId, consentId } = await linkThroughSwitch(hub, dfsp, pisp, (id, scopes) => genericCredential(signer, id, scopes));
+    await reaching(hub, workflowIds.linking(consentRequestId))('CREDENTIAL_VERIFIED');
+    await finishLinking(hub, dfsp, pisp, consentId);
+    return workflowIds.linking(consentRequestId);
+  },
+  'consent-revoked': async (hub, dfsp, pisp) => {
+    const signer = new GenericSigner();
+    const { consentId } = await linkThroughSwitch(hub, dfsp, pisp, (id, scopes) => genericCredential(signer, id, scopes));
+    const challenge = 'a transaction challenge';
+    for (const genericSignedPayload of [signer.sign(challenge), new GenericSigner().sign(challenge)]) {
+      const verification = { verificationRequestId: crypto.randomUUID(), challenge, consentId, signedPayloadType: 'GENERIC', genericSignedPayload };
+      await sendThirdparty(hub, 'POST', '/thirdpartyRequests/verifications', dfsp.name, AUTH_SERVICE, verification);
+      await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/thirdpartyRequests/verifications/${verification.verificationRequestId}`));
+    }
+    await sendThirdparty(hub, 'DELETE', `/consents/${consentId}`, pisp.name, dfsp.name);
+    return workflowIds.consent(consentId);
+  },
+  'thirdpartyTransaction-completed': async (hub, dfsp, pisp) => {
+    const payee = await hub.provision();
+    const id = await payFromLinkedAccount(hub, { pisp, dfsp, payee: payee.name }, (transactionRequestId, state) =>
+      reaching(hub, workflowIds.thirdpartyTransaction(transactionRequestId))(state),
+    );
+    return workflowIds.thirdpartyTransaction(id);
+  },
+  'thirdpartyTransaction-expired': async (hub, dfsp, pisp) => {
+    const request = thirdpartyTransactionRequest(dfsp.name, 'payeefsp', 1_500);
+    await sendThirdparty(hub, 'POST', '/thirdpartyRequests/transactions', pisp.name, dfsp.name, request);
+    return workflowIds.thirdpartyTransaction(request.transactionRequestId);
   },
 };
 

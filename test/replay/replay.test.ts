@@ -25,6 +25,10 @@ test('recorded histories cover the representative runs', (t) => {
     'bulkQuote-accepted',
     'bulkTransfer-completed',
     'bulkTransfer-expired',
+    'consent-revoked',
+    'linking-linked',
+    'thirdpartyTransaction-completed',
+    'thirdpartyTransaction-expired',
   ]) {
     t.true(files.includes(`${name}.json`), name);
   }

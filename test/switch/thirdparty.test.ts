@@ -5,52 +5,34 @@ import { consentChallenge } from '../../activities/hub/auth/challenge';
 import { workflowIds } from '../../api/contracts/conversations';
 import { followedConversationQuery } from '../../workflows/kit/follower';
 import { consentQuery } from '../../workflows/hub/consent';
-import type { SimulatedDfsp } from '../helpers/dfsp';
+import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { GenericSigner, SoftAuthenticator } from '../helpers/softAuthenticator';
 import { withSwitch } from '../helpers/switchHarness';
+import { AUTH_SERVICE, genericCredential, linkThroughSwitch } from '../helpers/thirdpartyFlows';
 
 const fixture = withSwitch(test);
-const AUTH = 'centralauth';
+const AUTH = AUTH_SERVICE;
 // The Auth service's defaults (activities/platform/config.ts): the PISP app a FIDO credential is made for.
 const origin = 'http://localhost:3000';
 const rpId = 'localhost';
-
-const scopesOf = (account: string): thirdparty.Schemas.Scope[] => [{ address: account, actions: ['ACCOUNTS_TRANSFER', 'ACCOUNTS_GET_BALANCE'] }];
 
 async function parties(): Promise<{ dfsp: SimulatedDfsp; pisp: SimulatedDfsp }> {
   return { dfsp: await fixture.hub.provision(), pisp: await fixture.hub.provision() };
 }
 
-/**
- * A linking through the switch up to the registration of the credential with the Auth service: the PISP's consent
- * request, the DFSP's grant (POST /consents to the PISP), then the DFSP's POST /consents to the Auth service.
- */
-async function link(
-  dfsp: SimulatedDfsp,
-  pisp: SimulatedDfsp,
-  credential: thirdparty.Schemas.SignedCredential | ((challenge: string) => thirdparty.Schemas.SignedCredential),
-) {
-  const { fspiop } = fixture.hub;
-  const consentRequestId = crypto.randomUUID();
-  const consentId = crypto.randomUUID();
-  const scopes = scopesOf(`${dfsp.name}.account.${consentId.slice(0, 8)}`);
-  const request = { consentRequestId, userId: 'user@example.org', scopes, authChannels: ['OTP'], callbackUri: 'https://pisp.example.org/linked' };
-  t_ok(await fspiop('POST', '/consentRequests', { source: pisp.name, destination: dfsp.name, body: request }), 202);
-  await dfsp.waitFor((r) => r.method === 'POST' && r.path === '/consentRequests' && r.body.consentRequestId === consentRequestId);
-  t_ok(await fspiop('POST', '/consents', { source: dfsp.name, destination: pisp.name, body: { consentId, consentRequestId, scopes, status: 'ISSUED' } }), 202);
-  await pisp.waitFor((r) => r.method === 'POST' && r.path === '/consents' && r.body.consentId === consentId);
-  const challenge = consentChallenge({ consentId, scopes });
-  const signed = typeof credential === 'function' ? credential(challenge) : credential;
-  t_ok(
-    await fspiop('POST', '/consents', {
-      source: dfsp.name,
-      destination: AUTH,
-      body: { consentId, consentRequestId, scopes, credential: signed, status: 'ISSUED' },
-    }),
-    202,
-  );
-  return { consentRequestId, consentId, scopes };
-}
+const link = (dfsp: SimulatedDfsp, pisp: SimulatedDfsp, credential: Parameters<typeof linkThroughSwitch>[3]) =>
+  linkThroughSwitch(fixture.hub, dfsp, pisp, credential);
+
+const fido = (authenticator: SoftAuthenticator) => (consentId: string, scopes: thirdparty.Schemas.Scope[]) => ({
+  credentialType: 'FIDO' as const,
+  status: 'PENDING' as const,
+  fidoPayload: authenticator.register(consentChallenge({ consentId, scopes })),
+});
+
+const generic = (signer: GenericSigner) => (consentId: string, scopes: thirdparty.Schemas.Scope[]) => genericCredential(signer, consentId, scopes);
+
+/** A message the hub's Auth service sent (the PISP's own PUT /consents/{ID} passes the DFSP's simulator too). */
+const fromAuth = (r: ReceivedRequest) => r.headers['fspiop-source'] === AUTH;
 
 function t_ok(response: { status: number; body: unknown }, status: number): void {
   if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
@@ -71,12 +53,8 @@ async function verify(dfsp: SimulatedDfsp, body: { verificationRequestId: string
 test('linking with a FIDO credential ends VERIFIED: the Auth service answers the DFSP and registers CONSENT/{ID} as its own', async (t) => {
   const { dfsp, pisp } = await parties();
   const authenticator = await SoftAuthenticator.create({ origin, rpId, format: 'packed' });
-  const { consentId, scopes, consentRequestId } = await link(dfsp, pisp, (challenge) => ({
-    credentialType: 'FIDO',
-    status: 'PENDING',
-    fidoPayload: authenticator.register(challenge),
-  }));
-  const answer = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`));
+  const { consentId, scopes, consentRequestId } = await link(dfsp, pisp, fido(authenticator));
+  const answer = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`) && fromAuth(r));
   t.is(answer.path, `/consents/${consentId}`);
   t.is(answer.headers['fspiop-source'], AUTH);
   t.is(answer.headers['content-type'], 'application/vnd.interoperability.thirdparty+json;version=1.0');
@@ -95,12 +73,12 @@ test('linking with a FIDO credential ends VERIFIED: the Auth service answers the
 test('linking with a GENERIC credential ends VERIFIED; a credential that does not sign the derived challenge is refused with 7212', async (t) => {
   const { dfsp, pisp } = await parties();
   const signer = new GenericSigner();
-  const good = await link(dfsp, pisp, (challenge) => ({ credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register(challenge) }));
-  const verified = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${good.consentId}`));
+  const good = await link(dfsp, pisp, generic(signer));
+  const verified = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${good.consentId}`) && fromAuth(r));
   t.is(verified.body.credential.status, 'VERIFIED');
 
-  const bad = await link(dfsp, pisp, { credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register('another challenge') });
-  const refused = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${bad.consentId}`));
+  const bad = await link(dfsp, pisp, () => ({ credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register('another challenge') }));
+  const refused = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${bad.consentId}`) && fromAuth(r));
   t.is(refused.path, `/consents/${bad.consentId}/error`);
   t.is(refused.body.errorInformation.errorCode, '7212');
 });
@@ -108,8 +86,8 @@ test('linking with a GENERIC credential ends VERIFIED; a credential that does no
 test('verifications: a signed challenge verifies; a wrong key, a wrong challenge and a replayed counter do not (7105)', async (t) => {
   const { dfsp, pisp } = await parties();
   const authenticator = await SoftAuthenticator.create({ origin, rpId, format: 'fido-u2f' });
-  const { consentId } = await link(dfsp, pisp, (challenge) => ({ credentialType: 'FIDO', status: 'PENDING', fidoPayload: authenticator.register(challenge) }));
-  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}`);
+  const { consentId } = await link(dfsp, pisp, fido(authenticator));
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
 
   const challenge = crypto.randomBytes(32).toString('base64');
   const passed = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert(challenge) }));
@@ -150,8 +128,8 @@ test('verifications: a signed challenge verifies; a wrong key, a wrong challenge
 test('unlinking by the PISP through the CONSENT lookup: the Auth service revokes, both sides get PATCH REVOKED, and the consent never verifies again (7213)', async (t) => {
   const { dfsp, pisp } = await parties();
   const signer = new GenericSigner();
-  const { consentId } = await link(dfsp, pisp, (challenge) => ({ credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register(challenge) }));
-  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}`);
+  const { consentId } = await link(dfsp, pisp, generic(signer));
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
 
   // Addressed to the DFSP, as Document 1 has the PISP do; the switch finds the Auth service owns the consent.
   t_ok(await fixture.hub.fspiop('DELETE', `/consents/${consentId}`, { source: pisp.name, destination: dfsp.name }), 202);
@@ -174,8 +152,8 @@ test('unlinking by the DFSP; a participant that is neither side of the consent m
   const { dfsp, pisp } = await parties();
   const stranger = await fixture.hub.provision();
   const signer = new GenericSigner();
-  const { consentId } = await link(dfsp, pisp, (challenge) => ({ credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register(challenge) }));
-  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}`);
+  const { consentId } = await link(dfsp, pisp, generic(signer));
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
 
   t_ok(await fixture.hub.fspiop('DELETE', `/consents/${consentId}`, { source: stranger.name, destination: AUTH }), 202);
   const refused = await stranger.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}/error`);
@@ -197,22 +175,17 @@ test('a DELETE for a consent the Auth service does not hold goes to the DFSP nam
 test('a registration repeated is answered as the first was; one with another credential under the same consentId is 3106', async (t) => {
   const { dfsp, pisp } = await parties();
   const signer = new GenericSigner();
-  let registration: object | undefined;
-  const { consentId, scopes, consentRequestId } = await link(dfsp, pisp, (challenge) => {
-    const credential = { credentialType: 'GENERIC' as const, status: 'PENDING' as const, genericPayload: signer.register(challenge) };
-    registration = credential;
-    return credential;
-  });
-  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}`);
-  const body = { consentId, consentRequestId, scopes, credential: registration, status: 'ISSUED' };
+  const { consentId, scopes, consentRequestId, credential } = await link(dfsp, pisp, generic(signer));
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+  const body = { consentId, consentRequestId, scopes, credential, status: 'ISSUED' };
   t_ok(await fixture.hub.fspiop('POST', '/consents', { source: dfsp.name, destination: AUTH, body }), 202);
   const answers = async (count: number) => {
     for (let tries = 0; tries < 100; tries++) {
-      const seen = dfsp.received.filter((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`));
+      const seen = dfsp.received.filter((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`) && fromAuth(r));
       if (seen.length >= count) return seen;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    return dfsp.received.filter((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`));
+    return dfsp.received.filter((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`) && fromAuth(r));
   };
   const [, again] = await answers(2);
   t.is(again.path, `/consents/${consentId}`);
