@@ -38,7 +38,7 @@ function userId(id: string): void {
 const accounts = thirdpartyRoutes({
   resource: 'accounts',
   checkId: userId,
-  messages: [{ message: 'get' }, { message: 'answer', schemas: ['AccountsIDPutResponse'] }, { message: 'error', schemas: ['ErrorInformationResponse'] }],
+  messages: [{ message: 'get' }, { message: 'answer', schemas: ['AccountsIDPutResponse'] }, { message: 'error' }],
 });
 
 /** /consentRequests (Document 1, request consent and authentication): each a step of the linking it starts. */
@@ -63,7 +63,6 @@ const consentRequests = thirdpartyRoutes({
     },
     {
       message: 'error',
-      schemas: ['ErrorInformationResponse'],
       facts: errorFacts,
       follower: ({ id, fspiop }) => linkingOf(id, fromDfsp(fspiop)),
     },
@@ -115,7 +114,7 @@ const consents = thirdpartyRoutes({
       follower: ({ id }, deps) => linkingOfConsent(id, deps),
     },
     { message: 'delete', takenByHub: unlinkConsent, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
-    { message: 'error', schemas: ['ErrorInformationResponse'], facts: errorFacts, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
+    { message: 'error', facts: errorFacts, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
   ],
 });
 
@@ -147,7 +146,7 @@ const transactions = thirdpartyRoutes({
       facts: (body: ThirdpartyRequestsTransactionsIDPatchResponse) => ({ state: body.transactionState }),
       follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)),
     },
-    { message: 'error', schemas: ['ErrorInformationResponse'], facts: errorFacts, follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)) },
+    { message: 'error', facts: errorFacts, follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)) },
   ],
 });
 
@@ -178,7 +177,6 @@ const authorizations = thirdpartyRoutes({
     },
     {
       message: 'error',
-      schemas: ['ErrorInformationResponse'],
       facts: errorFacts,
       follower: ({ id }, deps) => correlatedTransaction(correlationKeys.authorization(id), deps),
     },
@@ -211,7 +209,6 @@ const verifications = thirdpartyRoutes({
     },
     {
       message: 'error',
-      schemas: ['ErrorInformationResponse'],
       facts: errorFacts,
       follower: ({ id }, deps) => correlatedTransaction(correlationKeys.verification(id), deps),
     },
@@ -222,11 +219,7 @@ const verifications = thirdpartyRoutes({
 const services = thirdpartyRoutes({
   resource: 'services',
   checkId: (id) => void validateThirdparty<ServiceType>('ServiceType', id, 'path ServiceType'),
-  messages: [
-    { message: 'get', takenByHub: answerServices },
-    { message: 'answer', schemas: ['ServicesServiceTypePutResponse'] },
-    { message: 'error', schemas: ['ErrorInformationResponse'] },
-  ],
+  messages: [{ message: 'get', takenByHub: answerServices }, { message: 'answer', schemas: ['ServicesServiceTypePutResponse'] }, { message: 'error' }],
 });
 
 /** Every third-party resource the switch routes. */

@@ -12,7 +12,7 @@ import { startFollowUp } from '../fspiop/conversationRoutes';
 import { FspiopRequest, fspiopHeaders } from '../fspiop/headers';
 import { accepted, ok } from '../fspiop/replies';
 import { routedMessage } from '../fspiop/routed';
-import { pathId, ThirdpartySchema, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
+import { pathId, ThirdpartySchema, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
 
 /** A third-party message as the gateway took it: checked headers, the resource's ID, the validated body as sent. */
 export interface ThirdpartyMessage<Body> {
@@ -37,7 +37,10 @@ export interface FollowerRef {
 /** One message of a resource: its method and path, its body, and what the switch does with it besides routing. */
 export interface MessageDeclaration<Body = never> {
   message: MessageName;
-  /** The body's schema, or its alternatives (a `oneOf` of the third-party document). */
+  /**
+   * The body's schema, or its alternatives (a `oneOf` of the third-party document). An error callback's body is
+   * always FSPIOP's ErrorInformationObject, to which the third-party document's error paths refer.
+   */
   schemas?: readonly ThirdpartySchema[];
   /** A POST's resource ID, read from its body. */
   idOf?: (body: Body) => string;
@@ -116,7 +119,11 @@ async function read<Body>(ctx: Context, resource: ThirdpartyResource, declared: 
   let body = undefined as Body;
   let rawBody: string | undefined;
   let schema: ThirdpartySchema | undefined;
-  if (declared.schemas) {
+  if (declared.message === 'error') {
+    const received = await readJsonBody(ctx);
+    rawBody = received.text;
+    body = validateFspiop<Body>('ErrorInformationObject', received.body);
+  } else if (declared.schemas) {
     const received = await readJsonBody(ctx);
     rawBody = received.text;
     if (declared.schemas.length === 1) {

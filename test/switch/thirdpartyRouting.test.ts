@@ -672,17 +672,12 @@ test('a path {ID} that is not a UUID is 400 (3101), except /accounts/{ID} (a use
   t.is(services.headers.get('content-type'), MEDIA_TYPE, 'GET /services/NOT_A_SERVICE: media type');
 });
 
-// Hub bug: every third-party error callback is declared with the schema 'ErrorInformationResponse'
-// (api/thirdparty/resources.ts, listed in THIRDPARTY_SCHEMAS of api/fspiop/schemas.ts). The third-party document of
-// @mojaloop/api-snippets has no such file (its error paths use FSPIOP's ErrorInformationObject), so the validator is
-// undefined and calling it throws a TypeError: every PUT …/error is answered 500 (2001) and nothing is routed.
-
-test.failing('error callbacks: PUT /{resource}/{ID}/error of every third-party resource reaches the original sender byte for byte', async (t) => {
+test('error callbacks: PUT /{resource}/{ID}/error of every third-party resource reaches the original sender byte for byte', async (t) => {
   const parties = await cast();
   await allOf((await messages((m) => m.kind === 'error')).map((m) => checkRouted(t, parties, m)));
 });
 
-test.failing('an error callback without errorInformation is 400 (3102) in the thirdparty media type', async (t) => {
+test('an error callback without errorInformation is 400 (3102) in the thirdparty media type', async (t) => {
   const parties = await cast();
   await allOf(
     (await messages((m) => m.kind === 'error')).map(async (m) => {
