@@ -198,3 +198,25 @@ test('a registration repeated is answered as the first was; one with another cre
   t.is(refused.path, `/consents/${consentId}/error`);
   t.is(refused.body.errorInformation.errorCode, '3106');
 });
+
+test("GET /consents/{ID} at the Auth service answers the consent's DFSP and PISP; another participant, or another DFSP's verification, learns nothing (7213)", async (t) => {
+  const { dfsp, pisp } = await parties();
+  const stranger = await fixture.hub.provision();
+  const signer = new GenericSigner();
+  const { consentId, scopes } = await link(dfsp, pisp, generic(signer));
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+
+  t_ok(await fixture.hub.fspiop('GET', `/consents/${consentId}`, { source: pisp.name, destination: AUTH }), 202);
+  const consent = await pisp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+  t.deepEqual(consent.body.scopes, scopes);
+  t.is(consent.body.credential.status, 'VERIFIED');
+
+  t_ok(await fixture.hub.fspiop('GET', `/consents/${consentId}`, { source: stranger.name, destination: AUTH }), 202);
+  const hidden = await stranger.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`));
+  t.is(hidden.path, `/consents/${consentId}/error`);
+  t.is(hidden.body.errorInformation.errorCode, '7213');
+
+  const challenge = 'a challenge another DFSP asks about';
+  const probe = await verify(stranger, verification(consentId, challenge, { signedPayloadType: 'GENERIC', genericSignedPayload: signer.sign(challenge) }));
+  t.is(probe.body.errorInformation.errorCode, '7213');
+});

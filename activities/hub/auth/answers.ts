@@ -50,7 +50,7 @@ export class AuthServiceAnswers {
   /** GET /consents/{ID} at the Auth service: the consent, VERIFIED, or why it cannot be given. */
   async consent(consentId: string, requester: string): Promise<void> {
     try {
-      await this.send(requester, 'consents', 'answer', consentId, await this.auth.view(consentId));
+      await this.send(requester, 'consents', 'answer', consentId, await this.auth.view(consentId, requester));
     } catch (error) {
       if (!(error instanceof HubError)) throw error;
       await this.send(requester, 'consents', 'error', consentId, { errorInformation: error.errorInformation });
@@ -66,7 +66,7 @@ export class AuthServiceAnswers {
     const transactionRequestId = await this.correlations.transactionOf(correlationKeys.challenge(request.challenge));
     const outcome = (verified: boolean) => ({ verified, ...(transactionRequestId ? { transactionRequestId } : {}) });
     try {
-      await this.auth.verify(request);
+      await this.auth.verify(request, requester);
     } catch (error) {
       if (!(error instanceof HubError)) throw error;
       await this.send(requester, 'thirdpartyRequests/verifications', 'error', id, { errorInformation: error.errorInformation });

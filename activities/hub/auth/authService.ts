@@ -82,19 +82,23 @@ export class AuthService {
     };
   }
 
-  /** The consent as GET /consents/{ID} answers it: VERIFIED, or the reason it cannot be given (unknown, revoked). */
-  async view(consentId: string): Promise<ConsentsIDPutResponseVerified> {
-    return verifiedConsent(usable(consentId, await this.consents.find(consentId)));
+  /**
+   * The consent as GET /consents/{ID} answers its DFSP or PISP: VERIFIED, or the reason it cannot be given (unknown,
+   * revoked). Anyone else is told it is unknown: a consent's scopes and key are its parties' business.
+   */
+  async view(consentId: string, requester: string): Promise<ConsentsIDPutResponseVerified> {
+    return verifiedConsent(usable(consentId, await this.consents.find(consentId), requester, ['dfsp', 'pisp']));
   }
 
   /**
-   * POST /thirdpartyRequests/verifications from a DFSP: the signed challenge must verify with the consent's
-   * credential (7105 if not); an unknown or revoked consent never verifies (7213). A FIDO signature counter that does
+   * POST /thirdpartyRequests/verifications from the consent's DFSP: the signed challenge must verify with the
+   * consent's credential (7105 if not); an unknown or revoked consent, or another DFSP's, never verifies (7213). A FIDO signature counter that does
    * not grow is a replay. The outcome is kept with the verification's ID, so a retry answers the same.
    */
-  async verify(request: ThirdpartyRequestsVerificationsPostRequest): Promise<void> {
+  async verify(request: ThirdpartyRequestsVerificationsPostRequest, requester: string): Promise<void> {
     const failure = await this.consents.update(request.consentId, async (found, manager): Promise<string | undefined> => {
-      const consent = usable(request.consentId, found);
+      // Only the DFSP that holds the account checks its user's signatures (Document 1, payment flow rule 6).
+      const consent = usable(request.consentId, found, requester, ['dfsp']);
       if (consent.lastVerificationId === request.verificationRequestId) return consent.lastVerificationError ?? undefined;
       const stored = JSON.parse(consent.publicKey!) as StoredCredential;
       const result = await verifySignedChallenge(stored, request, this.config);
@@ -140,9 +144,10 @@ export class AuthService {
   }
 }
 
-/** A consent the Auth service can answer for: registered, not revoked. */
-function usable(consentId: string, consent: ConsentRecord | null): ConsentRecord {
-  if (!consent?.registrationHash) throw new HubError('consentInvalid', `the Auth service holds no consent ${consentId}`);
+/** A consent the Auth service can answer `requester` for: registered, one of its parties', not revoked. */
+function usable(consentId: string, consent: ConsentRecord | null, requester: string, parties: Array<'dfsp' | 'pisp'>): ConsentRecord {
+  const isParty = parties.some((party) => consent?.[party] === requester);
+  if (!consent?.registrationHash || !isParty) throw new HubError('consentInvalid', `the Auth service holds no consent ${consentId} of ${requester}`);
   if (consent.state === 'REVOKED') throw new HubError('consentInvalid', `consent ${consentId} was revoked`);
   return consent;
 }
