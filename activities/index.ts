@@ -33,8 +33,6 @@ export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender'
 export interface HubDelivery extends Omit<Delivery, 'headers' | 'fromHub'> {
   resource: Resource;
   version: string;
-  /** FSPIOP-Source when the hub speaks as its Auth service. */
-  source?: string;
 }
 
 /**
@@ -73,6 +71,7 @@ export function createActivities({ services, directory, sender, transactionReque
     sender,
     authService.participantId,
     new Correlations(services.db),
+    log,
   );
   const followUps = new FollowUps(
     transferFollowUp,
@@ -92,9 +91,7 @@ export function createActivities({ services, directory, sender, transactionReque
     /** Forwards a participant's message (headers and body as they came) or sends a callback. */
     deliver: rejecting((delivery: Delivery) => sender.send(delivery)),
     /** Sends a message of the hub's own (an error or a notification), dated now. */
-    deliverFromHub: rejecting(({ resource, version, source, ...delivery }: HubDelivery) =>
-      sender.send({ ...delivery, fromHub: { resource, version, source } }),
-    ),
+    deliverFromHub: rejecting(({ resource, version, ...delivery }: HubDelivery) => sender.send({ ...delivery, fromHub: { resource, version } })),
     prepareTransfer: rejecting(transfers.prepare.bind(transfers)),
     commitTransfer: rejecting(transfers.commit.bind(transfers)),
     abortTransfer: rejecting(transfers.abort.bind(transfers)),

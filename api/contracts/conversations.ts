@@ -55,6 +55,9 @@ export const THIRDPARTY_RESOURCES = [
 
 export type ThirdpartyResource = (typeof THIRDPARTY_RESOURCES)[number];
 
+/** The version of the third-party API this switch speaks (Document 1 is version 1.0). */
+export const THIRDPARTY_VERSION = '1.0';
+
 /** Every resource whose messages the switch delivers. */
 export type Resource = FspiopResource | ThirdpartyResource;
 

@@ -1,16 +1,6 @@
 import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import type { SignalDefinition, Workflow } from '@temporalio/common';
-import canonicalize from 'canonicalize';
-import crypto from 'node:crypto';
-
-/** SHA-256 of the RFC 8785 canonical JSON of a body: equal for equal requests whatever their key order. */
-export function requestHash(body: unknown): string {
-  return crypto
-    .createHash('sha256')
-    .update(canonicalize(body) ?? '')
-    .digest('hex');
-}
 
 /**
  * Starts the conversation's workflow, or — its ID being the idempotency key — tells the running one that

@@ -1,12 +1,12 @@
 import type { Context, Middleware } from 'koa';
-import { mediaTypeNameOf, Resource } from '../contracts/conversations';
+import { mediaTypeNameOf, Resource, THIRDPARTY_VERSION } from '../contracts/conversations';
 import { HttpError } from '../http/httpError';
 
 /** FSPIOP versions this switch speaks (Document 2, "Versioning"). */
 export const SUPPORTED_VERSIONS = ['1.0', '1.1'];
 
-/** Third-party API versions this switch speaks (Document 1 is version 1.0). */
-export const THIRDPARTY_VERSIONS = ['1.0'];
+/** Third-party API versions this switch speaks. */
+export const THIRDPARTY_VERSIONS = [THIRDPARTY_VERSION];
 
 /** The media type names and versions a resource's messages may carry. */
 interface Dialect {

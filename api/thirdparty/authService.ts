@@ -7,7 +7,8 @@ import { consent, consentRequestSignal } from '../../workflows/hub/consent';
 import { HttpError } from '../http/httpError';
 import type { SwitchDependencies } from '../fspiop/app';
 import { startFollowUp } from '../fspiop/conversationRoutes';
-import { requestHash, signalIfRunning, startOrRepeat } from '../fspiop/conversations';
+import { requestHash } from '../contracts/requestHash';
+import { signalIfRunning, startOrRepeat } from '../fspiop/conversations';
 import type { FspiopRequest } from '../fspiop/headers';
 import type { ThirdpartyMessage } from './thirdpartyRoutes';
 

@@ -8,7 +8,7 @@ import { consentQuery } from '../../workflows/hub/consent';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { GenericSigner, SoftAuthenticator } from '../helpers/softAuthenticator';
 import { withSwitch } from '../helpers/switchHarness';
-import { AUTH_SERVICE, genericCredential, linkThroughSwitch } from '../helpers/thirdpartyFlows';
+import { AUTH_SERVICE, genericCredential, linkThroughSwitch, scopesAt, sendThirdparty } from '../helpers/thirdpartyFlows';
 
 const fixture = withSwitch(test);
 const AUTH = AUTH_SERVICE;
@@ -219,4 +219,54 @@ test("GET /consents/{ID} at the Auth service answers the consent's DFSP and PISP
   const challenge = 'a challenge another DFSP asks about';
   const probe = await verify(stranger, verification(consentId, challenge, { signedPayloadType: 'GENERIC', genericSignedPayload: signer.sign(challenge) }));
   t.is(probe.body.errorInformation.errorCode, '7213');
+});
+
+test('a verification repeated under its ID gets the same answer (no counter replay); another request under that ID is 3106', async (t) => {
+  const { dfsp, pisp } = await parties();
+  const authenticator = await SoftAuthenticator.create({ origin, rpId, format: 'packed' });
+  const { consentId } = await link(dfsp, pisp, fido(authenticator));
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+  const challenge = crypto.randomBytes(32).toString('base64');
+  const body = verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert(challenge) });
+  t.deepEqual((await verify(dfsp, body)).body, { authenticationResponse: 'VERIFIED' });
+
+  t_ok(await fixture.hub.fspiop('POST', '/thirdpartyRequests/verifications', { source: dfsp.name, destination: AUTH, body }), 202);
+  const answers = async (count: number) => {
+    for (let tries = 0; tries < 100; tries++) {
+      const seen = dfsp.received.filter((r) => r.path.startsWith(`/thirdpartyRequests/verifications/${body.verificationRequestId}`));
+      if (seen.length >= count) return seen;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`fewer than ${count} answers`);
+  };
+  const [, again] = await answers(2);
+  t.deepEqual(again.body, { authenticationResponse: 'VERIFIED' });
+
+  const other = { ...body, fidoSignedPayload: authenticator.assert('another challenge') };
+  t_ok(await fixture.hub.fspiop('POST', '/thirdpartyRequests/verifications', { source: dfsp.name, destination: AUTH, body: other }), 202);
+  const [, , refused] = await answers(3);
+  t.is(refused.body.errorInformation.errorCode, '3106');
+});
+
+test('a CONSENT entry registered by someone else first is taken over by the Auth service, so unlinking still reaches it', async (t) => {
+  const { dfsp, pisp } = await parties();
+  const signer = new GenericSigner();
+  const consentId = crypto.randomUUID();
+  // The PISP claims the consent's ID in the account lookup before the DFSP registers the consent.
+  const claimed = await fixture.hub.fspiop('POST', `/participants/CONSENT/${consentId}`, { source: pisp.name, body: { fspId: pisp.name } });
+  t.is(claimed.status, 202);
+  await pisp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/participants/CONSENT/${consentId}`));
+  const scopes = scopesAt(dfsp);
+  await sendThirdparty(fixture.hub, 'POST', '/consents', dfsp.name, pisp.name, { consentId, consentRequestId: crypto.randomUUID(), scopes, status: 'ISSUED' });
+  await sendThirdparty(fixture.hub, 'POST', '/consents', dfsp.name, AUTH, {
+    consentId,
+    scopes,
+    credential: genericCredential(signer, consentId, scopes),
+    status: 'ISSUED',
+  });
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+
+  t_ok(await fixture.hub.fspiop('DELETE', `/consents/${consentId}`, { source: pisp.name, destination: dfsp.name }), 202);
+  const patch = await pisp.waitFor((r) => r.method === 'PATCH' && r.path === `/consents/${consentId}`);
+  t.is(patch.body.status, 'REVOKED');
 });

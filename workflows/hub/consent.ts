@@ -1,4 +1,14 @@
-import { condition, continueAsNew, defineQuery, defineSignal, getExternalWorkflowHandle, log, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  getExternalWorkflowHandle,
+  log,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { ConsentRegistration, ConsentRequest } from '../../api/contracts/authService';
 import { workflowIds } from '../../api/contracts/conversations';
 import type { FollowedMessage } from '../../api/contracts/followers';
@@ -44,46 +54,63 @@ export async function consent(input: ConsentInput): Promise<ConsentView['state']
     view.state = state;
     upsertSearchAttributes([{ key: State, value: state }]);
   };
+  const isOver = () => view.state === 'REJECTED' || view.state === 'REVOKED';
 
-  if (input.registration) {
-    const outcome = await deliveries.answerConsentRegistration(input.registration);
-    moveTo(outcome.verified ? 'VERIFIED' : 'REJECTED');
-    if (outcome.consentRequestId) await tellLinking(outcome.consentRequestId, input, outcome.verified);
-    if (!outcome.verified) return view.state;
+  /** One request, answered; its outcome moves the consent. */
+  async function serve(request: ConsentRequest): Promise<void> {
+    switch (request.kind) {
+      case 'registration': {
+        const outcome = await deliveries.answerConsentRegistration(request.registration);
+        // A repeat of a registered consent (answered again, or 3106) changes nothing; a first one decides the state.
+        if (view.state === 'REGISTERING' || view.state === 'REJECTED') {
+          moveTo(outcome.verified ? 'VERIFIED' : 'REJECTED');
+          if (outcome.consentRequestId) await tellLinking(outcome.consentRequestId, input, outcome.verified);
+        }
+        return;
+      }
+      case 'revocation':
+        if (await deliveries.answerConsentRevocation({ consentId: input.consentId, requester: request.requester })) moveTo('REVOKED');
+        return;
+      case 'verification': {
+        const { verified, transactionRequestId } = await deliveries.answerVerification({ request: request.request, requester: request.requester });
+        if (transactionRequestId) await tellTransaction(transactionRequestId, request, input, verified);
+        view.verifications.push({ verificationRequestId: request.request.verificationRequestId, requester: request.requester, verified });
+        view.served += 1;
+      }
+    }
   }
 
-  // After the revocation the requests already signalled are still answered (a revoked consent refuses them), so none
-  // is lost between the revocation and the end of the run.
-  while (view.state !== 'REVOKED' || pending.length > 0) {
+  if (input.registration) pending.unshift({ kind: 'registration', registration: input.registration });
+  // Every request signalled is answered, also those that arrive while the consent is being rejected or revoked (a
+  // corrected registration may still succeed; a verification then meets the revoked consent and is refused).
+  while (!isOver() || pending.length > 0) {
     await condition(() => pending.length > 0);
     const next = pending.shift()!;
-    if (next.kind === 'registration') {
-      await deliveries.answerConsentRegistration(next.registration);
-      continue;
+    try {
+      await serve(next);
+    } catch (error) {
+      // Only an infrastructure failure outlasting every retry gets here: that request goes unanswered (its sender
+      // may repeat it), the consent keeps serving the others.
+      log.error('Auth service request not answered', { kind: next.kind, error: (error as Error).message });
     }
-    if (next.kind === 'revocation') {
-      if (await deliveries.answerConsentRevocation({ consentId: input.consentId, requester: next.requester })) moveTo('REVOKED');
-      continue;
-    }
-    const { verified, transactionRequestId } = await deliveries.answerVerification({ request: next.request, requester: next.requester });
-    if (transactionRequestId) {
-      await tell(workflowIds.thirdpartyTransaction(transactionRequestId), {
-        resource: 'thirdpartyRequests/verifications',
-        message: verified ? 'answer' : 'error',
-        id: next.request.verificationRequestId,
-        from: input.authService,
-        to: next.requester,
-        at: new Date().toISOString(),
-        facts: { consentId: input.consentId, ...(verified ? { state: 'VERIFIED' } : {}) },
-      });
-    }
-    view.verifications.push({ verificationRequestId: next.request.verificationRequestId, requester: next.requester, verified });
-    view.served += 1;
-    if (view.verifications.length >= VERIFICATIONS_PER_RUN && pending.length === 0 && view.state !== 'REVOKED') {
+    if ((view.verifications.length >= VERIFICATIONS_PER_RUN || workflowInfo().continueAsNewSuggested) && pending.length === 0 && !isOver()) {
       await continueAsNew<typeof consent>({ consentId: input.consentId, authService: input.authService, served: view.served });
     }
   }
   return view.state;
+}
+
+/** The Auth service's verification is a message of the third-party transaction whose challenge it checked. */
+function tellTransaction(transactionRequestId: string, request: ConsentRequest & { kind: 'verification' }, input: ConsentInput, verified: boolean) {
+  return tell(workflowIds.thirdpartyTransaction(transactionRequestId), {
+    resource: 'thirdpartyRequests/verifications',
+    message: verified ? 'answer' : 'error',
+    id: request.request.verificationRequestId,
+    from: input.authService,
+    to: request.requester,
+    at: new Date().toISOString(),
+    facts: { consentId: input.consentId, ...(verified ? { state: 'VERIFIED' } : {}) },
+  });
 }
 
 /** The Auth service's answer is a message of the linking too; its follower learns it (if it still follows). */

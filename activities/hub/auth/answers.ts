@@ -1,12 +1,11 @@
-import type { ConsentsPostRequestAUTH, ThirdpartyRequestsVerificationsPostRequest } from '../../../api/contracts/bodies';
-import { addressOf, MessageName, ThirdpartyResource } from '../../../api/contracts/conversations';
+import type { Logger } from 'pino';
+import type { ConsentRegistration } from '../../../api/contracts/authService';
+import type { ThirdpartyRequestsVerificationsPostRequest } from '../../../api/contracts/bodies';
+import { addressOf, MessageName, THIRDPARTY_VERSION, ThirdpartyResource } from '../../../api/contracts/conversations';
 import { HubError } from '../../platform/hubError';
 import type { CallbackSender } from '../delivery/callbacks';
 import { correlationKeys, Correlations } from '../thirdparty/correlations';
-import type { AuthService } from './authService';
-
-/** The version of the third-party API the Auth service speaks. */
-const THIRDPARTY_VERSION = '1.0';
+import type { AuthService, RegisteredConsent, RevokedConsent } from './authService';
 
 export interface VerificationOutcome {
   verified: boolean;
@@ -23,7 +22,8 @@ export interface RegistrationOutcome {
  * The Auth service's side of each conversation it takes part in: one step of its rules and the message that tells
  * its outcome, sent as the Auth service (FSPIOP-Source is its participant name). Each runs as one activity, from
  * the consent's workflow or, when none runs, from a follow-up; the rules are idempotent, so a retry after a failed
- * delivery sends the same answer again.
+ * delivery sends the same answer again. An answer the receiver refuses or has no endpoint for does not undo the
+ * outcome: it is logged, and the participant can ask again (GET /consents/{ID}, a repeated request).
  */
 export class AuthServiceAnswers {
   constructor(
@@ -31,29 +31,31 @@ export class AuthServiceAnswers {
     private readonly sender: CallbackSender,
     private readonly participantId: string,
     private readonly correlations: Correlations,
+    private readonly log: Logger,
   ) {}
 
   /** POST /consents: PUT /consents/{ID} with the credential VERIFIED to the DFSP, or PUT …/error. */
-  async registration(input: { body: ConsentsPostRequestAUTH; dfsp: string; requestHash: string }): Promise<RegistrationOutcome> {
+  async registration(input: ConsentRegistration): Promise<RegistrationOutcome> {
     const { consentId } = input.body;
+    let registered: RegisteredConsent;
     try {
-      const registered = await this.auth.register(input);
-      await this.send(input.dfsp, 'consents', 'answer', consentId, registered.verified);
-      return { verified: true, ...(registered.consentRequestId ? { consentRequestId: registered.consentRequestId } : {}) };
+      registered = await this.auth.register(input);
     } catch (error) {
       if (!(error instanceof HubError)) throw error;
-      await this.send(input.dfsp, 'consents', 'error', consentId, { errorInformation: error.errorInformation });
+      await this.tell(input.dfsp, 'consents', 'error', consentId, { errorInformation: error.errorInformation });
       return { verified: false, ...(input.body.consentRequestId ? { consentRequestId: input.body.consentRequestId } : {}) };
     }
+    await this.tell(input.dfsp, 'consents', 'answer', consentId, registered.verified);
+    return { verified: true, ...(registered.consentRequestId ? { consentRequestId: registered.consentRequestId } : {}) };
   }
 
   /** GET /consents/{ID} at the Auth service: the consent, VERIFIED, or why it cannot be given. */
   async consent(consentId: string, requester: string): Promise<void> {
     try {
-      await this.send(requester, 'consents', 'answer', consentId, await this.auth.view(consentId, requester));
+      await this.tell(requester, 'consents', 'answer', consentId, await this.auth.view(consentId, requester));
     } catch (error) {
       if (!(error instanceof HubError)) throw error;
-      await this.send(requester, 'consents', 'error', consentId, { errorInformation: error.errorInformation });
+      await this.tell(requester, 'consents', 'error', consentId, { errorInformation: error.errorInformation });
     }
   }
 
@@ -69,35 +71,41 @@ export class AuthServiceAnswers {
       await this.auth.verify(request, requester);
     } catch (error) {
       if (!(error instanceof HubError)) throw error;
-      await this.send(requester, 'thirdpartyRequests/verifications', 'error', id, { errorInformation: error.errorInformation });
+      await this.tell(requester, 'thirdpartyRequests/verifications', 'error', id, { errorInformation: error.errorInformation });
       return outcome(false);
     }
-    await this.send(requester, 'thirdpartyRequests/verifications', 'answer', id, { authenticationResponse: 'VERIFIED' });
+    await this.tell(requester, 'thirdpartyRequests/verifications', 'answer', id, { authenticationResponse: 'VERIFIED' });
     return outcome(true);
   }
 
   /** DELETE /consents/{ID}: PATCH /consents/{ID} with REVOKED to the DFSP and the PISP, or PUT …/error to the requester. */
   async revocation(consentId: string, requester: string): Promise<boolean> {
+    let revoked: RevokedConsent;
     try {
-      const revoked = await this.auth.revoke({ consentId, by: requester });
-      const body = { status: 'REVOKED', revokedAt: revoked.revokedAt };
-      for (const party of [revoked.dfsp, revoked.pisp]) if (party) await this.send(party, 'consents', 'patch', consentId, body);
-      return true;
+      revoked = await this.auth.revoke({ consentId, by: requester });
     } catch (error) {
       if (!(error instanceof HubError)) throw error;
-      await this.send(requester, 'consents', 'error', consentId, { errorInformation: error.errorInformation });
+      await this.tell(requester, 'consents', 'error', consentId, { errorInformation: error.errorInformation });
       return false;
     }
+    const body = { status: 'REVOKED', revokedAt: revoked.revokedAt };
+    for (const party of [revoked.dfsp, revoked.pisp]) if (party) await this.tell(party, 'consents', 'patch', consentId, body);
+    return true;
   }
 
-  private send(to: string, resource: ThirdpartyResource, message: MessageName, id: string, body: unknown): Promise<void> {
-    const method = message === 'patch' ? 'PATCH' : 'PUT';
-    return this.sender.send({
-      to,
-      ...addressOf(resource, message, id),
-      method,
-      fromHub: { resource, version: THIRDPARTY_VERSION, source: this.participantId },
-      body,
-    });
+  /** One message from the Auth service; a refusal or a missing endpoint is logged (network errors and 5xx are retried). */
+  private async tell(to: string, resource: ThirdpartyResource, message: MessageName, id: string, body: unknown): Promise<void> {
+    try {
+      await this.sender.send({
+        to,
+        ...addressOf(resource, message, id),
+        method: message === 'patch' ? 'PATCH' : 'PUT',
+        fromHub: { resource, version: THIRDPARTY_VERSION, source: this.participantId },
+        body,
+      });
+    } catch (error) {
+      if (!(error instanceof HubError)) throw error;
+      this.log.warn({ to, resource, id, message, err: error.message }, 'Auth service message not delivered');
+    }
   }
 }

@@ -1,23 +1,18 @@
-import type {
-  ConsentsIDPutResponseVerified,
-  ConsentsPostRequestAUTH,
-  Scope,
-  SignedCredential,
-  ThirdpartyRequestsVerificationsPostRequest,
-} from '../../../api/contracts/bodies';
+import type { ConsentRegistration } from '../../../api/contracts/authService';
+import type { ConsentsIDPutResponseVerified, Scope, ThirdpartyRequestsVerificationsPostRequest } from '../../../api/contracts/bodies';
+import { requestHash } from '../../../api/contracts/requestHash';
 import type { AuthServiceConfig } from '../../platform/config';
 import { HubError } from '../../platform/hubError';
-import { ConsentRecord } from '../db/thirdpartyEntities';
+import { ConsentRecord, ConsentVerification } from '../db/thirdpartyEntities';
 import type { AccountLookup } from '../lookup/accountLookup';
-import type { Consents } from './consents';
+import { Consents, insertIgnoringDuplicate } from './consents';
 import { StoredCredential, verifyRegistration, verifySignedChallenge } from './credentials';
 
 /** What registering a consent's credential established, for the Auth service's answers. */
 export interface RegisteredConsent {
   /** PUT /consents/{ID} to the DFSP: the consent with its credential VERIFIED. */
   verified: ConsentsIDPutResponseVerified;
-  dfsp: string;
-  pisp?: string;
+  /** The linking the consent came from, as the switch recorded its grant. */
   consentRequestId?: string;
 }
 
@@ -30,7 +25,8 @@ export interface RevokedConsent {
 /**
  * The Auth service the hub hosts (Document 1, "Roles"): it validates a consent's credential at registration, keeps
  * the consent, registers it in the account lookup as `CONSENT/{consentId}` with itself as owner, verifies signed
- * challenges with it, and revokes it. Each method is one idempotent step: a retry finds its own work done.
+ * challenges with it, and revokes it. Each method is one idempotent step: a retry finds its own work done. Every
+ * check and write of a consent happens in one transaction holding its row.
  */
 export class AuthService {
   constructor(
@@ -39,47 +35,42 @@ export class AuthService {
     private readonly config: AuthServiceConfig,
   ) {}
 
-  /** POST /consents from the DFSP: the credential must sign the challenge derived from the consent (7212 if not). */
-  async register(input: { body: ConsentsPostRequestAUTH; dfsp: string; requestHash: string }): Promise<RegisteredConsent> {
+  /**
+   * POST /consents from the DFSP: the credential must sign the challenge derived from the consent (7212 if not). The
+   * same registration again is answered as before; another one under the same consentId is 3106.
+   */
+  async register(input: ConsentRegistration): Promise<RegisteredConsent> {
     const { body, dfsp, requestHash } = input;
+    // The credential is checked before the row is taken: the check needs no row, and a slow one must not hold a lock.
     const known = await this.consents.find(body.consentId);
-    if (known?.dfsp && known.dfsp !== dfsp) {
-      throw new HubError('thirdpartyAccountLinkingError', `consent ${body.consentId} was granted by ${known.dfsp}, not ${dfsp}`);
-    }
-    if (known?.state === 'REVOKED') throw new HubError('consentInvalid', `consent ${body.consentId} is revoked`);
-    if (known?.registrationHash && known.registrationHash !== requestHash) {
-      throw new HubError('modifiedRequest', `consent ${body.consentId} is registered with another credential`);
-    }
-    if (!known?.registrationHash) {
-      const result = await verifyRegistration(body, this.config);
-      if (!result.verified) throw new HubError('signedChallengeMismatch', result.reason);
-      const credential: SignedCredential = body.credential;
-      await this.consents.update(body.consentId, async (consent, manager) => {
-        const row: Partial<ConsentRecord> = {
-          consentId: body.consentId,
-          consentRequestId: body.consentRequestId ?? consent?.consentRequestId ?? null,
-          dfsp,
-          state: 'ISSUED',
-          scopes: JSON.stringify(body.scopes),
-          credentialType: credential.credentialType,
-          credential: JSON.stringify({ ...credential, status: 'VERIFIED' }),
-          publicKey: JSON.stringify(result.credential),
-          signCount: 0,
-          registrationHash: requestHash,
-        };
-        if (consent) await manager.update(ConsentRecord, { consentId: body.consentId }, row);
-        else await manager.insert(ConsentRecord, { ...row, pisp: null, createdDate: new Date() });
-      });
-    }
-    // The account lookup learns who holds the consent (Document 1: POST /participants/CONSENT/{ID} by the Auth service).
-    await this.lookup.register([{ partyIdType: 'CONSENT', partyIdentifier: body.consentId }], this.config.participantId);
-    const consent = (await this.consents.find(body.consentId))!;
-    return {
-      verified: verifiedConsent(consent),
-      dfsp,
-      ...(consent.pisp ? { pisp: consent.pisp } : {}),
-      ...(consent.consentRequestId ? { consentRequestId: consent.consentRequestId } : {}),
-    };
+    const result = known?.registrationHash === requestHash ? undefined : await verifyRegistration(body, this.config);
+    const consent = await this.consents.update(body.consentId, async (consent, manager) => {
+      if (consent?.dfsp && consent.dfsp !== dfsp) {
+        throw new HubError('thirdpartyAccountLinkingError', `consent ${body.consentId} was granted by ${consent.dfsp}, not ${dfsp}`);
+      }
+      if (consent?.state === 'REVOKED') throw new HubError('consentInvalid', `consent ${body.consentId} is revoked`);
+      if (consent?.registrationHash === requestHash) return consent;
+      if (consent?.registrationHash) throw new HubError('modifiedRequest', `consent ${body.consentId} is registered with another credential`);
+      const verified = result ?? (await verifyRegistration(body, this.config));
+      if (!verified.verified) throw new HubError('signedChallengeMismatch', verified.reason);
+      const row: Partial<ConsentRecord> = {
+        consentId: body.consentId,
+        // The grant the switch saw names the linking; a registration cannot point another linking's follower here.
+        consentRequestId: consent?.consentRequestId ?? body.consentRequestId ?? null,
+        dfsp,
+        state: 'ISSUED',
+        scopes: JSON.stringify(body.scopes),
+        credentialType: body.credential.credentialType,
+        credential: JSON.stringify({ ...body.credential, status: 'VERIFIED' }),
+        publicKey: JSON.stringify(verified.credential),
+        registrationHash: requestHash,
+      };
+      if (consent) await manager.update(ConsentRecord, { consentId: body.consentId }, row);
+      else await insertIgnoringDuplicate(manager, { ...row, pisp: null, createdDate: new Date() });
+      return { ...consent, ...row } as ConsentRecord;
+    });
+    await this.holdConsentEntry(body.consentId);
+    return { verified: verifiedConsent(consent), ...(consent.consentRequestId ? { consentRequestId: consent.consentRequestId } : {}) };
   }
 
   /**
@@ -92,33 +83,39 @@ export class AuthService {
 
   /**
    * POST /thirdpartyRequests/verifications from the consent's DFSP: the signed challenge must verify with the
-   * consent's credential (7105 if not); an unknown or revoked consent, or another DFSP's, never verifies (7213). A FIDO signature counter that does
-   * not grow is a replay. The outcome is kept with the verification's ID, so a retry answers the same.
+   * consent's credential (7105 if not); an unknown or revoked consent, or another DFSP's, never verifies (7213). A
+   * FIDO signature counter that does not grow is a replay. Each verification's outcome is kept by its ID: the same
+   * request again gets the same outcome, another request under that ID is 3106.
    */
   async verify(request: ThirdpartyRequestsVerificationsPostRequest, requester: string): Promise<void> {
+    const hash = requestHash(request);
     const failure = await this.consents.update(request.consentId, async (found, manager): Promise<string | undefined> => {
       // Only the DFSP that holds the account checks its user's signatures (Document 1, payment flow rule 6).
       const consent = usable(request.consentId, found, requester, ['dfsp']);
-      if (consent.lastVerificationId === request.verificationRequestId) return consent.lastVerificationError ?? undefined;
+      const answered = await manager.findOneBy(ConsentVerification, { verificationRequestId: request.verificationRequestId });
+      if (answered && answered.requestHash !== hash) {
+        throw new HubError('modifiedRequest', `verification ${request.verificationRequestId} was asked with another request`);
+      }
+      if (answered) return answered.failure ?? undefined;
       const stored = JSON.parse(consent.publicKey!) as StoredCredential;
       const result = await verifySignedChallenge(stored, request, this.config);
       const reason = result.verified ? undefined : result.reason;
-      await manager.update(
-        ConsentRecord,
-        { consentId: consent.consentId },
-        {
-          lastVerificationId: request.verificationRequestId,
-          lastVerificationError: reason ?? null,
-          ...(result.verified ? { publicKey: JSON.stringify(result.credential) } : {}),
-        },
-      );
+      if (result.verified) await manager.update(ConsentRecord, { consentId: consent.consentId }, { publicKey: JSON.stringify(result.credential) });
+      await manager.insert(ConsentVerification, {
+        verificationRequestId: request.verificationRequestId,
+        consentId: consent.consentId,
+        requestHash: hash,
+        failure: reason ?? null,
+        createdDate: new Date(),
+      });
       return reason;
     });
     if (failure) throw new HubError('thirdpartyTransactionAuthorizationNotValid', failure);
   }
 
   /**
-   * Unlinking (Document 1, linking rule 6): the consent is REVOKED and its account-lookup entries removed. Only the
+   * Unlinking (Document 1, linking rule 6): the consent is REVOKED and its CONSENT entry removed from the account
+   * lookup. The DFSP's THIRD_PARTY_LINK entries are its own: it learns of the revocation from the PATCH. Only the
    * consent's DFSP or PISP may revoke it; revoking a revoked consent again only tells when it was.
    */
   async revoke(input: { consentId: string; by: string }): Promise<RevokedConsent> {
@@ -137,10 +134,19 @@ export class AuthService {
       return consent;
     });
     await this.lookup.remove({ partyIdType: 'CONSENT', partyIdentifier: consentId }, this.config.participantId);
-    // The DFSP registered one THIRD_PARTY_LINK per account of the consent; they link nothing any more.
-    const scopes = JSON.parse(revoked.scopes ?? '[]') as Scope[];
-    for (const scope of scopes) await this.lookup.remove({ partyIdType: 'THIRD_PARTY_LINK', partyIdentifier: scope.address }, revoked.dfsp!);
     return { dfsp: revoked.dfsp!, ...(revoked.pisp ? { pisp: revoked.pisp } : {}), revokedAt: revoked.revokedAt!.toISOString() };
+  }
+
+  /**
+   * Registers `CONSENT/{consentId}` with the Auth service as its holder (Document 1: POST /participants/CONSENT/{ID}
+   * by the Auth service). A participant that registered the consent's ID first loses it: the Auth service has just
+   * verified the consent, and the switch routes unlinking by this entry.
+   */
+  private async holdConsentEntry(consentId: string): Promise<void> {
+    const entry = { partyIdType: 'CONSENT', partyIdentifier: consentId };
+    const holder = await this.lookup.owner(entry);
+    if (holder && holder !== this.config.participantId) await this.lookup.remove(entry, holder);
+    await this.lookup.register([entry], this.config.participantId);
   }
 }
 

@@ -14,32 +14,36 @@ export interface ConsentParties {
 export class Consents {
   constructor(private readonly db: Database) {}
 
-  find(consentId: string, manager?: EntityManager): Promise<ConsentRecord | null> {
-    const find = (m: EntityManager) => m.findOneBy(ConsentRecord, { consentId });
-    return manager ? find(manager) : this.db.read(find);
+  find(consentId: string): Promise<ConsentRecord | null> {
+    return this.db.read((manager) => manager.findOneBy(ConsentRecord, { consentId }));
   }
 
   /**
-   * A grant passing the switch (POST /consents from DFSP to PISP). A consent already known keeps what it has: a
-   * repeated grant changes nothing, and the parties of a registered consent are never rewritten.
+   * A grant passing the switch (POST /consents from DFSP to PISP). Until the consent is registered with the Auth
+   * service its DFSP may grant it again, to correct it; after, its parties are never rewritten.
    */
   async granted(parties: ConsentParties): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      if (await this.find(parties.consentId, manager)) return;
-      await manager.insert(ConsentRecord, {
-        consentId: parties.consentId,
-        consentRequestId: parties.consentRequestId ?? null,
-        dfsp: parties.dfsp,
-        pisp: parties.pisp,
-        state: 'ISSUED',
-        signCount: 0,
-        createdDate: new Date(),
-      });
+    await this.update(parties.consentId, async (consent, manager) => {
+      const row = { consentRequestId: parties.consentRequestId ?? null, dfsp: parties.dfsp, pisp: parties.pisp };
+      // Two grants of a new consent at once: the second's insert is ignored, as a repeated grant changes nothing.
+      if (!consent) await insertIgnoringDuplicate(manager, { consentId: parties.consentId, ...row, state: 'ISSUED', createdDate: new Date() });
+      else if (!consent.registrationHash && consent.dfsp === parties.dfsp) await manager.update(ConsentRecord, { consentId: parties.consentId }, row);
     });
   }
 
-  /** Runs `work` on the consent's row inside one transaction, so concurrent verifications see each other's counter. */
+  /**
+   * Runs `work` on the consent's row inside one transaction that holds it: on MySQL the row is locked (SELECT … FOR
+   * UPDATE), so two verifications cannot both pass with the same counter, nor one pass after a revocation; SQLite's
+   * transactions are serial already.
+   */
   update<T>(consentId: string, work: (consent: ConsentRecord | null, manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (manager) => work(await this.find(consentId, manager), manager));
+    return this.db.transaction(async (manager) => {
+      const lock = this.db.isMysql ? { lock: { mode: 'pessimistic_write' as const } } : {};
+      return work(await manager.findOne(ConsentRecord, { where: { consentId }, ...lock }), manager);
+    });
   }
+}
+
+export function insertIgnoringDuplicate(manager: EntityManager, row: Partial<ConsentRecord>): Promise<unknown> {
+  return manager.createQueryBuilder().insert().into(ConsentRecord).values(row).orIgnore().execute();
 }

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { moneyColumn } from './money';
-import { ConsentRecord, ThirdpartyCorrelation } from './thirdpartyEntities';
+import { ConsentRecord, ConsentVerification, ThirdpartyCorrelation } from './thirdpartyEntities';
 import { BulkTransferItem, BulkTransferRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord } from './switchEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
@@ -138,7 +138,8 @@ export const entities = [
   BulkTransferRecord,
   BulkTransferItem,
   ConsentRecord,
+  ConsentVerification,
   ThirdpartyCorrelation,
 ];
 
-export { BulkTransferItem, BulkTransferRecord, ConsentRecord, PartyLookup, QuoteRecord, ThirdpartyCorrelation, TransactionRequestRecord, TransferRecord };
+export { BulkTransferItem, BulkTransferRecord, ConsentRecord, ConsentVerification, PartyLookup, QuoteRecord, ThirdpartyCorrelation, TransactionRequestRecord, TransferRecord };

@@ -2,7 +2,11 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 const timestamp = { type: 'datetime', precision: 3 } as const;
 
-/** A consent's state (Document 1 leaves the moves "not shown"; Mojaloop's API names ISSUED and REVOKED). */
+/**
+ * A consent's state (Document 1 leaves the moves "not shown"; Mojaloop's API names ISSUED and REVOKED). A consent the
+ * switch only routed is ISSUED as its DFSP granted it; whether its credential was verified is the DFSP's Auth service's
+ * business, not recorded here.
+ */
 export type ConsentState = 'ISSUED' | 'REVOKED';
 
 /**
@@ -23,19 +27,13 @@ export class ConsentRecord {
   @Column({ type: 'varchar', length: 16, nullable: true }) credentialType!: 'FIDO' | 'GENERIC' | null;
   /** The credential as registered (SignedCredential), as JSON: the Auth service echoes it, VERIFIED, in PUT /consents/{ID}. */
   @Column({ type: 'text', nullable: true }) credential!: string | null;
-  /** The public key the Auth service verifies signatures with, as JSON (see activities/hub/auth/credentials). */
+  /**
+   * The public key the Auth service verifies signatures with, as JSON (see activities/hub/auth/credentials); a FIDO
+   * key carries the signature counter last seen, which an assertion must exceed.
+   */
   @Column({ type: 'text', nullable: true }) publicKey!: string | null;
-  /** The FIDO signature counter last seen: an assertion must carry a greater one. */
-  @Column({ type: 'bigint', default: 0, transformer: { to: (value: number) => value, from: (value: string | number) => Number(value) } })
-  signCount!: number;
   /** SHA-256 of the canonical registration (POST /consents to the Auth service), for the duplicate rule. */
   @Column({ type: 'varchar', length: 64, nullable: true }) registrationHash!: string | null;
-  /**
-   * The last verification served and why it failed (null when VERIFIED): a retried
-   * verification gets the same outcome instead of failing on the counter it already advanced.
-   */
-  @Column({ type: 'varchar', length: 64, nullable: true }) lastVerificationId!: string | null;
-  @Column({ type: 'text', nullable: true }) lastVerificationError!: string | null;
   @Column(timestamp) createdDate!: Date;
   @Column({ ...timestamp, nullable: true }) revokedAt!: Date | null;
   @Column({ type: 'varchar', length: 32, nullable: true }) revokedBy!: string | null;
@@ -49,5 +47,19 @@ export class ConsentRecord {
 export class ThirdpartyCorrelation {
   @PrimaryColumn({ type: 'varchar', length: 128 }) correlationKey!: string;
   @Column({ type: 'varchar', length: 64 }) transactionRequestId!: string;
+  @Column(timestamp) createdDate!: Date;
+}
+
+/**
+ * A verification the hub's Auth service answered, by its ID: a retry with the same request gets the same outcome
+ * (instead of failing on the counter it advanced), one with another request under the same ID is refused (3106).
+ */
+@Entity('consent_verification')
+export class ConsentVerification {
+  @PrimaryColumn({ type: 'varchar', length: 64 }) verificationRequestId!: string;
+  @Column({ type: 'varchar', length: 64 }) consentId!: string;
+  @Column({ type: 'varchar', length: 64 }) requestHash!: string;
+  /** Why it did not verify; null when VERIFIED. */
+  @Column({ type: 'text', nullable: true }) failure!: string | null;
   @Column(timestamp) createdDate!: Date;
 }

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 import { columns } from './columns';
 
-/** Consents (routed, and held by the hub's Auth service) and the correlations of followed third-party transactions. */
+/** Consents (routed, and held by the hub's Auth service), the verifications it answered, and the correlations of followed third-party transactions. */
 export class Thirdparty1795000000600 implements MigrationInterface {
   name = 'Thirdparty1795000000600';
 
@@ -20,13 +20,22 @@ export class Thirdparty1795000000600 implements MigrationInterface {
           text('credentialType', 16, true),
           { name: 'credential', type: 'text', isNullable: true },
           { name: 'publicKey', type: 'text', isNullable: true },
-          { name: 'signCount', type: 'bigint', default: 0 },
           text('registrationHash', 64, true),
-          text('lastVerificationId', 64, true),
-          { name: 'lastVerificationError', type: 'text', isNullable: true },
           time('createdDate'),
           time('revokedAt', true),
           text('revokedBy', 32, true),
+        ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'consent_verification',
+        columns: [
+          { ...text('verificationRequestId', 64), isPrimary: true },
+          text('consentId', 64),
+          text('requestHash', 64),
+          { name: 'failure', type: 'text', isNullable: true },
+          time('createdDate'),
         ],
       }),
     );
@@ -40,6 +49,7 @@ export class Thirdparty1795000000600 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropTable('thirdparty_correlation');
+    await queryRunner.dropTable('consent_verification');
     await queryRunner.dropTable('consent');
   }
 }
