@@ -142,4 +142,14 @@ export const entities = [
   ThirdpartyCorrelation,
 ];
 
-export { BulkTransferItem, BulkTransferRecord, ConsentRecord, ConsentVerification, PartyLookup, QuoteRecord, ThirdpartyCorrelation, TransactionRequestRecord, TransferRecord };
+export {
+  BulkTransferItem,
+  BulkTransferRecord,
+  ConsentRecord,
+  ConsentVerification,
+  PartyLookup,
+  QuoteRecord,
+  ThirdpartyCorrelation,
+  TransactionRequestRecord,
+  TransferRecord,
+};

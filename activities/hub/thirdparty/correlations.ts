@@ -10,14 +10,18 @@ import { ThirdpartyCorrelation } from '../db/thirdpartyEntities';
 export class Correlations {
   constructor(private readonly db: Database) {}
 
+  /** A key already remembered keeps its transaction: a repeated request, even one racing the first, changes nothing. */
   async remember(keys: string[], transactionRequestId: string): Promise<void> {
     const createdDate = new Date();
-    await this.db.transaction(async (manager) => {
-      for (const correlationKey of keys) {
-        if (await manager.findOneBy(ThirdpartyCorrelation, { correlationKey })) continue;
-        await manager.insert(ThirdpartyCorrelation, { correlationKey, transactionRequestId, createdDate });
-      }
-    });
+    await this.db.transaction((manager) =>
+      manager
+        .createQueryBuilder()
+        .insert()
+        .into(ThirdpartyCorrelation)
+        .values(keys.map((correlationKey) => ({ correlationKey, transactionRequestId, createdDate })))
+        .orIgnore()
+        .execute(),
+    );
   }
 
   async transactionOf(key: string): Promise<string | undefined> {
