@@ -32,6 +32,8 @@ const errorFacts = (body: ErrorInformationObject) => ({ errorCode: body.errorInf
 /** {ID} of GET /accounts/{ID}: the user's identifier at the DFSP (ConsentRequestsPostRequest.userId), not a UUID. */
 function userId(id: string): void {
   if (id.length < 1 || id.length > 128) throw new HttpError(400, 'malformedSyntax', 'path ID must be 1 to 128 characters');
+  // However encoded, a URL reads these as steps up its path: passed on, they would leave /accounts/.
+  if (id === '.' || id === '..') throw new HttpError(400, 'malformedSyntax', `path ID must not be "${id}"`);
 }
 
 /** /accounts (Document 1, discovery): the PISP's GET to the DFSP, the account list or error back. */

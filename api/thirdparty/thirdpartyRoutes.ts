@@ -10,6 +10,7 @@ import { HttpError } from '../http/httpError';
 import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
 import { startFollowUp } from '../fspiop/conversationRoutes';
 import { FspiopRequest, fspiopHeaders } from '../fspiop/headers';
+import { decodeSegment } from '../fspiop/parties';
 import { accepted, ok } from '../fspiop/replies';
 import { routedMessage } from '../fspiop/routed';
 import { pathId, ThirdpartySchema, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
@@ -84,8 +85,11 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
   return (deps) => {
     const router = new Router({ prefix: `/${resource}` });
     router.use(fspiopHeaders(resource, (fsp) => deps.directory.unavailable(fsp)));
-    router.param('id', (id, _ctx, next) => {
+    // The router's own value of {ID} reads `+` as a space, and an /accounts/{ID} (an MSISDN) may start with one.
+    router.param('id', (_decoded, ctx, next) => {
+      const id = decodeSegment(ctx.path.split('/')[resource.split('/').length + 1]);
       (declaration.checkId ?? pathId)(id);
+      ctx.state.pathId = id;
       return next();
     });
     for (const declared of declaration.messages) {
@@ -133,7 +137,7 @@ async function read<Body>(ctx: Context, resource: ThirdpartyResource, declared: 
       ({ schema, body } = validateThirdpartyOneOf<Body>(declared.schemas, received.body));
     }
   }
-  const id: string = declared.idOf ? declared.idOf(body) : ctx.params.id;
+  const id: string = declared.idOf ? declared.idOf(body) : ctx.state.pathId;
   if (!id) throw new HttpError(400, 'missingElement', 'the message names no resource ID');
   return { resource, message: declared.message, id, fspiop, body, rawBody, schema };
 }

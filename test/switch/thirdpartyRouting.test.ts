@@ -6,9 +6,11 @@
 
 import test, { type ExecutionContext } from 'ava';
 import crypto from 'node:crypto';
+import http from 'node:http';
 import type { thirdparty } from '@mojaloop/api-snippets';
 import { uniqueName } from '../helpers/database';
 import type { SimulatedDfsp } from '../helpers/dfsp';
+import { readAll } from '../helpers/http';
 import { GenericSigner, SoftAuthenticator } from '../helpers/softAuthenticator';
 import { HUB_ID, withSwitch } from '../helpers/switchHarness';
 
@@ -49,9 +51,11 @@ function nameOf(m: Message): string {
   return `${METHODS[m.kind]} /${m.resource}${m.kind === 'request' ? '' : `/${id}`}${m.kind === 'error' ? '/error' : ''}${m.variant ? ` (${m.variant})` : ''}`;
 }
 
-const pathOf = (m: Message, id = m.id) => (m.kind === 'request' ? `/${m.resource}` : `/${m.resource}/${id}${m.kind === 'error' ? '/error' : ''}`);
+/** Its path, the ID percent-encoded in its segment as the switch passes it on (`alice@example.org` as `alice%40example.org`). */
+const pathOf = (m: Message, id = m.id) =>
+  m.kind === 'request' ? `/${m.resource}` : `/${m.resource}/${encodeURIComponent(id)}${m.kind === 'error' ? '/error' : ''}`;
 /** Where the switch reports a message it cannot deliver: PUT /{resource}/{ID}/error to its sender. */
-const errorPathOf = (m: Message) => `/${m.resource}/${m.id}/error`;
+const errorPathOf = (m: Message) => `/${m.resource}/${encodeURIComponent(m.id)}/error`;
 const ackOf = (m: Message) => (isCallback(m.kind) ? 200 : 202);
 /** The body as its sender writes it: indented and ending in a newline, so that a body the switch re-serialised would differ. */
 const textOf = (m: Message) => (m.body === undefined ? undefined : `${JSON.stringify(m.body, null, 2)}\n`);
@@ -542,6 +546,58 @@ test('discovery: GET /accounts/{ID} reaches the DFSP and its PUT /accounts/{ID} 
   const parties = await cast();
   await allOf((await messages(of('accounts'))).map((m) => checkRouted(t, parties, m)));
 });
+
+test('an /accounts/{ID} reaches the DFSP as the same ID in one path segment: an MSISDN keeps its +, a / or ? never leaves /accounts/', async (t) => {
+  const { pisp, dfsp } = await cast();
+  // What a participant's router decodes back to the ID sent: `%2B`, never `+`, which form decoding reads as a space.
+  const cases = [
+    { sent: '/accounts/+447700900123', arrives: '/accounts/%2B447700900123' },
+    { sent: '/accounts/%2B447700900123', arrives: '/accounts/%2B447700900123' },
+    { sent: '/accounts/..%2F..%2Fadmin%3Fx%3D1', arrives: '/accounts/..%2F..%2Fadmin%3Fx%3D1' },
+  ];
+  for (const { sent, arrives } of cases) {
+    const traceparent = traceContext();
+    const ack = await fixture.hub.fspiop('GET', sent, { source: pisp.name, destination: dfsp.name, headers: { traceparent } });
+    t.is(ack.status, 202, `GET ${sent} (${JSON.stringify(ack.body)})`);
+    const received = await dfsp.waitFor((r) => r.headers.traceparent === traceparent, 15_000, `GET ${sent}`);
+    t.is(received.path, arrives, `GET ${sent}`);
+  }
+  const answer = { accounts: [{ accountNickname: 'Chequing', address: 'dfsp.alice.chequing', currency: 'USD' }] };
+  for (const path of ['/accounts/+447700900123', '/accounts/+447700900123/error']) {
+    const traceparent = traceContext();
+    const body = path.endsWith('/error') ? { errorInformation: { errorCode: '6205', errorDescription: 'No user found' } } : answer;
+    const ack = await fixture.hub.fspiop('PUT', path, { source: dfsp.name, destination: pisp.name, body, headers: { traceparent } });
+    t.is(ack.status, 200, `PUT ${path} (${JSON.stringify(ack.body)})`);
+    const received = await pisp.waitFor((r) => r.headers.traceparent === traceparent, 15_000, `PUT ${path}`);
+    t.is(received.path, path.replace('+', '%2B'), `PUT ${path}`);
+  }
+  // A dot segment stays one however it is encoded (WHATWG URL): it is refused, not passed on.
+  for (const id of ['%2E%2E', '.%2e']) {
+    const refused = await rawGet(`/accounts/${id}`, pisp.name, dfsp.name);
+    t.is(refused.status, 400, `GET /accounts/${id}: ${refused.text}`);
+    t.is(JSON.parse(refused.text).errorInformation.errorCode, '3101', `GET /accounts/${id}`);
+  }
+});
+
+/** A GET sent with its path as written, dot segments included, which a URL parser would resolve before sending. */
+function rawGet(path: string, source: string, destination: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(fixture.hub.url);
+    // The path apart from the URL: parsed as one, it would lose its dot segments too.
+    const request = http.request({
+      hostname,
+      port,
+      path,
+      method: 'GET',
+      headers: { accept: MEDIA_TYPE, 'content-type': MEDIA_TYPE, date: new Date().toUTCString(), 'fspiop-source': source, 'fspiop-destination': destination },
+    });
+    request.on('response', (response) => {
+      readAll(response).then((bytes) => resolve({ status: response.statusCode!, text: bytes.toString('utf-8') }), reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
 
 test('consent requests: POST and PATCH /consentRequests reach the DFSP; PUT /consentRequests/{ID} (Web and OTP) the PISP', async (t) => {
   const parties = await cast();
