@@ -78,7 +78,9 @@ const ROUTES: Record<MessageName, { method: 'post' | 'get' | 'put' | 'patch' | '
  * body) as the FSPIOP gateway checks its own, acknowledged (202 for a request, 200 for a PUT or PATCH), and then
  * passed on by FSPIOP-Destination byte for byte, as Mojaloop's thirdparty-api-svc does, through a durable follow-up
  * that reports a failed delivery to the sender. Messages addressed to the switch's own services are taken by them.
- * The message's follower is told beside: routing never waits for it.
+ * The message's follower is told beside its routing, and the acknowledgement waits for both, so the conversation's
+ * next message finds its follower told of this one; but a follower that cannot be found or told is only logged, and
+ * the message is routed all the same.
  */
 export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRoutes {
   const { resource } = declaration;
@@ -97,7 +99,6 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
       router[method](path, async (ctx) => {
         const message = await read(ctx, resource, declared);
         const taken = declared.takenByHub ? await declared.takenByHub(message, deps) : false;
-        const follower = await declared.follower?.(message, deps);
         await Promise.all([
           taken
             ? undefined
@@ -108,7 +109,7 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
                 message.id,
                 routedMessage(resource, declared.message, message.id, message.fspiop, message.rawBody),
               ),
-          follower ? tellFollower(deps, follower, followed(message, declared)) : undefined,
+          tellFollower(deps, declared, message),
         ]);
         if (method === 'put' || method === 'patch') ok(ctx);
         else accepted(ctx);
@@ -155,24 +156,29 @@ function followed<Body>(message: ThirdpartyMessage<Body>, declared: MessageDecla
 }
 
 /**
- * Signals the follower, starting it with the first message it sees. A follower that has ended is not started again
- * (its conversation is over; a late message is only logged), and a follower that cannot be told never fails the
- * message: routing does not depend on it.
+ * Finds the message's follower and signals it, starting it with the first message it sees. A follower that has
+ * ended is not started again (its conversation is over; a late message is only logged). Finding it may read and
+ * write the database (the correlations of a transaction's messages): whatever fails here is logged and never fails
+ * the message, whose routing does not depend on its follower.
  */
-async function tellFollower(deps: SwitchDependencies, follower: FollowerRef, message: FollowedMessage): Promise<void> {
+async function tellFollower<Body>(deps: SwitchDependencies, declared: MessageDeclaration<Body>, message: ThirdpartyMessage<Body>): Promise<void> {
+  let follower: FollowerRef | undefined;
   try {
+    follower = await declared.follower?.(message, deps);
+    if (!follower) return;
     await deps.temporal.workflow.signalWithStart(follower.workflow, {
       workflowId: follower.workflowId,
       taskQueue: deps.config.taskQueue,
       args: [],
       signal: followedMessageSignal,
-      signalArgs: [message],
+      signalArgs: [followed(message, declared)],
       typedSearchAttributes: follower.searchAttributes,
       staticSummary: follower.summary,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });
   } catch (error) {
     const level = error instanceof WorkflowExecutionAlreadyStartedError ? 'info' : 'warn';
-    deps.log[level]({ workflowId: follower.workflowId, err: (error as Error).message }, 'follower not told');
+    const about = follower ? { workflowId: follower.workflowId } : { resource: message.resource, message: message.message, id: message.id };
+    deps.log[level]({ ...about, err: (error as Error).message }, 'follower not told');
   }
 }

@@ -1,9 +1,12 @@
 import test from 'ava';
+import crypto from 'node:crypto';
 import { workflowIds } from '../../api/contracts/conversations';
 import { GenericSigner } from '../helpers/softAuthenticator';
-import { withSwitch } from '../helpers/switchHarness';
+import { fspiopAt, serveGateway, withSwitch } from '../helpers/switchHarness';
+import { openTestHub } from '../helpers/worker';
 import {
   AUTH_SERVICE,
+  authorizationRequest,
   finishLinking,
   followerReaching,
   genericCredential,
@@ -71,4 +74,31 @@ test("a third-party transaction not over by its request's expiration is marked E
   t.is(view.state, 'EXPIRED');
   // The request itself was routed all the same: the follower never holds up the routing.
   t.truthy(await dfsp.waitFor((r) => r.method === 'POST' && r.body?.transactionRequestId === request.transactionRequestId));
+});
+
+test('a follower that cannot be found (its database out of reach) is only logged: the message is acknowledged and routed', async (t) => {
+  const dfsp = await fixture.hub.provision();
+  const pisp = await fixture.hub.provision();
+  // A gateway whose follower lookups fail: its services' database is closed. The participants' directory and the
+  // worker that routes keep the hub's own.
+  const down = await openTestHub(fixture.hub.services.participants.hubName);
+  await down.close();
+  const gateway = await serveGateway({
+    ...fixture.hub.hub,
+    services: down.services,
+    config: { taskQueue: fixture.hub.worker.taskQueue },
+    temporal: fixture.hub.worker.client,
+  });
+  t.teardown(() => gateway.close());
+
+  // The POST writes the correlations of the transaction's messages, the PUT reads them: both fail here.
+  const authorization = authorizationRequest(thirdpartyTransactionRequest(dfsp.name, fixture.payee, 60_000), crypto.randomBytes(32).toString('base64'));
+  const posted = await fspiopAt(gateway.url, 'POST', '/thirdpartyRequests/authorizations', { source: dfsp.name, destination: pisp.name, body: authorization });
+  t.is(posted.status, 202, JSON.stringify(posted.body));
+  const path = `/thirdpartyRequests/authorizations/${authorization.authorizationRequestId}`;
+  const answered = await fspiopAt(gateway.url, 'PUT', path, { source: pisp.name, destination: dfsp.name, body: { responseType: 'REJECTED' } });
+  t.is(answered.status, 200, JSON.stringify(answered.body));
+
+  t.truthy(await pisp.waitFor((r) => r.method === 'POST' && r.body?.authorizationRequestId === authorization.authorizationRequestId));
+  t.truthy(await dfsp.waitFor((r) => r.method === 'PUT' && r.path === path));
 });
