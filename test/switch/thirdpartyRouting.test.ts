@@ -701,6 +701,26 @@ test('an invalid body is 400 in the thirdparty media type: unparseable or not an
   );
 });
 
+test("a message from the hub's own identities (its participant, its Auth service) is spoofed: 400 (3100), passed on to no one", async (t) => {
+  const parties = await cast();
+  const all = await messages(() => true);
+  const sent: string[] = [];
+  for (const hubIdentity of [HUB_ID, AUTH_SERVICE]) {
+    await allOf(
+      all.map(async (m) => {
+        const { ack, traceparent } = await send(m, hubIdentity, parties[m.to].name);
+        sent.push(traceparent);
+        checkRefused(t, `${nameOf(m)} from ${hubIdentity}`, ack, '3100');
+        t.regex(ack.body?.errorInformation?.errorDescription ?? '', new RegExp(`FSPIOP-Source ${hubIdentity}`), `${nameOf(m)} from ${hubIdentity}`);
+      }),
+    );
+  }
+  t.false(
+    Object.values(parties).some((side) => side.received.some((r) => sent.includes(r.headers.traceparent as string))),
+    'none of them was passed on',
+  );
+});
+
 test('a path {ID} that is not a UUID is 400 (3101), except /accounts/{ID} (a user ID); a /services/{ServiceType} outside the enumeration is 400', async (t) => {
   const parties = await cast();
   // /accounts/{ID}/error is left out: its user ID passes, and the hub then fails on the body of every error callback
