@@ -53,13 +53,17 @@ const consentRequests = thirdpartyRoutes({
       idOf: (body: ConsentRequestsPostRequest) => body.consentRequestId,
       follower: ({ id, fspiop }) => linkingOf(id, fromPisp(fspiop)),
     },
+    // The PUT asks the PISP to authenticate the user, the PATCH carries the authToken for the DFSP to check: requests
+    // both, 202 in the third-party document (UpdateConsentRequest, PatchConsentRequest) and thirdparty-api-svc.
     {
       message: 'answer',
+      ack: 202,
       schemas: ['ConsentRequestsIDPutResponseWeb', 'ConsentRequestsIDPutResponseOTP'],
       follower: ({ id, fspiop }) => linkingOf(id, fromDfsp(fspiop)),
     },
     {
       message: 'patch',
+      ack: 202,
       schemas: ['ConsentRequestsIDPatchRequest'],
       follower: ({ id, fspiop }) => linkingOf(id, fromPisp(fspiop)),
     },
@@ -105,6 +109,9 @@ const consents = thirdpartyRoutes({
     { message: 'get', takenByHub: getConsent, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
     {
       message: 'answer',
+      // The signed credential asks the DFSP to have it registered. The document allows 200 or 202 (PutConsentByID);
+      // thirdparty-api-svc answers 202.
+      ack: 202,
       schemas: ['ConsentsIDPutResponseSigned', 'ConsentsIDPutResponseVerified'],
       facts: (body: { credential: { status: string } }) => ({ state: body.credential.status }),
       follower: ({ id }, deps) => linkingOfConsent(id, deps),
@@ -143,6 +150,8 @@ const transactions = thirdpartyRoutes({
       follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)),
     },
     {
+      // The final notification: 200 in the document (NotifyThirdpartyTransactionRequests), which the switch follows
+      // where thirdparty-api-svc differs from it (it answers 202).
       message: 'patch',
       schemas: ['ThirdpartyRequestsTransactionsIDPatchResponse'],
       facts: (body: ThirdpartyRequestsTransactionsIDPatchResponse) => ({ state: body.transactionState }),

@@ -35,9 +35,17 @@ export interface FollowerRef {
   summary: string;
 }
 
+/** 200: the message was received; 202: it was accepted, and is a request whose answer comes later. */
+type Ack = 200 | 202;
+
 /** One message of a resource: its method and path, its body, and what the switch does with it besides routing. */
 export interface MessageDeclaration<Body = never> {
   message: MessageName;
+  /**
+   * Its acknowledgement, where the third-party OpenAPI document gives it another than its kind's (ROUTES): a PUT or
+   * PATCH that asks something of its receiver is a request there, answered 202.
+   */
+  ack?: Ack;
   /**
    * The body's schema, or its alternatives (a `oneOf` of the third-party document). An error callback's body is
    * always FSPIOP's ErrorInformationObject, to which the third-party document's error paths refer.
@@ -64,18 +72,20 @@ export interface ThirdpartyDeclaration {
   messages: MessageDeclaration<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-const ROUTES: Record<MessageName, { method: 'post' | 'get' | 'put' | 'patch' | 'delete'; path: string }> = {
-  request: { method: 'post', path: '/' },
-  get: { method: 'get', path: '/:id' },
-  answer: { method: 'put', path: '/:id' },
-  patch: { method: 'patch', path: '/:id' },
-  delete: { method: 'delete', path: '/:id' },
-  error: { method: 'put', path: '/:id/error' },
+/** Each message's method and path, and its acknowledgement unless its declaration names another. */
+const ROUTES: Record<MessageName, { method: 'post' | 'get' | 'put' | 'patch' | 'delete'; path: string; ack: Ack }> = {
+  request: { method: 'post', path: '/', ack: 202 },
+  get: { method: 'get', path: '/:id', ack: 202 },
+  answer: { method: 'put', path: '/:id', ack: 200 },
+  patch: { method: 'patch', path: '/:id', ack: 200 },
+  delete: { method: 'delete', path: '/:id', ack: 202 },
+  error: { method: 'put', path: '/:id/error', ack: 200 },
 };
 
 /**
  * Turns a third-party resource's declaration into its router. Every message is checked (headers, version, {ID},
- * body) as the FSPIOP gateway checks its own, acknowledged (202 for a request, 200 for a PUT or PATCH), and then
+ * body) as the FSPIOP gateway checks its own, acknowledged as the third-party document says (202 for a request, 200
+ * for a callback, each PUT or PATCH as declared), and then
  * passed on by FSPIOP-Destination byte for byte, as Mojaloop's thirdparty-api-svc does, through a durable follow-up
  * that reports a failed delivery to the sender. Messages addressed to the switch's own services are taken by them.
  * The message's follower is told beside its routing, and the acknowledgement waits for both, so the conversation's
@@ -96,7 +106,7 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
       return next();
     });
     for (const declared of declaration.messages) {
-      const { method, path } = ROUTES[declared.message];
+      const { method, path, ack } = ROUTES[declared.message];
       router[method](path, async (ctx) => {
         const message = await read(ctx, resource, declared);
         const taken = declared.takenByHub ? await declared.takenByHub(message, deps) : false;
@@ -112,7 +122,7 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
               ),
           tellFollower(deps, declared, message),
         ]);
-        if (method === 'put' || method === 'patch') ok(ctx);
+        if ((declared.ack ?? ack) === 200) ok(ctx);
         else accepted(ctx);
       });
     }

@@ -1,12 +1,15 @@
 // The third-party API (Document 1) as the switch routes it, over real HTTP between simulated PISPs and DFSPs: every
-// route and callback the switch offers is acknowledged (202 for a request, 200 for a PUT or PATCH) and reaches the
+// route and callback the switch offers is acknowledged (as the third-party OpenAPI document says) and reaches the
 // participant named in FSPIOP-Destination at its TP_CB_URL_* endpoint, byte for byte, with the sender's headers
 // (Accept removed from callbacks). What cannot be delivered comes back to the sender as PUT /{resource}/{ID}/error;
 // what is malformed is refused with the thirdparty media type. The hub-hosted Auth service is test/switch/thirdparty.test.ts.
 
 import test, { type ExecutionContext } from 'ava';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import { dirname, join } from 'node:path';
+import YAML from 'yaml';
 import type { thirdparty } from '@mojaloop/api-snippets';
 import { uniqueName } from '../helpers/database';
 import type { SimulatedDfsp } from '../helpers/dfsp';
@@ -56,7 +59,27 @@ const pathOf = (m: Message, id = m.id) =>
   m.kind === 'request' ? `/${m.resource}` : `/${m.resource}/${encodeURIComponent(id)}${m.kind === 'error' ? '/error' : ''}`;
 /** Where the switch reports a message it cannot deliver: PUT /{resource}/{ID}/error to its sender. */
 const errorPathOf = (m: Message) => `/${m.resource}/${encodeURIComponent(m.id)}/error`;
-const ackOf = (m: Message) => (isCallback(m.kind) ? 200 : 202);
+
+const PATHS = join(dirname(require.resolve('@mojaloop/api-snippets/package.json')), 'thirdparty', 'v1_0', 'openapi3', 'paths');
+/** Where the document gives a message several success codes, the one Mojaloop's thirdparty-api-svc answers. */
+const SVC_ACKS: Record<string, number> = { 'PUT /consents/{ID}': 202 };
+
+/**
+ * The acknowledgement of a message: the success code its operation has in the third-party OpenAPI document
+ * (@mojaloop/api-snippets, thirdparty v1_0), e.g. paths/consentRequests_ID.yaml's `put` for PUT /consentRequests/{ID}.
+ */
+function ackOf(m: Message): number {
+  const id = m.resource === 'services' ? 'ServiceType' : 'ID';
+  const file = [m.resource.replace('/', '_'), ...(m.kind === 'request' ? [] : [id]), ...(m.kind === 'error' ? ['error'] : [])].join('_');
+  const operation = YAML.parse(fs.readFileSync(join(PATHS, `${file}.yaml`), 'utf-8'))[METHODS[m.kind].toLowerCase()];
+  const codes = Object.keys(operation.responses)
+    .map(Number)
+    .filter((code) => code >= 200 && code < 300);
+  if (codes.length === 1) return codes[0];
+  const key = nameOf({ ...m, variant: undefined });
+  if (!SVC_ACKS[key]) throw new Error(`${key}: the document gives ${codes.join(' or ')}; which does the switch answer?`);
+  return SVC_ACKS[key];
+}
 /** The body as its sender writes it: indented and ending in a newline, so that a body the switch re-serialised would differ. */
 const textOf = (m: Message) => (m.body === undefined ? undefined : `${JSON.stringify(m.body, null, 2)}\n`);
 
