@@ -1,6 +1,8 @@
 import test from 'ava';
 import crypto from 'node:crypto';
 import { workflowIds } from '../../api/contracts/conversations';
+import type { FollowedConversation } from '../../api/contracts/followers';
+import { followedConversationQuery, MAX_FOLLOWING_MS } from '../../workflows/kit/follower';
 import { GenericSigner } from '../helpers/softAuthenticator';
 import { fspiopAt, serveGateway, withSwitch } from '../helpers/switchHarness';
 import { openTestHub } from '../helpers/worker';
@@ -102,3 +104,33 @@ test('a follower that cannot be found (its database out of reach) is only logged
   t.truthy(await pisp.waitFor((r) => r.method === 'POST' && r.body?.authorizationRequestId === authorization.authorizationRequestId));
   t.truthy(await dfsp.waitFor((r) => r.method === 'PUT' && r.path === path));
 });
+
+test("a transaction request's follower keeps to a day whatever expiration the PISP names, and keeps only the first of its GETs", async (t) => {
+  const dfsp = await fixture.hub.provision();
+  const pisp = await fixture.hub.provision();
+  const request = { ...thirdpartyTransactionRequest(dfsp.name, fixture.payee, 60_000), expiration: '9999-12-31T23:59:59.999Z' };
+  const sentAt = Date.now();
+  await sendThirdparty(fixture.hub, 'POST', '/thirdpartyRequests/transactions', pisp.name, dfsp.name, request);
+  for (let poll = 0; poll < 5; poll++) {
+    await sendThirdparty(fixture.hub, 'GET', `/thirdpartyRequests/transactions/${request.transactionRequestId}`, pisp.name, dfsp.name);
+  }
+  const view = await viewOnce(workflowIds.thirdpartyTransaction(request.transactionRequestId), (v) => v.repeatedGets === 4);
+  const deadline = Date.parse(view.deadline);
+  t.true(deadline <= Date.now() + MAX_FOLLOWING_MS, `deadline ${view.deadline}`);
+  t.true(deadline >= sentAt + MAX_FOLLOWING_MS - 60_000, `deadline ${view.deadline}`);
+  t.deepEqual(
+    view.messages.map((m) => m.message),
+    ['request', 'get'],
+  );
+  t.is(view.repeatedGets, 4);
+});
+
+/** The follower's view once `ready` holds (signals are taken in their own workflow tasks), or after five seconds. */
+async function viewOnce(workflowId: string, ready: (view: FollowedConversation) => boolean): Promise<FollowedConversation> {
+  const handle = fixture.hub.worker.client.workflow.getHandle(workflowId);
+  for (let tries = 0; ; tries++) {
+    const view = await handle.query(followedConversationQuery);
+    if (ready(view) || tries >= 50) return view;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
