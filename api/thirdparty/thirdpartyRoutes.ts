@@ -9,6 +9,7 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
 import { startFollowUp } from '../fspiop/conversationRoutes';
+import { signalIfRunning } from '../fspiop/conversations';
 import { FspiopRequest, fspiopHeaders } from '../fspiop/headers';
 import { decodeSegment } from '../fspiop/parties';
 import { accepted, ok } from '../fspiop/replies';
@@ -31,6 +32,8 @@ export interface ThirdpartyMessage<Body> {
 export interface FollowerRef {
   workflowId: string;
   workflow: Workflow;
+  /** The resource whose POST opens the conversation: only that request starts the follower. */
+  openedBy: ThirdpartyResource;
   searchAttributes: SearchAttributePair[];
   summary: string;
 }
@@ -183,16 +186,23 @@ function followed<Body>(message: ThirdpartyMessage<Body>, declared: MessageDecla
 }
 
 /**
- * Finds the message's follower and signals it, starting it with the first message it sees. A follower that has
- * ended is not started again (its conversation is over; a late message is only logged). Finding it may read and
- * write the database (the correlations of a transaction's messages): whatever fails here is logged and never fails
- * the message, whose routing does not depend on its follower.
+ * Finds the message's follower and signals it. Only the conversation's first request (POST /consentRequests, POST
+ * /thirdpartyRequests/transactions) starts it; any other message is told to a follower already running, so that a
+ * GET or PUT naming an unknown ID starts nothing. A follower that has ended is not started again (its conversation
+ * is over; a late message is only logged). Finding it may read and write the database (the correlations of a
+ * transaction's messages): whatever fails here is logged and never fails the message, whose routing does not depend
+ * on its follower.
  */
 async function tellFollower<Body>(deps: SwitchDependencies, declared: MessageDeclaration<Body>, message: ThirdpartyMessage<Body>): Promise<void> {
   let follower: FollowerRef | undefined;
   try {
     follower = await declared.follower?.(message, deps);
     if (!follower) return;
+    if (message.message !== 'request' || message.resource !== follower.openedBy) {
+      const told = await signalIfRunning(deps.temporal, follower.workflowId, followedMessageSignal, followed(message, declared));
+      if (!told) deps.log.info({ workflowId: follower.workflowId, message: message.message, resource: message.resource }, 'no follower running');
+      return;
+    }
     await deps.temporal.workflow.signalWithStart(follower.workflow, {
       workflowId: follower.workflowId,
       taskQueue: deps.config.taskQueue,

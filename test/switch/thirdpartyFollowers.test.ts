@@ -1,5 +1,6 @@
 import test from 'ava';
 import crypto from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { workflowIds } from '../../api/contracts/conversations';
 import type { FollowedConversation } from '../../api/contracts/followers';
 import { followedConversationQuery, MAX_FOLLOWING_MS } from '../../workflows/kit/follower';
@@ -103,6 +104,38 @@ test('a follower that cannot be found (its database out of reach) is only logged
 
   t.truthy(await pisp.waitFor((r) => r.method === 'POST' && r.body?.authorizationRequestId === authorization.authorizationRequestId));
   t.truthy(await dfsp.waitFor((r) => r.method === 'PUT' && r.path === path));
+});
+
+test("only a conversation's first request starts its follower: other messages naming an unknown one start none", async (t) => {
+  const dfsp = await fixture.hub.provision();
+  const pisp = await fixture.hub.provision();
+  const [consentRequestId, granted, transactionRequestId, authorized] = [1, 2, 3, 4].map(() => crypto.randomUUID());
+  const scopes = [{ address: `${dfsp.name}.account`, actions: ['ACCOUNTS_TRANSFER'] }];
+  await sendThirdparty(fixture.hub, 'PUT', `/consentRequests/${consentRequestId}`, dfsp.name, pisp.name, { scopes, authChannels: ['OTP'] });
+  await sendThirdparty(fixture.hub, 'PATCH', `/consentRequests/${consentRequestId}`, pisp.name, dfsp.name, { authToken: '123456' });
+  // A grant names its consent request, an authorization its transaction request: neither opens the conversation.
+  const consentId = crypto.randomUUID();
+  await sendThirdparty(fixture.hub, 'POST', '/consents', dfsp.name, pisp.name, { consentId, consentRequestId: granted, scopes, status: 'ISSUED' });
+  await sendThirdparty(fixture.hub, 'GET', `/thirdpartyRequests/transactions/${transactionRequestId}`, pisp.name, dfsp.name);
+  await sendThirdparty(fixture.hub, 'PUT', `/thirdpartyRequests/transactions/${transactionRequestId}`, dfsp.name, pisp.name, {
+    transactionId: crypto.randomUUID(),
+    transactionRequestState: 'RECEIVED',
+  });
+  const request = { ...thirdpartyTransactionRequest(dfsp.name, fixture.payee, 60_000), transactionRequestId: authorized };
+  await sendThirdparty(fixture.hub, 'POST', '/thirdpartyRequests/authorizations', dfsp.name, pisp.name, authorizationRequest(request, 'challenge'));
+
+  // The acknowledgement waits for the follower to be told: had any been started, it would exist by now.
+  const workflowIdsNotStarted = [
+    workflowIds.linking(consentRequestId),
+    workflowIds.linking(granted),
+    workflowIds.thirdpartyTransaction(transactionRequestId),
+    workflowIds.thirdpartyTransaction(authorized),
+  ];
+  for (const workflowId of workflowIdsNotStarted) {
+    await t.throwsAsync(fixture.hub.worker.client.workflow.getHandle(workflowId).describe(), { instanceOf: WorkflowNotFoundError }, workflowId);
+  }
+  // All were routed all the same.
+  t.truthy(await pisp.waitFor((r) => r.method === 'POST' && r.body?.authorizationRequestId !== undefined && r.body.transactionRequestId === authorized));
 });
 
 test("a transaction request's follower keeps to a day whatever expiration the PISP names, and keeps only the first of its GETs", async (t) => {
