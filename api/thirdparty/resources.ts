@@ -15,7 +15,7 @@ import type {
 import { Consents } from '../../activities/hub/auth/consents';
 import { HttpError } from '../http/httpError';
 import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
-import { validateThirdparty } from '../fspiop/schemas';
+import { tagOf, validateThirdparty } from '../fspiop/schemas';
 import { getConsent, registerConsent, unlinkConsent, verifyChallenge } from './authService';
 import { correlationKeys, fromDfsp, fromPisp, linkingOf, linkingOfConsent, rememberTransaction, transactionCorrelatedBy, transactionOf } from './followers';
 import { answerServices } from './services';
@@ -59,6 +59,12 @@ const consentRequests = thirdpartyRoutes({
       message: 'answer',
       ack: 202,
       schemas: ['ConsentRequestsIDPutResponseWeb', 'ConsentRequestsIDPutResponseOTP'],
+      // Only the Web form has an authUri, to which the PISP sends the user; its one channel is WEB.
+      pick: (body) => {
+        const channels = tagOf(body, 'authChannels');
+        const web = tagOf(body, 'authUri') !== undefined || (Array.isArray(channels) && channels.includes('WEB'));
+        return web ? 'ConsentRequestsIDPutResponseWeb' : 'ConsentRequestsIDPutResponseOTP';
+      },
       follower: ({ id, fspiop }) => linkingOf(id, fromDfsp(fspiop)),
     },
     {
@@ -86,6 +92,8 @@ const consents = thirdpartyRoutes({
     {
       message: 'request',
       schemas: ['ConsentsPostRequestAUTH', 'ConsentsPostRequestPISP'],
+      // The registration with the Auth service carries the credential; the grant to the PISP has none yet.
+      pick: (body) => (tagOf(body, 'credential') !== undefined ? 'ConsentsPostRequestAUTH' : 'ConsentsPostRequestPISP'),
       idOf: (body: ConsentsPostRequestPISP) => body.consentId,
       facts: (body: ConsentsPostRequestAUTH | ConsentsPostRequestPISP) => ({
         consentId: body.consentId,
@@ -113,12 +121,14 @@ const consents = thirdpartyRoutes({
       // thirdparty-api-svc answers 202.
       ack: 202,
       schemas: ['ConsentsIDPutResponseSigned', 'ConsentsIDPutResponseVerified'],
+      pick: (body) => (tagOf(body, 'credential', 'status') === 'VERIFIED' ? 'ConsentsIDPutResponseVerified' : 'ConsentsIDPutResponseSigned'),
       facts: (body: { credential: { status: string } }) => ({ state: body.credential.status }),
       follower: ({ id }, deps) => linkingOfConsent(id, deps),
     },
     {
       message: 'patch',
       schemas: ['ConsentsIDPatchResponseVerified', 'ConsentsIDPatchResponseRevoked'],
+      pick: (body) => (tagOf(body, 'status') === 'REVOKED' ? 'ConsentsIDPatchResponseRevoked' : 'ConsentsIDPatchResponseVerified'),
       facts: (body: { status?: string; credential?: { status: string } }) => ({ state: body.status ?? body.credential?.status }),
       follower: ({ id }, deps) => linkingOfConsent(id, deps),
     },
@@ -183,6 +193,11 @@ const authorizations = thirdpartyRoutes({
         'ThirdpartyRequestsAuthorizationsIDPutResponseGeneric',
         'ThirdpartyRequestsAuthorizationsIDPutResponseRejected',
       ],
+      pick: (body) => {
+        if (tagOf(body, 'responseType') === 'REJECTED') return 'ThirdpartyRequestsAuthorizationsIDPutResponseRejected';
+        const generic = tagOf(body, 'signedPayload', 'signedPayloadType') === 'GENERIC';
+        return generic ? 'ThirdpartyRequestsAuthorizationsIDPutResponseGeneric' : 'ThirdpartyRequestsAuthorizationsIDPutResponseFIDO';
+      },
       facts: (body: ThirdpartyRequestsAuthorizationsIDPutResponse) => ({ responseType: body.responseType }),
       follower: ({ id }, deps) => correlatedTransaction(correlationKeys.authorization(id), deps),
     },
@@ -201,6 +216,8 @@ const verifications = thirdpartyRoutes({
     {
       message: 'request',
       schemas: ['ThirdpartyRequestsVerificationsPostRequestFIDO', 'ThirdpartyRequestsVerificationsPostRequestGeneric'],
+      pick: (body) =>
+        tagOf(body, 'signedPayloadType') === 'GENERIC' ? 'ThirdpartyRequestsVerificationsPostRequestGeneric' : 'ThirdpartyRequestsVerificationsPostRequestFIDO',
       idOf: (body: ThirdpartyRequestsVerificationsPostRequest) => body.verificationRequestId,
       facts: (body: ThirdpartyRequestsVerificationsPostRequest) => ({ consentId: body.consentId }),
       takenByHub: verifyChallenge,

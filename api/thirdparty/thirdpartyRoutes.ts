@@ -50,10 +50,13 @@ export interface MessageDeclaration<Body = never> {
    */
   ack?: Ack;
   /**
-   * The body's schema, or its alternatives (a `oneOf` of the third-party document). An error callback's body is
-   * always FSPIOP's ErrorInformationObject, to which the third-party document's error paths refer.
+   * The body's schema, or its alternatives (a `oneOf` of the third-party document), which `pick` tells apart. An
+   * error callback's body is always FSPIOP's ErrorInformationObject, to which the third-party document's error paths
+   * refer.
    */
   schemas?: readonly ThirdpartySchema[];
+  /** Which of the `schemas` a body is, by the tag the API gives its alternatives (read with `tagOf`). */
+  pick?: (body: unknown) => ThirdpartySchema;
   /** A POST's resource ID, read from its body. */
   idOf?: (body: Body) => string;
   /** What the message's follower reads of it. */
@@ -109,6 +112,7 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
       return next();
     });
     for (const declared of declaration.messages) {
+      if ((declared.schemas?.length ?? 0) > 1 && !declared.pick) throw new Error(`${resource} ${declared.message}: several schemas and no pick`);
       const { method, path, ack } = ROUTES[declared.message];
       router[method](path, async (ctx) => {
         const message = await read(ctx, resource, declared);
@@ -161,11 +165,11 @@ async function read<Body>(ctx: Context, resource: ThirdpartyResource, declared: 
   } else if (declared.schemas) {
     const received = await readJsonBody(ctx);
     rawBody = received.text;
-    if (declared.schemas.length === 1) {
+    if (declared.pick) {
+      ({ schema, body } = validateThirdpartyOneOf<Body>(declared.pick, received.body));
+    } else {
       schema = declared.schemas[0];
       body = validateThirdparty<Body>(schema, received.body);
-    } else {
-      ({ schema, body } = validateThirdpartyOneOf<Body>(declared.schemas, received.body));
     }
   }
   const id: string = declared.idOf ? declared.idOf(body) : ctx.state.pathId;

@@ -724,6 +724,57 @@ test('an invalid body is 400 in the thirdparty media type: unparseable or not an
   );
 });
 
+test('a body of several forms is validated against the one its tag names, and the error names its own problem', async (t) => {
+  const parties = await cast();
+  const all = await catalogue();
+  const find = (resource: string, kind: Kind, variant: string) => all.find((m) => m.resource === resource && m.kind === kind && m.variant === variant)!;
+  const signed = find('consents', 'answer', 'GENERIC credential signed by the PISP').body as { scopes: object[]; credential: { status: string } };
+  const generic = find('thirdpartyRequests/authorizations', 'answer', 'GENERIC');
+  const cases = [
+    {
+      // A registration whose credential is wrong: not the grant to the PISP (which allows other properties), so not
+      // "must have required property 'credential'".
+      what: 'POST /consents to the Auth service, its credential VERIFIED already',
+      method: 'POST',
+      path: '/consents',
+      destination: AUTH_SERVICE,
+      body: {
+        consentId: crypto.randomUUID(),
+        consentRequestId: crypto.randomUUID(),
+        scopes: signed.scopes,
+        status: 'ISSUED',
+        credential: { ...signed.credential, status: 'VERIFIED' },
+      },
+      code: '3100',
+      names: 'body.credential.status',
+    },
+    {
+      what: 'PUT /thirdpartyRequests/authorizations/{ID} (GENERIC) without its signature',
+      method: 'PUT',
+      path: `/thirdpartyRequests/authorizations/${generic.id}`,
+      destination: parties.dfsp.name,
+      body: { responseType: 'ACCEPTED', signedPayload: { signedPayloadType: 'GENERIC' } },
+      code: '3102',
+      names: "body.signedPayload must have required property 'genericSignedPayload'",
+    },
+    {
+      what: 'PATCH /consents/{ID} (REVOKED) without revokedAt',
+      method: 'PATCH',
+      path: `/consents/${crypto.randomUUID()}`,
+      destination: parties.pisp.name,
+      body: { status: 'REVOKED' },
+      code: '3102',
+      names: "body must have required property 'revokedAt'",
+    },
+  ];
+  for (const { what, method, path, destination, body, code, names } of cases) {
+    const source = method === 'PUT' ? parties.pisp.name : parties.dfsp.name;
+    const answer = await fixture.hub.fspiop(method, path, { source, destination, body });
+    checkRefused(t, what, answer, code);
+    t.true(answer.body?.errorInformation?.errorDescription?.includes(names), `${what}: ${JSON.stringify(answer.body)}`);
+  }
+});
+
 test("a message from the hub's own identities (its participant, its Auth service) is spoofed: 400 (3100), passed on to no one", async (t) => {
   const parties = await cast();
   const all = await messages(() => true);
