@@ -82,7 +82,7 @@ const consentRequests = thirdpartyRoutes({
 });
 
 /**
- * /consents (Document 1, grant consent, credential registration, unlinking). The DFSP's grant to the PISP is
+ * /consents (Document 1, grant consent, credential registration, unlinking). The DFSP's grant to an active PISP is
  * recorded (who the consent links, for its later messages and its unlinking); a registration, a GET or a DELETE
  * for the hub's Auth service is taken by it.
  */
@@ -100,16 +100,22 @@ const consents = thirdpartyRoutes({
         ...('credential' in body ? { state: body.credential.status } : {}),
       }),
       takenByHub: async (message, deps) => {
-        const body = message.body as ConsentsPostRequestPISP;
-        if (message.schema === 'ConsentsPostRequestPISP' && message.fspiop.destination && !('credential' in message.body)) {
+        // The Auth service's first: it takes a registration, and refuses (400) a grant addressed to it before anything
+        // is recorded. What it leaves is addressed elsewhere.
+        if (await registerConsent(message as never, deps)) return true;
+        const pisp = message.fspiop.destination;
+        // The record says who the consent links, which later messages and the unlinking trust: only a grant that can
+        // reach an active participant is recorded.
+        if (message.schema === 'ConsentsPostRequestPISP' && pisp && !(await deps.directory.unavailable(pisp))) {
+          const body = message.body as ConsentsPostRequestPISP;
           await new Consents(deps.services.db).granted({
             consentId: body.consentId,
             consentRequestId: body.consentRequestId,
             dfsp: message.fspiop.source,
-            pisp: message.fspiop.destination,
+            pisp,
           });
         }
-        return registerConsent(message as never, deps);
+        return false;
       },
       follower: async ({ body, fspiop }, deps) =>
         body.consentRequestId ? linkingOf(body.consentRequestId, fromDfsp(fspiop)) : linkingOfConsent(body.consentId, deps),
