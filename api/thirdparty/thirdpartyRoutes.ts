@@ -90,10 +90,10 @@ const ROUTES: Record<MessageName, { method: 'post' | 'get' | 'put' | 'patch' | '
 
 /**
  * Turns a third-party resource's declaration into its router. Every message is checked (headers, version, {ID},
- * body) as the FSPIOP gateway checks its own, acknowledged as the third-party document says (202 for a request, 200
- * for a callback, each PUT or PATCH as declared), and then
- * passed on by FSPIOP-Destination byte for byte, as Mojaloop's thirdparty-api-svc does, through a durable follow-up
- * that reports a failed delivery to the sender. Messages addressed to the switch's own services are taken by them.
+ * body) as the FSPIOP gateway checks its own, acknowledged with the code the third-party OpenAPI document gives it
+ * (its kind's in ROUTES, or its own `ack`), and then passed on by FSPIOP-Destination byte for byte, as Mojaloop's
+ * thirdparty-api-svc does, through a durable follow-up that reports a failed delivery to the sender. Messages
+ * addressed to the switch's own services are taken by them.
  * The message's follower is told beside its routing, and the acknowledgement waits for both, so the conversation's
  * next message finds its follower told of this one; but a follower that cannot be found or told is only logged, and
  * the message is routed all the same.
