@@ -186,12 +186,15 @@ export interface Address {
 /**
  * Where a message about resource `id` goes: a POST to `/{resource}` (its ID in the body), a GET, PATCH, DELETE or an answer to
  * `/{resource}/{id}`, an error to `/{resource}/{id}/error`. `query` is appended to a GET (authorizations carry their
- * parameters so).
+ * parameters so). The ID is percent-encoded as one path segment: an /accounts/{ID} is the user's identifier, which
+ * may hold `/`, `?` or `+` (an MSISDN), and must reach the participant as the same ID at the same path. A
+ * CorrelationId or ServiceType is unchanged by it.
  */
 export function addressOf(resource: Resource, kind: MessageName, id?: string, query = ''): Address {
   const route = addressing[resource];
   const endpointType = route?.endpoints[kind] ?? (kind === 'get' ? route?.endpoints.request : undefined);
   if (!route || !endpointType) throw new Error(`no ${kind} endpoint for ${resource}`);
-  const path = kind === 'request' ? `/${resource}` : `/${resource}/${id}${kind === 'error' ? '/error' : ''}${kind === 'get' ? query : ''}`;
+  const segment = encodeURIComponent(id ?? '');
+  const path = kind === 'request' ? `/${resource}` : `/${resource}/${segment}${kind === 'error' ? '/error' : ''}${kind === 'get' ? query : ''}`;
   return { endpointType, path, ...(route.idParam && id ? { params: { [route.idParam]: id } } : {}) };
 }

@@ -36,5 +36,10 @@ export interface FollowedFacts {
 /** Where a followed conversation stands, as its follower's query answers. */
 export interface FollowedConversation {
   state: string;
+  /** When it is marked EXPIRED if it has not ended (ISO 8601). */
+  deadline: string;
+  /** The messages in the order they arrived; of a resource's GETs, only the first. */
   messages: FollowedMessage[];
+  /** The GETs after each resource's first, counted and not kept (a PISP may poll). */
+  repeatedGets: number;
 }

@@ -19,7 +19,8 @@ export function partyRoutingFor(deps: SwitchDependencies): PartyRouting {
   });
 }
 
-function decodeSegment(segment: string): string {
+/** A raw path segment percent-decoded, `+` kept (it is a space only in a query string); bad encoding is 400 (3101). */
+export function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -141,14 +141,23 @@ export function validateThirdparty<T>(schema: ThirdpartySchema, value: unknown, 
 }
 
 /**
- * A body that must match one of several schemas (the third-party API's `oneOf`s): the first that matches, or the
- * error of the first alternative, which names what the sender most likely meant.
+ * A body that is one of several schemas (the third-party API's `oneOf`s), validated against the one its tag names
+ * (`pick`: a POST /consents with a `credential` is the registration with the Auth service). Trying each in turn
+ * would not do: the alternatives do not all forbid other properties, so a registration whose credential is wrong
+ * would pass as the grant to the PISP, and its sender would be told of a problem it does not have.
  */
-export function validateThirdpartyOneOf<T>(schemas: readonly ThirdpartySchema[], value: unknown, where = 'body'): { schema: ThirdpartySchema; body: T } {
-  for (const schema of schemas) {
-    if (validator('thirdparty', schema)(value)) return { schema, body: value as T };
+export function validateThirdpartyOneOf<T>(pick: (value: unknown) => ThirdpartySchema, value: unknown, where = 'body'): { schema: ThirdpartySchema; body: T } {
+  const schema = pick(value);
+  return { schema, body: validateThirdparty<T>(schema, value, where) };
+}
+
+/** The value at `path` inside a body not yet validated (a `oneOf`'s tag); undefined where there is none. */
+export function tagOf(value: unknown, ...path: string[]): unknown {
+  let at = value;
+  for (const key of path) {
+    at = typeof at === 'object' && at !== null && !Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined;
   }
-  return { schema: schemas[0], body: validateThirdparty<T>(schemas[0], value, where) };
+  return at;
 }
 
 /** Compiles every schema the gateway uses, so the first request does not pay for it. */

@@ -19,6 +19,7 @@ export function linkingOf(consentRequestId: string, sides: Sides): FollowerRef {
   return {
     workflowId: workflowIds.linking(consentRequestId),
     workflow: linking,
+    openedBy: 'consentRequests',
     searchAttributes: [
       { key: Pisp, value: sides.pisp ?? '' },
       { key: Dfsp, value: sides.dfsp ?? '' },
@@ -40,6 +41,7 @@ export function transactionOf(transactionRequestId: string, sides: Sides, extra:
   return {
     workflowId: workflowIds.thirdpartyTransaction(transactionRequestId),
     workflow: thirdpartyTransaction,
+    openedBy: 'thirdpartyRequests/transactions',
     searchAttributes: [
       { key: Pisp, value: sides.pisp ?? '' },
       { key: Dfsp, value: sides.dfsp ?? '' },

@@ -15,7 +15,7 @@ import type {
 import { Consents } from '../../activities/hub/auth/consents';
 import { HttpError } from '../http/httpError';
 import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
-import { validateThirdparty } from '../fspiop/schemas';
+import { tagOf, validateThirdparty } from '../fspiop/schemas';
 import { getConsent, registerConsent, unlinkConsent, verifyChallenge } from './authService';
 import { correlationKeys, fromDfsp, fromPisp, linkingOf, linkingOfConsent, rememberTransaction, transactionCorrelatedBy, transactionOf } from './followers';
 import { answerServices } from './services';
@@ -32,6 +32,8 @@ const errorFacts = (body: ErrorInformationObject) => ({ errorCode: body.errorInf
 /** {ID} of GET /accounts/{ID}: the user's identifier at the DFSP (ConsentRequestsPostRequest.userId), not a UUID. */
 function userId(id: string): void {
   if (id.length < 1 || id.length > 128) throw new HttpError(400, 'malformedSyntax', 'path ID must be 1 to 128 characters');
+  // However encoded, a URL reads these as steps up its path: passed on, they would leave /accounts/.
+  if (id === '.' || id === '..') throw new HttpError(400, 'malformedSyntax', `path ID must not be "${id}"`);
 }
 
 /** /accounts (Document 1, discovery): the PISP's GET to the DFSP, the account list or error back. */
@@ -51,13 +53,23 @@ const consentRequests = thirdpartyRoutes({
       idOf: (body: ConsentRequestsPostRequest) => body.consentRequestId,
       follower: ({ id, fspiop }) => linkingOf(id, fromPisp(fspiop)),
     },
+    // The PUT asks the PISP to authenticate the user, the PATCH carries the authToken for the DFSP to check: requests
+    // both, 202 in the third-party document (UpdateConsentRequest, PatchConsentRequest) and thirdparty-api-svc.
     {
       message: 'answer',
+      ack: 202,
       schemas: ['ConsentRequestsIDPutResponseWeb', 'ConsentRequestsIDPutResponseOTP'],
+      // Only the Web form has an authUri, to which the PISP sends the user; its one channel is WEB.
+      pick: (body) => {
+        const channels = tagOf(body, 'authChannels');
+        const web = tagOf(body, 'authUri') !== undefined || (Array.isArray(channels) && channels.includes('WEB'));
+        return web ? 'ConsentRequestsIDPutResponseWeb' : 'ConsentRequestsIDPutResponseOTP';
+      },
       follower: ({ id, fspiop }) => linkingOf(id, fromDfsp(fspiop)),
     },
     {
       message: 'patch',
+      ack: 202,
       schemas: ['ConsentRequestsIDPatchRequest'],
       follower: ({ id, fspiop }) => linkingOf(id, fromPisp(fspiop)),
     },
@@ -70,7 +82,7 @@ const consentRequests = thirdpartyRoutes({
 });
 
 /**
- * /consents (Document 1, grant consent, credential registration, unlinking). The DFSP's grant to the PISP is
+ * /consents (Document 1, grant consent, credential registration, unlinking). The DFSP's grant to an active PISP is
  * recorded (who the consent links, for its later messages and its unlinking); a registration, a GET or a DELETE
  * for the hub's Auth service is taken by it.
  */
@@ -80,22 +92,30 @@ const consents = thirdpartyRoutes({
     {
       message: 'request',
       schemas: ['ConsentsPostRequestAUTH', 'ConsentsPostRequestPISP'],
+      // The registration with the Auth service carries the credential; the grant to the PISP has none yet.
+      pick: (body) => (tagOf(body, 'credential') !== undefined ? 'ConsentsPostRequestAUTH' : 'ConsentsPostRequestPISP'),
       idOf: (body: ConsentsPostRequestPISP) => body.consentId,
       facts: (body: ConsentsPostRequestAUTH | ConsentsPostRequestPISP) => ({
         consentId: body.consentId,
         ...('credential' in body ? { state: body.credential.status } : {}),
       }),
       takenByHub: async (message, deps) => {
-        const body = message.body as ConsentsPostRequestPISP;
-        if (message.schema === 'ConsentsPostRequestPISP' && message.fspiop.destination && !('credential' in message.body)) {
+        // The Auth service's first: it takes a registration, and refuses (400) a grant addressed to it before anything
+        // is recorded. What it leaves is addressed elsewhere.
+        if (await registerConsent(message as never, deps)) return true;
+        const pisp = message.fspiop.destination;
+        // The record says who the consent links, which later messages and the unlinking trust: only a grant that can
+        // reach an active participant is recorded.
+        if (message.schema === 'ConsentsPostRequestPISP' && pisp && !(await deps.directory.unavailable(pisp))) {
+          const body = message.body as ConsentsPostRequestPISP;
           await new Consents(deps.services.db).granted({
             consentId: body.consentId,
             consentRequestId: body.consentRequestId,
             dfsp: message.fspiop.source,
-            pisp: message.fspiop.destination,
+            pisp,
           });
         }
-        return registerConsent(message as never, deps);
+        return false;
       },
       follower: async ({ body, fspiop }, deps) =>
         body.consentRequestId ? linkingOf(body.consentRequestId, fromDfsp(fspiop)) : linkingOfConsent(body.consentId, deps),
@@ -103,13 +123,18 @@ const consents = thirdpartyRoutes({
     { message: 'get', takenByHub: getConsent, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
     {
       message: 'answer',
+      // The signed credential asks the DFSP to have it registered. The document allows 200 or 202 (PutConsentByID);
+      // thirdparty-api-svc answers 202.
+      ack: 202,
       schemas: ['ConsentsIDPutResponseSigned', 'ConsentsIDPutResponseVerified'],
+      pick: (body) => (tagOf(body, 'credential', 'status') === 'VERIFIED' ? 'ConsentsIDPutResponseVerified' : 'ConsentsIDPutResponseSigned'),
       facts: (body: { credential: { status: string } }) => ({ state: body.credential.status }),
       follower: ({ id }, deps) => linkingOfConsent(id, deps),
     },
     {
       message: 'patch',
       schemas: ['ConsentsIDPatchResponseVerified', 'ConsentsIDPatchResponseRevoked'],
+      pick: (body) => (tagOf(body, 'status') === 'REVOKED' ? 'ConsentsIDPatchResponseRevoked' : 'ConsentsIDPatchResponseVerified'),
       facts: (body: { status?: string; credential?: { status: string } }) => ({ state: body.status ?? body.credential?.status }),
       follower: ({ id }, deps) => linkingOfConsent(id, deps),
     },
@@ -141,6 +166,8 @@ const transactions = thirdpartyRoutes({
       follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)),
     },
     {
+      // The final notification: 200 in the document (NotifyThirdpartyTransactionRequests), which the switch follows
+      // where thirdparty-api-svc differs from it (it answers 202).
       message: 'patch',
       schemas: ['ThirdpartyRequestsTransactionsIDPatchResponse'],
       facts: (body: ThirdpartyRequestsTransactionsIDPatchResponse) => ({ state: body.transactionState }),
@@ -172,6 +199,11 @@ const authorizations = thirdpartyRoutes({
         'ThirdpartyRequestsAuthorizationsIDPutResponseGeneric',
         'ThirdpartyRequestsAuthorizationsIDPutResponseRejected',
       ],
+      pick: (body) => {
+        if (tagOf(body, 'responseType') === 'REJECTED') return 'ThirdpartyRequestsAuthorizationsIDPutResponseRejected';
+        const generic = tagOf(body, 'signedPayload', 'signedPayloadType') === 'GENERIC';
+        return generic ? 'ThirdpartyRequestsAuthorizationsIDPutResponseGeneric' : 'ThirdpartyRequestsAuthorizationsIDPutResponseFIDO';
+      },
       facts: (body: ThirdpartyRequestsAuthorizationsIDPutResponse) => ({ responseType: body.responseType }),
       follower: ({ id }, deps) => correlatedTransaction(correlationKeys.authorization(id), deps),
     },
@@ -190,6 +222,8 @@ const verifications = thirdpartyRoutes({
     {
       message: 'request',
       schemas: ['ThirdpartyRequestsVerificationsPostRequestFIDO', 'ThirdpartyRequestsVerificationsPostRequestGeneric'],
+      pick: (body) =>
+        tagOf(body, 'signedPayloadType') === 'GENERIC' ? 'ThirdpartyRequestsVerificationsPostRequestGeneric' : 'ThirdpartyRequestsVerificationsPostRequestFIDO',
       idOf: (body: ThirdpartyRequestsVerificationsPostRequest) => body.verificationRequestId,
       facts: (body: ThirdpartyRequestsVerificationsPostRequest) => ({ consentId: body.consentId }),
       takenByHub: verifyChallenge,

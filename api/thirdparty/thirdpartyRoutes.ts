@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Workflow } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { MessageName, ThirdpartyResource } from '../contracts/conversations';
 import type { FollowedFacts, FollowedMessage } from '../contracts/followers';
 import { followedMessageSignal } from '../../workflows/kit/follower';
@@ -9,7 +9,9 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
 import { startFollowUp } from '../fspiop/conversationRoutes';
+import { signalIfRunning } from '../fspiop/conversations';
 import { FspiopRequest, fspiopHeaders } from '../fspiop/headers';
+import { decodeSegment } from '../fspiop/parties';
 import { accepted, ok } from '../fspiop/replies';
 import { routedMessage } from '../fspiop/routed';
 import { pathId, ThirdpartySchema, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
@@ -30,18 +32,31 @@ export interface ThirdpartyMessage<Body> {
 export interface FollowerRef {
   workflowId: string;
   workflow: Workflow;
+  /** The resource whose POST opens the conversation: only that request starts the follower. */
+  openedBy: ThirdpartyResource;
   searchAttributes: SearchAttributePair[];
   summary: string;
 }
+
+/** 200: the message was received; 202: it was accepted, and is a request whose answer comes later. */
+type Ack = 200 | 202;
 
 /** One message of a resource: its method and path, its body, and what the switch does with it besides routing. */
 export interface MessageDeclaration<Body = never> {
   message: MessageName;
   /**
-   * The body's schema, or its alternatives (a `oneOf` of the third-party document). An error callback's body is
-   * always FSPIOP's ErrorInformationObject, to which the third-party document's error paths refer.
+   * Its acknowledgement, where the third-party OpenAPI document gives it another than its kind's (ROUTES): a PUT or
+   * PATCH that asks something of its receiver is a request there, answered 202.
+   */
+  ack?: Ack;
+  /**
+   * The body's schema, or its alternatives (a `oneOf` of the third-party document), which `pick` tells apart. An
+   * error callback's body is always FSPIOP's ErrorInformationObject, to which the third-party document's error paths
+   * refer.
    */
   schemas?: readonly ThirdpartySchema[];
+  /** Which of the `schemas` a body is, by the tag the API gives its alternatives (read with `tagOf`). */
+  pick?: (body: unknown) => ThirdpartySchema;
   /** A POST's resource ID, read from its body. */
   idOf?: (body: Body) => string;
   /** What the message's follower reads of it. */
@@ -63,37 +78,45 @@ export interface ThirdpartyDeclaration {
   messages: MessageDeclaration<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-const ROUTES: Record<MessageName, { method: 'post' | 'get' | 'put' | 'patch' | 'delete'; path: string }> = {
-  request: { method: 'post', path: '/' },
-  get: { method: 'get', path: '/:id' },
-  answer: { method: 'put', path: '/:id' },
-  patch: { method: 'patch', path: '/:id' },
-  delete: { method: 'delete', path: '/:id' },
-  error: { method: 'put', path: '/:id/error' },
+/** Each message's method and path, and its acknowledgement unless its declaration names another. */
+const ROUTES: Record<MessageName, { method: 'post' | 'get' | 'put' | 'patch' | 'delete'; path: string; ack: Ack }> = {
+  request: { method: 'post', path: '/', ack: 202 },
+  get: { method: 'get', path: '/:id', ack: 202 },
+  answer: { method: 'put', path: '/:id', ack: 200 },
+  patch: { method: 'patch', path: '/:id', ack: 200 },
+  delete: { method: 'delete', path: '/:id', ack: 202 },
+  error: { method: 'put', path: '/:id/error', ack: 200 },
 };
 
 /**
  * Turns a third-party resource's declaration into its router. Every message is checked (headers, version, {ID},
- * body) as the FSPIOP gateway checks its own, acknowledged (202 for a request, 200 for a PUT or PATCH), and then
- * passed on by FSPIOP-Destination byte for byte, as Mojaloop's thirdparty-api-svc does, through a durable follow-up
- * that reports a failed delivery to the sender. Messages addressed to the switch's own services are taken by them.
- * The message's follower is told beside: routing never waits for it.
+ * body) as the FSPIOP gateway checks its own, acknowledged with the code the third-party OpenAPI document gives it
+ * (its kind's in ROUTES, or its own `ack`), and then passed on by FSPIOP-Destination byte for byte, as Mojaloop's
+ * thirdparty-api-svc does, through a durable follow-up that reports a failed delivery to the sender. Messages
+ * addressed to the switch's own services are taken by them.
+ * The message's follower is told beside its routing, and the acknowledgement waits for both, so the conversation's
+ * next message finds its follower told of this one; but a follower that cannot be found or told is only logged, and
+ * the message is routed all the same.
  */
 export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRoutes {
   const { resource } = declaration;
   return (deps) => {
     const router = new Router({ prefix: `/${resource}` });
+    router.use(refuseHubIdentities(deps));
     router.use(fspiopHeaders(resource, (fsp) => deps.directory.unavailable(fsp)));
-    router.param('id', (id, _ctx, next) => {
+    // The router's own value of {ID} reads `+` as a space, and an /accounts/{ID} (an MSISDN) may start with one.
+    router.param('id', (_decoded, ctx, next) => {
+      const id = decodeSegment(ctx.path.split('/')[resource.split('/').length + 1]);
       (declaration.checkId ?? pathId)(id);
+      ctx.state.pathId = id;
       return next();
     });
     for (const declared of declaration.messages) {
-      const { method, path } = ROUTES[declared.message];
+      if ((declared.schemas?.length ?? 0) > 1 && !declared.pick) throw new Error(`${resource} ${declared.message}: several schemas and no pick`);
+      const { method, path, ack } = ROUTES[declared.message];
       router[method](path, async (ctx) => {
         const message = await read(ctx, resource, declared);
         const taken = declared.takenByHub ? await declared.takenByHub(message, deps) : false;
-        const follower = await declared.follower?.(message, deps);
         await Promise.all([
           taken
             ? undefined
@@ -104,13 +127,29 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
                 message.id,
                 routedMessage(resource, declared.message, message.id, message.fspiop, message.rawBody),
               ),
-          follower ? tellFollower(deps, follower, followed(message, declared)) : undefined,
+          tellFollower(deps, declared, message),
         ]);
-        if (method === 'put' || method === 'patch') ok(ctx);
+        if ((declared.ack ?? ack) === 200) ok(ctx);
         else accepted(ctx);
       });
     }
     return router;
+  };
+}
+
+/**
+ * The hub's own identities, its participant (the FSPIOP-Source of what it originates) and its Auth service, speak
+ * only from inside the hub, never through its gateway: a message arriving from one of them is spoofed, and would
+ * otherwise pass on as the hub's word (a verification VERIFIED by the Auth service). Refused 400 (3100).
+ */
+function refuseHubIdentities(deps: SwitchDependencies): Middleware {
+  const own = [deps.sender.hubId, deps.authService.participantId];
+  return (ctx, next) => {
+    const source = ctx.get('FSPIOP-Source');
+    if (own.includes(source)) {
+      throw new HttpError(400, 'validationError', `FSPIOP-Source ${source} is the hub's own: the hub sends nothing through its gateway`);
+    }
+    return next();
   };
 }
 
@@ -126,14 +165,14 @@ async function read<Body>(ctx: Context, resource: ThirdpartyResource, declared: 
   } else if (declared.schemas) {
     const received = await readJsonBody(ctx);
     rawBody = received.text;
-    if (declared.schemas.length === 1) {
+    if (declared.pick) {
+      ({ schema, body } = validateThirdpartyOneOf<Body>(declared.pick, received.body));
+    } else {
       schema = declared.schemas[0];
       body = validateThirdparty<Body>(schema, received.body);
-    } else {
-      ({ schema, body } = validateThirdpartyOneOf<Body>(declared.schemas, received.body));
     }
   }
-  const id: string = declared.idOf ? declared.idOf(body) : ctx.params.id;
+  const id: string = declared.idOf ? declared.idOf(body) : ctx.state.pathId;
   if (!id) throw new HttpError(400, 'missingElement', 'the message names no resource ID');
   return { resource, message: declared.message, id, fspiop, body, rawBody, schema };
 }
@@ -151,24 +190,36 @@ function followed<Body>(message: ThirdpartyMessage<Body>, declared: MessageDecla
 }
 
 /**
- * Signals the follower, starting it with the first message it sees. A follower that has ended is not started again
- * (its conversation is over; a late message is only logged), and a follower that cannot be told never fails the
- * message: routing does not depend on it.
+ * Finds the message's follower and signals it. Only the conversation's first request (POST /consentRequests, POST
+ * /thirdpartyRequests/transactions) starts it; any other message is told to a follower already running, so that a
+ * GET or PUT naming an unknown ID starts nothing. A follower that has ended is not started again (its conversation
+ * is over; a late message is only logged). Finding it may read and write the database (the correlations of a
+ * transaction's messages): whatever fails here is logged and never fails the message, whose routing does not depend
+ * on its follower.
  */
-async function tellFollower(deps: SwitchDependencies, follower: FollowerRef, message: FollowedMessage): Promise<void> {
+async function tellFollower<Body>(deps: SwitchDependencies, declared: MessageDeclaration<Body>, message: ThirdpartyMessage<Body>): Promise<void> {
+  let follower: FollowerRef | undefined;
   try {
+    follower = await declared.follower?.(message, deps);
+    if (!follower) return;
+    if (message.message !== 'request' || message.resource !== follower.openedBy) {
+      const told = await signalIfRunning(deps.temporal, follower.workflowId, followedMessageSignal, followed(message, declared));
+      if (!told) deps.log.info({ workflowId: follower.workflowId, message: message.message, resource: message.resource }, 'no follower running');
+      return;
+    }
     await deps.temporal.workflow.signalWithStart(follower.workflow, {
       workflowId: follower.workflowId,
       taskQueue: deps.config.taskQueue,
       args: [],
       signal: followedMessageSignal,
-      signalArgs: [message],
+      signalArgs: [followed(message, declared)],
       typedSearchAttributes: follower.searchAttributes,
       staticSummary: follower.summary,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });
   } catch (error) {
     const level = error instanceof WorkflowExecutionAlreadyStartedError ? 'info' : 'warn';
-    deps.log[level]({ workflowId: follower.workflowId, err: (error as Error).message }, 'follower not told');
+    const about = follower ? { workflowId: follower.workflowId } : { resource: message.resource, message: message.message, id: message.id };
+    deps.log[level]({ ...about, err: (error as Error).message }, 'follower not told');
   }
 }

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hub, HubServices } from '../../activities/hub/services';
-import { createSwitchApp } from '../../api/fspiop/app';
+import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/app';
 import { switchResources } from '../../api/fspiop/resources';
 import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
 import { testDatabaseUrl, uniqueName } from './database';
@@ -52,10 +52,8 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue ? await connectClient(options.externalWorkerTaskQueue) : await startWorker(hub);
   const admin = await startAdmin(services);
-  const app = createSwitchApp({ ...hub, config: { taskQueue: worker.taskQueue }, temporal: worker.client }, switchResources, []);
-  const server = http.createServer({ maxHeaderSize: 65_536 }, requestListener(app));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const gateway = await serveGateway({ ...hub, config: { taskQueue: worker.taskQueue }, temporal: worker.client });
+  const { url } = gateway;
   const dfsps: SimulatedDfsp[] = [];
 
   return {
@@ -89,42 +87,60 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
       }
       return dfsp;
     },
-    async fspiop(method, path, { source, destination, body, headers = {}, version }) {
-      // The third-party API names one media type for all its resources, at its own version.
-      const thirdparty = THIRDPARTY_PATHS.includes(resourceOf(path));
-      const resource = thirdparty ? 'thirdparty' : resourceOf(path);
-      version ??= thirdparty ? '1.0' : '1.1';
-      const isCallback = method === 'PUT' || method === 'PATCH';
-      const base: Record<string, string | undefined> = {
-        accept: isCallback ? undefined : `application/vnd.interoperability.${resource}+json;version=${version}`,
-        // Mojaloop requires Content-Type on every FSPIOP message, a GET included.
-        'content-type': `application/vnd.interoperability.${resource}+json;version=${version}`,
-        date: new Date().toUTCString(),
-        'fspiop-source': source,
-        'fspiop-destination': destination,
-        ...headers,
-      };
-      const sent = Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: sent,
-        // Bytes, not a string: fetch would otherwise add a Content-Type of its own.
-        body: body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-    },
+    fspiop: (method, path, call) => fspiopAt(url, method, path, call),
     async position(dfsp, currency = 'USD') {
       return (await admin.call('GET', `/participants/${dfsp.name}/positions?currency=${currency}`)).body.value;
     },
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gateway.close();
       await Promise.all(dfsps.map((dfsp) => dfsp.close()));
       await admin.close();
       await worker.close();
       await hub.close();
     },
   };
+}
+
+/** The switch's gateway over real HTTP on a free port, wired to `deps`: a test may hand it dependencies of its own. */
+export async function serveGateway(deps: SwitchDependencies): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer({ maxHeaderSize: 65_536 }, requestListener(createSwitchApp(deps, switchResources, [])));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** An FSPIOP or third-party message sent to the gateway at `url` with the standard headers, as a participant sends it. */
+export async function fspiopAt(
+  url: string,
+  method: string,
+  path: string,
+  { source, destination, body, headers = {}, version }: FspiopCall,
+): Promise<{ status: number; body: any; headers: Headers }> {
+  // The third-party API names one media type for all its resources, at its own version.
+  const thirdparty = THIRDPARTY_PATHS.includes(resourceOf(path));
+  const resource = thirdparty ? 'thirdparty' : resourceOf(path);
+  version ??= thirdparty ? '1.0' : '1.1';
+  const isCallback = method === 'PUT' || method === 'PATCH';
+  const base: Record<string, string | undefined> = {
+    accept: isCallback ? undefined : `application/vnd.interoperability.${resource}+json;version=${version}`,
+    // Mojaloop requires Content-Type on every FSPIOP message, a GET included.
+    'content-type': `application/vnd.interoperability.${resource}+json;version=${version}`,
+    date: new Date().toUTCString(),
+    'fspiop-source': source,
+    'fspiop-destination': destination,
+    ...headers,
+  };
+  const sent = Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: sent,
+    // Bytes, not a string: fetch would otherwise add a Content-Type of its own.
+    body: body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }
 
 export interface SwitchFixture {

@@ -2,10 +2,12 @@ import test from 'ava';
 import crypto from 'node:crypto';
 import type { thirdparty } from '@mojaloop/api-snippets';
 import { consentChallenge } from '../../activities/hub/auth/challenge';
+import { Consents } from '../../activities/hub/auth/consents';
 import { workflowIds } from '../../api/contracts/conversations';
 import { followedConversationQuery } from '../../workflows/kit/follower';
 import { consentQuery } from '../../workflows/hub/consent';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
+import { uniqueName } from '../helpers/database';
 import { GenericSigner, SoftAuthenticator } from '../helpers/softAuthenticator';
 import { withSwitch } from '../helpers/switchHarness';
 import { AUTH_SERVICE, genericCredential, linkThroughSwitch, scopesAt, sendThirdparty } from '../helpers/thirdpartyFlows';
@@ -269,4 +271,34 @@ test('a CONSENT entry registered by someone else first is taken over by the Auth
   t_ok(await fixture.hub.fspiop('DELETE', `/consents/${consentId}`, { source: pisp.name, destination: dfsp.name }), 202);
   const patch = await pisp.waitFor((r) => r.method === 'PATCH' && r.path === `/consents/${consentId}`);
   t.is(patch.body.status, 'REVOKED');
+});
+
+test('a grant (POST /consents without credential) is recorded only when addressed to an active participant; to the Auth service it is refused first', async (t) => {
+  const { dfsp, pisp } = await parties();
+  const inactive = uniqueName('inactive');
+  t_ok(await fixture.hub.admin.call('POST', '/participants', { name: inactive, currency: 'USD' }), 200);
+  const consents = new Consents(fixture.hub.services.db);
+  const grant = () => ({
+    consentId: crypto.randomUUID(),
+    consentRequestId: crypto.randomUUID(),
+    scopes: [{ address: 'a.b', actions: ['ACCOUNTS_TRANSFER'] }],
+    status: 'ISSUED',
+  });
+  const send = (destination: string, body: object) => fixture.hub.fspiop('POST', '/consents', { source: dfsp.name, destination, body });
+
+  const toAuth = grant();
+  const refused = await send(AUTH, toAuth);
+  t.is(refused.status, 400, JSON.stringify(refused.body));
+  t.is(refused.body.errorInformation.errorCode, '3102');
+  t.is(await consents.find(toAuth.consentId), null, 'a grant to the Auth service is not recorded');
+
+  for (const destination of [uniqueName('unknown'), inactive]) {
+    const body = grant();
+    t_ok(await send(destination, body), 202);
+    t.is(await consents.find(body.consentId), null, `a grant to ${destination}, which cannot take it, is not recorded`);
+  }
+
+  const delivered = grant();
+  t_ok(await send(pisp.name, delivered), 202);
+  t.like(await consents.find(delivered.consentId), { dfsp: dfsp.name, pisp: pisp.name, consentRequestId: delivered.consentRequestId });
 });

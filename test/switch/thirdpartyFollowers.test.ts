@@ -1,9 +1,15 @@
 import test from 'ava';
+import crypto from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { workflowIds } from '../../api/contracts/conversations';
+import type { FollowedConversation } from '../../api/contracts/followers';
+import { followedConversationQuery, MAX_FOLLOWING_MS } from '../../workflows/kit/follower';
 import { GenericSigner } from '../helpers/softAuthenticator';
-import { withSwitch } from '../helpers/switchHarness';
+import { fspiopAt, serveGateway, withSwitch } from '../helpers/switchHarness';
+import { openTestHub } from '../helpers/worker';
 import {
   AUTH_SERVICE,
+  authorizationRequest,
   finishLinking,
   followerReaching,
   genericCredential,
@@ -72,3 +78,92 @@ test("a third-party transaction not over by its request's expiration is marked E
   // The request itself was routed all the same: the follower never holds up the routing.
   t.truthy(await dfsp.waitFor((r) => r.method === 'POST' && r.body?.transactionRequestId === request.transactionRequestId));
 });
+
+test('a follower that cannot be found (its database out of reach) is only logged: the message is acknowledged and routed', async (t) => {
+  const dfsp = await fixture.hub.provision();
+  const pisp = await fixture.hub.provision();
+  // A gateway whose follower lookups fail: its services' database is closed. The participants' directory and the
+  // worker that routes keep the hub's own.
+  const down = await openTestHub(fixture.hub.services.participants.hubName);
+  await down.close();
+  const gateway = await serveGateway({
+    ...fixture.hub.hub,
+    services: down.services,
+    config: { taskQueue: fixture.hub.worker.taskQueue },
+    temporal: fixture.hub.worker.client,
+  });
+  t.teardown(() => gateway.close());
+
+  // The POST writes the correlations of the transaction's messages, the PUT reads them: both fail here.
+  const authorization = authorizationRequest(thirdpartyTransactionRequest(dfsp.name, fixture.payee, 60_000), crypto.randomBytes(32).toString('base64'));
+  const posted = await fspiopAt(gateway.url, 'POST', '/thirdpartyRequests/authorizations', { source: dfsp.name, destination: pisp.name, body: authorization });
+  t.is(posted.status, 202, JSON.stringify(posted.body));
+  const path = `/thirdpartyRequests/authorizations/${authorization.authorizationRequestId}`;
+  const answered = await fspiopAt(gateway.url, 'PUT', path, { source: pisp.name, destination: dfsp.name, body: { responseType: 'REJECTED' } });
+  t.is(answered.status, 200, JSON.stringify(answered.body));
+
+  t.truthy(await pisp.waitFor((r) => r.method === 'POST' && r.body?.authorizationRequestId === authorization.authorizationRequestId));
+  t.truthy(await dfsp.waitFor((r) => r.method === 'PUT' && r.path === path));
+});
+
+test("only a conversation's first request starts its follower: other messages naming an unknown one start none", async (t) => {
+  const dfsp = await fixture.hub.provision();
+  const pisp = await fixture.hub.provision();
+  const [consentRequestId, granted, transactionRequestId, authorized] = [1, 2, 3, 4].map(() => crypto.randomUUID());
+  const scopes = [{ address: `${dfsp.name}.account`, actions: ['ACCOUNTS_TRANSFER'] }];
+  await sendThirdparty(fixture.hub, 'PUT', `/consentRequests/${consentRequestId}`, dfsp.name, pisp.name, { scopes, authChannels: ['OTP'] });
+  await sendThirdparty(fixture.hub, 'PATCH', `/consentRequests/${consentRequestId}`, pisp.name, dfsp.name, { authToken: '123456' });
+  // A grant names its consent request, an authorization its transaction request: neither opens the conversation.
+  const consentId = crypto.randomUUID();
+  await sendThirdparty(fixture.hub, 'POST', '/consents', dfsp.name, pisp.name, { consentId, consentRequestId: granted, scopes, status: 'ISSUED' });
+  await sendThirdparty(fixture.hub, 'GET', `/thirdpartyRequests/transactions/${transactionRequestId}`, pisp.name, dfsp.name);
+  await sendThirdparty(fixture.hub, 'PUT', `/thirdpartyRequests/transactions/${transactionRequestId}`, dfsp.name, pisp.name, {
+    transactionId: crypto.randomUUID(),
+    transactionRequestState: 'RECEIVED',
+  });
+  const request = { ...thirdpartyTransactionRequest(dfsp.name, fixture.payee, 60_000), transactionRequestId: authorized };
+  await sendThirdparty(fixture.hub, 'POST', '/thirdpartyRequests/authorizations', dfsp.name, pisp.name, authorizationRequest(request, 'challenge'));
+
+  // The acknowledgement waits for the follower to be told: had any been started, it would exist by now.
+  const workflowIdsNotStarted = [
+    workflowIds.linking(consentRequestId),
+    workflowIds.linking(granted),
+    workflowIds.thirdpartyTransaction(transactionRequestId),
+    workflowIds.thirdpartyTransaction(authorized),
+  ];
+  for (const workflowId of workflowIdsNotStarted) {
+    await t.throwsAsync(fixture.hub.worker.client.workflow.getHandle(workflowId).describe(), { instanceOf: WorkflowNotFoundError }, workflowId);
+  }
+  // All were routed all the same.
+  t.truthy(await pisp.waitFor((r) => r.method === 'POST' && r.body?.authorizationRequestId !== undefined && r.body.transactionRequestId === authorized));
+});
+
+test("a transaction request's follower keeps to a day whatever expiration the PISP names, and keeps only the first of its GETs", async (t) => {
+  const dfsp = await fixture.hub.provision();
+  const pisp = await fixture.hub.provision();
+  const request = { ...thirdpartyTransactionRequest(dfsp.name, fixture.payee, 60_000), expiration: '9999-12-31T23:59:59.999Z' };
+  const sentAt = Date.now();
+  await sendThirdparty(fixture.hub, 'POST', '/thirdpartyRequests/transactions', pisp.name, dfsp.name, request);
+  for (let poll = 0; poll < 5; poll++) {
+    await sendThirdparty(fixture.hub, 'GET', `/thirdpartyRequests/transactions/${request.transactionRequestId}`, pisp.name, dfsp.name);
+  }
+  const view = await viewOnce(workflowIds.thirdpartyTransaction(request.transactionRequestId), (v) => v.repeatedGets === 4);
+  const deadline = Date.parse(view.deadline);
+  t.true(deadline <= Date.now() + MAX_FOLLOWING_MS, `deadline ${view.deadline}`);
+  t.true(deadline >= sentAt + MAX_FOLLOWING_MS - 60_000, `deadline ${view.deadline}`);
+  t.deepEqual(
+    view.messages.map((m) => m.message),
+    ['request', 'get'],
+  );
+  t.is(view.repeatedGets, 4);
+});
+
+/** The follower's view once `ready` holds (signals are taken in their own workflow tasks), or after five seconds. */
+async function viewOnce(workflowId: string, ready: (view: FollowedConversation) => boolean): Promise<FollowedConversation> {
+  const handle = fixture.hub.worker.client.workflow.getHandle(workflowId);
+  for (let tries = 0; ; tries++) {
+    const view = await handle.query(followedConversationQuery);
+    if (ready(view) || tries >= 50) return view;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

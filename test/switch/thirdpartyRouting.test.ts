@@ -1,14 +1,19 @@
 // The third-party API (Document 1) as the switch routes it, over real HTTP between simulated PISPs and DFSPs: every
-// route and callback the switch offers is acknowledged (202 for a request, 200 for a PUT or PATCH) and reaches the
+// route and callback the switch offers is acknowledged (as the third-party OpenAPI document says) and reaches the
 // participant named in FSPIOP-Destination at its TP_CB_URL_* endpoint, byte for byte, with the sender's headers
 // (Accept removed from callbacks). What cannot be delivered comes back to the sender as PUT /{resource}/{ID}/error;
 // what is malformed is refused with the thirdparty media type. The hub-hosted Auth service is test/switch/thirdparty.test.ts.
 
 import test, { type ExecutionContext } from 'ava';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import { dirname, join } from 'node:path';
+import YAML from 'yaml';
 import type { thirdparty } from '@mojaloop/api-snippets';
 import { uniqueName } from '../helpers/database';
 import type { SimulatedDfsp } from '../helpers/dfsp';
+import { readAll } from '../helpers/http';
 import { GenericSigner, SoftAuthenticator } from '../helpers/softAuthenticator';
 import { HUB_ID, withSwitch } from '../helpers/switchHarness';
 
@@ -49,10 +54,32 @@ function nameOf(m: Message): string {
   return `${METHODS[m.kind]} /${m.resource}${m.kind === 'request' ? '' : `/${id}`}${m.kind === 'error' ? '/error' : ''}${m.variant ? ` (${m.variant})` : ''}`;
 }
 
-const pathOf = (m: Message, id = m.id) => (m.kind === 'request' ? `/${m.resource}` : `/${m.resource}/${id}${m.kind === 'error' ? '/error' : ''}`);
+/** Its path, the ID percent-encoded in its segment as the switch passes it on (`alice@example.org` as `alice%40example.org`). */
+const pathOf = (m: Message, id = m.id) =>
+  m.kind === 'request' ? `/${m.resource}` : `/${m.resource}/${encodeURIComponent(id)}${m.kind === 'error' ? '/error' : ''}`;
 /** Where the switch reports a message it cannot deliver: PUT /{resource}/{ID}/error to its sender. */
-const errorPathOf = (m: Message) => `/${m.resource}/${m.id}/error`;
-const ackOf = (m: Message) => (isCallback(m.kind) ? 200 : 202);
+const errorPathOf = (m: Message) => `/${m.resource}/${encodeURIComponent(m.id)}/error`;
+
+const PATHS = join(dirname(require.resolve('@mojaloop/api-snippets/package.json')), 'thirdparty', 'v1_0', 'openapi3', 'paths');
+/** Where the document gives a message several success codes, the one Mojaloop's thirdparty-api-svc answers. */
+const SVC_ACKS: Record<string, number> = { 'PUT /consents/{ID}': 202 };
+
+/**
+ * The acknowledgement of a message: the success code its operation has in the third-party OpenAPI document
+ * (@mojaloop/api-snippets, thirdparty v1_0), e.g. paths/consentRequests_ID.yaml's `put` for PUT /consentRequests/{ID}.
+ */
+function ackOf(m: Message): number {
+  const id = m.resource === 'services' ? 'ServiceType' : 'ID';
+  const file = [m.resource.replace('/', '_'), ...(m.kind === 'request' ? [] : [id]), ...(m.kind === 'error' ? ['error'] : [])].join('_');
+  const operation = YAML.parse(fs.readFileSync(join(PATHS, `${file}.yaml`), 'utf-8'))[METHODS[m.kind].toLowerCase()];
+  const codes = Object.keys(operation.responses)
+    .map(Number)
+    .filter((code) => code >= 200 && code < 300);
+  if (codes.length === 1) return codes[0];
+  const key = nameOf({ ...m, variant: undefined });
+  if (!SVC_ACKS[key]) throw new Error(`${key}: the document gives ${codes.join(' or ')}; which does the switch answer?`);
+  return SVC_ACKS[key];
+}
 /** The body as its sender writes it: indented and ending in a newline, so that a body the switch re-serialised would differ. */
 const textOf = (m: Message) => (m.body === undefined ? undefined : `${JSON.stringify(m.body, null, 2)}\n`);
 
@@ -543,6 +570,58 @@ test('discovery: GET /accounts/{ID} reaches the DFSP and its PUT /accounts/{ID} 
   await allOf((await messages(of('accounts'))).map((m) => checkRouted(t, parties, m)));
 });
 
+test('an /accounts/{ID} reaches the DFSP as the same ID in one path segment: an MSISDN keeps its +, a / or ? never leaves /accounts/', async (t) => {
+  const { pisp, dfsp } = await cast();
+  // What a participant's router decodes back to the ID sent: `%2B`, never `+`, which form decoding reads as a space.
+  const cases = [
+    { sent: '/accounts/+447700900123', arrives: '/accounts/%2B447700900123' },
+    { sent: '/accounts/%2B447700900123', arrives: '/accounts/%2B447700900123' },
+    { sent: '/accounts/..%2F..%2Fadmin%3Fx%3D1', arrives: '/accounts/..%2F..%2Fadmin%3Fx%3D1' },
+  ];
+  for (const { sent, arrives } of cases) {
+    const traceparent = traceContext();
+    const ack = await fixture.hub.fspiop('GET', sent, { source: pisp.name, destination: dfsp.name, headers: { traceparent } });
+    t.is(ack.status, 202, `GET ${sent} (${JSON.stringify(ack.body)})`);
+    const received = await dfsp.waitFor((r) => r.headers.traceparent === traceparent, 15_000, `GET ${sent}`);
+    t.is(received.path, arrives, `GET ${sent}`);
+  }
+  const answer = { accounts: [{ accountNickname: 'Chequing', address: 'dfsp.alice.chequing', currency: 'USD' }] };
+  for (const path of ['/accounts/+447700900123', '/accounts/+447700900123/error']) {
+    const traceparent = traceContext();
+    const body = path.endsWith('/error') ? { errorInformation: { errorCode: '6205', errorDescription: 'No user found' } } : answer;
+    const ack = await fixture.hub.fspiop('PUT', path, { source: dfsp.name, destination: pisp.name, body, headers: { traceparent } });
+    t.is(ack.status, 200, `PUT ${path} (${JSON.stringify(ack.body)})`);
+    const received = await pisp.waitFor((r) => r.headers.traceparent === traceparent, 15_000, `PUT ${path}`);
+    t.is(received.path, path.replace('+', '%2B'), `PUT ${path}`);
+  }
+  // A dot segment stays one however it is encoded (WHATWG URL): it is refused, not passed on.
+  for (const id of ['%2E%2E', '.%2e']) {
+    const refused = await rawGet(`/accounts/${id}`, pisp.name, dfsp.name);
+    t.is(refused.status, 400, `GET /accounts/${id}: ${refused.text}`);
+    t.is(JSON.parse(refused.text).errorInformation.errorCode, '3101', `GET /accounts/${id}`);
+  }
+});
+
+/** A GET sent with its path as written, dot segments included, which a URL parser would resolve before sending. */
+function rawGet(path: string, source: string, destination: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(fixture.hub.url);
+    // The path apart from the URL: parsed as one, it would lose its dot segments too.
+    const request = http.request({
+      hostname,
+      port,
+      path,
+      method: 'GET',
+      headers: { accept: MEDIA_TYPE, 'content-type': MEDIA_TYPE, date: new Date().toUTCString(), 'fspiop-source': source, 'fspiop-destination': destination },
+    });
+    request.on('response', (response) => {
+      readAll(response).then((bytes) => resolve({ status: response.statusCode!, text: bytes.toString('utf-8') }), reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 test('consent requests: POST and PATCH /consentRequests reach the DFSP; PUT /consentRequests/{ID} (Web and OTP) the PISP', async (t) => {
   const parties = await cast();
   await allOf((await messages(of('consentRequests'))).map((m) => checkRouted(t, parties, m)));
@@ -642,6 +721,77 @@ test('an invalid body is 400 in the thirdparty media type: unparseable or not an
       const { [m.required!]: _dropped, ...incomplete } = m.body as Record<string, unknown>;
       checkRefused(t, `${name} without ${m.required}`, (await send(m, from, to, { text: JSON.stringify(incomplete) })).ack, '3102');
     }),
+  );
+});
+
+test('a body of several forms is validated against the one its tag names, and the error names its own problem', async (t) => {
+  const parties = await cast();
+  const all = await catalogue();
+  const find = (resource: string, kind: Kind, variant: string) => all.find((m) => m.resource === resource && m.kind === kind && m.variant === variant)!;
+  const signed = find('consents', 'answer', 'GENERIC credential signed by the PISP').body as { scopes: object[]; credential: { status: string } };
+  const generic = find('thirdpartyRequests/authorizations', 'answer', 'GENERIC');
+  const cases = [
+    {
+      // A registration whose credential is wrong: not the grant to the PISP (which allows other properties), so not
+      // "must have required property 'credential'".
+      what: 'POST /consents to the Auth service, its credential VERIFIED already',
+      method: 'POST',
+      path: '/consents',
+      destination: AUTH_SERVICE,
+      body: {
+        consentId: crypto.randomUUID(),
+        consentRequestId: crypto.randomUUID(),
+        scopes: signed.scopes,
+        status: 'ISSUED',
+        credential: { ...signed.credential, status: 'VERIFIED' },
+      },
+      code: '3100',
+      names: 'body.credential.status',
+    },
+    {
+      what: 'PUT /thirdpartyRequests/authorizations/{ID} (GENERIC) without its signature',
+      method: 'PUT',
+      path: `/thirdpartyRequests/authorizations/${generic.id}`,
+      destination: parties.dfsp.name,
+      body: { responseType: 'ACCEPTED', signedPayload: { signedPayloadType: 'GENERIC' } },
+      code: '3102',
+      names: "body.signedPayload must have required property 'genericSignedPayload'",
+    },
+    {
+      what: 'PATCH /consents/{ID} (REVOKED) without revokedAt',
+      method: 'PATCH',
+      path: `/consents/${crypto.randomUUID()}`,
+      destination: parties.pisp.name,
+      body: { status: 'REVOKED' },
+      code: '3102',
+      names: "body must have required property 'revokedAt'",
+    },
+  ];
+  for (const { what, method, path, destination, body, code, names } of cases) {
+    const source = method === 'PUT' ? parties.pisp.name : parties.dfsp.name;
+    const answer = await fixture.hub.fspiop(method, path, { source, destination, body });
+    checkRefused(t, what, answer, code);
+    t.true(answer.body?.errorInformation?.errorDescription?.includes(names), `${what}: ${JSON.stringify(answer.body)}`);
+  }
+});
+
+test("a message from the hub's own identities (its participant, its Auth service) is spoofed: 400 (3100), passed on to no one", async (t) => {
+  const parties = await cast();
+  const all = await messages(() => true);
+  const sent: string[] = [];
+  for (const hubIdentity of [HUB_ID, AUTH_SERVICE]) {
+    await allOf(
+      all.map(async (m) => {
+        const { ack, traceparent } = await send(m, hubIdentity, parties[m.to].name);
+        sent.push(traceparent);
+        checkRefused(t, `${nameOf(m)} from ${hubIdentity}`, ack, '3100');
+        t.regex(ack.body?.errorInformation?.errorDescription ?? '', new RegExp(`FSPIOP-Source ${hubIdentity}`), `${nameOf(m)} from ${hubIdentity}`);
+      }),
+    );
+  }
+  t.false(
+    Object.values(parties).some((side) => side.received.some((r) => sent.includes(r.headers.traceparent as string))),
+    'none of them was passed on',
   );
 });
 

@@ -18,11 +18,20 @@ export interface FollowerScript<S extends string> {
   stateAfter(message: FollowedMessage): S | undefined;
   /** What an operator searches by, learnt from a message (a consent's ID once it is known). */
   searchAttributes?(message: FollowedMessage): SearchAttributeUpdatePair[];
-  /** When the conversation is over if it has not ended: a message may name it (a transaction request's expiration). */
+  /**
+   * When the conversation is over if it has not ended: a message may name it (a transaction request's expiration),
+   * at most MAX_FOLLOWING_MS after the message arrives.
+   */
   deadline(message: FollowedMessage): string | undefined;
   /** How long a conversation naming no deadline is followed. */
   defaultWindowMs: number;
 }
+
+/**
+ * The longest a conversation is followed past the message that names its deadline. The deadline is the PISP's to
+ * choose (a transaction request's expiration may be in the year 9999), and the hub does not keep a follower for it.
+ */
+export const MAX_FOLLOWING_MS = 24 * 60 * 60 * 1000;
 
 export interface FollowerOutcome {
   state: string;
@@ -37,14 +46,19 @@ export interface FollowerOutcome {
  */
 export async function follow<S extends string>(script: FollowerScript<S>): Promise<FollowerOutcome> {
   const messages: FollowedMessage[] = [];
+  // A PISP may poll with GET as often as it likes: the first GET of each resource is kept, the others only counted.
+  const polled = new Set<string>();
+  let repeatedGets = 0;
   let state: string = 'FOLLOWING';
   let deadline = new Date(Date.now() + script.defaultWindowMs).toISOString();
   const rank = (value: string) => script.order.indexOf(value as S);
   const isOver = () => script.final.includes(state as S);
 
   setHandler(followedMessageSignal, (message) => {
-    messages.push(message);
-    deadline = script.deadline(message) ?? deadline;
+    if (message.message === 'get' && polled.has(message.resource)) repeatedGets++;
+    else messages.push(message);
+    if (message.message === 'get') polled.add(message.resource);
+    deadline = capped(script.deadline(message)) ?? deadline;
     const updates = script.searchAttributes?.(message) ?? [];
     const next = script.stateAfter(message);
     if (next && !isOver() && rank(next) >= rank(state)) {
@@ -53,7 +67,7 @@ export async function follow<S extends string>(script: FollowerScript<S>): Promi
     }
     if (updates.length > 0) upsertSearchAttributes(updates);
   });
-  setHandler(followedConversationQuery, () => ({ state, messages }));
+  setHandler(followedConversationQuery, () => ({ state, deadline, messages, repeatedGets }));
 
   // The deadline may move while waiting (the request naming it can arrive after another message): wait again.
   while (!isOver()) {
@@ -64,4 +78,10 @@ export async function follow<S extends string>(script: FollowerScript<S>): Promi
     break;
   }
   return { state, messages: messages.length };
+}
+
+/** A deadline a message names, brought forward to MAX_FOLLOWING_MS from now; none if it names none it can be read as. */
+function capped(named: string | undefined): string | undefined {
+  const at = named === undefined ? NaN : Date.parse(named);
+  return Number.isFinite(at) ? new Date(Math.min(at, Date.now() + MAX_FOLLOWING_MS)).toISOString() : undefined;
 }
