@@ -149,16 +149,25 @@ export interface SwitchFixture {
   payee: string;
 }
 
-/** A switch with a provisioned payer and payee DFSP, started before a test file's tests and closed after them. */
-export function withSwitch(test: TestFn): SwitchFixture {
-  const fixture = {} as SwitchFixture;
+/** A switch started before a test file's tests (handed to `ready`, which runs before them too) and closed after them. */
+export function useSwitch(test: TestFn, ready: (hub: SwitchHarness) => void | Promise<void>): void {
+  let started: SwitchHarness | undefined;
   test.before(async () => {
-    fixture.hub = await startSwitch();
-    fixture.payer = (await fixture.hub.provision()).name;
-    fixture.payee = (await fixture.hub.provision()).name;
+    started = await startSwitch();
+    await ready(started);
   });
   test.after.always(async () => {
-    await fixture.hub?.close();
+    await started?.close();
+  });
+}
+
+/** A switch with a provisioned payer and payee DFSP, for a test file's tests. */
+export function withSwitch(test: TestFn): SwitchFixture {
+  const fixture = {} as SwitchFixture;
+  useSwitch(test, async (hub) => {
+    fixture.hub = hub;
+    fixture.payer = (await hub.provision()).name;
+    fixture.payee = (await hub.provision()).name;
   });
   return fixture;
 }

@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { FollowedConversation } from '../../api/contracts/followers';
 import { followedConversationQuery } from '../../workflows/kit/follower';
 import type { SimulatedDfsp } from './dfsp';
+import { pollUntil } from './polling';
 import { quoteBody } from './fspiopBodies';
 import { GenericSigner } from './softAuthenticator';
 import type { SwitchHarness } from './switchHarness';
@@ -152,13 +153,12 @@ export async function payFromLinkedAccount(
 }
 
 /** A follower's view once it has reached `state` (it follows behind the routing), or as it stands after ten seconds. */
-export async function followerReaching(client: Client, workflowId: string, state: string): Promise<FollowedConversation> {
+export function followerReaching(client: Client, workflowId: string, state: string): Promise<FollowedConversation> {
   const handle = client.workflow.getHandle(workflowId);
-  for (let tries = 0; ; tries++) {
-    const view = await handle.query(followedConversationQuery);
-    if (view.state === state || tries >= 100) return view;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return pollUntil(
+    () => handle.query(followedConversationQuery),
+    (view) => view.state === state,
+  );
 }
 
 export { send as sendThirdparty };

@@ -4,14 +4,11 @@ import type { BulkQuotesPostRequest } from '../../api/contracts/bodies';
 import { workflowIds } from '../../api/contracts/conversations';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { bulkQuoteAnswer, bulkQuoteBody } from '../helpers/fspiopBodies';
-import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
-test.before(async () => {
-  hub = await startSwitch();
-});
-test.after.always(async () => {
-  await hub?.close();
+useSwitch(test, (started) => {
+  hub = started;
 });
 
 const BULK_QUOTES_MEDIA_TYPE = 'application/vnd.interoperability.bulkQuotes+json;version=1.1';

@@ -4,14 +4,12 @@ import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { Decimal } from '../../activities/hub/db/money';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { BulkItem, bulkItem, bulkTransferBody, ilpPair, transferBody } from '../helpers/fspiopBodies';
-import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { pollUntil } from '../helpers/polling';
+import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
-test.before(async () => {
-  hub = await startSwitch();
-});
-test.after.always(async () => {
-  await hub?.close();
+useSwitch(test, (started) => {
+  hub = started;
 });
 
 const position = (dfsp: SimulatedDfsp) => hub.position(dfsp);
@@ -54,11 +52,7 @@ const sum = (items: BulkItem[]) => items.reduce((total, item) => total.plus(item
 
 /** Polls until `done` holds; fails after `timeoutMs`. */
 async function until(done: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  if (!(await pollUntil(done, (holds) => holds, timeoutMs))) throw new Error(`not so within ${timeoutMs} ms: ${what}`);
 }
 
 const codesOf = (put: ReceivedRequest) =>

@@ -1,19 +1,16 @@
 import crypto from 'node:crypto';
 import test from 'ava';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
-import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
 let dfspA: SimulatedDfsp;
 let dfspB: SimulatedDfsp;
 
-test.before(async () => {
-  hub = await startSwitch();
+useSwitch(test, async (started) => {
+  hub = started;
   dfspA = await hub.provision();
   dfspB = await hub.provision();
-});
-test.after.always(async () => {
-  await hub?.close();
 });
 
 /** A party identifier no other test (or test file sharing the database) uses. */

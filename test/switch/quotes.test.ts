@@ -1,14 +1,11 @@
 import test from 'ava';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair, quoteBody } from '../helpers/fspiopBodies';
-import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
-test.before(async () => {
-  hub = await startSwitch();
-});
-test.after.always(async () => {
-  await hub?.close();
+useSwitch(test, (started) => {
+  hub = started;
 });
 
 const isPut = (path: string) => (r: { method: string; path: string }) => r.method === 'PUT' && r.path === path;

@@ -9,6 +9,7 @@ import { consentQuery } from '../../workflows/hub/consent';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { uniqueName } from '../helpers/database';
 import { GenericSigner, SoftAuthenticator } from '../helpers/softAuthenticator';
+import { pollUntil } from '../helpers/polling';
 import { withSwitch } from '../helpers/switchHarness';
 import { AUTH_SERVICE, genericCredential, linkThroughSwitch, scopesAt, sendThirdparty } from '../helpers/thirdpartyFlows';
 
@@ -22,9 +23,6 @@ async function parties(): Promise<{ dfsp: SimulatedDfsp; pisp: SimulatedDfsp }> 
   return { dfsp: await fixture.hub.provision(), pisp: await fixture.hub.provision() };
 }
 
-const link = (dfsp: SimulatedDfsp, pisp: SimulatedDfsp, credential: Parameters<typeof linkThroughSwitch>[3]) =>
-  linkThroughSwitch(fixture.hub, dfsp, pisp, credential);
-
 const fido = (authenticator: SoftAuthenticator) => (consentId: string, scopes: thirdparty.Schemas.Scope[]) => ({
   credentialType: 'FIDO' as const,
   status: 'PENDING' as const,
@@ -32,6 +30,19 @@ const fido = (authenticator: SoftAuthenticator) => (consentId: string, scopes: t
 });
 
 const generic = (signer: GenericSigner) => (consentId: string, scopes: thirdparty.Schemas.Scope[]) => genericCredential(signer, consentId, scopes);
+
+/** A linking through the switch, once the Auth service has answered the DFSP's registration (its answer beside). */
+async function linked(dfsp: SimulatedDfsp, pisp: SimulatedDfsp, credential: Parameters<typeof linkThroughSwitch>[3]) {
+  const linking = await linkThroughSwitch(fixture.hub, dfsp, pisp, credential);
+  const answer = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${linking.consentId}`) && fromAuth(r));
+  return { ...linking, answer };
+}
+
+/** The Auth service's answers to `dfsp` about the resource at `path`, once there are `count` of them (fewer after ten seconds). */
+function answersFromAuth(dfsp: SimulatedDfsp, path: string, count: number): Promise<ReceivedRequest[]> {
+  const answers = () => Promise.resolve(dfsp.received.filter((r) => r.method === 'PUT' && r.path.startsWith(path) && fromAuth(r)));
+  return pollUntil(answers, (seen) => seen.length >= count);
+}
 
 /** A message the hub's Auth service sent (the PISP's own PUT /consents/{ID} passes the DFSP's simulator too). */
 const fromAuth = (r: ReceivedRequest) => r.headers['fspiop-source'] === AUTH;
@@ -55,8 +66,7 @@ async function verify(dfsp: SimulatedDfsp, body: { verificationRequestId: string
 test('linking with a FIDO credential ends VERIFIED: the Auth service answers the DFSP and registers CONSENT/{ID} as its own', async (t) => {
   const { dfsp, pisp } = await parties();
   const authenticator = await SoftAuthenticator.create({ origin, rpId, format: 'packed' });
-  const { consentId, scopes, consentRequestId } = await link(dfsp, pisp, fido(authenticator));
-  const answer = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`) && fromAuth(r));
+  const { consentId, scopes, consentRequestId, answer } = await linked(dfsp, pisp, fido(authenticator));
   t.is(answer.path, `/consents/${consentId}`);
   t.is(answer.headers['fspiop-source'], AUTH);
   t.is(answer.headers['content-type'], 'application/vnd.interoperability.thirdparty+json;version=1.0');
@@ -75,12 +85,11 @@ test('linking with a FIDO credential ends VERIFIED: the Auth service answers the
 test('linking with a GENERIC credential ends VERIFIED; a credential that does not sign the derived challenge is refused with 7212', async (t) => {
   const { dfsp, pisp } = await parties();
   const signer = new GenericSigner();
-  const good = await link(dfsp, pisp, generic(signer));
-  const verified = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${good.consentId}`) && fromAuth(r));
-  t.is(verified.body.credential.status, 'VERIFIED');
+  const good = await linked(dfsp, pisp, generic(signer));
+  t.is(good.answer.body.credential.status, 'VERIFIED');
 
-  const bad = await link(dfsp, pisp, () => ({ credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register('another challenge') }));
-  const refused = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${bad.consentId}`) && fromAuth(r));
+  const bad = await linked(dfsp, pisp, () => ({ credentialType: 'GENERIC', status: 'PENDING', genericPayload: signer.register('another challenge') }));
+  const refused = bad.answer;
   t.is(refused.path, `/consents/${bad.consentId}/error`);
   t.is(refused.body.errorInformation.errorCode, '7212');
 });
@@ -88,8 +97,7 @@ test('linking with a GENERIC credential ends VERIFIED; a credential that does no
 test('verifications: a signed challenge verifies; a wrong key, a wrong challenge and a replayed counter do not (7105)', async (t) => {
   const { dfsp, pisp } = await parties();
   const authenticator = await SoftAuthenticator.create({ origin, rpId, format: 'fido-u2f' });
-  const { consentId } = await link(dfsp, pisp, fido(authenticator));
-  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+  const { consentId } = await linked(dfsp, pisp, fido(authenticator));
 
   const challenge = crypto.randomBytes(32).toString('base64');
   const passed = await verify(dfsp, verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert(challenge) }));
@@ -116,11 +124,10 @@ test('verifications: a signed challenge verifies; a wrong key, a wrong challenge
 
   // The consent's workflow records each verification once its answer is sent.
   const handle = fixture.hub.worker.client.workflow.getHandle(workflowIds.consent(consentId));
-  let view = await handle.query(consentQuery);
-  for (let tries = 0; view.verifications.length < 4 && tries < 50; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    view = await handle.query(consentQuery);
-  }
+  const view = await pollUntil(
+    () => handle.query(consentQuery),
+    (consent) => consent.verifications.length >= 4,
+  );
   t.deepEqual(
     view.verifications.map((v) => v.verified),
     [true, false, false, false],
@@ -130,8 +137,7 @@ test('verifications: a signed challenge verifies; a wrong key, a wrong challenge
 test('unlinking by the PISP through the CONSENT lookup: the Auth service revokes, both sides get PATCH REVOKED, and the consent never verifies again (7213)', async (t) => {
   const { dfsp, pisp } = await parties();
   const signer = new GenericSigner();
-  const { consentId } = await link(dfsp, pisp, generic(signer));
-  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+  const { consentId } = await linked(dfsp, pisp, generic(signer));
 
   // Addressed to the DFSP, as Document 1 has the PISP do; the switch finds the Auth service owns the consent.
   t_ok(await fixture.hub.fspiop('DELETE', `/consents/${consentId}`, { source: pisp.name, destination: dfsp.name }), 202);
@@ -154,8 +160,7 @@ test('unlinking by the DFSP; a participant that is neither side of the consent m
   const { dfsp, pisp } = await parties();
   const stranger = await fixture.hub.provision();
   const signer = new GenericSigner();
-  const { consentId } = await link(dfsp, pisp, generic(signer));
-  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+  const { consentId } = await linked(dfsp, pisp, generic(signer));
 
   t_ok(await fixture.hub.fspiop('DELETE', `/consents/${consentId}`, { source: stranger.name, destination: AUTH }), 202);
   const refused = await stranger.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}/error`);
@@ -177,18 +182,10 @@ test('a DELETE for a consent the Auth service does not hold goes to the DFSP nam
 test('a registration repeated is answered as the first was; one with another credential under the same consentId is 3106', async (t) => {
   const { dfsp, pisp } = await parties();
   const signer = new GenericSigner();
-  const { consentId, scopes, consentRequestId, credential } = await link(dfsp, pisp, generic(signer));
-  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+  const { consentId, scopes, consentRequestId, credential } = await linked(dfsp, pisp, generic(signer));
   const body = { consentId, consentRequestId, scopes, credential, status: 'ISSUED' };
   t_ok(await fixture.hub.fspiop('POST', '/consents', { source: dfsp.name, destination: AUTH, body }), 202);
-  const answers = async (count: number) => {
-    for (let tries = 0; tries < 100; tries++) {
-      const seen = dfsp.received.filter((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`) && fromAuth(r));
-      if (seen.length >= count) return seen;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return dfsp.received.filter((r) => r.method === 'PUT' && r.path.startsWith(`/consents/${consentId}`) && fromAuth(r));
-  };
+  const answers = (count: number) => answersFromAuth(dfsp, `/consents/${consentId}`, count);
   const [, again] = await answers(2);
   t.is(again.path, `/consents/${consentId}`);
   t.is(again.body.credential.status, 'VERIFIED');
@@ -205,8 +202,7 @@ test("GET /consents/{ID} at the Auth service answers the consent's DFSP and PISP
   const { dfsp, pisp } = await parties();
   const stranger = await fixture.hub.provision();
   const signer = new GenericSigner();
-  const { consentId, scopes } = await link(dfsp, pisp, generic(signer));
-  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+  const { consentId, scopes } = await linked(dfsp, pisp, generic(signer));
 
   t_ok(await fixture.hub.fspiop('GET', `/consents/${consentId}`, { source: pisp.name, destination: AUTH }), 202);
   const consent = await pisp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
@@ -226,21 +222,13 @@ test("GET /consents/{ID} at the Auth service answers the consent's DFSP and PISP
 test('a verification repeated under its ID gets the same answer (no counter replay); another request under that ID is 3106', async (t) => {
   const { dfsp, pisp } = await parties();
   const authenticator = await SoftAuthenticator.create({ origin, rpId, format: 'packed' });
-  const { consentId } = await link(dfsp, pisp, fido(authenticator));
-  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && fromAuth(r));
+  const { consentId } = await linked(dfsp, pisp, fido(authenticator));
   const challenge = crypto.randomBytes(32).toString('base64');
   const body = verification(consentId, challenge, { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert(challenge) });
   t.deepEqual((await verify(dfsp, body)).body, { authenticationResponse: 'VERIFIED' });
 
   t_ok(await fixture.hub.fspiop('POST', '/thirdpartyRequests/verifications', { source: dfsp.name, destination: AUTH, body }), 202);
-  const answers = async (count: number) => {
-    for (let tries = 0; tries < 100; tries++) {
-      const seen = dfsp.received.filter((r) => r.path.startsWith(`/thirdpartyRequests/verifications/${body.verificationRequestId}`));
-      if (seen.length >= count) return seen;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`fewer than ${count} answers`);
-  };
+  const answers = (count: number) => answersFromAuth(dfsp, `/thirdpartyRequests/verifications/${body.verificationRequestId}`, count);
   const [, again] = await answers(2);
   t.deepEqual(again.body, { authenticationResponse: 'VERIFIED' });
 

@@ -5,6 +5,7 @@ import { workflowIds } from '../../api/contracts/conversations';
 import type { FollowedConversation } from '../../api/contracts/followers';
 import { followedConversationQuery, MAX_FOLLOWING_MS } from '../../workflows/kit/follower';
 import { GenericSigner } from '../helpers/softAuthenticator';
+import { pollUntil } from '../helpers/polling';
 import { fspiopAt, serveGateway, withSwitch } from '../helpers/switchHarness';
 import { openTestHub } from '../helpers/worker';
 import {
@@ -159,11 +160,7 @@ test("a transaction request's follower keeps to a day whatever expiration the PI
 });
 
 /** The follower's view once `ready` holds (signals are taken in their own workflow tasks), or after five seconds. */
-async function viewOnce(workflowId: string, ready: (view: FollowedConversation) => boolean): Promise<FollowedConversation> {
+function viewOnce(workflowId: string, ready: (view: FollowedConversation) => boolean): Promise<FollowedConversation> {
   const handle = fixture.hub.worker.client.workflow.getHandle(workflowId);
-  for (let tries = 0; ; tries++) {
-    const view = await handle.query(followedConversationQuery);
-    if (ready(view) || tries >= 50) return view;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return pollUntil(() => handle.query(followedConversationQuery), ready, 5_000);
 }

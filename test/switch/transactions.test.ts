@@ -1,13 +1,10 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
-test.before(async () => {
-  hub = await startSwitch();
-});
-test.after.always(async () => {
-  await hub?.close();
+useSwitch(test, (started) => {
+  hub = started;
 });
 
 const isPut = (path: string) => (r: { method: string; path: string }) => r.method === 'PUT' && r.path === path;

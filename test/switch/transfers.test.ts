@@ -3,14 +3,11 @@ import test from 'ava';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair, transferBody, ulid } from '../helpers/fspiopBodies';
-import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
-test.before(async () => {
-  hub = await startSwitch();
-});
-test.after.always(async () => {
-  await hub?.close();
+useSwitch(test, (started) => {
+  hub = started;
 });
 
 const position = (dfsp: SimulatedDfsp) => hub.position(dfsp);
