@@ -8,7 +8,7 @@ import type { ParticipantDirectory } from '../../activities/hub/delivery/directo
 import type { HubServices } from '../../activities/hub/services';
 import { createGateway } from '../http/gateway';
 import { observabilityRoutes, Health } from '../http/observability';
-import { errorMediaType } from './headers';
+import { errorMediaType, Senders } from './headers';
 import { warmUpSchemas } from './schemas';
 import { FSPIOP_RESOURCES, Resource, THIRDPARTY_RESOURCES } from '../contracts/conversations';
 
@@ -20,6 +20,11 @@ export interface SwitchDependencies {
   sender: CallbackSender;
   temporal: Client;
   log: Logger;
+}
+
+/** Who may send through the switch: active participants other than the hub's own identities. */
+export function sendersOf({ directory, sender, authService }: Pick<SwitchDependencies, 'directory' | 'sender' | 'authService'>): Senders {
+  return { unavailable: (fsp) => directory.unavailable(fsp), ownIdentities: [sender.hubId, authService.participantId] };
 }
 
 /** A resource's router, mounted at its path prefix; it validates, acknowledges and hands over. */

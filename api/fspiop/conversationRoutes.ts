@@ -12,7 +12,7 @@ import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
 import { followedMessageSignal } from '../../workflows/kit/follower';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import type { ResourceRoutes } from './app';
+import { ResourceRoutes, sendersOf } from './app';
 import { requestHash } from '../contracts/requestHash';
 import { signalIfRunning, startOrRepeat } from './conversations';
 import { FspiopRequest, fspiopHeaders } from './headers';
@@ -89,9 +89,10 @@ export interface ConversationDeclaration<Request, Answer, Failure> {
 /** Turns a declaration into the resource's router: validate, acknowledge (202 / 200), hand over to Temporal. */
 export function conversationRoutes<Request, Answer, Failure>(declaration: ConversationDeclaration<Request, Answer, Failure>): ResourceRoutes {
   const { resource } = declaration;
-  return ({ config, temporal, directory, log }) => {
+  return (deps) => {
+    const { config, temporal, log } = deps;
     const router = new Router({ prefix: `/${resource}` });
-    router.use(fspiopHeaders(resource, (fsp) => directory.unavailable(fsp)));
+    router.use(fspiopHeaders(resource, sendersOf(deps)));
     // Every {ID} names a conversation: a CorrelationId, checked before any handler uses it.
     router.param('id', (id, _ctx, next) => {
       pathId(id);

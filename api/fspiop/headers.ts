@@ -115,13 +115,24 @@ function required(ctx: Context, name: string): string {
   return value;
 }
 
+/** Who may send a message through the switch. */
+export interface Senders {
+  /** Why `fspId` cannot take part in a conversation now, or undefined if it can. */
+  unavailable(fspId: string): Promise<string | undefined>;
+  /**
+   * The hub's own identities (its participant, its Auth service): they speak only from inside the hub, never through
+   * its gateway, so a message claiming one is spoofed and would otherwise pass on as the hub's word.
+   */
+  ownIdentities: readonly string[];
+}
+
 /**
  * Checks the FSPIOP headers of a request (GET, POST, DELETE: Accept required) or callback (PUT, PATCH:
  * no Accept), and records who sent it and where it goes. Content-Type is required on every message, a GET
  * included, as Mojaloop's hub requires it. Wrong or missing headers are 400 with the code that names the
- * problem; an unsupported version is 406 (3001).
+ * problem; an unsupported version is 406 (3001); a sender that is one of the hub's own identities is 400 (3100).
  */
-export function fspiopHeaders(resource: Resource, isKnownActiveParticipant: (fspId: string) => Promise<string | undefined>): Middleware {
+export function fspiopHeaders(resource: Resource, senders: Senders): Middleware {
   const dialect = dialectOf(resource);
   return async (ctx, next) => {
     const isCallback = ctx.method === 'PUT' || ctx.method === 'PATCH';
@@ -136,7 +147,10 @@ export function fspiopHeaders(resource: Resource, isKnownActiveParticipant: (fsp
     const date = required(ctx, 'Date');
     if (!isHttpDate(date)) throw new HttpError(400, 'malformedSyntax', `header Date "${date}" is not an HTTP-date (RFC 7231)`);
     const source = required(ctx, 'FSPIOP-Source');
-    const problem = await isKnownActiveParticipant(source);
+    if (senders.ownIdentities.includes(source)) {
+      throw new HttpError(400, 'validationError', `FSPIOP-Source ${source} is the hub's own: the hub sends nothing through its gateway`);
+    }
+    const problem = await senders.unavailable(source);
     if (problem) throw new HttpError(400, 'idNotFound', `FSPIOP-Source ${source}: ${problem}`);
     const headers: FspiopHeaders = {};
     for (const name of FORWARDED_HEADERS) {

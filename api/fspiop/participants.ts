@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { PartyIdInfo } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
-import type { ResourceRoutes } from './app';
+import { ResourceRoutes, sendersOf } from './app';
 import { fspiopHeaders } from './headers';
 import { partyOf, partyRoutingFor } from './parties';
 import { accepted, inBackground, ok } from './replies';
@@ -24,7 +24,7 @@ function currencyOf(ctx: Context): string | undefined {
 export const participantsRoutes: ResourceRoutes = (deps) => {
   const routing = partyRoutingFor(deps);
   const router = new Router();
-  router.use(fspiopHeaders('participants', deps.directory.unavailable.bind(deps.directory)));
+  router.use(fspiopHeaders('participants', sendersOf(deps)));
 
   router.post('/participants', async (ctx) => {
     const { body } = await readJsonBody(ctx);

@@ -4,7 +4,7 @@ import { AccountLookup, isThirdpartyPartyIdType, PartyAddress } from '../../acti
 import { PartyRouting } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import type { ResourceRoutes, SwitchDependencies } from './app';
+import { ResourceRoutes, sendersOf, SwitchDependencies } from './app';
 import { fspiopHeaders, FspiopRequest } from './headers';
 import { accepted, inBackground, ok } from './replies';
 import { validateFspiop, validateThirdparty } from './schemas';
@@ -61,7 +61,7 @@ export function partyOf(ctx: Context): PartyAddress {
 export const partiesRoutes: ResourceRoutes = (deps) => {
   const routing = partyRoutingFor(deps);
   const router = new Router();
-  router.use(fspiopHeaders('parties', deps.directory.unavailable.bind(deps.directory)));
+  router.use(fspiopHeaders('parties', sendersOf(deps)));
 
   const get = (ctx: Context) => {
     const party = partyOf(ctx);

@@ -4,11 +4,11 @@ import type { ReceivedCallback } from '../contracts/messages';
 import type { FspiopRequest } from './headers';
 
 /** Who sent a message, as a follow-up keeps it. */
-export const sender = ({ source, destination, version, headers }: FspiopRequest) => ({ source, destination, version, headers });
+export const requesterOf = ({ source, destination, version, headers }: FspiopRequest) => ({ source, destination, version, headers });
 
 /** A GET passed on by its FSPIOP-Destination alone, with its query string as sent. */
 export function routedGet(resource: FspiopResource, id: string, fspiop: FspiopRequest, querystring = ''): RoutedMessage {
-  return { kind: 'routed', resource, id, message: 'get', from: sender(fspiop), ...(querystring ? { query: `?${querystring}` } : {}) };
+  return { kind: 'routed', resource, id, message: 'get', from: requesterOf(fspiop), ...(querystring ? { query: `?${querystring}` } : {}) };
 }
 
 /** A callback (PUT /{resource}/{ID} or …/error) passed on by its FSPIOP-Destination alone, byte for byte. */
@@ -18,12 +18,12 @@ export function routedCallback(resource: FspiopResource, message: 'answer' | 'er
     resource,
     id,
     message,
-    from: sender(fspiop),
+    from: requesterOf(fspiop),
     rawBody: callback.rawBody,
   });
 }
 
 /** Any message passed on by its FSPIOP-Destination alone: a POST, PUT, PATCH or DELETE as sent, a GET with its query. */
 export function routedMessage(resource: Resource, message: MessageName, id: string, fspiop: FspiopRequest, rawBody?: string): RoutedMessage {
-  return { kind: 'routed', resource, id, message, from: sender(fspiop), ...(rawBody === undefined ? {} : { rawBody }) };
+  return { kind: 'routed', resource, id, message, from: requesterOf(fspiop), ...(rawBody === undefined ? {} : { rawBody }) };
 }

@@ -8,6 +8,20 @@ import {
   TransactionRequestAnswer,
 } from '../../workflows/hub/transactionRequest';
 import { conversationRoutes } from './conversationRoutes';
+import type { FspiopRequest } from './headers';
+import type { FollowUp } from '../contracts/followUps';
+import type { ReceivedCallback } from '../contracts/messages';
+
+/** A payer FSP's answer or error that no running transaction request waits for: answered from the record. */
+const lateAnswer =
+  (isError: boolean) =>
+  (transactionRequestId: string, callback: ReceivedCallback<unknown>, fspiop: FspiopRequest): FollowUp => ({
+    kind: 'lateTransactionRequestAnswer',
+    transactionRequestId,
+    isError,
+    callback,
+    version: fspiop.version,
+  });
 
 /**
  * /transactionRequests: the payee FSP's POST starts the transactionRequest workflow; the payer FSP's PUT and
@@ -41,25 +55,13 @@ export const transactionRequestsRoutes = conversationRoutes<TransactionRequestsP
     workflowId: workflowIds.transactionRequest,
     signal: transactionRequestAnswerSignal,
     signalArgument: (callback): TransactionRequestAnswer => ({ kind: 'answer', callback }),
-    orphan: (transactionRequestId, callback, fspiop) => ({
-      kind: 'lateTransactionRequestAnswer',
-      transactionRequestId,
-      isError: false,
-      callback,
-      version: fspiop.version,
-    }),
+    orphan: lateAnswer(false),
   },
   error: {
     schema: 'ErrorInformationObject',
     workflowId: workflowIds.transactionRequest,
     signal: transactionRequestAnswerSignal,
     signalArgument: (callback): TransactionRequestAnswer => ({ kind: 'error', callback }),
-    orphan: (transactionRequestId, callback, fspiop) => ({
-      kind: 'lateTransactionRequestAnswer',
-      transactionRequestId,
-      isError: true,
-      callback,
-      version: fspiop.version,
-    }),
+    orphan: lateAnswer(true),
   },
 });

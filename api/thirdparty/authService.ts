@@ -7,6 +7,7 @@ import { consent, consentRequestSignal } from '../../workflows/hub/consent';
 import { HttpError } from '../http/httpError';
 import type { SwitchDependencies } from '../fspiop/app';
 import { startFollowUp } from '../fspiop/conversationRoutes';
+import { requesterOf } from '../fspiop/routed';
 import { requestHash } from '../contracts/requestHash';
 import { signalIfRunning, startOrRepeat } from '../fspiop/conversations';
 import type { FspiopRequest } from '../fspiop/headers';
@@ -90,5 +91,3 @@ async function askAuthService(consentId: string, request: ConsentRequest, deps: 
   if (await signalIfRunning(deps.temporal, workflowIds.consent(consentId), consentRequestSignal, request)) return;
   await startFollowUp(deps.temporal, deps.config.taskQueue, 'consents', consentId, { kind: 'consentRequest', consentId, request });
 }
-
-const requesterOf = ({ source, destination, version, headers }: FspiopRequest) => ({ source, destination, version, headers });

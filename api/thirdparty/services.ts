@@ -1,15 +1,15 @@
 import type { ServiceType } from '../contracts/bodies';
 import type { SwitchDependencies } from '../fspiop/app';
 import { startFollowUp } from '../fspiop/conversationRoutes';
+import { requesterOf } from '../fspiop/routed';
 import type { ThirdpartyMessage } from './thirdpartyRoutes';
 
 /** GET /services/{ServiceType}: the switch answers itself, from a follow-up, whoever the message names as destination. */
 export async function answerServices(message: ThirdpartyMessage<undefined>, deps: SwitchDependencies): Promise<boolean> {
-  const { source, destination, version, headers } = message.fspiop;
   await startFollowUp(deps.temporal, deps.config.taskQueue, 'services', message.id, {
     kind: 'servicesGet',
     serviceType: message.id as ServiceType,
-    requester: { source, destination, version, headers },
+    requester: requesterOf(message.fspiop),
   });
   return true;
 }

@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import type { Workflow } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { MessageName, ThirdpartyResource } from '../contracts/conversations';
 import type { FollowedFacts, FollowedMessage } from '../contracts/followers';
 import { followedMessageSignal } from '../../workflows/kit/follower';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
+import { ResourceRoutes, sendersOf, SwitchDependencies } from '../fspiop/app';
 import { startFollowUp } from '../fspiop/conversationRoutes';
 import { signalIfRunning } from '../fspiop/conversations';
 import { FspiopRequest, fspiopHeaders } from '../fspiop/headers';
@@ -102,8 +102,7 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
   const { resource } = declaration;
   return (deps) => {
     const router = new Router({ prefix: `/${resource}` });
-    router.use(refuseHubIdentities(deps));
-    router.use(fspiopHeaders(resource, (fsp) => deps.directory.unavailable(fsp)));
+    router.use(fspiopHeaders(resource, sendersOf(deps)));
     // The router's own value of {ID} reads `+` as a space, and an /accounts/{ID} (an MSISDN) may start with one.
     router.param('id', (_decoded, ctx, next) => {
       const id = decodeSegment(ctx.path.split('/')[resource.split('/').length + 1]);
@@ -134,22 +133,6 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
       });
     }
     return router;
-  };
-}
-
-/**
- * The hub's own identities, its participant (the FSPIOP-Source of what it originates) and its Auth service, speak
- * only from inside the hub, never through its gateway: a message arriving from one of them is spoofed, and would
- * otherwise pass on as the hub's word (a verification VERIFIED by the Auth service). Refused 400 (3100).
- */
-function refuseHubIdentities(deps: SwitchDependencies): Middleware {
-  const own = [deps.sender.hubId, deps.authService.participantId];
-  return (ctx, next) => {
-    const source = ctx.get('FSPIOP-Source');
-    if (own.includes(source)) {
-      throw new HttpError(400, 'validationError', `FSPIOP-Source ${source} is the hub's own: the hub sends nothing through its gateway`);
-    }
-    return next();
   };
 }
 

@@ -1,17 +1,14 @@
 import test from 'ava';
 import { transferBody } from '../helpers/fspiopBodies';
-import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
 let payer: string;
 let payee: string;
-test.before(async () => {
-  hub = await startSwitch();
+useSwitch(test, async (started) => {
+  hub = started;
   payer = (await hub.provision()).name;
   payee = (await hub.provision()).name;
-});
-test.after.always(async () => {
-  await hub?.close();
 });
 
 const post = (body: unknown, headers: Record<string, string | undefined> = {}, version?: string) =>
@@ -176,4 +173,11 @@ test('X-Forwarded-For is passed on with the request to the payee', async (t) => 
   t.is((await post(body, { 'x-forwarded-for': '203.0.113.7' })).status, 202);
   const forwarded = await hub.dfsps.find((dfsp) => dfsp.name === payee)!.waitFor((r) => r.method === 'POST' && r.body?.transferId === body.transferId);
   t.is(forwarded.headers['x-forwarded-for'], '203.0.113.7');
+});
+
+test("a message whose FSPIOP-Source is the hub's own participant is spoofed: 400 with 3100", async (t) => {
+  const body = transferBody(payer, payee, '1');
+  const { status, body: answer } = await hub.fspiop('POST', '/transfers', { source: HUB_ID, destination: payee, body });
+  t.is(status, 400);
+  t.is(answer.errorInformation.errorCode, '3100');
 });
