@@ -5,7 +5,7 @@ import type { AuthServiceConfig } from '../../platform/config';
 import { HubError } from '../../platform/hubError';
 import { ConsentRecord, ConsentVerification } from '../db/thirdpartyEntities';
 import type { AccountLookup } from '../lookup/accountLookup';
-import { Consents, insertIgnoringDuplicate } from './consents';
+import type { Consents } from './consents';
 import { StoredCredential, verifyRegistration, verifySignedChallenge } from './credentials';
 
 /** What registering a consent's credential established, for the Auth service's answers. */
@@ -42,6 +42,7 @@ export class AuthService {
   async register(input: ConsentRegistration): Promise<RegisteredConsent> {
     const { body, dfsp, requestHash } = input;
     // The credential is checked before the row is taken: the check needs no row, and a slow one must not hold a lock.
+    await this.consents.ensure(body.consentId, dfsp);
     const known = await this.consents.find(body.consentId);
     const result = known?.registrationHash === requestHash ? undefined : await verifyRegistration(body, this.config);
     const consent = await this.consents.update(body.consentId, async (consent, manager) => {
@@ -65,8 +66,7 @@ export class AuthService {
         publicKey: JSON.stringify(verified.credential),
         registrationHash: requestHash,
       };
-      if (consent) await manager.update(ConsentRecord, { consentId: body.consentId }, row);
-      else await insertIgnoringDuplicate(manager, { ...row, pisp: null, createdDate: new Date() });
+      await manager.update(ConsentRecord, { consentId: body.consentId }, row);
       return { ...consent, ...row } as ConsentRecord;
     });
     await this.holdConsentEntry(body.consentId);

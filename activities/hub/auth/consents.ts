@@ -23,18 +23,33 @@ export class Consents {
    * service its DFSP may grant it again, to correct it; after, its parties are never rewritten.
    */
   async granted(parties: ConsentParties): Promise<void> {
-    await this.update(parties.consentId, async (consent, manager) => {
-      const row = { consentRequestId: parties.consentRequestId ?? null, dfsp: parties.dfsp, pisp: parties.pisp };
-      // Two grants of a new consent at once: the second's insert is ignored, as a repeated grant changes nothing.
-      if (!consent) await insertIgnoringDuplicate(manager, { consentId: parties.consentId, ...row, state: 'ISSUED', createdDate: new Date() });
-      else if (!consent.registrationHash && consent.dfsp === parties.dfsp) await manager.update(ConsentRecord, { consentId: parties.consentId }, row);
+    const { consentId, dfsp } = parties;
+    const row = { consentRequestId: parties.consentRequestId ?? null, dfsp, pisp: parties.pisp };
+    // Two statements and no locking read: on MySQL a SELECT … FOR UPDATE of a row not there yet takes a gap lock, and
+    // two grants of different consents would then deadlock on their inserts.
+    await this.db.transaction(async (manager) => {
+      await insertIgnoringDuplicate(manager, { consentId, ...row, state: 'ISSUED', createdDate: new Date() });
+      await manager
+        .createQueryBuilder()
+        .update(ConsentRecord)
+        .set(row)
+        .where('consentId = :consentId AND registrationHash IS NULL AND dfsp = :dfsp', { consentId, dfsp })
+        .execute();
     });
+  }
+
+  /**
+   * Makes sure the consent has a row (one its DFSP registers without the switch having seen the grant has none yet),
+   * so that `update` locks a row and never a gap.
+   */
+  async ensure(consentId: string, dfsp: string): Promise<void> {
+    await this.db.transaction((manager) => insertIgnoringDuplicate(manager, { consentId, dfsp, state: 'ISSUED', createdDate: new Date() }));
   }
 
   /**
    * Runs `work` on the consent's row inside one transaction that holds it: on MySQL the row is locked (SELECT … FOR
    * UPDATE), so two verifications cannot both pass with the same counter, nor one pass after a revocation; SQLite's
-   * transactions are serial already.
+   * transactions are serial already. A row that is not there is not created here (see `ensure`).
    */
   update<T>(consentId: string, work: (consent: ConsentRecord | null, manager: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(async (manager) => {
@@ -44,6 +59,6 @@ export class Consents {
   }
 }
 
-export function insertIgnoringDuplicate(manager: EntityManager, row: Partial<ConsentRecord>): Promise<unknown> {
+function insertIgnoringDuplicate(manager: EntityManager, row: Partial<ConsentRecord>): Promise<unknown> {
   return manager.createQueryBuilder().insert().into(ConsentRecord).values(row).orIgnore().execute();
 }
