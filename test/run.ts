@@ -13,6 +13,7 @@ import { repoRoot } from '../activities/platform/config';
 import { startDevServer, type DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
 import { workflowsPath } from '../worker/createWorker';
+import { connectorWorkflowsPaths } from './helpers/connectors';
 
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -39,16 +40,19 @@ async function main(): Promise<number> {
 
   try {
     server = await startDevServer({ cliPath: await temporalCliPath(log), ui: false, log });
-    // Bundle the workflows once for the whole run instead of once per test file.
-    const bundlePath = join(repo, 'dist', 'workflow-bundle.js');
-    const bundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
-    writeFileSync(bundlePath, bundle.code);
+    // Bundle each worker's workflows once for the whole run instead of once per test file.
+    const bundles: Record<string, string> = {};
+    for (const [name, path] of Object.entries({ WORKFLOW_BUNDLE: workflowsPath, ...connectorWorkflowsPaths })) {
+      bundles[name] = join(repo, 'dist', `${name.toLowerCase().replaceAll('_', '-')}.js`);
+      const bundle = await bundleWorkflowCode({ workflowsPath: path, logger: new DefaultLogger('WARN') });
+      writeFileSync(bundles[name], bundle.code);
+    }
 
     const avaCli = join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
     const child = spawn(process.execPath, [avaCli, ...process.argv.slice(2)], {
       cwd: repo,
       stdio: 'inherit',
-      env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', WORKFLOW_BUNDLE: bundlePath },
+      env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', ...bundles },
     });
     ava = child;
     const code = await new Promise<number>((resolve) => {

@@ -56,7 +56,7 @@ export interface AuthServiceConfig {
 
 export const repoRoot = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../../..' : '../..');
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

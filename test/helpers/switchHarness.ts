@@ -7,7 +7,7 @@ import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/app';
 import { switchResources } from '../../api/fspiop/resources';
 import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
 import { testDatabaseUrl, uniqueName } from './database';
-import { SimulatedDfsp } from './dfsp';
+import { mojaloopEndpoints, SimulatedDfsp } from './dfsp';
 import { connectClient, openTestHub, startWorker, WorkerHarness } from './worker';
 import { requestListener } from '../../api/http/gateway';
 
@@ -32,11 +32,20 @@ export interface SwitchHarness {
   worker: WorkerHarness;
   dfsps: SimulatedDfsp[];
   /** A DFSP created, activated, given endpoints at a simulator, a Net Debit Cap and deposited funds. */
-  provision(options?: { currency?: string; netDebitCap?: number; fundsIn?: number; name?: string }): Promise<SimulatedDfsp>;
+  provision(options?: ProvisionOptions): Promise<SimulatedDfsp>;
+  /** A participant created, activated, given every endpoint at `endpointsAt`, a Net Debit Cap and funds, as an operator does. */
+  onboard(name: string, endpointsAt: string, options?: ProvisionOptions): Promise<void>;
   fspiop(method: string, path: string, call: FspiopCall): Promise<{ status: number; body: any; headers: Headers }>;
   /** A DFSP's position in a currency, as the admin API reports it (reservations included). */
   position(dfsp: SimulatedDfsp, currency?: string): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface ProvisionOptions {
+  currency?: string;
+  netDebitCap?: number;
+  fundsIn?: number;
+  name?: string;
 }
 
 /** The resource of a path, as FSPIOP media types name it (`/transfers/x` → `transfers`). */
@@ -55,6 +64,27 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
   const gateway = await serveGateway({ ...hub, config: { taskQueue: worker.taskQueue }, temporal: worker.client });
   const { url } = gateway;
   const dfsps: SimulatedDfsp[] = [];
+  const onboard: SwitchHarness['onboard'] = async (name, endpointsAt, { currency = 'USD', netDebitCap = 10_000, fundsIn = 10_000 } = {}) => {
+    const created = await admin.call('POST', '/participants', { name, currency });
+    if (created.status !== 200) throw new Error(`could not create ${name}: ${JSON.stringify(created.body)}`);
+    await admin.call('PUT', `/participants/${name}`, { isActive: true });
+    for (const endpoint of mojaloopEndpoints(endpointsAt)) await admin.call('POST', `/participants/${name}/endpoints`, endpoint);
+    await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, {
+      currency,
+      limit: { type: 'NET_DEBIT_CAP', value: netDebitCap },
+      initialPosition: 0,
+    });
+    if (fundsIn > 0) {
+      const settlement = created.body.accounts.find((a: any) => a.ledgerAccountType === 'SETTLEMENT' && a.currency === currency).id;
+      await admin.call('POST', `/participants/${name}/accounts/${settlement}`, {
+        transferId: crypto.randomUUID(),
+        externalReference: 'opening deposit',
+        action: 'recordFundsIn',
+        reason: 'test',
+        amount: { amount: fundsIn, currency },
+      });
+    }
+  };
 
   return {
     url,
@@ -63,30 +93,13 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
     services,
     worker,
     dfsps,
-    async provision({ currency = 'USD', netDebitCap = 10_000, fundsIn = 10_000, name = uniqueName() } = {}) {
-      const dfsp = await SimulatedDfsp.start(name);
+    async provision(options = {}) {
+      const dfsp = await SimulatedDfsp.start(options.name ?? uniqueName());
       dfsps.push(dfsp);
-      const created = await admin.call('POST', '/participants', { name, currency });
-      if (created.status !== 200) throw new Error(`could not create ${name}: ${JSON.stringify(created.body)}`);
-      await admin.call('PUT', `/participants/${name}`, { isActive: true });
-      for (const endpoint of dfsp.endpoints()) await admin.call('POST', `/participants/${name}/endpoints`, endpoint);
-      await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, {
-        currency,
-        limit: { type: 'NET_DEBIT_CAP', value: netDebitCap },
-        initialPosition: 0,
-      });
-      if (fundsIn > 0) {
-        const settlement = created.body.accounts.find((a: any) => a.ledgerAccountType === 'SETTLEMENT' && a.currency === currency).id;
-        await admin.call('POST', `/participants/${name}/accounts/${settlement}`, {
-          transferId: crypto.randomUUID(),
-          externalReference: 'opening deposit',
-          action: 'recordFundsIn',
-          reason: 'test',
-          amount: { amount: fundsIn, currency },
-        });
-      }
+      await onboard(dfsp.name, dfsp.url, options);
       return dfsp;
     },
+    onboard,
     fspiop: (method, path, call) => fspiopAt(url, method, path, call),
     async position(dfsp, currency = 'USD') {
       return (await admin.call('GET', `/participants/${dfsp.name}/positions?currency=${currency}`)).body.value;

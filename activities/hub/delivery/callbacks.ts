@@ -1,11 +1,10 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { Logger } from 'pino';
-import { addressOf, mediaTypeNameOf, Resource } from '../../../api/contracts/conversations';
+import { addressOf, Resource } from '../../../api/contracts/conversations';
 import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType } from '../../../api/contracts/endpoints';
 import type { ErrorInformation } from '../../../api/contracts/errors';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from '../../platform/hubError';
+import { HttpMethod, httpExchange, isCallback, originatedHeaders } from '../../platform/fspiopHttp';
 
 /** One HTTP message from the switch to a participant: a forwarded request, a callback or a notification. */
 export interface Delivery {
@@ -16,7 +15,7 @@ export interface Delivery {
   params?: Record<string, string | undefined>;
   /** Appended to base-address endpoints (QUOTES, TRX_REQ_SERVICE, AUTHORIZATIONS), e.g. `/quotes/{id}`. */
   path?: string;
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: HttpMethod;
   /** The headers it arrived with, for a message the switch passes on. */
   headers?: Record<string, string>;
   /**
@@ -85,12 +84,11 @@ export class CallbackSender {
     }
     const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : JSON.stringify(delivery.body));
     const headers = delivery.fromHub
-      ? hubHeaders({ ...delivery.fromHub, source: delivery.fromHub.source ?? this.hubId, destination: delivery.to, target, method: delivery.method })
+      ? originatedHeaders({ ...delivery.fromHub, source: delivery.fromHub.source ?? this.hubId, destination: delivery.to, target, method: delivery.method })
       : forwardedHeaders(delivery);
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     let status: number;
     try {
-      status = await exchange(target, delivery.method, headers, body, this.timeoutMs);
+      ({ status } = await httpExchange(target, delivery.method, headers, body, this.timeoutMs));
     } catch (error) {
       throw new DeliveryError(`${delivery.method} ${url} failed: ${(error as Error).message}`);
     }
@@ -118,71 +116,12 @@ export class CallbackSender {
   }
 }
 
-const isCallback = (method: Delivery['method']) => method === 'PUT' || method === 'PATCH';
-
 /**
- * A passed-on message keeps its sender's headers, except Accept on a callback (Document 2 says callbacks carry none,
- * and Mojaloop's SDK refuses one that does) and FSPIOP-Destination, which names the participant it goes to, as
+ * A passed-on message keeps its sender's headers, except Accept on a callback (see isCallback) and FSPIOP-Destination, which names the participant it goes to, as
  * Mojaloop's services set it also where the sender named none (the switch found the destination in the body).
  */
 function forwardedHeaders(delivery: Delivery): Record<string, string> {
   const headers: Record<string, string> = { ...delivery.headers, 'fspiop-destination': delivery.to };
   if (isCallback(delivery.method)) delete headers.accept;
   return headers;
-}
-
-/**
- * Headers of a message the hub originates itself (errors, timeouts, notifications, a bulk transfer's POST to its
- * payee): FSPIOP-Source is the hub, and FSPIOP-URI and FSPIOP-HTTP-Method name the request as sent, as Mojaloop's
- * hub sets them (a signature covers them). FSPIOP-URI is the API path (`/transfers/{ID}/error`), without the base
- * path of the DFSP's endpoint, as ml-api-adapter derives it. A request carries Accept, which Document 2 requires of
- * requests and forbids in callbacks.
- */
-function hubHeaders(options: {
-  resource: Resource;
-  version: string;
-  source: string;
-  destination: string;
-  target: URL;
-  method: Delivery['method'];
-}): Record<string, string> {
-  const { pathname, search } = options.target;
-  const start = pathname.indexOf(`/${options.resource}`);
-  const mediaType = `application/vnd.interoperability.${mediaTypeNameOf(options.resource)}+json;version=${options.version}`;
-  return {
-    ...(isCallback(options.method) ? {} : { accept: mediaType }),
-    'content-type': mediaType,
-    date: new Date().toUTCString(),
-    'fspiop-source': options.source,
-    'fspiop-destination': options.destination,
-    'fspiop-uri': `${start < 0 ? pathname : pathname.slice(start)}${search}`,
-    'fspiop-http-method': options.method,
-  };
-}
-
-// Connections to DFSPs are kept alive between deliveries: a transfer sends several messages to the same
-// participants in quick succession. Idle sockets are dropped before a typical server's 5 s keep-alive ends.
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
-  'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
-};
-
-/**
- * One HTTP exchange with exactly the headers given (Node's fetch would add Accept, Accept-Language,
- * User-Agent and Sec-Fetch-Mode of its own); resolves with the status once the answer has been read.
- */
-function exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<number> {
-  const agent = agents[url.protocol as keyof typeof agents];
-  if (!agent) return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const request = client.request(url, { method, headers, agent, timeout: timeoutMs }, (response) => {
-      response.on('error', reject);
-      response.on('end', () => resolve(response.statusCode ?? 0));
-      response.resume();
-    });
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    request.on('error', reject);
-    request.end(body);
-  });
 }

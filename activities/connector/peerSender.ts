@@ -1,0 +1,62 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Logger } from 'pino';
+import { THIRDPARTY_RESOURCES, THIRDPARTY_VERSION } from '../../api/contracts/conversations';
+import { errorInformation, ErrorInformation, HUB_REJECTION } from '../../api/contracts/errors';
+import { METHOD_OF, OutgoingMessage, pathOf } from '../../api/contracts/peers';
+import { httpExchange, originatedHeaders } from '../platform/fspiopHttp';
+
+/** The FSPIOP version a connector speaks: Mojaloop's current one. */
+export const FSPIOP_VERSION = '1.1';
+
+/** The ErrorInformation of a switch's 4xx answer, or a generic one when its body has none. */
+function refusalOf(status: number, text: string): ErrorInformation {
+  try {
+    const parsed = JSON.parse(text) as { errorInformation?: ErrorInformation };
+    if (parsed.errorInformation?.errorCode) return parsed.errorInformation;
+  } catch {
+    // not JSON: described below
+  }
+  return errorInformation('clientError', `the switch answered ${status}`);
+}
+
+/**
+ * Sends a participant's messages to the switch (its PEER_ENDPOINT), with the participant as FSPIOP-Source and the
+ * headers Mojaloop's SDK sets. It sends once: activities retry with backoff. A network error or 5xx is worth
+ * retrying; a 4xx is the switch refusing the message, which it would refuse again, so it ends the activity with the
+ * switch's ErrorInformation for the workflow to act on.
+ */
+export class PeerSender {
+  constructor(private readonly options: { participantId: string; peerEndpoint: string; timeoutMs?: number; log: Logger }) {}
+
+  get participantId(): string {
+    return this.options.participantId;
+  }
+
+  async send(message: OutgoingMessage): Promise<void> {
+    const { participantId, peerEndpoint, timeoutMs = 10_000, log } = this.options;
+    const method = METHOD_OF[message.name];
+    const target = new URL(`${peerEndpoint.replace(/\/+$/, '')}${pathOf(message)}`);
+    const thirdparty = (THIRDPARTY_RESOURCES as readonly string[]).includes(message.resource);
+    const headers = originatedHeaders({
+      resource: message.resource,
+      version: thirdparty ? THIRDPARTY_VERSION : FSPIOP_VERSION,
+      source: participantId,
+      destination: message.to,
+      target,
+      method,
+    });
+    const body = message.body === undefined ? undefined : JSON.stringify(message.body);
+    const { status, text } = await httpExchange(target, method, headers, body, timeoutMs);
+    log.debug({ method, url: target.href, status }, 'sent to the switch');
+    if (status >= 500 || status === 0) throw new Error(`${method} ${target.href} answered ${status}`);
+    if (status >= 400) {
+      const refusal = refusalOf(status, text);
+      throw ApplicationFailure.create({
+        message: `${method} ${target.pathname} refused: ${refusal.errorCode} ${refusal.errorDescription}`,
+        type: HUB_REJECTION,
+        nonRetryable: true,
+        details: [refusal],
+      });
+    }
+  }
+}

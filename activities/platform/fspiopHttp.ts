@@ -1,0 +1,73 @@
+import http from 'node:http';
+import https from 'node:https';
+import { mediaTypeNameOf, Resource } from '../../api/contracts/conversations';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Callbacks and notifications: Document 2 says they carry no Accept header, and Mojaloop's SDK refuses one that does. */
+export const isCallback = (method: HttpMethod) => method === 'PUT' || method === 'PATCH';
+
+/**
+ * Headers of a message its sender originates (the hub's errors and notifications, a connector's requests and
+ * callbacks): FSPIOP-URI and FSPIOP-HTTP-Method name the request as sent, as Mojaloop's services set them (a signature
+ * covers them). FSPIOP-URI is the API path (`/transfers/{ID}/error`), without the base path of the receiver's
+ * endpoint, as ml-api-adapter derives it. A request carries Accept, which Document 2 requires of requests and forbids
+ * in callbacks.
+ */
+export function originatedHeaders(options: {
+  resource: Resource;
+  version: string;
+  source: string;
+  /** Absent on a request the switch routes by its body (GET /parties, POST /quotes to an unnamed payee). */
+  destination?: string;
+  target: URL;
+  method: HttpMethod;
+}): Record<string, string> {
+  const { pathname, search } = options.target;
+  const start = pathname.indexOf(`/${options.resource}`);
+  const mediaType = `application/vnd.interoperability.${mediaTypeNameOf(options.resource)}+json;version=${options.version}`;
+  return {
+    ...(isCallback(options.method) ? {} : { accept: mediaType }),
+    'content-type': mediaType,
+    date: new Date().toUTCString(),
+    'fspiop-source': options.source,
+    ...(options.destination ? { 'fspiop-destination': options.destination } : {}),
+    'fspiop-uri': `${start < 0 ? pathname : pathname.slice(start)}${search}`,
+    'fspiop-http-method': options.method,
+  };
+}
+
+// Connections are kept alive between messages: a conversation sends several to the same peer in quick succession.
+// Idle sockets are dropped before a typical server's 5 s keep-alive ends.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
+  'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
+};
+
+/**
+ * One HTTP exchange with exactly the headers given (Node's fetch would add Accept, Accept-Language,
+ * User-Agent and Sec-Fetch-Mode of its own); resolves with the status and the answer's text once it has been read.
+ */
+export function httpExchange(
+  url: URL,
+  method: HttpMethod,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  const agent = agents[url.protocol as keyof typeof agents];
+  if (!agent) return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
+  const client = url.protocol === 'https:' ? https : http;
+  const sent = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+  return new Promise((resolve, reject) => {
+    const request = client.request(url, { method, headers: sent, agent, timeout: timeoutMs }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}

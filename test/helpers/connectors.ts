@@ -1,0 +1,43 @@
+import crypto from 'node:crypto';
+import pino from 'pino';
+import type { ConnectorConfig } from '../../activities/connector/config';
+import type { RunningConnector } from '../../worker/connector';
+import type { SwitchHarness } from './switchHarness';
+import { temporalAddress } from './worker';
+
+/** Each connector role's workflows, bundled once per test run by test/run.ts (WORKFLOW_BUNDLE_DFSP, _PISP). */
+export const connectorWorkflowsPaths = {
+  WORKFLOW_BUNDLE_DFSP: require.resolve('../../workflows/dfsp'),
+  WORKFLOW_BUNDLE_PISP: require.resolve('../../workflows/pisp'),
+};
+
+/** The bundle test/run.ts made for a role, if the suite runs under it. */
+export const connectorBundle = (role: 'dfsp' | 'pisp'): string | undefined => process.env[`WORKFLOW_BUNDLE_${role.toUpperCase()}`];
+
+export const testLog = () => pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
+
+/**
+ * A connector's configuration against a test switch: free ports, the suite's Temporal dev server, the participant's
+ * own namespace and a task queue of its own, and answers awaited for `requestTimeoutMs`.
+ */
+export function connectorConfig(hub: SwitchHarness, participantId: string, overrides: Partial<ConnectorConfig> = {}): ConnectorConfig {
+  return {
+    participantId,
+    peerEndpoint: hub.url,
+    inboundPort: 0,
+    outboundPort: 0,
+    host: '127.0.0.1',
+    temporalAddress: temporalAddress(),
+    temporalNamespace: participantId,
+    taskQueue: `connector-${crypto.randomUUID()}`,
+    authServiceId: 'centralauth',
+    requestTimeoutMs: 20_000,
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
+/** Onboards the connector's participant at the hub with its inbound API as every endpoint, as an operator does. */
+export async function onboardConnector(hub: SwitchHarness, connector: RunningConnector, options: Parameters<SwitchHarness['onboard']>[2] = {}): Promise<void> {
+  await hub.onboard(connector.config.participantId, connector.inboundUrl, options);
+}

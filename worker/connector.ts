@@ -1,0 +1,89 @@
+import http from 'node:http';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import type Router from '@koa/router';
+import type { Logger } from 'pino';
+import type { ConnectorConfig } from '../activities/connector/config';
+import { createGateway, requestListener } from '../api/http/gateway';
+import { observabilityRoutes } from '../api/http/observability';
+import { ensureNamespace } from '../temporal/namespaces';
+
+/** What a connector role is made of, once it has a Temporal client to hand messages to. */
+export interface ConnectorParts {
+  /** The role's workflows module (workflows/dfsp, workflows/pisp), bundled at start unless `workflowBundlePath` names a bundle. */
+  workflowsPath: string;
+  workflowBundlePath?: string;
+  activities: object;
+  /** The inbound API the switch calls, and the outbound API the participant's own systems call. */
+  inbound: Router[];
+  outbound: Router[];
+}
+
+export interface RunningConnector {
+  config: ConnectorConfig;
+  /** A client on the connector's namespace, to read its conversations. */
+  client: Client;
+  inboundUrl: string;
+  outboundUrl: string;
+  stop(): Promise<void>;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as { port: number }).port));
+  });
+}
+
+/**
+ * One connector process: a worker running the role's conversations in the participant's own namespace, the inbound
+ * gateway the switch delivers to, and the outbound gateway the participant's systems call. Ports 0 pick free ones.
+ */
+export async function startConnector(
+  role: 'dfsp' | 'pisp',
+  config: ConnectorConfig,
+  log: Logger,
+  build: (client: Client) => ConnectorParts | Promise<ConnectorParts>,
+): Promise<RunningConnector> {
+  await ensureNamespace(config.temporalAddress, config.temporalNamespace);
+  const connection = await Connection.connect({ address: config.temporalAddress });
+  const client = new Client({ connection, namespace: config.temporalNamespace });
+  const parts = await build(client);
+  const nativeConnection = await NativeConnection.connect({ address: config.temporalAddress });
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    activities: parts.activities,
+    ...(parts.workflowBundlePath ? { workflowBundle: { codePath: parts.workflowBundlePath } } : { workflowsPath: parts.workflowsPath }),
+  });
+  const running = worker.run();
+  const health = [{ name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) }];
+  const name = `${role} ${config.participantId}`;
+  const servers = [
+    http.createServer({ maxHeaderSize: 65_536 }, requestListener(createGateway(`${name} inbound`, log, [observabilityRoutes(health), ...parts.inbound]))),
+    http.createServer(requestListener(createGateway(`${name} outbound`, log, [observabilityRoutes(health), ...parts.outbound]))),
+  ];
+  const inboundPort = await listen(servers[0], config.inboundPort, config.host);
+  const outboundPort = await listen(servers[1], config.outboundPort, config.host);
+  const inboundUrl = `http://${config.host}:${inboundPort}`;
+  const outboundUrl = `http://${config.host}:${outboundPort}`;
+  log.info({ inbound: inboundUrl, outbound: outboundUrl, namespace: config.temporalNamespace, taskQueue: config.taskQueue }, `${name} connector running`);
+  let stopped: Promise<void> | undefined;
+  return {
+    config,
+    client,
+    inboundUrl,
+    outboundUrl,
+    stop() {
+      stopped ??= (async () => {
+        await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+        worker.shutdown();
+        await running;
+        await nativeConnection.close();
+        await connection.close();
+      })();
+      return stopped;
+    },
+  };
+}

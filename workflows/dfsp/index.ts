@@ -1,0 +1,2 @@
+// The DFSP connector's workflows: one bundle, run by the connector's worker in the DFSP's namespace.
+export { exchange } from '../participant/exchange';

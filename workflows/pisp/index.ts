@@ -1,0 +1,2 @@
+// The PISP connector's workflows: one bundle, run by the connector's worker in the PISP's namespace.
+export { exchange } from '../participant/exchange';
