@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
 import pino from 'pino';
 import type { ConnectorConfig } from '../../activities/connector/config';
+import { simulatedBackends } from '../../activities/dfsp/backend/simulated';
+import { SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
+import { startDfspConnector } from '../../api/dfsp/connector';
+import { uniqueName } from './database';
 import type { RunningConnector } from '../../worker/connector';
 import type { SwitchHarness } from './switchHarness';
 import { temporalAddress } from './worker';
@@ -40,4 +44,14 @@ export function connectorConfig(hub: SwitchHarness, participantId: string, overr
 /** Onboards the connector's participant at the hub with its inbound API as every endpoint, as an operator does. */
 export async function onboardConnector(hub: SwitchHarness, connector: RunningConnector, options: Parameters<SwitchHarness['onboard']>[2] = {}): Promise<void> {
   await hub.onboard(connector.config.participantId, connector.inboundUrl, options);
+}
+
+/** A DFSP connector over a fresh simulated bank, onboarded at the test switch. */
+export async function startTestDfsp(hub: SwitchHarness, options: { name?: string; fundsIn?: number } = {}) {
+  const name = options.name ?? uniqueName();
+  const bank = new SimulatedBank(name);
+  const backends = simulatedBackends(bank);
+  const connector = await startDfspConnector(connectorConfig(hub, name), testLog(), backends, connectorBundle('dfsp'));
+  await onboardConnector(hub, connector, { fundsIn: options.fundsIn });
+  return { name, bank, backends, connector };
 }

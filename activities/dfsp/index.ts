@@ -1,0 +1,11 @@
+import { createMessageActivities } from '../connector/messages';
+import type { DfspDependencies } from './dependencies';
+import { createFspiopActivities } from './fspiop/activities';
+import { createThirdpartyActivities } from './thirdparty/activities';
+
+/** The DFSP connector's activities: sending to the switch, and the bank's own systems behind both APIs. */
+export function createDfspActivities(deps: DfspDependencies) {
+  return { ...createMessageActivities(deps.sender), ...createThirdpartyActivities(deps), ...createFspiopActivities(deps) };
+}
+
+export type DfspActivities = ReturnType<typeof createDfspActivities>;
