@@ -6,18 +6,11 @@
 //   npm run interop -- --switch URL --admin URL       uses a running hub (started with NEW_PARTICIPANTS_ACTIVE=true)
 
 import crypto from 'node:crypto';
-import { ChildProcess, spawn } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../activities/platform/config';
-import { startDevServer, type DevServer } from '../../temporal/devServer';
-import { temporalCliPath } from '../../temporal/setup';
-import { freePort } from '../../temporal/ports';
-import { waitUntilReady } from '../../worker/readiness';
-import { mojaloopEndpoints } from '../helpers/dfsp';
 import { answerBody } from '../helpers/http';
 import { DfspBackend, MERCHANT_OTP } from './backend';
-import { installPeers, logTo, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
+import { adminCall, HubProcesses, onboardParticipant, positionOf, startHubProcesses } from '../helpers/hubProcesses';
+import { installPeers, PEERS_DIR, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
 
 const say = (message: string) => process.stdout.write(`${message}\n`);
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -28,11 +21,7 @@ const PAYER_EXPIRY_SECONDS = 12;
 const REJECTED_AMOUNT = '66';
 const SLOW_AMOUNT = '13';
 
-interface Hub {
-  switchUrl: string;
-  adminUrl: string;
-  stop(): Promise<void>;
-}
+type Hub = Pick<HubProcesses, 'switchUrl' | 'adminUrl' | 'stop'>;
 
 interface Dfsp {
   name: string;
@@ -56,94 +45,10 @@ function argument(name: string): string | undefined {
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
-/** A hub of the suite's own: in-memory Temporal, a fresh SQLite file, and central-ledger's active participants. */
-async function startHub(): Promise<Hub> {
-  const temporal: DevServer = await startDevServer({ cliPath: await temporalCliPath(log), ui: false, log });
-  const [switchPort, adminPort] = await Promise.all([freePort(), freePort()]);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_TASK_QUEUE: `interop-${crypto.randomBytes(4).toString('hex')}`,
-    DATABASE_URL: process.env.DATABASE_URL || `sqlite:${path.join(os.tmpdir(), `hub-interop-${process.pid}.sqlite`)}`,
-    SWITCH_PORT: String(switchPort),
-    ADMIN_PORT: String(adminPort),
-    NEW_PARTICIPANTS_ACTIVE: 'true',
-    LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
-  };
-  const children: ChildProcess[] = ['worker/main.js', 'api/main.js'].map((entry) =>
-    spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
-  );
-  children.forEach((child, i) => logTo(child, ['hub-worker', 'hub-gateway'][i]));
-  await waitUntilReady({
-    healthUrl: `http://127.0.0.1:${adminPort}/health`,
-    temporalAddress: temporal.address,
-    namespace: 'default',
-    taskQueue: env.TEMPORAL_TASK_QUEUE!,
-    timeoutMs: 120_000,
-    failed: () => (children.some((child) => child.exitCode !== null) ? 'a hub process exited during start-up (see .interop/logs/hub-*.log)' : undefined),
-  });
-  return {
-    switchUrl: `http://127.0.0.1:${switchPort}`,
-    adminUrl: `http://127.0.0.1:${adminPort}`,
-    async stop() {
-      await Promise.all(
-        children.map(
-          (child) =>
-            new Promise<void>((resolve) => {
-              if (child.exitCode !== null) return resolve();
-              child.once('exit', () => resolve());
-              child.kill('SIGTERM');
-            }),
-        ),
-      );
-      await temporal.stop();
-    },
-  };
-}
+/** A participant's position, as the admin API reports it. */
+const position = (hub: Hub, name: string) => positionOf(hub.adminUrl, name, CURRENCY);
 
-async function admin(hub: Hub, method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${hub.adminUrl}${urlPath}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await answerBody(response) };
-}
-
-/**
- * Onboards a DFSP as Mojaloop's onboarding collections do: create (no activation step), the Net Debit Cap and
- * opening position as numeric strings, every callback endpoint, then a deposit whose amount is a string.
- */
-async function onboard(hub: Hub, name: string, callbackBase: string): Promise<void> {
-  const steps: Array<[string, string, unknown, number]> = [
-    ['POST', '/participants', { name, currency: CURRENCY }, 200],
-    [
-      'POST',
-      `/participants/${name}/initialPositionAndLimits`,
-      { currency: CURRENCY, limit: { type: 'NET_DEBIT_CAP', value: '10000' }, initialPosition: '0' },
-      201,
-    ],
-    ...mojaloopEndpoints(callbackBase).map((endpoint): [string, string, unknown, number] => ['POST', `/participants/${name}/endpoints`, endpoint, 201]),
-  ];
-  for (const [method, urlPath, body, expected] of steps) {
-    const answer = await admin(hub, method, urlPath, body);
-    if (answer.status !== expected) throw new Error(`${method} ${urlPath} answered ${answer.status} ${JSON.stringify(answer.body)}`);
-  }
-  const accounts = (await admin(hub, 'GET', `/participants/${name}/accounts`)).body;
-  const settlement = accounts.find((account: any) => account.ledgerAccountType === 'SETTLEMENT' && account.currency === CURRENCY).id;
-  const deposit = await admin(hub, 'POST', `/participants/${name}/accounts/${settlement}`, {
-    transferId: crypto.randomUUID(),
-    externalReference: 'onboarding',
-    action: 'recordFundsIn',
-    reason: 'opening deposit',
-    amount: { amount: '5000', currency: CURRENCY },
-  });
-  if (deposit.status !== 202) throw new Error(`recordFundsIn answered ${deposit.status} ${JSON.stringify(deposit.body)}`);
-}
-
-async function position(hub: Hub, name: string): Promise<number> {
-  return (await admin(hub, 'GET', `/participants/${name}/positions?currency=${CURRENCY}`)).body.value;
-}
+const admin = (hub: Hub, method: string, urlPath: string, body?: unknown) => adminCall(hub.adminUrl, method, urlPath, body);
 
 async function outbound(dfsp: Dfsp, method: string, urlPath: string, body: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${dfsp.sdk.outboundUrl}${urlPath}`, {
@@ -404,7 +309,7 @@ async function main(): Promise<number> {
     const given = argument('switch');
     const hub: Hub = given
       ? { switchUrl: given, adminUrl: argument('admin') ?? given.replace(/:\d+$/, ':3001'), stop: async () => undefined }
-      : await startHub();
+      : await startHubProcesses({ log, logDir: path.join(PEERS_DIR, 'logs') });
     stoppers.push(() => hub.stop());
     const suffix = crypto.randomBytes(3).toString('hex');
     const dfsps: Dfsp[] = [];
@@ -426,7 +331,7 @@ async function main(): Promise<number> {
       stoppers.push(() => sdk.stop());
       const tap = await Tap.start(sdk.inboundPort);
       stoppers.push(() => tap.close());
-      await onboard(hub, name, `http://127.0.0.1:${tap.port}`);
+      await onboardParticipant(hub.adminUrl, name, `http://127.0.0.1:${tap.port}`, { currency: CURRENCY });
       dfsps.push({ name, sdk, backend, tap });
     }
     const [payer, payee] = dfsps;

@@ -1,0 +1,135 @@
+import crypto from 'node:crypto';
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from '../../activities/platform/config';
+import { startDevServer, type DevServer } from '../../temporal/devServer';
+import { freePort } from '../../temporal/ports';
+import { temporalCliPath } from '../../temporal/setup';
+import { waitUntilReady } from '../../worker/readiness';
+import { mojaloopEndpoints } from './dfsp';
+import { answerBody } from './http';
+
+type Log = (message: string) => void;
+
+/** A hub run as `npm start` runs it: a Temporal dev server, the worker and gateway processes. */
+export interface HubProcesses {
+  switchUrl: string;
+  adminUrl: string;
+  temporal: DevServer;
+  /** Where each process writes its output. */
+  logDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a Node entry point of dist/ as a child process whose output goes to `<logDir>/<name>.log`. */
+export function startProcess(entry: string, name: string, env: NodeJS.ProcessEnv, logDir: string): ChildProcess {
+  fs.mkdirSync(logDir, { recursive: true });
+  const out = fs.openSync(path.join(logDir, `${name}.log`), 'w');
+  return spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: ['ignore', out, out] });
+}
+
+/** Stops child processes with SIGTERM and waits for them to exit. */
+export function stopProcesses(children: ChildProcess[]): Promise<void> {
+  return Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  ).then(() => undefined);
+}
+
+/**
+ * A hub of its own for a suite or the demo: a Temporal dev server (in memory; with its Web UI when `ui`), a fresh
+ * SQLite file, and central-ledger's behaviour of making new participants active.
+ */
+export async function startHubProcesses(options: { log: Log; logDir: string; ui?: boolean }): Promise<HubProcesses> {
+  const temporal = await startDevServer({ cliPath: await temporalCliPath(options.log), ui: options.ui ?? false, log: options.log });
+  const [switchPort, adminPort] = await Promise.all([freePort(), freePort()]);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_TASK_QUEUE: `hub-${crypto.randomBytes(4).toString('hex')}`,
+    DATABASE_URL: process.env.DATABASE_URL || `sqlite:${path.join(os.tmpdir(), `hub-${process.pid}-${Date.now()}.sqlite`)}`,
+    SWITCH_PORT: String(switchPort),
+    ADMIN_PORT: String(adminPort),
+    NEW_PARTICIPANTS_ACTIVE: 'true',
+    LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+  };
+  const children = [startProcess('worker/main.js', 'hub-worker', env, options.logDir), startProcess('api/main.js', 'hub-gateway', env, options.logDir)];
+  await waitUntilReady({
+    healthUrl: `http://127.0.0.1:${adminPort}/health`,
+    temporalAddress: temporal.address,
+    namespace: 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE!,
+    timeoutMs: 120_000,
+    failed: () => (children.some((child) => child.exitCode !== null) ? `a hub process exited during start-up (see ${options.logDir}/hub-*.log)` : undefined),
+  });
+  return {
+    switchUrl: `http://127.0.0.1:${switchPort}`,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
+    temporal,
+    logDir: options.logDir,
+    async stop() {
+      await stopProcesses(children);
+      await temporal.stop();
+    },
+  };
+}
+
+/** One call to the hub's admin API. */
+export async function adminCall(adminUrl: string, method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${adminUrl}${urlPath}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await answerBody(response) };
+}
+
+/** A participant's position in a currency, as the admin API reports it. */
+export async function positionOf(adminUrl: string, name: string, currency: string): Promise<number> {
+  return (await adminCall(adminUrl, 'GET', `/participants/${name}/positions?currency=${currency}`)).body.value;
+}
+
+/** The endpoint types a PISP registers: a PISP takes no consent requests, so the switch does not list it as a DFSP. */
+const notForPisps = new Set(['TP_CB_URL_CONSENT_REQUEST_POST', 'TP_CB_URL_CONSENT_REQUEST_PATCH', 'TP_CB_URL_TRANSACTION_REQUEST_POST']);
+
+/**
+ * Onboards a participant as Mojaloop's onboarding collections do: create (no activation step), the Net Debit Cap and
+ * opening position as numeric strings, every callback endpoint at `callbackBase`, then a deposit whose amount is a
+ * string. A PISP moves no money of its own: it gets no deposit.
+ */
+export async function onboardParticipant(
+  adminUrl: string,
+  name: string,
+  callbackBase: string,
+  { currency, role = 'dfsp', deposit = '5000' }: { currency: string; role?: 'dfsp' | 'pisp'; deposit?: string },
+): Promise<void> {
+  const endpoints = mojaloopEndpoints(callbackBase).filter((endpoint) => role === 'dfsp' || !notForPisps.has(endpoint.type));
+  const steps: Array<[string, string, unknown, number]> = [
+    ['POST', '/participants', { name, currency }, 200],
+    ['POST', `/participants/${name}/initialPositionAndLimits`, { currency, limit: { type: 'NET_DEBIT_CAP', value: '10000' }, initialPosition: '0' }, 201],
+    ...endpoints.map((endpoint): [string, string, unknown, number] => ['POST', `/participants/${name}/endpoints`, endpoint, 201]),
+  ];
+  for (const [method, urlPath, body, expected] of steps) {
+    const answer = await adminCall(adminUrl, method, urlPath, body);
+    if (answer.status !== expected) throw new Error(`${method} ${urlPath} answered ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+  if (role === 'pisp') return;
+  const accounts = (await adminCall(adminUrl, 'GET', `/participants/${name}/accounts`)).body;
+  const settlement = accounts.find((account: any) => account.ledgerAccountType === 'SETTLEMENT' && account.currency === currency).id;
+  const funded = await adminCall(adminUrl, 'POST', `/participants/${name}/accounts/${settlement}`, {
+    transferId: crypto.randomUUID(),
+    externalReference: 'onboarding',
+    action: 'recordFundsIn',
+    reason: 'opening deposit',
+    amount: { amount: deposit, currency },
+  });
+  if (funded.status !== 202) throw new Error(`recordFundsIn answered ${funded.status} ${JSON.stringify(funded.body)}`);
+}
