@@ -1,4 +1,4 @@
-import { setHandler, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { setHandler, sleep, upsertSearchAttributes, uuid4, WorkflowExecutionAlreadyStartedError } from '@temporalio/workflow';
 import type { ConsentRequestsPostRequest, ConsentsIDPutResponseVerified, SignedCredential } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';
 import type { OutgoingMessage } from '../../api/contracts/peers';
@@ -19,6 +19,23 @@ export interface DfspLinkingInput {
 
 /** An exchange that ended in the answer it waited for (not an error, not a timeout, not a refusal). */
 const answered = (outcome: ExchangeOutcome) => outcome.kind === 'answered' && outcome.message.name === 'answer';
+
+/**
+ * POST /participants/THIRD_PARTY_LINK/{address} and the account lookup's answer. The exchange is named by the
+ * address, the answer's only key: while another linking of the same account registers it (another PISP, at the same
+ * moment), this one waits its turn, and the lookup then answers it as the holder's repeated registration.
+ */
+async function registerLink(address: string, fspId: string, waitMs: number): Promise<ExchangeOutcome> {
+  const id = `THIRD_PARTY_LINK/${address}`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await exchangeAsChild({ request: { resource: 'participants', name: 'request', id, body: { fspId } }, answerId: id, waitMs });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError) || attempt * 1_000 > waitMs) throw error;
+      await sleep(1_000);
+    }
+  }
+}
 
 /**
  * `dfspLinking/<consentRequestId>`: the DFSP's side of a linking (Document 1, "Linking"), started by the PISP's
@@ -110,15 +127,7 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
 
   // The bank keeps the consent, then the switch's account lookup learns each linked account (Document 1, THIRD_PARTY_LINK).
   await bank.storeConsent({ consentId, consentRequestId, pispId: pisp, userId: request.userId, scopes, status: 'VERIFIED', credentialType: credential.credentialType });
-  const links = await Promise.all(
-    scopes.map((scope) =>
-      exchangeAsChild({
-        request: { resource: 'participants', name: 'request', id: `THIRD_PARTY_LINK/${scope.address}`, body: { fspId: me.dfspId } },
-        answerId: `THIRD_PARTY_LINK/${scope.address}`,
-        waitMs: me.requestTimeoutMs,
-      }),
-    ),
-  );
+  const links = await Promise.all(scopes.map((scope) => registerLink(scope.address, me.dfspId, me.requestTimeoutMs)));
   if (!links.every(answered)) {
     // Without its links the PISP cannot pay from the accounts: the consent is not kept as usable.
     await bank.consentRevoked({ consentId, revokedAt: new Date().toISOString() });
