@@ -1,4 +1,5 @@
-import { setHandler, sleep, upsertSearchAttributes, uuid4, WorkflowExecutionAlreadyStartedError } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { setHandler, sleep, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import type { ConsentRequestsPostRequest, ConsentsIDPutResponseVerified, SignedCredential } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';
 import type { OutgoingMessage } from '../../api/contracts/peers';
