@@ -1,19 +1,12 @@
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type {
-  ConsentRequestsPostRequest,
-  ThirdpartyRequestsTransactionsPostRequest,
-} from '../contracts/bodies';
+import type { ConsentRequestsPostRequest, ThirdpartyRequestsTransactionsPostRequest } from '../contracts/bodies';
 import type { MessageName, Resource } from '../contracts/conversations';
 import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
 import { HttpError } from '../http/httpError';
 import { handTo, InboundDependencies, InboundRoute, startWith } from '../connector/inbound';
 import { FspiopSchema, pathId, tagOf, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
-import {
-  thirdpartyTransactionQuery,
-  ThirdpartyTransactionView,
-  thirdpartyWorkflowIds,
-} from '../../workflows/dfsp/thirdpartyContracts';
+import { thirdpartyTransactionQuery, ThirdpartyTransactionView, thirdpartyWorkflowIds } from '../../workflows/dfsp/thirdpartyContracts';
 
 const errorBody = (body: unknown) => validateFspiop('ErrorInformationObject', body);
 
@@ -100,7 +93,8 @@ export const thirdpartyInbound: InboundRoute[] = [
     resource: 'consents',
     name: 'patch',
     validate: (body) =>
-      validateThirdpartyOneOf((value) => (tagOf(value, 'status') === 'REVOKED' ? 'ConsentsIDPatchResponseRevoked' : 'ConsentsIDPatchResponseVerified'), body).body,
+      validateThirdpartyOneOf((value) => (tagOf(value, 'status') === 'REVOKED' ? 'ConsentsIDPatchResponseRevoked' : 'ConsentsIDPatchResponseVerified'), body)
+        .body,
     deliver: toUnlinking,
   },
   // The account lookup's answers to the DFSP's THIRD_PARTY_LINK registrations.
@@ -113,7 +107,13 @@ export const thirdpartyInbound: InboundRoute[] = [
     validate: (body) => validateThirdparty('ThirdpartyRequestsTransactionsPostRequest', body),
     deliver: (message, deps) => {
       const { transactionRequestId } = message.body as ThirdpartyRequestsTransactionsPostRequest;
-      return startWith('dfspThirdpartyTransaction', participantWorkflowIds.dfspThirdpartyTransaction(transactionRequestId), [{ transactionRequestId }], message, deps);
+      return startWith(
+        'dfspThirdpartyTransaction',
+        participantWorkflowIds.dfspThirdpartyTransaction(transactionRequestId),
+        [{ transactionRequestId }],
+        message,
+        deps,
+      );
     },
   },
   { resource: 'thirdpartyRequests/transactions', name: 'get', deliver: answerStatus },

@@ -95,7 +95,11 @@ test('linking by WEB with a FIDO credential: the PISP is given the bank’s auth
 const refusals: Array<{ code: string; why: string; options: () => ConsentRequestOptions }> = [
   { code: '6101', why: 'a scope names an account the user does not hold', options: () => ({ scopes: scopesOf(userAt(dfsp, 'bob').address) }) },
   // Statements are an action of the API this DFSP does not offer PISPs.
-  { code: '6101', why: 'a scope asks for an action the DFSP does not offer', options: () => ({ scopes: scopesOf(userAt(dfsp).address, ['ACCOUNTS_STATEMENT']) }) },
+  {
+    code: '6101',
+    why: 'a scope asks for an action the DFSP does not offer',
+    options: () => ({ scopes: scopesOf(userAt(dfsp).address, ['ACCOUNTS_STATEMENT']) }),
+  },
   { code: '6204', why: 'the WEB channel comes with an http callbackUri', options: () => ({ channel: 'WEB', callbackUri: 'http://pisp.example.org/linked' }) },
   { code: '6205', why: 'there is no such user', options: () => ({ userId: 'nobody@nowhere' }) },
 ];

@@ -18,7 +18,10 @@ const signer = new GenericSigner();
 /** How the PISP's user answers the authorization request of a transaction request (by default: signs the challenge). */
 type Decision = (authorization: { challenge: string }) => object | undefined;
 const decisions = new Map<string, Decision>();
-const accept: Decision = ({ challenge }) => ({ responseType: 'ACCEPTED', signedPayload: { signedPayloadType: 'GENERIC', genericSignedPayload: signer.sign(challenge) } });
+const accept: Decision = ({ challenge }) => ({
+  responseType: 'ACCEPTED',
+  signedPayload: { signedPayloadType: 'GENERIC', genericSignedPayload: signer.sign(challenge) },
+});
 
 useSwitch(test, async (started) => {
   hub = started;
@@ -28,7 +31,11 @@ useSwitch(test, async (started) => {
     if (!isTo('POST', '/thirdpartyRequests/authorizations')(request)) return;
     const answer = (decisions.get(request.body.transactionRequestId) ?? accept)(request.body);
     if (!answer) return;
-    await hub.fspiop('PUT', `/thirdpartyRequests/authorizations/${request.body.authorizationRequestId}`, { source: pisp.name, destination: dfsp.name, body: answer });
+    await hub.fspiop('PUT', `/thirdpartyRequests/authorizations/${request.body.authorizationRequestId}`, {
+      source: pisp.name,
+      destination: dfsp.name,
+      body: answer,
+    });
   });
   const linked = await linkAccount(hub, pisp, dfsp, genericCredential(signer));
   if (linked.finished.method !== 'PATCH') throw new Error(`linking failed: ${JSON.stringify(linked.finished.body)}`);
@@ -110,7 +117,9 @@ test('a payment from a linked account COMPLETES: RECEIVED, the challenge of the 
   t.regex(received.body.transactionId, /^[0-9a-f-]{36}$/);
 
   // The challenge is SHA-256 of the canonical PUT /quotes body, as hex text (thirdparty-sdk's encoding).
-  const authorization = await pisp.waitFor((r) => isTo('POST', '/thirdpartyRequests/authorizations')(r) && r.body.transactionRequestId === request.transactionRequestId);
+  const authorization = await pisp.waitFor(
+    (r) => isTo('POST', '/thirdpartyRequests/authorizations')(r) && r.body.transactionRequestId === request.transactionRequestId,
+  );
   t.is(quotes.length, 1);
   t.is(authorization.body.challenge, crypto.createHash('sha256').update(canonicalize(quotes[0])!).digest('hex'));
   t.deepEqual(authorization.body.transferAmount, request.amount);

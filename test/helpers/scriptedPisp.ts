@@ -78,7 +78,9 @@ export async function requestConsent(hub: SwitchHarness, pisp: SimulatedDfsp, df
 export async function authenticate(hub: SwitchHarness, pisp: SimulatedDfsp, dfsp: TestDfsp, consentRequestId: string, authToken: string) {
   await send(hub, 'PATCH', `/consentRequests/${consentRequestId}`, pisp, dfsp.name, { authToken });
   return pisp.waitFor(
-    (r) => (r.method === 'POST' && r.path === '/consents' && r.body.consentRequestId === consentRequestId) || isTo('PUT', `/consentRequests/${consentRequestId}/error`)(r),
+    (r) =>
+      (r.method === 'POST' && r.path === '/consents' && r.body.consentRequestId === consentRequestId) ||
+      isTo('PUT', `/consentRequests/${consentRequestId}/error`)(r),
     20_000,
     'grant or error',
   );

@@ -81,7 +81,10 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
     resource: 'consentRequests',
     name: 'answer',
     id: consentRequestId,
-    body: channel === 'WEB' ? { scopes: request.scopes, authChannels: ['WEB'], ...callbackUri, authUri } : { scopes: request.scopes, authChannels: ['OTP'], ...callbackUri },
+    body:
+      channel === 'WEB'
+        ? { scopes: request.scopes, authChannels: ['WEB'], ...callbackUri, authUri }
+        : { scopes: request.scopes, authChannels: ['OTP'], ...callbackUri },
   });
   moveTo('AUTHENTICATING');
 
@@ -120,14 +123,25 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
     answerId: consentId,
     waitMs: me.requestTimeoutMs,
   });
-  const registered = answered(registration) && (registration as { message: { body: ConsentsIDPutResponseVerified } }).message.body.credential.status === 'VERIFIED';
+  const registered =
+    answered(registration) && (registration as { message: { body: ConsentsIDPutResponseVerified } }).message.body.credential.status === 'VERIFIED';
   if (!registered) {
     const noAnswer = registration.kind !== 'answered';
-    return refuseConsent(noAnswer ? thirdpartyError('accountLinkingError', 'the Auth service did not register the credential') : thirdpartyError('consentInvalid'));
+    return refuseConsent(
+      noAnswer ? thirdpartyError('accountLinkingError', 'the Auth service did not register the credential') : thirdpartyError('consentInvalid'),
+    );
   }
 
   // The bank keeps the consent, then the switch's account lookup learns each linked account (Document 1, THIRD_PARTY_LINK).
-  await bank.storeConsent({ consentId, consentRequestId, pispId: pisp, userId: request.userId, scopes, status: 'VERIFIED', credentialType: credential.credentialType });
+  await bank.storeConsent({
+    consentId,
+    consentRequestId,
+    pispId: pisp,
+    userId: request.userId,
+    scopes,
+    status: 'VERIFIED',
+    credentialType: credential.credentialType,
+  });
   const links = await Promise.all(scopes.map((scope) => registerLink(scope.address, me.dfspId, me.requestTimeoutMs)));
   if (!links.every(answered)) {
     // Without its links the PISP cannot pay from the accounts: the consent is not kept as usable.

@@ -62,7 +62,8 @@ export class SimulatedThirdpartyBackend implements ThirdpartyBackend {
 
   async consentForAccount(address: string, pispId: string): Promise<GrantedConsent | undefined> {
     for (const consent of this.consents.values()) {
-      if (consent.pispId === pispId && consent.status === 'VERIFIED' && consent.scopes.some((scope) => scope.address === address)) return structuredClone(consent);
+      if (consent.pispId === pispId && consent.status === 'VERIFIED' && consent.scopes.some((scope) => scope.address === address))
+        return structuredClone(consent);
     }
     return undefined;
   }

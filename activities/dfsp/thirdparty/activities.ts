@@ -78,7 +78,8 @@ export function createThirdpartyActivities({ config, backends }: DfspDependencie
     },
 
     /** PATCH /consents/{ID} REVOKED from the Auth service: the consent is revoked in the bank too. */
-    consentRevoked: async (input: { consentId: string; revokedAt: string }): Promise<boolean> => (await bank.revokeConsent(input.consentId, input.revokedAt)) !== undefined,
+    consentRevoked: async (input: { consentId: string; revokedAt: string }): Promise<boolean> =>
+      (await bank.revokeConsent(input.consentId, input.revokedAt)) !== undefined,
   };
 }
 
