@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { ConsentRequestsPostRequest, ThirdpartyRequestsTransactionsPostRequest } from '../contracts/bodies';
 import type { MessageName, Resource } from '../contracts/conversations';
 import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
 import { HttpError } from '../http/httpError';
 import { handTo, InboundDependencies, InboundRoute, startWith } from '../connector/inbound';
+import { peerMessageSignal } from '../../workflows/participant/inbox';
 import { FspiopSchema, pathId, tagOf, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
 import { thirdpartyTransactionQuery, ThirdpartyTransactionView, thirdpartyWorkflowIds } from '../../workflows/dfsp/thirdpartyContracts';
 
@@ -30,9 +31,8 @@ function userIdOf(message: PeerMessage): string {
   return id;
 }
 
-/** GET /thirdpartyRequests/transactions/{ID}: the request's state, read from its workflow, answered by a workflow of its own. */
-async function answerStatus(message: PeerMessage, deps: InboundDependencies): Promise<void> {
-  const transactionRequestId = pathId(message.id!);
+/** A transaction request's state, read from its workflow, answered to `requester` by a workflow of its own (payment flow rule 8). */
+async function answerStatus(transactionRequestId: string, requester: string, deps: InboundDependencies): Promise<void> {
   let view: ThirdpartyTransactionView | undefined;
   try {
     view = await deps.client.workflow.getHandle(participantWorkflowIds.dfspThirdpartyTransaction(transactionRequestId)).query(thirdpartyTransactionQuery);
@@ -43,8 +43,36 @@ async function answerStatus(message: PeerMessage, deps: InboundDependencies): Pr
   await deps.client.workflow.start('dfspTransactionStatus', {
     workflowId: thirdpartyWorkflowIds.transactionStatus(transactionRequestId, crypto.randomUUID()),
     taskQueue: deps.taskQueue,
-    args: [{ transactionRequestId, requester: message.source, ...(view ? { view } : {}) }],
+    args: [{ transactionRequestId, requester, ...(view ? { view } : {}) }],
   });
+}
+
+/**
+ * Starts a conversation with its first message, or hands a repeat to it while it runs. A repeat after it ended must
+ * not run it again (a second payment of one transaction request): its ID is never reused, and `repeated` decides
+ * what the sender is told.
+ */
+async function startOnce(
+  workflowType: string,
+  workflowId: string,
+  args: unknown[],
+  message: PeerMessage,
+  deps: InboundDependencies,
+  repeated: () => Promise<void> = async () => deps.log.info({ workflowId }, 'repeated request of a finished conversation ignored'),
+): Promise<void> {
+  try {
+    await deps.client.workflow.signalWithStart(workflowType, {
+      workflowId,
+      taskQueue: deps.taskQueue,
+      args,
+      signal: peerMessageSignal,
+      signalArgs: [message],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    await repeated();
+  }
 }
 
 /** A DELETE or PATCH on a consent the DFSP granted goes to the consent's unlinking. */
@@ -67,7 +95,7 @@ export const thirdpartyInbound: InboundRoute[] = [
     validate: (body) => validateThirdparty('ConsentRequestsPostRequest', body),
     deliver: (message, deps) => {
       const { consentRequestId } = message.body as ConsentRequestsPostRequest;
-      return startWith('dfspLinking', participantWorkflowIds.dfspLinking(consentRequestId), [{ consentRequestId }], message, deps);
+      return startOnce('dfspLinking', participantWorkflowIds.dfspLinking(consentRequestId), [{ consentRequestId }], message, deps);
     },
   },
   {
@@ -107,16 +135,18 @@ export const thirdpartyInbound: InboundRoute[] = [
     validate: (body) => validateThirdparty('ThirdpartyRequestsTransactionsPostRequest', body),
     deliver: (message, deps) => {
       const { transactionRequestId } = message.body as ThirdpartyRequestsTransactionsPostRequest;
-      return startWith(
+      // A repeat of a request that has ended is told how it ended, as a status query would be.
+      return startOnce(
         'dfspThirdpartyTransaction',
         participantWorkflowIds.dfspThirdpartyTransaction(transactionRequestId),
         [{ transactionRequestId }],
         message,
         deps,
+        () => answerStatus(transactionRequestId, message.source, deps),
       );
     },
   },
-  { resource: 'thirdpartyRequests/transactions', name: 'get', deliver: answerStatus },
+  { resource: 'thirdpartyRequests/transactions', name: 'get', deliver: (message, deps) => answerStatus(pathId(message.id!), message.source, deps) },
   ...answersTo(
     'thirdpartyRequests/authorizations',
     (body) =>

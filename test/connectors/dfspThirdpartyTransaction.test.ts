@@ -5,8 +5,8 @@ import { startTestDfsp } from '../helpers/connectors';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair } from '../helpers/fspiopBodies';
 import { pollUntil } from '../helpers/polling';
-import { answerOrError, genericCredential, isTo, linkAccount, scopesOf, TestDfsp, userAt } from '../helpers/scriptedPisp';
-import { GenericSigner } from '../helpers/softAuthenticator';
+import { answerOrError, FIDO_APP, fidoCredential, genericCredential, isTo, linkAccount, scopesOf, TestDfsp, userAt } from '../helpers/scriptedPisp';
+import { GenericSigner, SoftAuthenticator } from '../helpers/softAuthenticator';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
@@ -131,6 +131,39 @@ test('a payment from a linked account COMPLETES: RECEIVED, the challenge of the 
   t.is(await hub.position(payee), before.payee - 10);
   t.is(balanceOf(address), String(Number(before.balance) - 10));
   t.is(finalOutcomes(pisp, request.transactionRequestId).length, 1);
+
+  // The PISP sends the same request again: it is told how it ended, and nothing is paid twice.
+  const path = transactionPath(request.transactionRequestId);
+  await hub.fspiop('POST', '/thirdpartyRequests/transactions', { source: pisp.name, destination: dfsp.name, body: request });
+  const told = await pollUntil(
+    async () => pisp.received.filter(isTo('PUT', path)),
+    (puts) => puts.length === 2,
+  );
+  t.deepEqual(told[1]?.body, { transactionId: received.body.transactionId, transactionRequestState: 'ACCEPTED' });
+  t.is(payee.received.filter(isTo('POST', '/transfers')).length, 1);
+  t.is(balanceOf(address), String(Number(before.balance) - 10));
+});
+
+test('a payment signed with a FIDO credential on the user’s device COMPLETES', async (t) => {
+  const { payee } = await payeeFsp();
+  const fidoPisp = await hub.provision();
+  const authenticator = await SoftAuthenticator.create({ ...FIDO_APP, format: 'packed' });
+  const bob = userAt(dfsp, 'bob');
+  const linked = await linkAccount(hub, fidoPisp, dfsp, fidoCredential(authenticator), { userId: bob.userId, scopes: scopesOf(bob.address) });
+  t.is(linked.finished.method, 'PATCH');
+  fidoPisp.react(async (r) => {
+    if (!isTo('POST', '/thirdpartyRequests/authorizations')(r)) return;
+    await hub.fspiop('PUT', `/thirdpartyRequests/authorizations/${r.body.authorizationRequestId}`, {
+      source: fidoPisp.name,
+      destination: dfsp.name,
+      body: { responseType: 'ACCEPTED', signedPayload: { signedPayloadType: 'FIDO', fidoSignedPayload: authenticator.assert(r.body.challenge) } },
+    });
+  });
+  const before = balanceOf(bob.address);
+  const request = transactionRequest(payee.name, { payer: { partyIdType: 'THIRD_PARTY_LINK', partyIdentifier: bob.address, fspId: dfsp.name } });
+  const outcome = await initiate(fidoPisp, request);
+  t.deepEqual(outcome.body, { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
+  t.is(balanceOf(bob.address), String(Number(before) - 10));
 });
 
 test('a payment the user REJECTS ends with PATCH transactionRequestState REJECTED, and no transfer', async (t) => {
