@@ -7,6 +7,7 @@ import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
 import { messages } from '../participant/activities';
 import { exchangeAsChild, ExchangeOutcome } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';
+import { answeredWithError, answerOf } from './thirdpartyAnswers';
 import { bank } from './thirdpartyActivities';
 import { DfspLinkingView, dfspLinkingQuery } from './thirdpartyContracts';
 import { thirdpartyError } from './thirdpartyErrors';
@@ -17,9 +18,6 @@ const USER_STEP_MS = 10 * 60_000;
 export interface DfspLinkingInput {
   consentRequestId: string;
 }
-
-/** An exchange that ended in the answer it waited for (not an error, not a timeout, not a refusal). */
-const answered = (outcome: ExchangeOutcome) => outcome.kind === 'answered' && outcome.message.name === 'answer';
 
 /**
  * POST /participants/THIRD_PARTY_LINK/{address} and the account lookup's answer. The exchange is named by the
@@ -113,8 +111,9 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
     moveTo('FAILED');
     return view.state;
   }
-  if (!answered(grant)) return refuseConsent(thirdpartyError('accountLinkingError', 'no signed credential came in time'));
-  const { credential } = (grant as { message: { body: { credential: SignedCredential } } }).message.body;
+  const signed = answerOf<{ credential: SignedCredential }>(grant);
+  if (!signed) return refuseConsent(thirdpartyError('accountLinkingError', 'no signed credential came in time'));
+  const { credential } = signed;
 
   // Credential registration with the Auth service, which checks the credential signs the consent's challenge.
   moveTo('REGISTERING');
@@ -123,12 +122,11 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
     answerId: consentId,
     waitMs: me.requestTimeoutMs,
   });
-  const registered =
-    answered(registration) && (registration as { message: { body: ConsentsIDPutResponseVerified } }).message.body.credential.status === 'VERIFIED';
-  if (!registered) {
-    const noAnswer = registration.kind !== 'answered';
+  if (answerOf<ConsentsIDPutResponseVerified>(registration)?.credential.status !== 'VERIFIED') {
+    // The Auth service refusing the credential is the consent being invalid (thirdparty-sdk: TP_CONSENT_INVALID).
+    const refused = answeredWithError(registration);
     return refuseConsent(
-      noAnswer ? thirdpartyError('accountLinkingError', 'the Auth service did not register the credential') : thirdpartyError('consentInvalid'),
+      refused ? thirdpartyError('consentInvalid') : thirdpartyError('accountLinkingError', 'the Auth service did not register the credential'),
     );
   }
 
@@ -143,7 +141,7 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
     credentialType: credential.credentialType,
   });
   const links = await Promise.all(scopes.map((scope) => registerLink(scope.address, me.dfspId, me.requestTimeoutMs)));
-  if (!links.every(answered)) {
+  if (!links.every((link) => answerOf(link) !== undefined)) {
     // Without its links the PISP cannot pay from the accounts: the consent is not kept as usable.
     await bank.consentRevoked({ consentId, revokedAt: new Date().toISOString() });
     return refuseConsent(thirdpartyError('failedToRegisterAccountLinks'));

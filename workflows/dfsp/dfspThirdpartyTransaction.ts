@@ -14,9 +14,10 @@ import type { OutgoingMessage } from '../../api/contracts/peers';
 import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
 import { bestEffort, errorOf, msUntil } from '../kit/failures';
 import { messages } from '../participant/activities';
-import { exchangeAsChild, ExchangeOutcome } from '../participant/exchange';
+import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { requestQuote, transferFunds } from './payer';
+import { answeredWithError, answerOf } from './thirdpartyAnswers';
 import { bank, ledger } from './thirdpartyActivities';
 import { thirdpartyTransactionQuery, ThirdpartyTransactionView } from './thirdpartyContracts';
 import { thirdpartyError, ThirdpartyErrorName } from './thirdpartyErrors';
@@ -29,11 +30,6 @@ export interface DfspThirdpartyTransactionInput {
 type Outcome = { kind: 'completed' } | { kind: 'rejected' } | { kind: 'failed'; errorInformation: ErrorInformation };
 
 const failedWith = (errorInformation: ErrorInformation): Outcome => ({ kind: 'failed', errorInformation });
-
-/** The answer an exchange waited for, or undefined when it ended otherwise (an error, no answer, a refusal). */
-function answerOf<T>(outcome: ExchangeOutcome): T | undefined {
-  return outcome.kind === 'answered' && outcome.message.name === 'answer' ? (outcome.message.body as T) : undefined;
-}
 
 /** What the payer is charged beyond what the payee receives: transferAmount − payeeReceiveAmount. */
 function feesOf(quote: QuotesIDPutResponse) {
@@ -142,8 +138,7 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
     });
     const verification = answerOf<ThirdpartyRequestsVerificationsIDPutResponse>(verifying);
     if (verification?.authenticationResponse !== 'VERIFIED') {
-      const refused = verifying.kind === 'answered' && verifying.message.name === 'error';
-      return refused || verification ? failedWith(thirdpartyError('authorizationNotValid')) : stepFailed('authServiceError');
+      return answeredWithError(verifying) || verification ? failedWith(thirdpartyError('authorizationNotValid')) : stepFailed('authServiceError');
     }
     Object.assign(view, { transactionRequestState: 'ACCEPTED', transactionState: 'PENDING' });
     if (remaining() <= 0) return failedWith(thirdpartyError('transactionRequestExpired'));

@@ -9,9 +9,9 @@ import { thirdpartyError } from './thirdpartyErrors';
  * its answer is a message like any other: as a workflow, a bank or switch that is briefly out of reach is retried
  * with backoff, and the answer survives a restart of the connector between the GET's acknowledgement and the PUT.
  */
-export async function dfspAccounts(): Promise<'answered' | 'unknownUser'> {
+export async function dfspAccounts(): Promise<'answered' | 'unknownUser' | 'notAsked'> {
   const asked = await new Inbox().next(kindsOn('accounts', 'get'), 60_000);
-  if (!asked) return 'unknownUser';
+  if (!asked) return 'notAsked';
   const userId = asked.id!;
   const accounts = await bank.linkableAccounts(userId);
   const reply = { to: asked.source, resource: 'accounts' as const, id: userId };
