@@ -40,14 +40,17 @@ export interface OutgoingMessage {
   to?: string;
   resource: Resource;
   name: MessageName;
-  /** The path ID, as in PeerMessage; absent on a POST. */
+  /** The path ID, as in PeerMessage; absent on a POST, except one to `/participants/{Type}/{ID}`. */
   id?: string;
   body?: unknown;
 }
 
-/** The API path of a message: POST `/{resource}`, else `/{resource}/{ID}`, `…/error` for an error. */
+/**
+ * The API path of a message: POST `/{resource}`, else `/{resource}/{ID}`, `…/error` for an error. A POST with an ID
+ * is one that names its resource in the path: POST /participants/{Type}/{ID} (Document 1's THIRD_PARTY_LINK).
+ */
 export function pathOf({ resource, name, id }: Pick<OutgoingMessage, 'resource' | 'name' | 'id'>): string {
-  if (name === 'request') return `/${resource}`;
+  if (name === 'request' && id === undefined) return `/${resource}`;
   if (id === undefined) throw new Error(`a ${name} on ${resource} needs an ID`);
   // {Type}/{ID}/{SubId} of parties and participants are separate path segments; any other ID is one.
   const segments = resource === 'parties' || resource === 'participants' ? id.split('/') : [id];

@@ -6,6 +6,19 @@ export interface LinkableAccount {
   /** The address scopes and THIRD_PARTY_LINK entries name it by. */
   address: string;
   currency: string;
+  /** Whether the bank lets the account be linked and paid from (not suspended or closed). */
+  active: boolean;
+}
+
+/** A linked account as the payer DFSP needs it to check and pay a third-party transaction request. */
+export interface PayingAccount {
+  address: string;
+  currency: string;
+  /** Decimal string. */
+  balance: string;
+  active: boolean;
+  /** Who holds it, as the quote to the payee FSP names the payer (an FSPIOP party, not the THIRD_PARTY_LINK). */
+  holder: { partyIdType: 'MSISDN' | 'ACCOUNT_ID'; partyIdentifier: string; firstName?: string; lastName?: string };
 }
 
 /** A consent the DFSP granted: which PISP may do what on which accounts, and the credential the user registered. */
@@ -17,12 +30,14 @@ export interface GrantedConsent {
   scopes: Scope[];
   status: 'ISSUED' | 'VERIFIED' | 'REVOKED';
   credentialType?: 'FIDO' | 'GENERIC';
+  revokedAt?: string;
 }
 
 /**
  * What the DFSP connector asks of the bank's own systems for the third-party API (Document 1): its users and their
- * accounts, the user's authentication during linking (OTP sent out of band, or a web login at authUri), and where
- * consents are kept. The built-in simulator implements it; a bank plugs in its own.
+ * accounts, the user's authentication during linking (OTP sent out of band, or a web login at authUri), where
+ * consents are kept, and the debit of a linked account when a payment from it commits. Every method that changes
+ * something is idempotent (activities retry). The built-in simulator implements it; a bank plugs in its own.
  */
 export interface ThirdpartyBackend {
   /** The accounts a user may link; undefined when there is no such user (6205). */
@@ -36,4 +51,15 @@ export interface ThirdpartyBackend {
   verifyAuthToken(consentRequestId: string, authToken: string): Promise<boolean>;
   storeConsent(consent: GrantedConsent): Promise<void>;
   consent(consentId: string): Promise<GrantedConsent | undefined>;
+  /** The VERIFIED consent `pispId` holds over the account at `address`, if any (payment rule 3 a and b). */
+  consentForAccount(address: string, pispId: string): Promise<GrantedConsent | undefined>;
+  /** Marks a consent REVOKED (again: nothing changes); returns it, or undefined when the bank holds no such consent. */
+  revokeConsent(consentId: string, revokedAt: string): Promise<GrantedConsent | undefined>;
+  /** A linked account's currency, balance and holder; undefined when the bank has no such account. */
+  payingAccount(address: string): Promise<PayingAccount | undefined>;
+  /**
+   * Takes `amount` from the account once a transfer from it has committed at the switch. Keyed by the transfer: the
+   * same transfer again takes nothing more. False when the account is unknown or the balance too low.
+   */
+  debit(transferId: string, address: string, amount: string): Promise<boolean>;
 }

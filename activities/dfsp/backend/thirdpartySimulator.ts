@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { ConsentRequestsPostRequest } from '../../../api/contracts/bodies';
 import type { SimulatedBank } from './simulatedBank';
-import type { GrantedConsent, LinkableAccount, ThirdpartyBackend } from './thirdpartyBackend';
+import type { GrantedConsent, LinkableAccount, PayingAccount, ThirdpartyBackend } from './thirdpartyBackend';
 
 /** A secret the simulated bank gave a user to authenticate a consent request, and how it reached them. */
 export interface IssuedSecret {
@@ -14,11 +14,15 @@ export interface IssuedSecret {
 /**
  * The simulated bank's side of Document 1. An OTP is "sent" by keeping it where the user's phone would show it
  * (`secretFor`); a WEB login ends with the same kind of secret, which the bank's login page would hand the PISP
- * through the callbackUri. Consents are kept in memory.
+ * through the callbackUri. Consents are kept in memory; an account can be suspended (`suspend`) as a bank's back
+ * office would, which the linking and payment checks then meet.
  */
 export class SimulatedThirdpartyBackend implements ThirdpartyBackend {
   private readonly secrets = new Map<string, IssuedSecret>();
   private readonly consents = new Map<string, GrantedConsent>();
+  private readonly suspended = new Set<string>();
+  /** Transfers already debited, by transferId: a retried debit takes nothing twice. */
+  private readonly debited = new Set<string>();
 
   constructor(
     private readonly bank: SimulatedBank,
@@ -27,11 +31,18 @@ export class SimulatedThirdpartyBackend implements ThirdpartyBackend {
 
   async accounts(userId: string): Promise<LinkableAccount[] | undefined> {
     const customer = this.bank.customerByUserId(userId);
-    return customer?.accounts.map((account) => ({ accountNickname: account.nickname, address: account.accountId, currency: account.currency }));
+    return customer?.accounts.map((account) => ({
+      accountNickname: account.nickname,
+      address: account.accountId,
+      currency: account.currency,
+      active: !this.suspended.has(account.accountId),
+    }));
   }
 
   async startAuthentication(request: ConsentRequestsPostRequest, channel: 'WEB' | 'OTP'): Promise<{ authUri?: string }> {
-    const secret = channel === 'OTP' ? String(crypto.randomInt(100_000, 1_000_000)) : crypto.randomBytes(16).toString('hex');
+    // A retried activity must not change the secret the user already received.
+    const issued = this.secrets.get(request.consentRequestId);
+    const secret = issued?.secret ?? (channel === 'OTP' ? String(crypto.randomInt(100_000, 1_000_000)) : crypto.randomBytes(16).toString('hex'));
     this.secrets.set(request.consentRequestId, { consentRequestId: request.consentRequestId, userId: request.userId, channel, secret });
     return channel === 'WEB' ? { authUri: `${this.loginPage}?consentRequestId=${encodeURIComponent(request.consentRequestId)}` } : {};
   }
@@ -41,15 +52,56 @@ export class SimulatedThirdpartyBackend implements ThirdpartyBackend {
   }
 
   async storeConsent(consent: GrantedConsent): Promise<void> {
-    this.consents.set(consent.consentId, { ...consent });
+    this.consents.set(consent.consentId, structuredClone(consent));
   }
 
   async consent(consentId: string): Promise<GrantedConsent | undefined> {
-    return this.consents.get(consentId);
+    const consent = this.consents.get(consentId);
+    return consent && structuredClone(consent);
+  }
+
+  async consentForAccount(address: string, pispId: string): Promise<GrantedConsent | undefined> {
+    for (const consent of this.consents.values()) {
+      if (consent.pispId === pispId && consent.status === 'VERIFIED' && consent.scopes.some((scope) => scope.address === address))
+        return structuredClone(consent);
+    }
+    return undefined;
+  }
+
+  async revokeConsent(consentId: string, revokedAt: string): Promise<GrantedConsent | undefined> {
+    const consent = this.consents.get(consentId);
+    if (!consent) return undefined;
+    if (consent.status !== 'REVOKED') Object.assign(consent, { status: 'REVOKED', revokedAt });
+    return structuredClone(consent);
+  }
+
+  async payingAccount(address: string): Promise<PayingAccount | undefined> {
+    const found = this.bank.account(address);
+    if (!found) return undefined;
+    const { customer, account } = found;
+    return {
+      address,
+      currency: account.currency,
+      balance: account.balance,
+      active: !this.suspended.has(address),
+      holder: { partyIdType: 'MSISDN', partyIdentifier: customer.msisdn, firstName: customer.firstName, lastName: customer.lastName },
+    };
+  }
+
+  async debit(transferId: string, address: string, amount: string): Promise<boolean> {
+    if (this.debited.has(transferId)) return true;
+    if (!this.bank.move(address, `-${amount}`)) return false;
+    this.debited.add(transferId);
+    return true;
   }
 
   /** The secret the user received for a consent request (the SMS on their phone, the token after the web login). */
   secretFor(consentRequestId: string): IssuedSecret | undefined {
     return this.secrets.get(consentRequestId);
+  }
+
+  /** The bank's back office suspends an account: it can no longer be linked or paid from. */
+  suspend(accountId: string): void {
+    this.suspended.add(accountId);
   }
 }

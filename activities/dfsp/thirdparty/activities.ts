@@ -1,7 +1,86 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { ConsentRequestsPostRequest, QuotesIDPutResponse, ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
+import { Checked, thirdpartyError } from '../../../workflows/dfsp/thirdpartyErrors';
+import type { GrantedConsent, LinkableAccount } from '../backend/thirdpartyBackend';
 import type { DfspDependencies } from '../dependencies';
+import { transactionChallenge } from './challenge';
+import { checkConsentRequest } from './consentRequestRules';
+import { checkTransactionRequest, PayingFrom } from './transactionRequestRules';
+
+/** Who the connector is in the scheme, for the messages its workflows address. */
+export interface ThirdpartyIdentity {
+  /** This DFSP's participant ID (the fspId of its THIRD_PARTY_LINK entries, the payerFsp of its transfers). */
+  dfspId: string;
+  /** The Auth service that registers consents and verifies signed challenges (AUTH_SERVICE_ID). */
+  authServiceId: string;
+  /** How long a request waits for the switch's or the Auth service's answer (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+}
 
 /** The DFSP's third-party activities (Document 1): checks and records against its ThirdpartyBackend. */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
-export function createThirdpartyActivities(deps: DfspDependencies) {
-  return {};
+export function createThirdpartyActivities({ config, backends }: DfspDependencies) {
+  const bank = backends.thirdparty;
+  return {
+    thirdpartyIdentity: async (): Promise<ThirdpartyIdentity> => ({
+      dfspId: config.participantId,
+      authServiceId: config.authServiceId,
+      requestTimeoutMs: config.requestTimeoutMs,
+    }),
+
+    /** GET /accounts/{ID}: the accounts the user may link, as PUT /accounts/{ID} lists them; undefined for no such user. */
+    linkableAccounts: async (userId: string): Promise<Array<Omit<LinkableAccount, 'active'>> | undefined> => {
+      const accounts = await bank.accounts(userId);
+      return accounts?.map(({ accountNickname, address, currency }) => ({ accountNickname, address, currency }));
+    },
+
+    /** Document 1's consent request checks (6205, 6101, 6204, 6104), and the channel the user authenticates on. */
+    checkConsentRequest: async (request: ConsentRequestsPostRequest): Promise<Checked<{ channel: 'WEB' | 'OTP' }>> =>
+      checkConsentRequest(request, await bank.accounts(request.userId)),
+
+    /** OTP: the bank sends the secret out of band; WEB: the authUri the PISP sends the user to. */
+    startUserAuthentication: (input: { request: ConsentRequestsPostRequest; channel: 'WEB' | 'OTP' }) => bank.startAuthentication(input.request, input.channel),
+
+    verifyAuthToken: (input: { consentRequestId: string; authToken: string }) => bank.verifyAuthToken(input.consentRequestId, input.authToken),
+
+    storeConsent: (consent: GrantedConsent) => bank.storeConsent(consent),
+
+    /** Payment flow rule 3, against the PISP's consent over the payer account and the account itself. */
+    checkThirdpartyTransactionRequest: async (input: { request: ThirdpartyRequestsTransactionsPostRequest; pispId: string }): Promise<Checked<PayingFrom>> => {
+      const address = input.request.payer.partyIdentifier;
+      const [consent, account] = await Promise.all([bank.consentForAccount(address, input.pispId), bank.payingAccount(address)]);
+      return checkTransactionRequest(input.request, consent, account);
+    },
+
+    transactionChallenge: async (quote: QuotesIDPutResponse): Promise<string> => transactionChallenge(quote),
+
+    /**
+     * The payer's account is debited once its transfer has committed at the switch; retried, it takes nothing twice.
+     * A bank that cannot take it any more (the balance fell since the check) is an error for operators: the switch
+     * has moved the money, so it is retried until someone settles it, never reported to the PISP as failed.
+     */
+    debitLinkedAccount: async (input: { transferId: string; address: string; amount: string }): Promise<void> => {
+      if (!(await bank.debit(input.transferId, input.address, input.amount))) {
+        throw ApplicationFailure.retryable(`the bank could not debit ${input.amount} from ${input.address} for transfer ${input.transferId}`, 'DebitFailed');
+      }
+    },
+
+    /**
+     * DELETE /consents/{ID} from the PISP (Document 1, linking rule 5): only the consent's own PISP may unlink it.
+     * The consent is REVOKED in the bank (again: it stays revoked, with its first revokedAt).
+     */
+    unlinkConsent: async (input: { consentId: string; requester: string; at: string }): Promise<Checked<{ revokedAt: string }>> => {
+      const consent = await bank.consent(input.consentId);
+      if (!consent || consent.pispId !== input.requester) {
+        return { ok: false, errorInformation: thirdpartyError('consentInvalid', `no consent ${input.consentId} of ${input.requester}`) };
+      }
+      const revoked = await bank.revokeConsent(input.consentId, input.at);
+      return { ok: true, revokedAt: revoked!.revokedAt! };
+    },
+
+    /** PATCH /consents/{ID} REVOKED from the Auth service: the consent is revoked in the bank too. */
+    consentRevoked: async (input: { consentId: string; revokedAt: string }): Promise<boolean> =>
+      (await bank.revokeConsent(input.consentId, input.revokedAt)) !== undefined,
+  };
 }
+
+export type ThirdpartyActivities = ReturnType<typeof createThirdpartyActivities>;

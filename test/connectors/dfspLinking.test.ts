@@ -1,0 +1,191 @@
+import test from 'ava';
+import crypto from 'node:crypto';
+import { participantWorkflowIds } from '../../api/contracts/peers';
+import { dfspLinkingQuery } from '../../workflows/dfsp/thirdpartyContracts';
+import { startTestDfsp } from '../helpers/connectors';
+import type { SimulatedDfsp } from '../helpers/dfsp';
+import { pollUntil } from '../helpers/polling';
+import {
+  answerOrError,
+  authenticate,
+  ConsentRequestOptions,
+  FIDO_APP,
+  fidoCredential,
+  genericCredential,
+  isTo,
+  linkAccount,
+  passCredential,
+  requestConsent,
+  scopesOf,
+  TestDfsp,
+  userAt,
+} from '../helpers/scriptedPisp';
+import { GenericSigner, SoftAuthenticator } from '../helpers/softAuthenticator';
+import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { AUTH_SERVICE } from '../helpers/thirdpartyFlows';
+
+let hub: SwitchHarness;
+let dfsp: TestDfsp;
+
+useSwitch(test, async (started) => {
+  hub = started;
+  dfsp = await startTestDfsp(hub);
+});
+
+test.after.always(async () => {
+  await dfsp?.connector.stop();
+});
+
+/** Who holds a THIRD_PARTY_LINK, as any participant asks the switch's account lookup. */
+async function linkHolder(asker: SimulatedDfsp, address: string): Promise<ReturnType<typeof JSON.parse>> {
+  const path = `/participants/THIRD_PARTY_LINK/${address}`;
+  await hub.fspiop('GET', path, { source: asker.name });
+  return (await answerOrError(asker, path)).body;
+}
+
+test('GET /accounts/{ID} lists the user’s accounts for linking; an unknown user is PUT /accounts/{ID}/error 6205', async (t) => {
+  const pisp = await hub.provision();
+  const { userId, address } = userAt(dfsp);
+  await hub.fspiop('GET', `/accounts/${userId}`, { source: pisp.name, destination: dfsp.name });
+  const listed = await answerOrError(pisp, `/accounts/${encodeURIComponent(userId)}`);
+  t.deepEqual(listed.body, { accounts: [{ accountNickname: 'Alice everyday', address, currency: 'USD' }] });
+  t.is(listed.headers['fspiop-source'], dfsp.name);
+
+  await hub.fspiop('GET', '/accounts/nobody', { source: pisp.name, destination: dfsp.name });
+  const unknown = await answerOrError(pisp, '/accounts/nobody');
+  t.is(unknown.path, '/accounts/nobody/error');
+  t.is(unknown.body.errorInformation.errorCode, '6205');
+});
+
+test('linking by OTP with a GENERIC credential: the secret goes out of band, the consent is VERIFIED and each account is a THIRD_PARTY_LINK of the DFSP', async (t) => {
+  const pisp = await hub.provision();
+  const signer = new GenericSigner();
+  const linked = await linkAccount(hub, pisp, dfsp, genericCredential(signer), { channel: 'OTP' });
+  t.deepEqual(linked.answer.body, { scopes: linked.request.scopes, authChannels: ['OTP'], callbackUri: linked.request.callbackUri });
+  t.is(dfsp.backends.thirdparty.secretFor(linked.request.consentRequestId)?.channel, 'OTP');
+  t.like(linked.grant.body, { consentRequestId: linked.request.consentRequestId, scopes: linked.request.scopes, status: 'ISSUED' });
+
+  t.is(linked.finished.method, 'PATCH');
+  t.deepEqual(linked.finished.body, { credential: { status: 'VERIFIED' } });
+  t.is(linked.finished.headers['fspiop-source'], dfsp.name);
+  const asker = await hub.provision();
+  t.deepEqual(await linkHolder(asker, userAt(dfsp).address), { fspId: dfsp.name });
+  t.like(await dfsp.backends.thirdparty.consent(linked.consentId), { pispId: pisp.name, status: 'VERIFIED', credentialType: 'GENERIC', scopes: linked.scopes });
+  const view = await dfsp.connector.client.workflow.getHandle(participantWorkflowIds.dfspLinking(linked.request.consentRequestId)).query(dfspLinkingQuery);
+  t.like(view, { state: 'LINKED', pisp: pisp.name, consentId: linked.consentId });
+});
+
+test('linking by WEB with a FIDO credential: the PISP is given the bank’s authUri, and the credential the user’s device made is VERIFIED', async (t) => {
+  const pisp = await hub.provision();
+  const authenticator = await SoftAuthenticator.create({ ...FIDO_APP, format: 'packed' });
+  const { address } = userAt(dfsp, 'bob');
+  const linked = await linkAccount(hub, pisp, dfsp, fidoCredential(authenticator), {
+    channel: 'WEB',
+    userId: userAt(dfsp, 'bob').userId,
+    scopes: scopesOf(address),
+  });
+  t.deepEqual(linked.answer.body.authChannels, ['WEB']);
+  t.regex(linked.answer.body.authUri, /^https:\/\/.+\/login\?consentRequestId=/);
+  t.is(linked.answer.body.callbackUri, linked.request.callbackUri);
+  t.deepEqual(linked.finished.body, { credential: { status: 'VERIFIED' } });
+  t.deepEqual(await linkHolder(await hub.provision(), address), { fspId: dfsp.name });
+  t.like(await dfsp.backends.thirdparty.consent(linked.consentId), { status: 'VERIFIED', credentialType: 'FIDO' });
+});
+
+const refusals: Array<{ code: string; why: string; options: () => ConsentRequestOptions }> = [
+  { code: '6101', why: 'a scope names an account the user does not hold', options: () => ({ scopes: scopesOf(userAt(dfsp, 'bob').address) }) },
+  // Statements are an action of the API this DFSP does not offer PISPs.
+  {
+    code: '6101',
+    why: 'a scope asks for an action the DFSP does not offer',
+    options: () => ({ scopes: scopesOf(userAt(dfsp).address, ['ACCOUNTS_STATEMENT']) }),
+  },
+  { code: '6204', why: 'the WEB channel comes with an http callbackUri', options: () => ({ channel: 'WEB', callbackUri: 'http://pisp.example.org/linked' }) },
+  { code: '6205', why: 'there is no such user', options: () => ({ userId: 'nobody@nowhere' }) },
+];
+
+for (const { code, why, options } of refusals) {
+  test(`a consent request is refused with PUT /consentRequests/{ID}/error ${code} when ${why}`, async (t) => {
+    const pisp = await hub.provision();
+    const { request, answer } = await requestConsent(hub, pisp, dfsp, options());
+    t.is(answer.path, `/consentRequests/${request.consentRequestId}/error`);
+    t.is(answer.body.errorInformation.errorCode, code);
+    t.is(dfsp.backends.thirdparty.secretFor(request.consentRequestId), undefined, 'the user was sent no secret');
+  });
+}
+
+test('a consent request for a suspended account is refused with 6104 (another DFSP check)', async (t) => {
+  const suspendedDfsp = await startTestDfsp(hub);
+  t.teardown(() => suspendedDfsp.connector.stop());
+  suspendedDfsp.backends.thirdparty.suspend(userAt(suspendedDfsp).address);
+  const pisp = await hub.provision();
+  const { request, answer } = await requestConsent(hub, pisp, suspendedDfsp);
+  t.is(answer.path, `/consentRequests/${request.consentRequestId}/error`);
+  t.is(answer.body.errorInformation.errorCode, '6104');
+});
+
+test('a wrong authToken ends the linking with PUT /consentRequests/{ID}/error 7205, and no consent is granted', async (t) => {
+  const pisp = await hub.provision();
+  const { request } = await requestConsent(hub, pisp, dfsp);
+  const secret = dfsp.backends.thirdparty.secretFor(request.consentRequestId)!.secret;
+  const refused = await authenticate(hub, pisp, dfsp, request.consentRequestId, `${secret}0`);
+  t.is(refused.path, `/consentRequests/${request.consentRequestId}/error`);
+  t.is(refused.body.errorInformation.errorCode, '7205');
+  t.false(pisp.received.some(isTo('POST', '/consents')));
+});
+
+test('a credential the Auth service rejects ends the linking with PUT /consents/{ID}/error 7213: no link, nothing kept', async (t) => {
+  const pisp = await hub.provision();
+  const signer = new GenericSigner();
+  const { request } = await requestConsent(hub, pisp, dfsp, { scopes: scopesOf(userAt(dfsp).address) });
+  const grant = await authenticate(hub, pisp, dfsp, request.consentRequestId, dfsp.backends.thirdparty.secretFor(request.consentRequestId)!.secret);
+  const { consentId, scopes } = grant.body;
+  // Signed over another challenge than the one derived from the consent.
+  const forged = { credentialType: 'GENERIC' as const, status: 'PENDING' as const, genericPayload: signer.register(crypto.randomBytes(32).toString('hex')) };
+  const ended = await passCredential(hub, pisp, dfsp, consentId, scopes, forged);
+  t.is(ended.path, `/consents/${consentId}/error`);
+  t.is(ended.body.errorInformation.errorCode, '7213');
+  t.is(await dfsp.backends.thirdparty.consent(consentId), undefined);
+  t.false(pisp.received.some(isTo('PATCH', `/consents/${consentId}`)));
+});
+
+test('unlinking through the Auth service: the PISP’s DELETE revokes the consent there, and the DFSP’s bank learns it from the PATCH', async (t) => {
+  const pisp = await hub.provision();
+  const linked = await linkAccount(hub, pisp, dfsp, genericCredential(new GenericSigner()));
+  t.is((await hub.fspiop('DELETE', `/consents/${linked.consentId}`, { source: pisp.name, destination: dfsp.name })).status, 202);
+  // The PISP was told VERIFIED on the same path when the linking ended; now it is told REVOKED.
+  const told = await pisp.waitFor((r) => isTo('PATCH', `/consents/${linked.consentId}`)(r) && r.body.status === 'REVOKED', 15_000);
+  t.is(told.headers['fspiop-source'], AUTH_SERVICE);
+  const kept = await pollUntil(
+    () => dfsp.backends.thirdparty.consent(linked.consentId),
+    (consent) => consent?.status === 'REVOKED',
+  );
+  t.is(kept?.status, 'REVOKED');
+});
+
+test('unlinking at the DFSP: a DELETE the switch routes to the DFSP revokes the consent there and the PISP gets PATCH REVOKED; another PISP is refused', async (t) => {
+  const pisp = await hub.provision();
+  const stranger = await hub.provision();
+  // A consent whose credential no Auth service at the switch holds (a DFSP-hosted Auth service, Document 1 linking rule 5).
+  const consentId = crypto.randomUUID();
+  await dfsp.backends.thirdparty.storeConsent({
+    consentId,
+    consentRequestId: crypto.randomUUID(),
+    pispId: pisp.name,
+    userId: userAt(dfsp).userId,
+    scopes: scopesOf(userAt(dfsp).address),
+    status: 'VERIFIED',
+    credentialType: 'GENERIC',
+  });
+
+  await hub.fspiop('DELETE', `/consents/${consentId}`, { source: stranger.name, destination: dfsp.name });
+  const refused = await stranger.waitFor(isTo('PUT', `/consents/${consentId}/error`), 15_000);
+  t.is(refused.body.errorInformation.errorCode, '7213');
+  t.is((await dfsp.backends.thirdparty.consent(consentId))?.status, 'VERIFIED');
+
+  await hub.fspiop('DELETE', `/consents/${consentId}`, { source: pisp.name, destination: dfsp.name });
+  const told = await pisp.waitFor(isTo('PATCH', `/consents/${consentId}`), 15_000);
+  t.is(told.body.status, 'REVOKED');
+  t.is(told.headers['fspiop-source'], dfsp.name);
+  t.is((await dfsp.backends.thirdparty.consent(consentId))?.status, 'REVOKED');
+});
