@@ -1,2 +1,6 @@
 // The DFSP connector's workflows: one bundle, run by the connector's worker in the DFSP's namespace.
 export { exchange } from '../participant/exchange';
+export { payeeParty } from './payeeParty';
+export { payeeQuote } from './payeeQuote';
+export { payeeTransfer } from './payeeTransfer';
+export { dfspTransfer } from './dfspTransfer';
