@@ -52,12 +52,22 @@ export const fspiopInbound: InboundRoute[] = [
     deliver: payeeConversation('payeeTransfer', (message) => participantWorkflowIds.payeeTransfer(message.id!)),
   },
   // Payer: the answer to a lookup goes to the exchange that asked, named after the party (dfspTransfer's lookUp).
-  ...(['answer', 'error'] as const).map(
-    (name): InboundRoute => ({
-      resource: 'parties',
+  // The error route comes first: PUT /parties/{Type}/{ID}/error also matches the answer's /{Type}/{ID}/{SubId}.
+  ...(['error', 'answer'] as const).map((name): InboundRoute => ({
+    resource: 'parties',
+    name,
+    validate: (body) => validateFspiop(name === 'answer' ? 'PartiesTypeIDPutResponse' : 'ErrorInformationObject', body),
+    deliver: (message, deps) => handTo(participantWorkflowIds.exchange('parties', message.id!), message, deps),
+  })),
+  // TEMPORARY, until the third-party DFSP role's inbound routes land (they route these four; keep one copy at merge):
+  // PUT /quotes/{ID}[/error] and PUT /transfers/{ID}[/error], the answers to the payer's requestQuote and transferFunds.
+  ...(['quotes', 'transfers'] as const).flatMap((resource) =>
+    (['answer', 'error'] as const).map((name): InboundRoute => ({
+      resource,
       name,
-      validate: (body) => validateFspiop(name === 'answer' ? 'PartiesTypeIDPutResponse' : 'ErrorInformationObject', body),
-      deliver: (message, deps) => handTo(participantWorkflowIds.exchange('parties', message.id!), message, deps),
-    }),
+      validate: (body) =>
+        validateFspiop(name === 'error' ? 'ErrorInformationObject' : resource === 'quotes' ? 'QuotesIDPutResponse' : 'TransfersIDPutResponse', body),
+      deliver: (message, deps) => handTo(participantWorkflowIds.exchange(resource, message.id!), message, deps),
+    })),
   ),
 ];

@@ -95,7 +95,12 @@ export function dfspOutboundRouter(client: Client, config: ConnectorConfig): Rou
     } catch {
       return answer(ctx, 404, { statusCode: '3208', message: `Transfer ID not found - ${transferId}` });
     }
-    answer(ctx, 200, { transferId, currentState: transfer.currentState, ...(transfer.fulfil ? { fulfil: transfer.fulfil } : {}), lastError: transfer.lastError });
+    answer(ctx, 200, {
+      transferId,
+      currentState: transfer.currentState,
+      ...(transfer.fulfil ? { fulfil: transfer.fulfil } : {}),
+      lastError: transfer.lastError,
+    });
   });
 
   return router;

@@ -77,33 +77,37 @@ test('a quote is answered with the ILP packet of the agreed transaction and a co
   t.is(transaction.expiration, answer.body.expiration);
 });
 
-test.serial('a transfer on the quote commits end to end: the fulfilment satisfies the condition, positions move, the payee is credited once though the switch repeats the POST', async (t) => {
-  const before = { payer: await hub.position(payer), payee: await hub.position({ name: payee.name } as SimulatedDfsp), bob: balanceOf(payee.bank, BOB) };
-  const quote = await quoted(payer, payee.name, '7');
-  const transfer = { ...transferBody(payer.name, payee.name, '7', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
-  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+test.serial(
+  'a transfer on the quote commits end to end: the fulfilment satisfies the condition, positions move, the payee is credited once though the switch repeats the POST',
+  async (t) => {
+    const before = { payer: await hub.position(payer), payee: await hub.position({ name: payee.name } as SimulatedDfsp), bob: balanceOf(payee.bank, BOB) };
+    const quote = await quoted(payer, payee.name, '7');
+    const transfer = { ...transferBody(payer.name, payee.name, '7', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
 
-  const fulfil = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}`), 20_000, 'transfer answer');
-  t.is(fulfil.body.transferState, 'COMMITTED');
-  t.is(sha256(fulfil.body.fulfilment), quote.condition, 'the payee produced the fulfilment of its own condition');
-  t.is(await hub.position(payer), before.payer + 7);
-  t.is(await hub.position({ name: payee.name } as SimulatedDfsp), before.payee - 7);
-  t.is(balanceOf(payee.bank, BOB), String(Number(before.bob) + 7));
+    const fulfil = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}`), 20_000, 'transfer answer');
+    t.is(fulfil.body.transferState, 'COMMITTED');
+    t.is(sha256(fulfil.body.fulfilment), quote.condition, 'the payee produced the fulfilment of its own condition');
+    t.is(await hub.position(payer), before.payer + 7);
+    t.is(await hub.position({ name: payee.name } as SimulatedDfsp), before.payee - 7);
+    t.is(balanceOf(payee.bank, BOB), String(Number(before.bob) + 7));
 
-  // The switch delivers the POST again (its acknowledgement was lost): the payee answers it again, and credits nothing more.
-  const repeated = await fetch(`${payee.connector.inboundUrl}/transfers`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/vnd.interoperability.transfers+json;version=1.1', 'fspiop-source': payer.name, 'fspiop-destination': payee.name },
-    body: JSON.stringify(transfer),
-  });
-  t.is(repeated.status, 202);
-  const handle = payee.connector.client.workflow.getHandle(`payeeTransfer/${transfer.transferId}`);
-  const answersSent = async () => (await handle.fetchHistory()).events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendToSwitch').length;
-  t.is(await pollUntil(answersSent, (count) => count === 2), 2, 'the repeat is answered');
-  const credits = (await handle.fetchHistory()).events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'creditPayee').length;
-  t.is(credits, 1, 'the bank is asked to credit once');
-  t.is(balanceOf(payee.bank, BOB), String(Number(before.bob) + 7));
-});
+    // The switch delivers the POST again (its acknowledgement was lost): the payee answers it again, and credits nothing more.
+    const repeated = await fetch(`${payee.connector.inboundUrl}/transfers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.interoperability.transfers+json;version=1.1', 'fspiop-source': payer.name, 'fspiop-destination': payee.name },
+      body: JSON.stringify(transfer),
+    });
+    t.is(repeated.status, 202);
+    const handle = payee.connector.client.workflow.getHandle(`payeeTransfer/${transfer.transferId}`);
+    const answersSent = async () =>
+      (await handle.fetchHistory()).events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendToSwitch').length;
+    t.is(await pollUntil(answersSent, (count) => count === 2), 2, 'the repeat is answered');
+    const credits = (await handle.fetchHistory()).events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'creditPayee').length;
+    t.is(credits, 1, 'the bank is asked to credit once');
+    t.is(balanceOf(payee.bank, BOB), String(Number(before.bob) + 7));
+  },
+);
 
 test.serial('a transfer whose condition is not the quote’s is refused with 3100 and credits nothing', async (t) => {
   const bob = balanceOf(payee.bank, BOB);
@@ -115,7 +119,14 @@ test.serial('a transfer whose condition is not the quote’s is refused with 310
   const refusal = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}/error`), 20_000, 'transfer error');
   t.is(refusal.body.errorInformation.errorCode, '3100');
   t.is(balanceOf(payee.bank, BOB), bob);
-  t.is(await pollUntil(() => hub.position(payer), (position) => position === positionBefore), positionBefore, 'the reservation is released');
+  t.is(
+    await pollUntil(
+      () => hub.position(payer),
+      (position) => position === positionBefore,
+    ),
+    positionBefore,
+    'the reservation is released',
+  );
 });
 
 /** A core-banking system behind the sdk-scheme-adapter's backend API, as a real HTTP server that records what it is asked. */
@@ -164,7 +175,10 @@ test.serial('against a real backend over HTTP, the connector asks it for the par
   const unknown = await payer.waitFor(received('PUT', '/parties/MSISDN/4470000002/error'), 20_000);
   t.is(unknown.body.errorInformation.errorCode, '3204');
 
-  const quoteRequest = { ...quoteBody(payer.name, name, '5'), payee: { partyIdInfo: { partyIdType: 'MSISDN' as const, partyIdentifier: '4470000001', fspId: name } } };
+  const quoteRequest = {
+    ...quoteBody(payer.name, name, '5'),
+    payee: { partyIdInfo: { partyIdType: 'MSISDN' as const, partyIdentifier: '4470000001', fspId: name } },
+  };
   await hub.fspiop('POST', '/quotes', { source: payer.name, destination: name, body: quoteRequest });
   const quote = (await payer.waitFor(received('PUT', `/quotes/${quoteRequest.quoteId}`), 20_000)).body as QuotesIDPutResponse;
   t.deepEqual(quote.transferAmount, { amount: '5.5', currency: 'USD' });

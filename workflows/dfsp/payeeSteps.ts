@@ -50,5 +50,8 @@ export function answerRepeat(first: PeerMessage, repeat: PeerMessage, outcome: P
   const resource = first.resource;
   const id = (first.body as Record<string, string>)[resource === 'quotes' ? 'quoteId' : 'transferId'];
   if (sameBody(first.body, repeat.body)) return answer(repeat.source, resource, id, outcome);
-  return answer(repeat.source, resource, id, { ok: false, errorInformation: errorInformation('modifiedRequest', `${resource} ${id} was asked before with other terms`) });
+  return answer(repeat.source, resource, id, {
+    ok: false,
+    errorInformation: errorInformation('modifiedRequest', `${resource} ${id} was asked before with other terms`),
+  });
 }

@@ -100,10 +100,16 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
     },
 
     /** POST /transfers to the backend, which credits the payee (once per transferId, whatever the retries). */
-    async creditPayee(transfer: TransfersPostRequest, transaction: TransactionObject): Promise<PayeeOutcome<{ homeTransactionId: string; completedTimestamp: string }>> {
+    async creditPayee(
+      transfer: TransfersPostRequest,
+      transaction: TransactionObject,
+    ): Promise<PayeeOutcome<{ homeTransactionId: string; completedTimestamp: string }>> {
       const credited = await asking(`transfer ${transfer.transferId}`, () => coreBanking.transfer(backendTransferOf(transfer, transaction)));
       if (!credited.ok) return credited;
-      return { ok: true, body: { homeTransactionId: credited.body.homeTransactionId, completedTimestamp: credited.body.completedTimestamp ?? new Date().toISOString() } };
+      return {
+        ok: true,
+        body: { homeTransactionId: credited.body.homeTransactionId, completedTimestamp: credited.body.completedTimestamp ?? new Date().toISOString() },
+      };
     },
 
     /** PUT /transfers/{transferId} to the backend: the final state the switch notified, as the SDK passes it on. */

@@ -18,5 +18,8 @@ export function refusalOf(error: unknown): ErrorInformation | undefined {
     const description = error.message || KNOWN.get(code) || 'Backend error';
     return { errorCode: code, errorDescription: description.slice(0, MAX_DESCRIPTION) };
   }
-  return { errorCode: fspiopErrors.internalServerError.code, errorDescription: `${fspiopErrors.internalServerError.description} - ${error.message}`.slice(0, MAX_DESCRIPTION) };
+  return {
+    errorCode: fspiopErrors.internalServerError.code,
+    errorDescription: `${fspiopErrors.internalServerError.description} - ${error.message}`.slice(0, MAX_DESCRIPTION),
+  };
 }

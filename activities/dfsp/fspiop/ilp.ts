@@ -29,7 +29,9 @@ const ILP_ADDRESS = 'g.mojaloop';
 
 /** ISO 4217 minor units of the currencies that have other than two; the amount in an ILP packet is in these units. */
 const MINOR_UNITS: Record<string, number> = {
-  ...Object.fromEntries(['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF'].map((c) => [c, 0])),
+  ...Object.fromEntries(
+    ['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF'].map((c) => [c, 0]),
+  ),
   ...Object.fromEntries(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'].map((c) => [c, 3])),
   CLF: 4,
   UYW: 4,
@@ -38,7 +40,10 @@ const MINOR_UNITS: Record<string, number> = {
 /** An amount that cannot be an ILP amount (more decimal places than its currency has). */
 export class IlpAmountError extends Error {}
 
-export function transactionObjectOf(request: QuotesPostRequest, answer: Pick<QuotesIDPutResponse, 'transferAmount' | 'expiration'> & { note?: string }): TransactionObject {
+export function transactionObjectOf(
+  request: QuotesPostRequest,
+  answer: Pick<QuotesIDPutResponse, 'transferAmount' | 'expiration'> & { note?: string },
+): TransactionObject {
   return {
     quoteId: request.quoteId,
     transactionId: request.transactionId,
