@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import Router from '@koa/router';
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { ConnectorConfig } from '../../activities/connector/config';
 import { participantWorkflowIds } from '../contracts/peers';
@@ -92,7 +92,8 @@ export function dfspOutboundRouter(client: Client, config: ConnectorConfig): Rou
     let transfer: OutboundTransferResponse;
     try {
       transfer = await client.workflow.getHandle(participantWorkflowIds.dfspTransfer(transferId)).query(transferStateQuery);
-    } catch {
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
       return answer(ctx, 404, { statusCode: '3208', message: `Transfer ID not found - ${transferId}` });
     }
     answer(ctx, 200, {

@@ -129,6 +129,18 @@ test.serial('a transfer whose condition is not the quote’s is refused with 310
   );
 });
 
+test.serial('a transfer of another amount than the quote’s, on the quote’s packet and condition, is refused with 3100', async (t) => {
+  const bob = balanceOf(payee.bank, BOB);
+  const quote = await quoted(payer, payee.name, '4');
+  const transfer = { ...transferBody(payer.name, payee.name, '40', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+
+  const refusal = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}/error`), 20_000, 'transfer error');
+  t.is(refusal.body.errorInformation.errorCode, '3100');
+  t.regex(refusal.body.errorInformation.errorDescription, /quoted 4 USD/);
+  t.is(balanceOf(payee.bank, BOB), bob);
+});
+
 /** A core-banking system behind the sdk-scheme-adapter's backend API, as a real HTTP server that records what it is asked. */
 async function startBackend(): Promise<{ url: string; received: Array<{ method: string; path: string; body: any }>; close(): Promise<void> }> {
   const requests: Array<{ method: string; path: string; body: any }> = [];

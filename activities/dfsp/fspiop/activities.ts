@@ -80,7 +80,8 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
 
     /**
      * The fulfilment of an incoming transfer, re-derived from its ILP packet; refused (3100) when the packet is not
-     * one this connector issued or the transfer's condition is not that packet's (Document 2, transfer rule 6).
+     * one this connector issued or the transfer's condition is not that packet's (Document 2, transfer rule 6), or
+     * its amount or payee FSP is not the quote's; refused 3302 once the quote has expired.
      */
     async fulfilmentFor(transfer: TransfersPostRequest): Promise<PayeeOutcome<Fulfilled>> {
       const transaction = transactionIn(transfer.ilpPacket);
@@ -88,6 +89,10 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
       const fulfilment = fulfilmentOf(transaction, secret);
       if (conditionOf(fulfilment) !== transfer.condition) {
         return refused(errorInformation('validationError', 'the condition does not match the ILP packet of the quote'));
+      }
+      // Document 2, transfer rule 2: a transfer on an expired quote is rejected.
+      if (transaction.expiration && Date.parse(transaction.expiration) < Date.now()) {
+        return refused(errorInformation('quoteExpired', `quote ${transaction.quoteId} expired at ${transaction.expiration}`));
       }
       const { amount } = transaction;
       if (amount.currency !== transfer.amount.currency || !new Decimal(amount.amount).equals(transfer.amount.amount)) {
