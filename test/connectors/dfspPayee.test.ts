@@ -141,6 +141,30 @@ test.serial('a transfer of another amount than the quote’s, on the quote’s p
   t.is(balanceOf(payee.bank, BOB), bob);
 });
 
+test.serial('the switch’s PATCH /transfers/{ID} with the final state reaches the bank as the SDK’s transfer notification', async (t) => {
+  const quote = await quoted(payer, payee.name, '2');
+  const transfer = { ...transferBody(payer.name, payee.name, '2', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+  await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}`), 20_000, 'transfer answer');
+
+  const completedTimestamp = new Date().toISOString();
+  const patched = await fetch(`${payee.connector.inboundUrl}/transfers/${transfer.transferId}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/vnd.interoperability.transfers+json;version=1.1', 'fspiop-source': 'Hub', 'fspiop-destination': payee.name },
+    body: JSON.stringify({ completedTimestamp, transferState: 'COMMITTED' }),
+  });
+  t.is(patched.status, 200);
+  const notified = await pollUntil(
+    async () => payee.backends.coreBanking.notifications.find((n) => n.transferId === transfer.transferId),
+    (found) => found !== undefined,
+  );
+  t.like(notified?.notification, {
+    transferId: transfer.transferId,
+    currentState: 'COMPLETED',
+    finalNotification: { completedTimestamp, transferState: 'COMMITTED' },
+  });
+});
+
 /** A core-banking system behind the sdk-scheme-adapter's backend API, as a real HTTP server that records what it is asked. */
 async function startBackend(): Promise<{ url: string; received: Array<{ method: string; path: string; body: any }>; close(): Promise<void> }> {
   const requests: Array<{ method: string; path: string; body: any }> = [];
