@@ -1,23 +1,40 @@
 import { loadConnectorConfig } from '../activities/connector/config';
+import { CoreBankingClient } from '../activities/dfsp/backend/coreBankingClient';
 import { simulatedBackends } from '../activities/dfsp/backend/simulated';
 import { SimulatedBank } from '../activities/dfsp/backend/simulatedBank';
+import type { DfspBackends } from '../activities/dfsp/dependencies';
 import { createLogger } from '../activities/platform/logger';
 import { startDfspConnector } from '../api/dfsp/connector';
 
 /**
- * `npm run dfsp`: a DFSP connector process (DFSP_ID, PEER_ENDPOINT, INBOUND_LISTEN_PORT, OUTBOUND_LISTEN_PORT, …; see
- * activities/connector/config.ts) over the built-in simulated bank. Runs until SIGINT/SIGTERM.
+ * The bank's systems the connector runs against: the built-in simulated bank, or — with BACKEND_ENDPOINT — the
+ * bank's own core-banking adapter for the FSPIOP roles (the sdk-scheme-adapter's backend API), the third-party
+ * role staying on the simulator.
+ */
+export function backendsFor(participantId: string, env: NodeJS.ProcessEnv = process.env): DfspBackends {
+  const simulated = simulatedBackends(new SimulatedBank(participantId));
+  return env.BACKEND_ENDPOINT ? { ...simulated, coreBanking: new CoreBankingClient(env.BACKEND_ENDPOINT) } : simulated;
+}
+
+/**
+ * `npm run dfsp`: a DFSP connector process (DFSP_ID, PEER_ENDPOINT, INBOUND_LISTEN_PORT, OUTBOUND_LISTEN_PORT,
+ * BACKEND_ENDPOINT, ILP_SECRET, …; see activities/connector/config.ts) over the built-in simulated bank unless
+ * BACKEND_ENDPOINT names a real one. Runs until SIGINT/SIGTERM.
  */
 async function main(): Promise<void> {
   const config = loadConnectorConfig('dfsp');
   const log = createLogger(`dfsp ${config.participantId}`, config.logLevel);
-  const connector = await startDfspConnector(config, log, simulatedBackends(new SimulatedBank(config.participantId)), process.env.WORKFLOW_BUNDLE);
+  if (!config.ilpSecret) log.warn('ILP_SECRET is not set: the fulfilments of this DFSP’s quotes use a development secret anyone can know');
+  if (process.env.BACKEND_ENDPOINT) log.info({ backend: process.env.BACKEND_ENDPOINT }, 'core banking at BACKEND_ENDPOINT');
+  const connector = await startDfspConnector(config, log, backendsFor(config.participantId), process.env.WORKFLOW_BUNDLE);
   const stop = () => void connector.stop().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

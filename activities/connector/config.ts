@@ -20,6 +20,11 @@ export interface ConnectorConfig {
   /** REQUEST_TIMEOUT_MS: how long a call waits for the callback that answers it (the SDKs' default: 60 s). */
   requestTimeoutMs: number;
   logLevel: string;
+  /**
+   * ILP_SECRET: the DFSP's secret for the fulfilments of its quotes as payee (the sdk-scheme-adapter's setting of that
+   * name). It must stay the same across restarts, or a quote given before one cannot be fulfilled after it.
+   */
+  ilpSecret?: string;
 }
 
 export function loadConnectorConfig(role: 'dfsp' | 'pisp', env: NodeJS.ProcessEnv = process.env): ConnectorConfig {
@@ -37,5 +42,6 @@ export function loadConnectorConfig(role: 'dfsp' | 'pisp', env: NodeJS.ProcessEn
     authServiceId: env.AUTH_SERVICE_ID || 'centralauth',
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
     logLevel: env.LOG_LEVEL || 'info',
+    ilpSecret: env.ILP_SECRET || undefined,
   };
 }

@@ -4,7 +4,8 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { MessageName, Resource } from '../contracts/conversations';
-import { METHOD_OF, PeerMessage } from '../contracts/peers';
+import { METHOD_OF, participantWorkflowIds, PeerMessage } from '../contracts/peers';
+import { validateFspiop } from '../fspiop/schemas';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import { peerMessageSignal } from '../../workflows/participant/inbox';
@@ -49,6 +50,20 @@ export async function startWith(
   await client.workflow.signalWithStart(workflowType, { workflowId, taskQueue, args, signal: peerMessageSignal, signalArgs: [message] });
 }
 
+/**
+ * The answer (PUT) and error (PUT …/error) to a request a connector sent: handed to the exchange waiting for it, by
+ * resource and path ID (participantWorkflowIds.exchange).
+ */
+export function answersTo(resource: Resource, validateAnswer: (body: unknown) => unknown, ack?: 200 | 202): InboundRoute[] {
+  return (['answer', 'error'] as const).map((name) => ({
+    resource,
+    name,
+    ack,
+    validate: name === 'answer' ? validateAnswer : (body) => validateFspiop('ErrorInformationObject', body),
+    deliver: (message, deps) => handTo(participantWorkflowIds.exchange(resource, message.id!), message, deps),
+  }));
+}
+
 /** The Koa paths of a message: its `{ID}` is one segment, except the `{Type}/{ID}[/{SubId}]` of parties and participants. */
 function pathsOf(resource: Resource, name: MessageName): string[] {
   if (name === 'request') return [`/${resource}`];
@@ -70,7 +85,9 @@ function idOf(ctx: Context): string | undefined {
  */
 export function inboundRouter(routes: InboundRoute[], deps: InboundDependencies): Router {
   const router = new Router();
-  for (const route of routes) {
+  // Error routes first: PUT /parties/{Type}/{ID}/error would otherwise match an answer's /{Type}/{ID}/{SubId}.
+  const errorsFirst = [...routes.filter((route) => route.name === 'error'), ...routes.filter((route) => route.name !== 'error')];
+  for (const route of errorsFirst) {
     const method = METHOD_OF[route.name];
     const isCallback = method === 'PUT' || method === 'PATCH';
     for (const path of pathsOf(route.resource, route.name)) {

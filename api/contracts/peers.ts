@@ -13,6 +13,14 @@ export const participantWorkflowIds = {
   dfspLinking: (consentRequestId: string) => `dfspLinking/${consentRequestId}`,
   /** A payer DFSP's side of a third-party transaction request: checks, quote, authorization, verification, transfer. */
   dfspThirdpartyTransaction: (transactionRequestId: string) => `dfspThirdpartyTransaction/${transactionRequestId}`,
+  /** A payee DFSP answering a lookup of one of its parties (`{Type}/{ID}[/{SubId}]`): backend, then PUT /parties. */
+  payeeParty: (partyId: string) => `payeeParty/${partyId}`,
+  /** A payee DFSP's quote: backend quote, ILP packet and condition, PUT /quotes; repeats answered until it expires. */
+  payeeQuote: (quoteId: string) => `payeeQuote/${quoteId}`,
+  /** A payee DFSP's transfer: fulfilment re-derived and checked, backend credits the payee, PUT /transfers. */
+  payeeTransfer: (transferId: string) => `payeeTransfer/${transferId}`,
+  /** A payer DFSP's transfer asked for on its outbound API (sdk-scheme-adapter POST /transfers): lookup, quote, transfer. */
+  dfspTransfer: (transferId: string) => `dfspTransfer/${transferId}`,
   /**
    * One request a connector sends and the answer it waits for, named by the resource and ID the answer comes back
    * on (`quotes/<quoteId>`, `thirdpartyRequests/authorizations/<authorizationRequestId>`): the connector's gateway

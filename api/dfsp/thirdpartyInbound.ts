@@ -1,26 +1,12 @@
 import crypto from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { ConsentRequestsPostRequest, ThirdpartyRequestsTransactionsPostRequest } from '../contracts/bodies';
-import type { MessageName, Resource } from '../contracts/conversations';
 import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
 import { HttpError } from '../http/httpError';
-import { handTo, InboundDependencies, InboundRoute, startWith } from '../connector/inbound';
+import { answersTo, handTo, InboundDependencies, InboundRoute, startWith } from '../connector/inbound';
 import { peerMessageSignal } from '../../workflows/participant/inbox';
 import { FspiopSchema, pathId, tagOf, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
 import { thirdpartyTransactionQuery, ThirdpartyTransactionView, thirdpartyWorkflowIds } from '../../workflows/dfsp/thirdpartyContracts';
-
-const errorBody = (body: unknown) => validateFspiop('ErrorInformationObject', body);
-
-/** An answer (and its error) to a request a DFSP workflow sent: handed to the exchange waiting for it, by resource and path ID. */
-function answersTo(resource: Resource, validateAnswer: (body: unknown) => unknown, ack?: 200 | 202): InboundRoute[] {
-  return (['answer', 'error'] as MessageName[]).map((name) => ({
-    resource,
-    name,
-    ack,
-    validate: name === 'answer' ? validateAnswer : errorBody,
-    deliver: (message, deps) => handTo(participantWorkflowIds.exchange(resource, message.id!), message, deps),
-  }));
-}
 
 const fspiop = (schema: FspiopSchema) => (body: unknown) => validateFspiop(schema, body);
 
@@ -157,7 +143,4 @@ export const thirdpartyInbound: InboundRoute[] = [
       }, body).body,
   ),
   ...answersTo('thirdpartyRequests/verifications', (body) => validateThirdparty('ThirdpartyRequestsVerificationsIDPutResponse', body)),
-  // The FSPIOP answers the payer's quote and transfer wait for.
-  ...answersTo('quotes', fspiop('QuotesIDPutResponse')),
-  ...answersTo('transfers', fspiop('TransfersIDPutResponse')),
 ];

@@ -35,6 +35,7 @@ export const FSPIOP_SCHEMAS = [
   'BulkQuotesIDPutResponse',
   'TransfersPostRequest',
   'TransfersIDPutResponse',
+  'TransfersIDPatchResponse',
   'TransactionRequestsPostRequest',
   'TransactionRequestsIDPutResponse',
   'AuthorizationsIDPutResponse',

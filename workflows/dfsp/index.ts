@@ -5,3 +5,7 @@ export { dfspThirdpartyTransaction } from './dfspThirdpartyTransaction';
 export { dfspAccounts } from './thirdpartyAccounts';
 export { dfspTransactionStatus } from './thirdpartyTransactionStatus';
 export { dfspUnlinking } from './thirdpartyUnlinking';
+export { payeeParty } from './payeeParty';
+export { payeeQuote } from './payeeQuote';
+export { payeeTransfer } from './payeeTransfer';
+export { dfspTransfer } from './dfspTransfer';

@@ -1,0 +1,234 @@
+import crypto from 'node:crypto';
+import type http from 'node:http';
+import test from 'ava';
+import { CoreBankingClient } from '../../activities/dfsp/backend/coreBankingClient';
+import { simulatedBackends } from '../../activities/dfsp/backend/simulated';
+import { SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
+import { transactionIn } from '../../activities/hub/conversations/transactionDetails';
+import { startDfspConnector } from '../../api/dfsp/connector';
+import type { QuotesIDPutResponse } from '../../api/contracts/bodies';
+import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
+import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
+import { uniqueName } from '../helpers/database';
+import { ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
+import { jsonOrUndefined, serveLocally } from '../helpers/http';
+import { pollUntil } from '../helpers/polling';
+import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
+
+let hub: SwitchHarness;
+let payee: Awaited<ReturnType<typeof startTestDfsp>>;
+let payer: SimulatedDfsp;
+const stops: Array<() => Promise<void>> = [];
+
+useSwitch(test, async (started) => {
+  hub = started;
+  payee = await startTestDfsp(hub);
+  stops.push(() => payee.connector.stop());
+  payer = await hub.provision();
+});
+
+test.after.always(async () => {
+  for (const stop of stops) await stop();
+});
+
+/** Bob, the payee bank's customer the payer pays (the MSISDN quoteBody names as payee). */
+const BOB = '27713803912';
+
+const received = (method: string, path: string) => (r: ReceivedRequest) => r.method === method && r.path === path;
+
+const balanceOf = (bank: SimulatedBank, msisdn: string) => bank.customerByMsisdn(msisdn)!.accounts[0].balance;
+
+const sha256 = (fulfilment: string) => crypto.createHash('sha256').update(Buffer.from(fulfilment, 'base64url')).digest('base64url');
+
+/** The payer asks the payee for a quote through the switch and gets its PUT /quotes/{ID}. */
+async function quoted(from: SimulatedDfsp, to: string, amount: string): Promise<QuotesIDPutResponse> {
+  const quote = quoteBody(from.name, to, amount);
+  const sent = await hub.fspiop('POST', '/quotes', { source: from.name, destination: to, body: quote });
+  if (sent.status !== 202) throw new Error(`POST /quotes answered ${sent.status}`);
+  return (await from.waitFor(received('PUT', `/quotes/${quote.quoteId}`), 20_000, 'quote answer')).body;
+}
+
+test('GET /parties for a customer of the bank is answered with the party, named as the bank names it', async (t) => {
+  await hub.fspiop('GET', `/parties/MSISDN/${BOB}`, { source: payer.name, destination: payee.name });
+  const answer = await payer.waitFor(received('PUT', `/parties/MSISDN/${BOB}`), 20_000);
+  t.deepEqual(answer.body.party.partyIdInfo, { partyIdType: 'MSISDN', partyIdentifier: BOB, fspId: payee.name });
+  t.is(answer.body.party.name, 'Bob Bonobo');
+  t.deepEqual(answer.body.party.personalInfo.complexName, { firstName: 'Bob', lastName: 'Bonobo' });
+});
+
+test('GET /parties for an identifier the bank does not hold is answered 3204 Party not found', async (t) => {
+  await hub.fspiop('GET', '/parties/MSISDN/255000000001', { source: payer.name, destination: payee.name });
+  const answer = await payer.waitFor(received('PUT', '/parties/MSISDN/255000000001/error'), 20_000);
+  t.is(answer.body.errorInformation.errorCode, '3204');
+});
+
+test('a quote is answered with the ILP packet of the agreed transaction and a condition', async (t) => {
+  const quote = quoteBody(payer.name, payee.name, '12');
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body: quote });
+  const answer = await payer.waitFor(received('PUT', `/quotes/${quote.quoteId}`), 20_000);
+  t.deepEqual(answer.body.transferAmount, { amount: '12', currency: 'USD' });
+  t.deepEqual(answer.body.payeeReceiveAmount, { amount: '12', currency: 'USD' }, 'the simulated bank charges no fee');
+  t.regex(answer.body.condition, /^[A-Za-z0-9_-]{43}$/);
+  const transaction = transactionIn(answer.body.ilpPacket) as Record<string, any>;
+  t.is(transaction.quoteId, quote.quoteId);
+  t.is(transaction.transactionId, quote.transactionId);
+  t.deepEqual(transaction.payee, quote.payee);
+  t.deepEqual(transaction.amount, { amount: '12', currency: 'USD' });
+  t.is(transaction.expiration, answer.body.expiration);
+});
+
+test.serial(
+  'a transfer on the quote commits end to end: the fulfilment satisfies the condition, positions move, the payee is credited once though the switch repeats the POST',
+  async (t) => {
+    const before = { payer: await hub.position(payer), payee: await hub.position({ name: payee.name } as SimulatedDfsp), bob: balanceOf(payee.bank, BOB) };
+    const quote = await quoted(payer, payee.name, '7');
+    const transfer = { ...transferBody(payer.name, payee.name, '7', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+
+    const fulfil = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}`), 20_000, 'transfer answer');
+    t.is(fulfil.body.transferState, 'COMMITTED');
+    t.is(sha256(fulfil.body.fulfilment), quote.condition, 'the payee produced the fulfilment of its own condition');
+    t.is(await hub.position(payer), before.payer + 7);
+    t.is(await hub.position({ name: payee.name } as SimulatedDfsp), before.payee - 7);
+    t.is(balanceOf(payee.bank, BOB), String(Number(before.bob) + 7));
+
+    // The switch delivers the POST again (its acknowledgement was lost): the payee answers it again, and credits nothing more.
+    const repeated = await fetch(`${payee.connector.inboundUrl}/transfers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.interoperability.transfers+json;version=1.1', 'fspiop-source': payer.name, 'fspiop-destination': payee.name },
+      body: JSON.stringify(transfer),
+    });
+    t.is(repeated.status, 202);
+    const handle = payee.connector.client.workflow.getHandle(`payeeTransfer/${transfer.transferId}`);
+    const answersSent = async () =>
+      (await handle.fetchHistory()).events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendToSwitch').length;
+    t.is(await pollUntil(answersSent, (count) => count === 2), 2, 'the repeat is answered');
+    const credits = (await handle.fetchHistory()).events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'creditPayee').length;
+    t.is(credits, 1, 'the bank is asked to credit once');
+    t.is(balanceOf(payee.bank, BOB), String(Number(before.bob) + 7));
+  },
+);
+
+test.serial('a transfer whose condition is not the quote’s is refused with 3100 and credits nothing', async (t) => {
+  const bob = balanceOf(payee.bank, BOB);
+  const positionBefore = await hub.position(payer);
+  const quote = await quoted(payer, payee.name, '9');
+  const transfer = { ...transferBody(payer.name, payee.name, '9', { condition: ilpPair().condition }), ilpPacket: quote.ilpPacket };
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+
+  const refusal = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}/error`), 20_000, 'transfer error');
+  t.is(refusal.body.errorInformation.errorCode, '3100');
+  t.is(balanceOf(payee.bank, BOB), bob);
+  t.is(
+    await pollUntil(
+      () => hub.position(payer),
+      (position) => position === positionBefore,
+    ),
+    positionBefore,
+    'the reservation is released',
+  );
+});
+
+test.serial('a transfer of another amount than the quote’s, on the quote’s packet and condition, is refused with 3100', async (t) => {
+  const bob = balanceOf(payee.bank, BOB);
+  const quote = await quoted(payer, payee.name, '4');
+  const transfer = { ...transferBody(payer.name, payee.name, '40', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+
+  const refusal = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}/error`), 20_000, 'transfer error');
+  t.is(refusal.body.errorInformation.errorCode, '3100');
+  t.regex(refusal.body.errorInformation.errorDescription, /quoted 4 USD/);
+  t.is(balanceOf(payee.bank, BOB), bob);
+});
+
+test.serial('the switch’s PATCH /transfers/{ID} with the final state reaches the bank as the SDK’s transfer notification', async (t) => {
+  const quote = await quoted(payer, payee.name, '2');
+  const transfer = { ...transferBody(payer.name, payee.name, '2', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+  await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}`), 20_000, 'transfer answer');
+
+  const completedTimestamp = new Date().toISOString();
+  const patched = await fetch(`${payee.connector.inboundUrl}/transfers/${transfer.transferId}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/vnd.interoperability.transfers+json;version=1.1', 'fspiop-source': 'Hub', 'fspiop-destination': payee.name },
+    body: JSON.stringify({ completedTimestamp, transferState: 'COMMITTED' }),
+  });
+  t.is(patched.status, 200);
+  const notified = await pollUntil(
+    async () => payee.backends.coreBanking.notifications.find((n) => n.transferId === transfer.transferId),
+    (found) => found !== undefined,
+  );
+  t.like(notified?.notification, {
+    transferId: transfer.transferId,
+    currentState: 'COMPLETED',
+    finalNotification: { completedTimestamp, transferState: 'COMMITTED' },
+  });
+});
+
+/** A core-banking system behind the sdk-scheme-adapter's backend API, as a real HTTP server that records what it is asked. */
+async function startBackend(): Promise<{ url: string; received: Array<{ method: string; path: string; body: any }>; close(): Promise<void> }> {
+  const requests: Array<{ method: string; path: string; body: any }> = [];
+  const { server, port } = await serveLocally((req, bytes, res) => {
+    const body = jsonOrUndefined(bytes.toString('utf-8'));
+    requests.push({ method: req.method!, path: req.url!, body });
+    const reply = (status: number, answer?: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(answer === undefined ? undefined : JSON.stringify(answer));
+    if (req.method === 'GET' && req.url === '/parties/MSISDN/4470000001') {
+      return void reply(200, { idType: 'MSISDN', idValue: '4470000001', displayName: 'Carol Capybara', firstName: 'Carol', lastName: 'Capybara' });
+    }
+    if (req.method === 'GET' && req.url?.startsWith('/parties/')) return void reply(404, { statusCode: '3204', message: 'Party not found' });
+    if (req.method === 'POST' && req.url === '/quoterequests') {
+      return void reply(200, {
+        quoteId: body.quoteId,
+        transactionId: body.transactionId,
+        transferAmount: '5.5',
+        transferAmountCurrency: body.currency,
+        payeeReceiveAmount: body.amount,
+        payeeReceiveAmountCurrency: body.currency,
+        payeeFspFeeAmount: '0.5',
+        payeeFspFeeAmountCurrency: body.currency,
+      });
+    }
+    if (req.method === 'POST' && req.url === '/transfers') return void reply(200, { homeTransactionId: `home-${body.transferId}` });
+    reply(404, { statusCode: '3002', message: 'unknown' });
+  });
+  return { url: `127.0.0.1:${port}`, received: requests, close: () => new Promise<void>((resolve) => (server as http.Server).close(() => resolve())) };
+}
+
+test.serial('against a real backend over HTTP, the connector asks it for the party, the quote and the transfer in the backend API’s forms', async (t) => {
+  const backend = await startBackend();
+  stops.push(backend.close);
+  const name = uniqueName();
+  const backends = { ...simulatedBackends(new SimulatedBank(name)), coreBanking: new CoreBankingClient(backend.url) };
+  const connector = await startDfspConnector(connectorConfig(hub, name), testLog(), backends, connectorBundle('dfsp'));
+  stops.push(() => connector.stop());
+  await onboardConnector(hub, connector);
+
+  await hub.fspiop('GET', '/parties/MSISDN/4470000001', { source: payer.name, destination: name });
+  const party = await payer.waitFor(received('PUT', '/parties/MSISDN/4470000001'), 20_000);
+  t.is(party.body.party.name, 'Carol Capybara');
+  await hub.fspiop('GET', '/parties/MSISDN/4470000002', { source: payer.name, destination: name });
+  const unknown = await payer.waitFor(received('PUT', '/parties/MSISDN/4470000002/error'), 20_000);
+  t.is(unknown.body.errorInformation.errorCode, '3204');
+
+  const quoteRequest = {
+    ...quoteBody(payer.name, name, '5'),
+    payee: { partyIdInfo: { partyIdType: 'MSISDN' as const, partyIdentifier: '4470000001', fspId: name } },
+  };
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: name, body: quoteRequest });
+  const quote = (await payer.waitFor(received('PUT', `/quotes/${quoteRequest.quoteId}`), 20_000)).body as QuotesIDPutResponse;
+  t.deepEqual(quote.transferAmount, { amount: '5.5', currency: 'USD' });
+  t.deepEqual(quote.payeeFspFee, { amount: '0.5', currency: 'USD' });
+  const asked = backend.received.find((r) => r.path === '/quoterequests')!.body;
+  t.like(asked, { quoteId: quoteRequest.quoteId, amount: '5', currency: 'USD', amountType: 'SEND', transactionType: 'TRANSFER', initiator: 'PAYER' });
+  t.like(asked.to, { idType: 'MSISDN', idValue: '4470000001', fspId: name });
+
+  const transfer = { ...transferBody(payer.name, name, '5.5', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: name, body: transfer });
+  const fulfil = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}`), 20_000);
+  t.is(sha256(fulfil.body.fulfilment), quote.condition);
+  const credited = backend.received.find((r) => r.method === 'POST' && r.path === '/transfers')!.body;
+  t.like(credited, { transferId: transfer.transferId, amount: '5.5', currency: 'USD', quote: { quoteId: quoteRequest.quoteId, transferAmount: '5.5' } });
+  t.like(credited.to, { idType: 'MSISDN', idValue: '4470000001' });
+  t.is(credited.ilpPacket.data.quoteId, quoteRequest.quoteId);
+});
