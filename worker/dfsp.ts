@@ -1,7 +1,7 @@
 import { loadConnectorConfig } from '../activities/connector/config';
 import { CoreBankingClient } from '../activities/dfsp/backend/coreBankingClient';
 import { simulatedBackends } from '../activities/dfsp/backend/simulated';
-import { SimulatedBank } from '../activities/dfsp/backend/simulatedBank';
+import { sampleCustomers, SimulatedBank } from '../activities/dfsp/backend/simulatedBank';
 import type { DfspBackends } from '../activities/dfsp/dependencies';
 import { createLogger } from '../activities/platform/logger';
 import { startDfspConnector } from '../api/dfsp/connector';
@@ -12,14 +12,15 @@ import { startDfspConnector } from '../api/dfsp/connector';
  * role staying on the simulator.
  */
 export function backendsFor(participantId: string, env: NodeJS.ProcessEnv = process.env): DfspBackends {
-  const simulated = simulatedBackends(new SimulatedBank(participantId));
+  const customers = sampleCustomers(participantId, env.SIMULATOR_CURRENCY || 'USD', env.SIMULATOR_MSISDN_PREFIX || undefined);
+  const simulated = simulatedBackends(new SimulatedBank(participantId, customers));
   return env.BACKEND_ENDPOINT ? { ...simulated, coreBanking: new CoreBankingClient(env.BACKEND_ENDPOINT) } : simulated;
 }
 
 /**
  * `npm run dfsp`: a DFSP connector process (DFSP_ID, PEER_ENDPOINT, INBOUND_LISTEN_PORT, OUTBOUND_LISTEN_PORT,
- * BACKEND_ENDPOINT, ILP_SECRET, …; see activities/connector/config.ts) over the built-in simulated bank unless
- * BACKEND_ENDPOINT names a real one. Runs until SIGINT/SIGTERM.
+ * BACKEND_ENDPOINT, ILP_SECRET, …; see activities/connector/config.ts) over the built-in simulated bank
+ * (SIMULATOR_CURRENCY, SIMULATOR_MSISDN_PREFIX for its customers) unless BACKEND_ENDPOINT names a real one. Runs until SIGINT/SIGTERM.
  */
 async function main(): Promise<void> {
   const config = loadConnectorConfig('dfsp');

@@ -21,12 +21,15 @@ export interface SimulatedCustomer {
   accounts: SimulatedAccount[];
 }
 
-/** Two customers per bank, each with one account, enough for the demo's and the tests' stories. */
-export function sampleCustomers(fspId: string, currency = 'USD'): SimulatedCustomer[] {
+/**
+ * Two customers per bank, each with one account, enough for the demo's and the tests' stories. Their MSISDNs are
+ * `msisdnPrefix` and 1 or 2: banks of one scheme need prefixes of their own (SIMULATOR_MSISDN_PREFIX).
+ */
+export function sampleCustomers(fspId: string, currency = 'USD', msisdnPrefix = '2771380391'): SimulatedCustomer[] {
   return [
     {
       userId: `alice@${fspId}`,
-      msisdn: '27713803911',
+      msisdn: `${msisdnPrefix}1`,
       firstName: 'Alice',
       lastName: 'Alpaca',
       dateOfBirth: '1970-01-01',
@@ -34,7 +37,7 @@ export function sampleCustomers(fspId: string, currency = 'USD'): SimulatedCusto
     },
     {
       userId: `bob@${fspId}`,
-      msisdn: '27713803912',
+      msisdn: `${msisdnPrefix}2`,
       firstName: 'Bob',
       lastName: 'Bonobo',
       dateOfBirth: '1980-02-02',
