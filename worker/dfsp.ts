@@ -11,9 +11,9 @@ import { startDfspConnector } from '../api/dfsp/connector';
  * bank's own core-banking adapter for the FSPIOP roles (the sdk-scheme-adapter's backend API), the third-party
  * role staying on the simulator.
  */
-export function backendsFor(participantId: string, env: NodeJS.ProcessEnv = process.env): DfspBackends {
+export function backendsFor(participantId: string, loginPage: string, env: NodeJS.ProcessEnv = process.env): DfspBackends {
   const customers = sampleCustomers(participantId, env.SIMULATOR_CURRENCY || 'USD', env.SIMULATOR_MSISDN_PREFIX || undefined);
-  const simulated = simulatedBackends(new SimulatedBank(participantId, customers));
+  const simulated = simulatedBackends(new SimulatedBank(participantId, customers), loginPage);
   return env.BACKEND_ENDPOINT ? { ...simulated, coreBanking: new CoreBankingClient(env.BACKEND_ENDPOINT) } : simulated;
 }
 
@@ -27,7 +27,12 @@ async function main(): Promise<void> {
   const log = createLogger(`dfsp ${config.participantId}`, config.logLevel);
   if (!config.ilpSecret) log.warn('ILP_SECRET is not set: the fulfilments of this DFSP’s quotes use a development secret anyone can know');
   if (process.env.BACKEND_ENDPOINT) log.info({ backend: process.env.BACKEND_ENDPOINT }, 'core banking at BACKEND_ENDPOINT');
-  const connector = await startDfspConnector(config, log, backendsFor(config.participantId), process.env.WORKFLOW_BUNDLE);
+  const connector = await startDfspConnector(
+    config,
+    log,
+    backendsFor(config.participantId, `http://${config.host}:${config.outboundPort}/simulator/login`),
+    process.env.WORKFLOW_BUNDLE,
+  );
   const stop = () => void connector.stop().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

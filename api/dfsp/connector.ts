@@ -3,10 +3,12 @@ import type { ConnectorConfig } from '../../activities/connector/config';
 import { PeerSender } from '../../activities/connector/peerSender';
 import type { DfspBackends } from '../../activities/dfsp/dependencies';
 import { createDfspActivities } from '../../activities/dfsp';
+import { SimulatedThirdpartyBackend } from '../../activities/dfsp/backend/thirdpartySimulator';
 import { startConnector, RunningConnector } from '../../worker/connector';
 import { inboundRouter } from '../connector/inbound';
 import { fspiopInbound } from './fspiopInbound';
 import { dfspOutboundRouter } from './outbound';
+import { simulatorPages } from './simulatorPages';
 import { thirdpartyInbound } from './thirdpartyInbound';
 
 /**
@@ -20,6 +22,6 @@ export function startDfspConnector(config: ConnectorConfig, log: Logger, backend
     workflowBundlePath,
     activities: createDfspActivities({ config, sender, backends, log }),
     inbound: [inboundRouter([...thirdpartyInbound, ...fspiopInbound], { client, taskQueue: config.taskQueue, log })],
-    outbound: [dfspOutboundRouter(client, config)],
+    outbound: [dfspOutboundRouter(client, config), ...(backends.thirdparty instanceof SimulatedThirdpartyBackend ? [simulatorPages(backends.thirdparty)] : [])],
   }));
 }

@@ -9,6 +9,8 @@ export interface IssuedSecret {
   userId: string;
   channel: 'WEB' | 'OTP';
   secret: string;
+  /** Where the bank's login page sends the user back to, with the secret (WEB). */
+  callbackUri?: string;
 }
 
 /**
@@ -43,7 +45,8 @@ export class SimulatedThirdpartyBackend implements ThirdpartyBackend {
     // A retried activity must not change the secret the user already received.
     const issued = this.secrets.get(request.consentRequestId);
     const secret = issued?.secret ?? (channel === 'OTP' ? String(crypto.randomInt(100_000, 1_000_000)) : crypto.randomBytes(16).toString('hex'));
-    this.secrets.set(request.consentRequestId, { consentRequestId: request.consentRequestId, userId: request.userId, channel, secret });
+    const { consentRequestId, userId, callbackUri } = request;
+    this.secrets.set(consentRequestId, { consentRequestId, userId, channel, secret, ...(callbackUri ? { callbackUri } : {}) });
     return channel === 'WEB' ? { authUri: `${this.loginPage}?consentRequestId=${encodeURIComponent(request.consentRequestId)}` } : {};
   }
 
@@ -98,6 +101,11 @@ export class SimulatedThirdpartyBackend implements ThirdpartyBackend {
   /** The secret the user received for a consent request (the SMS on their phone, the token after the web login). */
   secretFor(consentRequestId: string): IssuedSecret | undefined {
     return this.secrets.get(consentRequestId);
+  }
+
+  /** The one-time passwords the bank sent a user, oldest first: what their phone shows. */
+  otpsSentTo(userId: string): IssuedSecret[] {
+    return [...this.secrets.values()].filter((issued) => issued.userId === userId && issued.channel === 'OTP');
   }
 
   /** The bank's back office suspends an account: it can no longer be linked or paid from. */
