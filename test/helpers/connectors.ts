@@ -4,6 +4,7 @@ import type { ConnectorConfig } from '../../activities/connector/config';
 import { simulatedBackends } from '../../activities/dfsp/backend/simulated';
 import { SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
 import { startDfspConnector } from '../../api/dfsp/connector';
+import { startPispConnector } from '../../api/pisp/connector';
 import { uniqueName } from './database';
 import type { RunningConnector } from '../../worker/connector';
 import type { SwitchHarness } from './switchHarness';
@@ -54,4 +55,24 @@ export async function startTestDfsp(hub: SwitchHarness, options: { name?: string
   const connector = await startDfspConnector(connectorConfig(hub, name), testLog(), backends, connectorBundle('dfsp'));
   await onboardConnector(hub, connector, { fundsIn: options.fundsIn });
   return { name, bank, backends, connector };
+}
+
+/** A PISP connector onboarded at the test switch; `requestTimeoutMs` bounds each call of its app. */
+export async function startTestPisp(hub: SwitchHarness, options: { name?: string; requestTimeoutMs?: number; genericKeySecret?: string } = {}) {
+  const name = options.name ?? uniqueName();
+  const overrides = options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {};
+  const config = { ...connectorConfig(hub, name, overrides), genericKeySecret: options.genericKeySecret ?? crypto.randomBytes(32).toString('base64') };
+  const connector = await startPispConnector(config, testLog(), connectorBundle('pisp'));
+  await onboardConnector(hub, connector);
+  /** Calls the connector's outbound API as the PISP's app does: JSON in, status and JSON out. */
+  const app = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const response = await fetch(`${connector.outboundUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return { name, connector, app };
 }
