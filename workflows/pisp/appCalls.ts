@@ -25,7 +25,10 @@ export class AppCalls {
   private expecting?: string;
   private readonly arrived: Array<{ input: unknown; answered: boolean; body?: unknown }> = [];
 
+  /** `updates` in the order the conversation takes them; the first is expected at once (it started the workflow). */
   constructor(updates: AnyUpdate[]) {
+    // The update that starts the workflow (update-with-start) is validated before the workflow's code first yields.
+    this.expecting = updates[0]?.name;
     for (const update of updates) {
       setHandler(
         update,
