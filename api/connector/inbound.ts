@@ -70,7 +70,9 @@ function idOf(ctx: Context): string | undefined {
  */
 export function inboundRouter(routes: InboundRoute[], deps: InboundDependencies): Router {
   const router = new Router();
-  for (const route of routes) {
+  // Error routes first: PUT /parties/{Type}/{ID}/error also matches an answer's /parties/:Type/:ID/:SubId.
+  const errorsFirst = [...routes].sort((a, b) => Number(b.name === 'error') - Number(a.name === 'error'));
+  for (const route of errorsFirst) {
     const method = METHOD_OF[route.name];
     const isCallback = method === 'PUT' || method === 'PATCH';
     for (const path of pathsOf(route.resource, route.name)) {
