@@ -55,7 +55,13 @@ export const pispInbound: InboundRoute[] = [
     validate: (body) => validateThirdparty('ConsentsPostRequestPISP', body),
     deliver: (message, deps) => handTo(participantWorkflowIds.pispLinking((message.body as ConsentsPostRequestPISP).consentRequestId), message, deps),
   },
-  { resource: 'consents', name: 'answer', ack: 202, validate: (body) => validateThirdparty('ConsentsIDPutResponseVerified', body), deliver: toExchange('consents') },
+  {
+    resource: 'consents',
+    name: 'answer',
+    ack: 202,
+    validate: (body) => validateThirdparty('ConsentsIDPutResponseVerified', body),
+    deliver: toExchange('consents'),
+  },
   {
     resource: 'consents',
     name: 'patch',

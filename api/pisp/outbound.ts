@@ -27,12 +27,15 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig): Rou
   const startingWith = <Ret, Arg>(workflowType: 'pispLinking' | 'pispTransaction', workflowId: string, update: UpdateDefinition<Ret, [Arg]>, arg: Arg) =>
     client.workflow.executeUpdateWithStart(update, {
       args: [arg],
-      startWorkflowOperation: new WithStartWorkflowOperation<(input: app.PispConversationInput) => Promise<PispLinkingOutcome | PispTransactionOutcome>>(workflowType, {
-        workflowId,
-        taskQueue,
-        args: [conversation],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-      }),
+      startWorkflowOperation: new WithStartWorkflowOperation<(input: app.PispConversationInput) => Promise<PispLinkingOutcome | PispTransactionOutcome>>(
+        workflowType,
+        {
+          workflowId,
+          taskQueue,
+          args: [conversation],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        },
+      ),
     });
   const continuing = <Ret, Arg>(workflowId: string, update: UpdateDefinition<Ret, [Arg]>, arg: Arg) =>
     client.workflow.getHandle(workflowId).executeUpdate(update, { args: [arg] });
@@ -56,7 +59,11 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig): Rou
 
   // Pre-linking: GET /services/THIRD_PARTY_DFSP, answered by the switch.
   router.get('/linking/providers', async (ctx) => {
-    const outcome = await lookUp({ request: { resource: 'services', name: 'get', id: 'THIRD_PARTY_DFSP' }, answerId: 'THIRD_PARTY_DFSP', waitMs: requestTimeoutMs });
+    const outcome = await lookUp({
+      request: { resource: 'services', name: 'get', id: 'THIRD_PARTY_DFSP' },
+      answerId: 'THIRD_PARTY_DFSP',
+      waitMs: requestTimeoutMs,
+    });
     const failure = failureOf(outcome, 'PUT /services/THIRD_PARTY_DFSP');
     if (failure) return answer(ctx, { errorInformation: failure, currentState: 'errored' });
     const { providers } = (outcome as Extract<ExchangeOutcome, { kind: 'answered' }>).message.body as { providers: string[] };

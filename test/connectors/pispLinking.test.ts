@@ -92,7 +92,9 @@ test('linking by OTP ends accountsLinked with a GENERIC credential the connector
   const linked = await pisp.app('POST', `/linking/request-consent/${consentRequestId}/pass-credential`, { credential: { credentialType: 'GENERIC' } });
   t.deepEqual(linked.body, { credential: { status: 'VERIFIED' }, currentState: 'accountsLinked' });
   t.is(linked.status, 200);
-  const registered = await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consent.consentId}` && r.headers['fspiop-source'] === AUTH_SERVICE);
+  const registered = await dfsp.waitFor(
+    (r) => r.method === 'PUT' && r.path === `/consents/${consent.consentId}` && r.headers['fspiop-source'] === AUTH_SERVICE,
+  );
   t.is(registered.body.credential.status, 'VERIFIED', "the hub's Auth service verified the connector's signature");
   t.is(await stateOf(participantWorkflowIds.pispLinking(consentRequestId)), 'accountsLinked');
 });
@@ -131,7 +133,10 @@ test('a wrong authToken answers authenticate errored with the DFSP’s error, an
   t.is(answered.status, 500);
   t.is(answered.body.currentState, 'errored');
   t.is(answered.body.errorInformation.errorCode, '7200');
-  t.false(dfsp.received.some((r) => r.method === 'POST' && r.path === '/consents'), 'no consent was granted');
+  t.false(
+    dfsp.received.some((r) => r.method === 'POST' && r.path === '/consents'),
+    'no consent was granted',
+  );
 });
 
 test('a call out of order is refused 409, and the conversation still takes the step it waits for', async (t) => {

@@ -69,7 +69,10 @@ const initiateBody = (dfsp: SimulatedDfsp, account: string, expiresInMs = 60_000
 /** Party lookup, then initiate: the app's first two calls of a payment. */
 async function initiated(dfsp: SimulatedDfsp, account: string, expiresInMs?: number) {
   const transactionRequestId = crypto.randomUUID();
-  const lookup = await pisp.app('POST', '/thirdpartyTransaction/partyLookup', { transactionRequestId, payee: { partyIdType: 'MSISDN', partyIdentifier: payeeMsisdn } });
+  const lookup = await pisp.app('POST', '/thirdpartyTransaction/partyLookup', {
+    transactionRequestId,
+    payee: { partyIdType: 'MSISDN', partyIdentifier: payeeMsisdn },
+  });
   if (lookup.body.currentState !== 'partyLookupSuccess') throw new Error(`partyLookup: ${JSON.stringify(lookup.body)}`);
   const initiate = await pisp.app('POST', `/thirdpartyTransaction/${transactionRequestId}/initiate`, initiateBody(dfsp, account, expiresInMs));
   return { transactionRequestId, initiate };
@@ -89,7 +92,10 @@ test('party lookup: GET /parties finds the payee for the app to confirm; an unkn
   const unknown = `255${crypto.randomInt(10 ** 8, 10 ** 9)}`;
   await hub.fspiop('POST', `/participants/MSISDN/${unknown}`, { source: payee.name, body: { fspId: payee.name } });
   await payee.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/participants/MSISDN/${unknown}`));
-  const missing = await pisp.app('POST', '/thirdpartyTransaction/partyLookup', { transactionRequestId: crypto.randomUUID(), payee: { partyIdType: 'MSISDN', partyIdentifier: unknown } });
+  const missing = await pisp.app('POST', '/thirdpartyTransaction/partyLookup', {
+    transactionRequestId: crypto.randomUUID(),
+    payee: { partyIdType: 'MSISDN', partyIdentifier: unknown },
+  });
   t.is(missing.status, 200);
   t.is(missing.body.currentState, 'partyLookupFailure');
   t.is(missing.body.errorInformation.errorCode, '3204');
@@ -113,7 +119,9 @@ test('initiate is answered authorizationReceived with the DFSP’s challenge; ap
   t.is(approved.status, 200);
   t.is(approved.body.currentState, 'transactionStatusReceived');
   t.like(approved.body.transactionStatus, { transactionRequestId, transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
-  const verified = await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith('/thirdpartyRequests/verifications/') && r.headers['fspiop-source'] === AUTH_SERVICE);
+  const verified = await dfsp.waitFor(
+    (r) => r.method === 'PUT' && r.path.startsWith('/thirdpartyRequests/verifications/') && r.headers['fspiop-source'] === AUTH_SERVICE,
+  );
   t.deepEqual(verified.body, { authenticationResponse: 'VERIFIED' }, "the hub's Auth service verified the connector's signature");
   t.is(await stateOf(participantWorkflowIds.pispTransaction(transactionRequestId)), 'transactionStatusReceived');
 });
@@ -126,7 +134,9 @@ test('approve REJECTED tells the DFSP the user rejected, and is answered with it
   t.is(rejected.status, 200);
   t.is(rejected.body.currentState, 'transactionStatusReceived');
   t.is(rejected.body.transactionStatus.transactionRequestState, 'REJECTED');
-  const told = await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/thirdpartyRequests/authorizations/${initiate.body.authorization.authorizationRequestId}`);
+  const told = await dfsp.waitFor(
+    (r) => r.method === 'PUT' && r.path === `/thirdpartyRequests/authorizations/${initiate.body.authorization.authorizationRequestId}`,
+  );
   t.deepEqual(told.body, { responseType: 'REJECTED' });
 });
 

@@ -122,13 +122,19 @@ export function playThirdpartyDfsp(hub: SwitchHarness, dfsp: SimulatedDfsp, scri
       if (accounts) await send('PUT', `/accounts/${id}`, from, { accounts });
       else await send('PUT', `/accounts/${id}/error`, from, { errorInformation: { errorCode: '6205', errorDescription: 'No user found for this identifier' } });
     } else if (method === 'POST' && resource === 'consentRequests') {
-      if (script.consentRequestError) return send('PUT', `/consentRequests/${body.consentRequestId}/error`, from, { errorInformation: script.consentRequestError });
+      if (script.consentRequestError)
+        return send('PUT', `/consentRequests/${body.consentRequestId}/error`, from, { errorInformation: script.consentRequestError });
       consents.set(body.consentRequestId, { consentRequestId: body.consentRequestId, scopes: body.scopes });
-      const answer = channel === 'WEB' ? { scopes: body.scopes, authChannels: ['WEB'], callbackUri: body.callbackUri, authUri: `https://${dfsp.name}.example.org/login` } : { scopes: body.scopes, authChannels: ['OTP'] };
+      const answer =
+        channel === 'WEB'
+          ? { scopes: body.scopes, authChannels: ['WEB'], callbackUri: body.callbackUri, authUri: `https://${dfsp.name}.example.org/login` }
+          : { scopes: body.scopes, authChannels: ['OTP'] };
       await send('PUT', `/consentRequests/${body.consentRequestId}`, from, answer);
     } else if (method === 'PATCH' && resource === 'consentRequests') {
       if (body.authToken !== authToken)
-        return send('PUT', `/consentRequests/${id}/error`, from, { errorInformation: { errorCode: '7200', errorDescription: 'Generic Thirdparty account linking error - invalid authToken' } });
+        return send('PUT', `/consentRequests/${id}/error`, from, {
+          errorInformation: { errorCode: '7200', errorDescription: 'Generic Thirdparty account linking error - invalid authToken' },
+        });
       const consentId = crypto.randomUUID();
       const requested = consents.get(id)!;
       consents.set(consentId, requested);
@@ -149,7 +155,10 @@ export function playThirdpartyDfsp(hub: SwitchHarness, dfsp: SimulatedDfsp, scri
       pispOf.set(transactionRequestId, from);
       if (script.transactionRequestError)
         return send('PUT', `/thirdpartyRequests/transactions/${transactionRequestId}/error`, from, { errorInformation: script.transactionRequestError });
-      await send('PUT', `/thirdpartyRequests/transactions/${transactionRequestId}`, from, { transactionId: crypto.randomUUID(), transactionRequestState: 'RECEIVED' });
+      await send('PUT', `/thirdpartyRequests/transactions/${transactionRequestId}`, from, {
+        transactionId: crypto.randomUUID(),
+        transactionRequestState: 'RECEIVED',
+      });
       const authorizationRequestId = crypto.randomUUID();
       const challenge = crypto.randomBytes(32).toString('hex');
       pending.set(authorizationRequestId, { transactionRequestId, challenge, consentId: consentOfAccount.get(body.payer.partyIdentifier) });
@@ -170,7 +179,10 @@ export function playThirdpartyDfsp(hub: SwitchHarness, dfsp: SimulatedDfsp, scri
       const authorization = pending.get(sub)!;
       const { transactionRequestId, challenge, consentId } = authorization;
       if (body.responseType === 'REJECTED')
-        return send('PATCH', `/thirdpartyRequests/transactions/${transactionRequestId}`, from, { transactionRequestState: 'REJECTED', transactionState: 'REJECTED' });
+        return send('PATCH', `/thirdpartyRequests/transactions/${transactionRequestId}`, from, {
+          transactionRequestState: 'REJECTED',
+          transactionState: 'REJECTED',
+        });
       // Payment rule 6: the hub's Auth service verifies the signed challenge against the consent's credential.
       const verificationRequestId = crypto.randomUUID();
       pending.set(verificationRequestId, authorization);
@@ -182,7 +194,10 @@ export function playThirdpartyDfsp(hub: SwitchHarness, dfsp: SimulatedDfsp, scri
         return send('PUT', `/thirdpartyRequests/transactions/${transactionRequestId}/error`, pisp, {
           errorInformation: { errorCode: '7105', errorDescription: 'Authorization received from PISP failed DFSP validation' },
         });
-      await send('PATCH', `/thirdpartyRequests/transactions/${transactionRequestId}`, pisp, { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
+      await send('PATCH', `/thirdpartyRequests/transactions/${transactionRequestId}`, pisp, {
+        transactionRequestState: 'ACCEPTED',
+        transactionState: 'COMPLETED',
+      });
     }
   });
 }

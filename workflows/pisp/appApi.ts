@@ -6,7 +6,6 @@ import type { ErrorInformation } from '../../api/contracts/errors';
 // each a workflow update answered with the SDK's response body once the callback it waits for has come. Shared by the
 // outbound gateway (which sends them) and the conversations (which answer them).
 
-
 /** Every answer that failed: the SDK's `errored` state (`partyLookupFailure` for a party lookup) and why. */
 export interface Errored<State extends string = 'errored'> {
   currentState: State;
@@ -38,8 +37,7 @@ export interface LinkingRequestConsentIDAuthenticateRequest {
   authToken: string;
 }
 export type LinkingRequestConsentIDAuthenticateResponse =
-  | { consent: thirdparty.Schemas.ConsentsPostRequestPISP; challenge: string; currentState: 'consentReceivedAwaitingCredential' }
-  | Errored;
+  { consent: thirdparty.Schemas.ConsentsPostRequestPISP; challenge: string; currentState: 'consentReceivedAwaitingCredential' } | Errored;
 
 /**
  * POST /linking/request-consent/{ID}/pass-credential: the FIDO attestation the user's device made over the challenge
@@ -59,9 +57,7 @@ export interface ThirdpartyTransactionPartyLookupRequest {
   payee: thirdparty.Schemas.PartyIdInfo;
 }
 export type ThirdpartyTransactionPartyLookupResponse =
-  | { party: thirdparty.Schemas.Party; currentState: 'partyLookupSuccess' }
-  | Errored<'partyLookupFailure'>
-  | Errored;
+  { party: thirdparty.Schemas.Party; currentState: 'partyLookupSuccess' } | Errored<'partyLookupFailure'> | Errored;
 
 /** POST /thirdpartyTransaction/{ID}/initiate */
 export interface ThirdpartyTransactionIDInitiateRequest {
@@ -73,8 +69,7 @@ export interface ThirdpartyTransactionIDInitiateRequest {
   expiration: string;
 }
 export type ThirdpartyTransactionIDInitiateResponse =
-  | { authorization: thirdparty.Schemas.ThirdpartyRequestsAuthorizationsPostRequest; currentState: 'authorizationReceived' }
-  | Errored;
+  { authorization: thirdparty.Schemas.ThirdpartyRequestsAuthorizationsPostRequest; currentState: 'authorizationReceived' } | Errored;
 
 /**
  * POST /thirdpartyTransaction/{ID}/approve: the user's decision as PUT /thirdpartyRequests/authorizations/{ID} carries

@@ -42,7 +42,9 @@ export class AppCalls {
         {
           validator: (_input: unknown) => {
             if (this.expecting !== update.name)
-              throw new Error(this.expecting ? `the conversation waits for ${this.expecting}, not ${update.name}` : `the conversation takes no ${update.name} now`);
+              throw new Error(
+                this.expecting ? `the conversation waits for ${this.expecting}, not ${update.name}` : `the conversation takes no ${update.name} now`,
+              );
           },
         },
       );

@@ -57,7 +57,13 @@ export async function pispLinking({ requestTimeoutMs }: PispConversationInput): 
   // Authentication: the OTP or the WEB channel's secret goes to the DFSP, which grants the consent (POST /consents).
   const authentication = await calls.next(authenticate, APP_IDLE_MS);
   if (!authentication) return { state: 'abandoned' };
-  const authRefused = await refusalOf({ to: dfsp, resource: 'consentRequests', name: 'patch', id: consentRequestId, body: { authToken: authentication.input.authToken } });
+  const authRefused = await refusalOf({
+    to: dfsp,
+    resource: 'consentRequests',
+    name: 'patch',
+    id: consentRequestId,
+    body: { authToken: authentication.input.authToken },
+  });
   if (authRefused) return fail(authentication, authRefused);
   const granted = await inbox.next((m) => kindsOn('consents', 'request')(m) || kindsOn('consentRequests', 'error')(m), requestTimeoutMs);
   if (!granted) return fail(authentication, timedOut('POST /consents', requestTimeoutMs));

@@ -43,7 +43,11 @@ export async function pispTransaction({ requestTimeoutMs }: PispConversationInpu
   const found = await lookUpParty(payee, requestTimeoutMs);
   if (found.kind !== 'answered' || found.message.name === 'error') {
     const why =
-      found.kind === 'refused' ? found.errorInformation : found.kind === 'timedOut' ? timedOut('PUT /parties/{Type}/{ID}', requestTimeoutMs) : errorOfMessage(found.message);
+      found.kind === 'refused'
+        ? found.errorInformation
+        : found.kind === 'timedOut'
+          ? timedOut('PUT /parties/{Type}/{ID}', requestTimeoutMs)
+          : errorOfMessage(found.message);
     lookup.answer({ currentState: 'partyLookupFailure', errorInformation: why });
     enter('partyLookupFailure');
     await calls.finished();
@@ -132,7 +136,8 @@ async function lookUpParty(payee: thirdparty.Schemas.PartyIdInfo, waitMs: number
 
 /** The authorization response as it goes to the DFSP: a GENERIC acceptance without a signature is signed here. */
 async function signed(response: ThirdpartyTransactionIDApproveRequest['authorizationResponse'], account: string, challenge: string): Promise<object> {
-  if (response.responseType !== 'ACCEPTED' || response.signedPayload.signedPayloadType !== 'GENERIC' || 'genericSignedPayload' in response.signedPayload) return response;
+  if (response.responseType !== 'ACCEPTED' || response.signedPayload.signedPayloadType !== 'GENERIC' || 'genericSignedPayload' in response.signedPayload)
+    return response;
   const genericSignedPayload = await credentials.signChallenge({ account, challenge });
   return { ...response, signedPayload: { signedPayloadType: 'GENERIC', genericSignedPayload } };
 }
