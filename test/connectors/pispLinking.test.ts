@@ -5,16 +5,20 @@ import { participantWorkflowIds } from '../../api/contracts/peers';
 import { State } from '../../api/contracts/searchAttributes';
 import { playThirdpartyDfsp, startTestPisp, ThirdpartyDfspScript } from '../helpers/connectors';
 import type { SimulatedDfsp } from '../helpers/dfsp';
+import { GenericSigner } from '../../activities/pisp/genericSigner';
 import { SoftAuthenticator } from '../helpers/softAuthenticator';
 import { AUTH_SERVICE } from '../helpers/thirdpartyFlows';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
+
+/** The secret the connector derives each consent's GENERIC key from. */
+const GENERIC_KEY_SECRET = crypto.randomBytes(32).toString('base64');
 
 let hub: SwitchHarness;
 let pisp: Awaited<ReturnType<typeof startTestPisp>>;
 
 useSwitch(test, async (started) => {
   hub = started;
-  pisp = await startTestPisp(hub);
+  pisp = await startTestPisp(hub, { genericKeySecret: GENERIC_KEY_SECRET });
 });
 
 test.after.always(async () => {
@@ -96,7 +100,21 @@ test('linking by OTP ends accountsLinked with a GENERIC credential the connector
     (r) => r.method === 'PUT' && r.path === `/consents/${consent.consentId}` && r.headers['fspiop-source'] === AUTH_SERVICE,
   );
   t.is(registered.body.credential.status, 'VERIFIED', "the hub's Auth service verified the connector's signature");
+  const signed = await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consent.consentId}` && r.headers['fspiop-source'] === pisp.name);
+  t.is(signed.body.credential.credentialType, 'GENERIC');
+  t.is(
+    signed.body.credential.genericPayload.publicKey,
+    GenericSigner.derived(GENERIC_KEY_SECRET, consent.consentId).publicKey,
+    "the consent's own key, derived from the connector's secret: a restart with the same secret signs with it again",
+  );
   t.is(await stateOf(participantWorkflowIds.pispLinking(consentRequestId)), 'accountsLinked');
+});
+
+test('each consent has a GENERIC key of its own, derived from the secret alone', (t) => {
+  const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
+  t.is(GenericSigner.derived(GENERIC_KEY_SECRET, a).publicKey, GenericSigner.derived(GENERIC_KEY_SECRET, a).publicKey);
+  t.not(GenericSigner.derived(GENERIC_KEY_SECRET, a).publicKey, GenericSigner.derived(GENERIC_KEY_SECRET, b).publicKey);
+  t.not(GenericSigner.derived('another secret', a).publicKey, GenericSigner.derived(GENERIC_KEY_SECRET, a).publicKey);
 });
 
 test('linking by WEB hands the app the authUri, and a FIDO credential made on the user’s device is passed on', async (t) => {

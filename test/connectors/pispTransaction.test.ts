@@ -4,6 +4,7 @@ import { participantWorkflowIds } from '../../api/contracts/peers';
 import { State } from '../../api/contracts/searchAttributes';
 import { playThirdpartyDfsp, startTestPisp, ThirdpartyDfspScript } from '../helpers/connectors';
 import type { SimulatedDfsp } from '../helpers/dfsp';
+import { SoftAuthenticator } from '../helpers/softAuthenticator';
 import { AUTH_SERVICE } from '../helpers/thirdpartyFlows';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
@@ -36,7 +37,10 @@ test.after.always(async () => {
 });
 
 /** A DFSP playing the third-party role, with an account of the user linked to the PISP by the app's calls (GENERIC). */
-async function linkedDfsp(script: ThirdpartyDfspScript = {}): Promise<{ dfsp: SimulatedDfsp; account: string }> {
+async function linkedDfsp(
+  script: ThirdpartyDfspScript = {},
+  credential: (challenge: string) => object = () => ({ credentialType: 'GENERIC' }),
+): Promise<{ dfsp: SimulatedDfsp; account: string }> {
   const dfsp = await hub.provision();
   playThirdpartyDfsp(hub, dfsp, script);
   const consentRequestId = crypto.randomUUID();
@@ -50,8 +54,10 @@ async function linkedDfsp(script: ThirdpartyDfspScript = {}): Promise<{ dfsp: Si
     callbackUri: 'https://pisp.example.org/linked',
   });
   if (requested.status !== 200) throw new Error(`request-consent: ${JSON.stringify(requested.body)}`);
-  await pisp.app('PATCH', `/linking/request-consent/${consentRequestId}/authenticate`, { authToken: '123456' });
-  const linked = await pisp.app('POST', `/linking/request-consent/${consentRequestId}/pass-credential`, { credential: { credentialType: 'GENERIC' } });
+  const authenticated = await pisp.app('PATCH', `/linking/request-consent/${consentRequestId}/authenticate`, { authToken: '123456' });
+  const linked = await pisp.app('POST', `/linking/request-consent/${consentRequestId}/pass-credential`, {
+    credential: credential(authenticated.body.challenge),
+  });
   if (linked.body.currentState !== 'accountsLinked') throw new Error(`pass-credential: ${JSON.stringify(linked.body)}`);
   return { dfsp, account };
 }
@@ -124,6 +130,28 @@ test('initiate is answered authorizationReceived with the DFSP’s challenge; ap
   );
   t.deepEqual(verified.body, { authenticationResponse: 'VERIFIED' }, "the hub's Auth service verified the connector's signature");
   t.is(await stateOf(participantWorkflowIds.pispTransaction(transactionRequestId)), 'transactionStatusReceived');
+});
+
+test('approve with a FIDO assertion made on the user’s device passes it on, and the Auth service verifies it', async (t) => {
+  const device = await SoftAuthenticator.create({ origin: 'http://localhost:3000', rpId: 'localhost', format: 'packed' });
+  const { dfsp, account } = await linkedDfsp({}, (challenge) => ({ payload: device.register(challenge) }));
+  const { transactionRequestId, initiate } = await initiated(dfsp, account);
+  const fidoSignedPayload = device.assert(initiate.body.authorization.challenge);
+  const approved = await pisp.app('POST', `/thirdpartyTransaction/${transactionRequestId}/approve`, {
+    authorizationResponse: { responseType: 'ACCEPTED', signedPayload: { signedPayloadType: 'FIDO', fidoSignedPayload } },
+  });
+  t.like(approved.body, { currentState: 'transactionStatusReceived', transactionStatus: { transactionState: 'COMPLETED' } });
+  const answered = await dfsp.waitFor(
+    (r) => r.method === 'PUT' && r.path === `/thirdpartyRequests/authorizations/${initiate.body.authorization.authorizationRequestId}`,
+  );
+  t.deepEqual(answered.body.signedPayload, { signedPayloadType: 'FIDO', fidoSignedPayload });
+});
+
+test('two payments looking up the same payee at once both find it', async (t) => {
+  const lookups = [crypto.randomUUID(), crypto.randomUUID()].map((transactionRequestId) =>
+    pisp.app('POST', '/thirdpartyTransaction/partyLookup', { transactionRequestId, payee: { partyIdType: 'MSISDN', partyIdentifier: payeeMsisdn } }),
+  );
+  for (const found of await Promise.all(lookups)) t.is(found.body.currentState, 'partyLookupSuccess');
 });
 
 test('approve REJECTED tells the DFSP the user rejected, and is answered with its final PATCH', async (t) => {

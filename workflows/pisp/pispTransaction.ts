@@ -18,6 +18,9 @@ export interface PispTransactionOutcome {
   transactionRequestState?: string;
 }
 
+/** How often a party lookup waiting for another payment's lookup of the same party tries again. */
+const PARTY_LOOKUP_RETRY_MS = 500;
+
 const errorOfMessage = (message: PeerMessage) => (message.body as { errorInformation: ErrorInformation }).errorInformation;
 
 /**
@@ -124,14 +127,15 @@ export async function pispTransaction({ requestTimeoutMs }: PispConversationInpu
  */
 async function lookUpParty(payee: thirdparty.Schemas.PartyIdInfo, waitMs: number): Promise<ExchangeOutcome> {
   const id = [payee.partyIdType, payee.partyIdentifier, payee.partySubIdOrType].filter((part) => part !== undefined).join('/');
-  for (let attempt = 0; ; attempt++) {
+  for (let waited = 0; waited < waitMs; waited += PARTY_LOOKUP_RETRY_MS) {
     try {
-      return await exchangeAsChild({ request: { to: payee.fspId, resource: 'parties', name: 'get', id }, answerId: id, waitMs });
+      return await exchangeAsChild({ request: { to: payee.fspId, resource: 'parties', name: 'get', id }, answerId: id, waitMs: waitMs - waited });
     } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError) || attempt * 500 > waitMs) throw error;
-      await sleep(500);
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      await sleep(PARTY_LOOKUP_RETRY_MS);
     }
   }
+  return { kind: 'timedOut' };
 }
 
 /** The authorization response as it goes to the DFSP: a GENERIC acceptance without a signature is signed here. */
