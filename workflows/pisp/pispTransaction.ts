@@ -74,6 +74,7 @@ export async function pispTransaction({ requestTimeoutMs }: PispConversationInpu
   const noAnswer = (awaited: string, waited: number) =>
     msUntil(expiration) <= 0 ? errorInformation('transactionRequestExpired', `no ${awaited} before ${expiration}`) : timedOut(awaited, waited);
 
+  if (msUntil(expiration) <= 0) return fail(initiation, errorInformation('transactionRequestExpired', `expiration ${expiration} has passed`));
   const refused = await refusalOf({ to: dfsp, resource: 'thirdpartyRequests/transactions', name: 'request', body: request });
   if (refused) return fail(initiation, refused);
   let waited = waitMs();
