@@ -87,6 +87,19 @@ export const THIRDPARTY_SCHEMAS = [
   // The account lookup's, which know the third-party API's CONSENT and THIRD_PARTY_LINK.
   'PartyIdType',
   'ParticipantsPostRequest',
+  // The parts of the PISP connector's outbound API bodies (thirdparty-sdk's, built of these).
+  'Account',
+  'ScopeAction',
+  'FspId',
+  'CorrelationId',
+  'PartyIdInfo',
+  'PartyIdInfoTPLink',
+  'Party',
+  'AmountType',
+  'Money',
+  'TransactionType',
+  'DateTime',
+  'FIDOPublicKeyCredentialAttestation',
 ] as const;
 
 export type ThirdpartySchema = (typeof THIRDPARTY_SCHEMAS)[number];

@@ -4,7 +4,10 @@ import type { ConnectorConfig } from '../../activities/connector/config';
 import { simulatedBackends } from '../../activities/dfsp/backend/simulated';
 import { SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
 import { startDfspConnector } from '../../api/dfsp/connector';
+import { startPispConnector } from '../../api/pisp/connector';
 import { uniqueName } from './database';
+import type { SimulatedDfsp } from './dfsp';
+import { AUTH_SERVICE } from './thirdpartyFlows';
 import type { RunningConnector } from '../../worker/connector';
 import type { SwitchHarness } from './switchHarness';
 import { temporalAddress } from './worker';
@@ -54,4 +57,147 @@ export async function startTestDfsp(hub: SwitchHarness, options: { name?: string
   const connector = await startDfspConnector(connectorConfig(hub, name), testLog(), backends, connectorBundle('dfsp'));
   await onboardConnector(hub, connector, { fundsIn: options.fundsIn });
   return { name, bank, backends, connector };
+}
+
+/** A PISP connector onboarded at the test switch; `requestTimeoutMs` bounds each call of its app. */
+export async function startTestPisp(hub: SwitchHarness, options: { name?: string; requestTimeoutMs?: number; genericKeySecret?: string } = {}) {
+  const name = options.name ?? uniqueName();
+  const overrides = options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {};
+  const config = { ...connectorConfig(hub, name, overrides), genericKeySecret: options.genericKeySecret ?? crypto.randomBytes(32).toString('base64') };
+  const connector = await startPispConnector(config, testLog(), connectorBundle('pisp'));
+  await onboardConnector(hub, connector);
+  /** Calls the connector's outbound API as the PISP's app does: JSON in, status and JSON out. */
+  const app = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const response = await fetch(`${connector.outboundUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return { name, connector, app };
+}
+
+/** How a scripted third-party DFSP (playThirdpartyDfsp) behaves; by default it links and pays as Document 1 says. */
+export interface ThirdpartyDfspScript {
+  /** The channel it offers the user: OTP (the default) or WEB, with an authUri. */
+  channel?: 'OTP' | 'WEB';
+  /** The secret the user is sent out of band (OTP) or given at the authUri (WEB). */
+  authToken?: string;
+  /** Refuses every consent request with this error (PUT /consentRequests/{ID}/error). */
+  consentRequestError?: { errorCode: string; errorDescription: string };
+  /** Refuses every transaction request with this error (PUT /thirdpartyRequests/transactions/{ID}/error). */
+  transactionRequestError?: { errorCode: string; errorDescription: string };
+  /** Takes transaction requests and never answers them. */
+  silentOnTransactions?: boolean;
+  /** The users it knows, by user ID, for GET /accounts. */
+  accounts?: Record<string, Array<{ accountNickname: string; address: string; currency: string }>>;
+}
+
+/**
+ * A payer DFSP on the third-party API, played by a SimulatedDfsp: it answers GET /accounts, takes consent requests,
+ * grants the consent once the authToken is right, registers the PISP's credential with the hub's Auth service and tells
+ * the PISP it is VERIFIED; for a transaction request it asks the PISP for an authorization over a random challenge,
+ * has the Auth service verify the signature, and sends the final PATCH (REJECTED when the user rejected). Its linked
+ * consents are kept by account address, as its payer.partyIdentifier names them.
+ */
+export function playThirdpartyDfsp(hub: SwitchHarness, dfsp: SimulatedDfsp, script: ThirdpartyDfspScript = {}): void {
+  const { channel = 'OTP', authToken = '123456' } = script;
+  const consents = new Map<string, { consentRequestId: string; scopes: Array<{ address: string; actions: string[] }> }>();
+  const consentOfAccount = new Map<string, string>();
+  const pending = new Map<string, { transactionRequestId: string; challenge: string; consentId?: string }>();
+  // The PISP a consent or payment came from, for what the DFSP tells it once the Auth service has answered.
+  const pispOf = new Map<string, string>();
+  const send = async (method: string, path: string, destination: string, body?: object) => {
+    const { status, body: answer } = await hub.fspiop(method, path, { source: dfsp.name, destination, body });
+    if (status >= 300) throw new Error(`${dfsp.name}: ${method} ${path} refused ${status} ${JSON.stringify(answer)}`);
+  };
+  dfsp.react(async ({ method, path, headers, body }) => {
+    const from = headers['fspiop-source'] as string;
+    const [, resource, id, sub] = path.split('/');
+    if (method === 'GET' && resource === 'accounts') {
+      const userId = decodeURIComponent(id);
+      const accounts = script.accounts?.[userId];
+      if (accounts) await send('PUT', `/accounts/${id}`, from, { accounts });
+      else await send('PUT', `/accounts/${id}/error`, from, { errorInformation: { errorCode: '6205', errorDescription: 'No user found for this identifier' } });
+    } else if (method === 'POST' && resource === 'consentRequests') {
+      if (script.consentRequestError)
+        return send('PUT', `/consentRequests/${body.consentRequestId}/error`, from, { errorInformation: script.consentRequestError });
+      consents.set(body.consentRequestId, { consentRequestId: body.consentRequestId, scopes: body.scopes });
+      const answer =
+        channel === 'WEB'
+          ? { scopes: body.scopes, authChannels: ['WEB'], callbackUri: body.callbackUri, authUri: `https://${dfsp.name}.example.org/login` }
+          : { scopes: body.scopes, authChannels: ['OTP'] };
+      await send('PUT', `/consentRequests/${body.consentRequestId}`, from, answer);
+    } else if (method === 'PATCH' && resource === 'consentRequests') {
+      if (body.authToken !== authToken)
+        return send('PUT', `/consentRequests/${id}/error`, from, {
+          errorInformation: { errorCode: '7200', errorDescription: 'Generic Thirdparty account linking error - invalid authToken' },
+        });
+      const consentId = crypto.randomUUID();
+      const requested = consents.get(id)!;
+      consents.set(consentId, requested);
+      await send('POST', '/consents', from, { consentId, consentRequestId: id, scopes: requested.scopes, status: 'ISSUED' });
+    } else if (method === 'PUT' && resource === 'consents' && from !== AUTH_SERVICE) {
+      // The PISP's signed credential goes to the Auth service to be verified and registered.
+      const { consentRequestId } = consents.get(id)!;
+      pispOf.set(id, from);
+      await send('POST', '/consents', AUTH_SERVICE, { consentId: id, consentRequestId, scopes: body.scopes, credential: body.credential, status: 'ISSUED' });
+    } else if (method === 'PUT' && resource === 'consents' && from === AUTH_SERVICE) {
+      const { pisp, scopes } = { pisp: pispOf.get(id)!, ...consents.get(id)! };
+      if (sub === 'error') return send('PUT', `/consents/${id}/error`, pisp, body);
+      for (const scope of scopes) consentOfAccount.set(scope.address, id);
+      await send('PATCH', `/consents/${id}`, pisp, { credential: { status: 'VERIFIED' } });
+    } else if (method === 'POST' && resource === 'thirdpartyRequests' && id === 'transactions') {
+      if (script.silentOnTransactions) return;
+      const transactionRequestId = body.transactionRequestId;
+      pispOf.set(transactionRequestId, from);
+      if (script.transactionRequestError)
+        return send('PUT', `/thirdpartyRequests/transactions/${transactionRequestId}/error`, from, { errorInformation: script.transactionRequestError });
+      await send('PUT', `/thirdpartyRequests/transactions/${transactionRequestId}`, from, {
+        transactionId: crypto.randomUUID(),
+        transactionRequestState: 'RECEIVED',
+      });
+      const authorizationRequestId = crypto.randomUUID();
+      const challenge = crypto.randomBytes(32).toString('hex');
+      pending.set(authorizationRequestId, { transactionRequestId, challenge, consentId: consentOfAccount.get(body.payer.partyIdentifier) });
+      const money = body.amount;
+      await send('POST', '/thirdpartyRequests/authorizations', from, {
+        authorizationRequestId,
+        transactionRequestId,
+        challenge,
+        transferAmount: money,
+        payeeReceiveAmount: money,
+        fees: { amount: '0', currency: money.currency },
+        payer: body.payer,
+        payee: body.payee,
+        transactionType: body.transactionType,
+        expiration: body.expiration,
+      });
+    } else if (method === 'PUT' && resource === 'thirdpartyRequests' && id === 'authorizations') {
+      const authorization = pending.get(sub)!;
+      const { transactionRequestId, challenge, consentId } = authorization;
+      if (body.responseType === 'REJECTED')
+        return send('PATCH', `/thirdpartyRequests/transactions/${transactionRequestId}`, from, {
+          transactionRequestState: 'REJECTED',
+          transactionState: 'REJECTED',
+        });
+      // Payment rule 6: the hub's Auth service verifies the signed challenge against the consent's credential.
+      const verificationRequestId = crypto.randomUUID();
+      pending.set(verificationRequestId, authorization);
+      await send('POST', '/thirdpartyRequests/verifications', AUTH_SERVICE, { verificationRequestId, challenge, consentId, ...body.signedPayload });
+    } else if (method === 'PUT' && resource === 'thirdpartyRequests' && id === 'verifications') {
+      const { transactionRequestId } = pending.get(sub)!;
+      const pisp = pispOf.get(transactionRequestId)!;
+      if (path.endsWith('/error'))
+        return send('PUT', `/thirdpartyRequests/transactions/${transactionRequestId}/error`, pisp, {
+          errorInformation: { errorCode: '7105', errorDescription: 'Authorization received from PISP failed DFSP validation' },
+        });
+      await send('PATCH', `/thirdpartyRequests/transactions/${transactionRequestId}`, pisp, {
+        transactionRequestState: 'ACCEPTED',
+        transactionState: 'COMPLETED',
+      });
+    }
+  });
 }

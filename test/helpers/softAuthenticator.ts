@@ -173,24 +173,5 @@ async function attestationCertificate(): Promise<{ key: crypto.KeyObject; certif
   return { key: crypto.KeyObject.from(keys.privateKey), certificate: Buffer.from(certificate.rawData) };
 }
 
-/** A PISP app's GENERIC key: ECDSA P-256 over the challenge's UTF-8, keys and signatures as the API's BinaryString. */
-export class GenericSigner {
-  private readonly key = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
-
-  readonly publicKey = binaryString(this.key.publicKey.export({ type: 'spki', format: 'der' }));
-
-  sign(challenge: string, dsaEncoding: 'der' | 'ieee-p1363' = 'der'): string {
-    return binaryString(crypto.sign('sha256', Buffer.from(challenge, 'utf8'), { key: this.key.privateKey, dsaEncoding }));
-  }
-
-  /** The genericPayload of POST /consents: the key and its signature over the registration challenge. */
-  register(challenge: string): thirdparty.Schemas.GenericCredential {
-    return { publicKey: this.publicKey, signature: this.sign(challenge) };
-  }
-}
-
-/** The FSPIOP BinaryString: base64url, padded to a multiple of 4 characters. */
-function binaryString(bytes: Buffer): string {
-  const text = bytes.toString('base64url');
-  return text.padEnd(Math.ceil(text.length / 4) * 4, '=');
-}
+/** A PISP app's GENERIC key: the connector's production signer (ECDSA P-256 over the challenge's UTF-8). */
+export { GenericSigner } from '../../activities/pisp/genericSigner';

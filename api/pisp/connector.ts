@@ -1,0 +1,27 @@
+import type { Logger } from 'pino';
+import { PeerSender } from '../../activities/connector/peerSender';
+import { genericKeySecretOf, type PispConfig } from '../../activities/pisp/config';
+import { createPispActivities } from '../../activities/pisp';
+import { startConnector, RunningConnector } from '../../worker/connector';
+import { inboundRouter } from '../connector/inbound';
+import { pispInbound } from './inbound';
+import { pispOutboundRouter } from './outbound';
+
+/**
+ * The PISP connector: its app's outbound API (thirdparty-sdk's, PISP mode), the third-party messages the switch
+ * delivers to it, and its linking and payment conversations as workflows in the PISP's own namespace. Several run side
+ * by side, each with its own DFSP_ID, ports and namespace. `workflowBundlePath` is a prebuilt bundle of
+ * workflows/pisp (tests share one); without it the worker bundles at start.
+ */
+export function startPispConnector(config: PispConfig, log: Logger, workflowBundlePath?: string): Promise<RunningConnector> {
+  const sender = new PeerSender({ ...config, log });
+  const { secret, ephemeral } = genericKeySecretOf(config);
+  if (ephemeral) log.warn('GENERIC_KEY_SECRET is not set: GENERIC credentials registered now cannot sign after a restart');
+  return startConnector('pisp', config, log, (client) => ({
+    workflowsPath: require.resolve('../../workflows/pisp'),
+    workflowBundlePath,
+    activities: createPispActivities({ sender, genericKeySecret: secret }),
+    inbound: [inboundRouter(pispInbound, { client, taskQueue: config.taskQueue, log })],
+    outbound: [pispOutboundRouter(client, config)],
+  }));
+}

@@ -1,0 +1,21 @@
+import { loadPispConfig } from '../activities/pisp/config';
+import { createLogger } from '../activities/platform/logger';
+import { startPispConnector } from '../api/pisp/connector';
+
+/**
+ * `npm run pisp`: a PISP connector process (DFSP_ID, PEER_ENDPOINT, INBOUND_LISTEN_PORT, OUTBOUND_LISTEN_PORT,
+ * GENERIC_KEY_SECRET, …; see activities/connector/config.ts and activities/pisp/config.ts). Runs until SIGINT/SIGTERM.
+ */
+async function main(): Promise<void> {
+  const config = loadPispConfig();
+  const log = createLogger(`pisp ${config.participantId}`, config.logLevel);
+  const connector = await startPispConnector(config, log, process.env.WORKFLOW_BUNDLE);
+  const stop = () => void connector.stop().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,104 @@
+import type { thirdparty } from '@mojaloop/api-snippets';
+import { defineUpdate } from '@temporalio/workflow';
+import type { ErrorInformation } from '../../api/contracts/errors';
+
+// The PISP app's calls (the outbound API of Mojaloop's thirdparty-sdk in PISP mode, src/interface/api-outbound.yaml),
+// each a workflow update answered with the SDK's response body once the callback it waits for has come. Shared by the
+// outbound gateway (which sends them) and the conversations (which answer them).
+
+/** Every answer that failed: the SDK's `errored` state (`partyLookupFailure` for a party lookup) and why. */
+export interface Errored<State extends string = 'errored'> {
+  currentState: State;
+  errorInformation: ErrorInformation;
+}
+
+// Linking (src/models/outbound/pispLinking.model.ts)
+
+/** POST /linking/request-consent */
+export interface LinkingRequestConsentPostRequest {
+  toParticipantId: string;
+  consentRequestId: string;
+  accounts: thirdparty.Schemas.Account[];
+  actions: thirdparty.Schemas.ScopeAction[];
+  userId: string;
+  callbackUri: string;
+}
+/** The DFSP's PUT /consentRequests/{ID}: the WEB channel's authUri, or the OTP channel. */
+export type ChannelResponse = thirdparty.Schemas.ConsentRequestsIDPutResponseWeb | thirdparty.Schemas.ConsentRequestsIDPutResponseOTP;
+export type LinkingRequestConsentResponse =
+  | {
+      channelResponse: ChannelResponse;
+      currentState: 'WebAuthenticationChannelResponseReceived' | 'OTPAuthenticationChannelResponseReceived';
+    }
+  | Errored;
+
+/** PATCH /linking/request-consent/{ID}/authenticate */
+export interface LinkingRequestConsentIDAuthenticateRequest {
+  authToken: string;
+}
+export type LinkingRequestConsentIDAuthenticateResponse =
+  { consent: thirdparty.Schemas.ConsentsPostRequestPISP; challenge: string; currentState: 'consentReceivedAwaitingCredential' } | Errored;
+
+/**
+ * POST /linking/request-consent/{ID}/pass-credential: the FIDO attestation the user's device made over the challenge
+ * (the SDK's body), or — this connector's addition — `credentialType: 'GENERIC'` to have the connector register a key
+ * of its own for the consent and sign the challenge with it.
+ */
+export interface LinkingRequestConsentIDPassCredentialRequest {
+  credential: { payload: thirdparty.Schemas.FIDOPublicKeyCredentialAttestation } | { credentialType: 'GENERIC' };
+}
+export type LinkingRequestConsentIDPassCredentialResponse = { credential: { status: 'VERIFIED' }; currentState: 'accountsLinked' } | Errored;
+
+// Third-party transaction (src/models/pispTransaction.model.ts)
+
+/** POST /thirdpartyTransaction/partyLookup */
+export interface ThirdpartyTransactionPartyLookupRequest {
+  transactionRequestId: string;
+  payee: thirdparty.Schemas.PartyIdInfo;
+}
+export type ThirdpartyTransactionPartyLookupResponse =
+  { party: thirdparty.Schemas.Party; currentState: 'partyLookupSuccess' } | Errored<'partyLookupFailure'> | Errored;
+
+/** POST /thirdpartyTransaction/{ID}/initiate */
+export interface ThirdpartyTransactionIDInitiateRequest {
+  payee: thirdparty.Schemas.Party;
+  payer: thirdparty.Schemas.PartyIdInfoTPLink;
+  amountType: thirdparty.Schemas.AmountType;
+  amount: thirdparty.Schemas.Money;
+  transactionType: thirdparty.Schemas.TransactionType;
+  expiration: string;
+}
+export type ThirdpartyTransactionIDInitiateResponse =
+  { authorization: thirdparty.Schemas.ThirdpartyRequestsAuthorizationsPostRequest; currentState: 'authorizationReceived' } | Errored;
+
+/**
+ * POST /thirdpartyTransaction/{ID}/approve: the user's decision as PUT /thirdpartyRequests/authorizations/{ID} carries
+ * it. A GENERIC acceptance may leave out `genericSignedPayload`: the connector signs the challenge with the key of the
+ * consent that covers the payer's account.
+ */
+export interface ThirdpartyTransactionIDApproveRequest {
+  authorizationResponse:
+    | thirdparty.Schemas.ThirdpartyRequestsAuthorizationsIDPutResponseRejected
+    | thirdparty.Schemas.ThirdpartyRequestsAuthorizationsIDPutResponseFIDO
+    | thirdparty.Schemas.ThirdpartyRequestsAuthorizationsIDPutResponseGeneric
+    | { responseType: 'ACCEPTED'; signedPayload: { signedPayloadType: 'GENERIC' } };
+}
+export type ThirdpartyTransactionIDApproveResponse =
+  | {
+      transactionStatus: thirdparty.Schemas.ThirdpartyRequestsTransactionsIDPatchResponse & { transactionRequestId: string };
+      currentState: 'transactionStatusReceived';
+    }
+  | Errored;
+
+export const requestConsent = defineUpdate<LinkingRequestConsentResponse, [LinkingRequestConsentPostRequest]>('requestConsent');
+export const authenticate = defineUpdate<LinkingRequestConsentIDAuthenticateResponse, [LinkingRequestConsentIDAuthenticateRequest]>('authenticate');
+export const passCredential = defineUpdate<LinkingRequestConsentIDPassCredentialResponse, [LinkingRequestConsentIDPassCredentialRequest]>('passCredential');
+export const partyLookup = defineUpdate<ThirdpartyTransactionPartyLookupResponse, [ThirdpartyTransactionPartyLookupRequest]>('partyLookup');
+export const initiate = defineUpdate<ThirdpartyTransactionIDInitiateResponse, [ThirdpartyTransactionIDInitiateRequest]>('initiate');
+export const approve = defineUpdate<ThirdpartyTransactionIDApproveResponse, [ThirdpartyTransactionIDApproveRequest]>('approve');
+
+/** What a PISP conversation is started with. */
+export interface PispConversationInput {
+  /** REQUEST_TIMEOUT_MS: how long each call waits for the callback that answers it. */
+  requestTimeoutMs: number;
+}

@@ -1,0 +1,101 @@
+import { upsertSearchAttributes } from '@temporalio/workflow';
+import type { ConsentRequestsPostRequest, ConsentsPostRequestPISP, SignedCredential } from '../../api/contracts/bodies';
+import type { ErrorInformation } from '../../api/contracts/errors';
+import type { PeerMessage } from '../../api/contracts/peers';
+import { ConsentId, Dfsp } from '../../api/contracts/searchAttributes';
+import { exchangeAsChild } from '../participant/exchange';
+import { Inbox, kindsOn } from '../participant/inbox';
+import { credentials } from './activities';
+import { APP_IDLE_MS, AppCalls, enter, errored } from './appCalls';
+import { authenticate, ChannelResponse, passCredential, PispConversationInput, requestConsent } from './appApi';
+import { refusalOf, timedOut } from './sending';
+
+export interface PispLinkingOutcome {
+  state: 'accountsLinked' | 'errored' | 'abandoned';
+  consentId?: string;
+}
+
+const errorOfMessage = (message: PeerMessage) => (message.body as { errorInformation: ErrorInformation }).errorInformation;
+
+/**
+ * `pispLinking/<consentRequestId>`: the PISP's side of linking a user's account at a DFSP (Document 1, "Linking"),
+ * driven by the app's three calls: request consent, authenticate, pass the credential. Each call is answered once the
+ * DFSP's message that ends its step has come, or with an error; an error ends the linking.
+ */
+export async function pispLinking({ requestTimeoutMs }: PispConversationInput): Promise<PispLinkingOutcome> {
+  const inbox = new Inbox();
+  const calls = new AppCalls([requestConsent, authenticate, passCredential]);
+  const fail = async (call: { answer(body: ReturnType<typeof errored>): void }, why: ErrorInformation): Promise<PispLinkingOutcome> => {
+    call.answer(errored(why));
+    await calls.finished();
+    return { state: 'errored' };
+  };
+  enter('start');
+
+  // Request consent: POST /consentRequests to the DFSP, which answers with the channel the user authenticates on.
+  const request = await calls.next(requestConsent, APP_IDLE_MS);
+  if (!request) return { state: 'abandoned' };
+  const { toParticipantId: dfsp, consentRequestId, userId, accounts, actions, callbackUri } = request.input;
+  upsertSearchAttributes([{ key: Dfsp, value: dfsp }]);
+  const consentRequest: ConsentRequestsPostRequest = {
+    consentRequestId,
+    userId,
+    scopes: accounts.map(({ address }) => ({ address, actions })),
+    authChannels: ['WEB', 'OTP'],
+    callbackUri,
+  };
+  const refused = await refusalOf({ to: dfsp, resource: 'consentRequests', name: 'request', body: consentRequest });
+  if (refused) return fail(request, refused);
+  const channel = await inbox.next(kindsOn('consentRequests', 'answer', 'error'), requestTimeoutMs);
+  if (!channel) return fail(request, timedOut('PUT /consentRequests/{ID}', requestTimeoutMs));
+  if (channel.name === 'error') return fail(request, errorOfMessage(channel));
+  const channelResponse = channel.body as ChannelResponse;
+  const channelState = channelResponse.authChannels[0] === 'WEB' ? 'WebAuthenticationChannelResponseReceived' : 'OTPAuthenticationChannelResponseReceived';
+  request.answer({ channelResponse, currentState: channelState });
+  enter(channelState);
+
+  // Authentication: the OTP or the WEB channel's secret goes to the DFSP, which grants the consent (POST /consents).
+  const authentication = await calls.next(authenticate, APP_IDLE_MS);
+  if (!authentication) return { state: 'abandoned' };
+  const authRefused = await refusalOf({
+    to: dfsp,
+    resource: 'consentRequests',
+    name: 'patch',
+    id: consentRequestId,
+    body: { authToken: authentication.input.authToken },
+  });
+  if (authRefused) return fail(authentication, authRefused);
+  const granted = await inbox.next((m) => kindsOn('consents', 'request')(m) || kindsOn('consentRequests', 'error')(m), requestTimeoutMs);
+  if (!granted) return fail(authentication, timedOut('POST /consents', requestTimeoutMs));
+  if (granted.name === 'error') return fail(authentication, errorOfMessage(granted));
+  const consent = granted.body as ConsentsPostRequestPISP;
+  upsertSearchAttributes([{ key: ConsentId, value: consent.consentId }]);
+  const challenge = await credentials.registrationChallenge(consent);
+  authentication.answer({ consent, challenge, currentState: 'consentReceivedAwaitingCredential' });
+  enter('consentReceivedAwaitingCredential');
+
+  // Credential registration: PUT /consents/{ID} with the signed challenge; the DFSP has the Auth service verify it
+  // and tells the PISP with PATCH (or PUT) /consents/{ID}. That answer is keyed by consentId, which the DFSP chose:
+  // an exchange named after it receives it.
+  const registration = await calls.next(passCredential, APP_IDLE_MS);
+  if (!registration) return { state: 'abandoned' };
+  const offered = registration.input.credential;
+  const credential: SignedCredential =
+    'payload' in offered
+      ? { credentialType: 'FIDO', status: 'PENDING', fidoPayload: offered.payload }
+      : { credentialType: 'GENERIC', status: 'PENDING', genericPayload: await credentials.genericCredential(consent) };
+  const registered = await exchangeAsChild({
+    request: { to: dfsp, resource: 'consents', name: 'answer', id: consent.consentId, body: { status: 'ISSUED', scopes: consent.scopes, credential } },
+    answerId: consent.consentId,
+    answeredBy: ['patch', 'answer', 'error'],
+    waitMs: requestTimeoutMs,
+  });
+  if (registered.kind === 'refused') return fail(registration, registered.errorInformation);
+  if (registered.kind === 'timedOut') return fail(registration, timedOut('PATCH /consents/{ID}', requestTimeoutMs));
+  if (registered.message.name === 'error') return fail(registration, errorOfMessage(registered.message));
+  await credentials.rememberLinkedAccounts(consent);
+  registration.answer({ credential: { status: 'VERIFIED' }, currentState: 'accountsLinked' });
+  enter('accountsLinked');
+  await calls.finished();
+  return { state: 'accountsLinked', consentId: consent.consentId };
+}

@@ -1,0 +1,19 @@
+import { errorInformation, type ErrorInformation } from '../../api/contracts/errors';
+import type { OutgoingMessage } from '../../api/contracts/peers';
+import { errorOf } from '../kit/failures';
+import { messages } from '../participant/activities';
+
+/** Sends a message to the switch; the switch's refusal (or a delivery that failed for good) as ErrorInformation. */
+export async function refusalOf(message: OutgoingMessage): Promise<ErrorInformation | undefined> {
+  try {
+    await messages.sendToSwitch(message);
+    return undefined;
+  } catch (error) {
+    return errorOf(error);
+  }
+}
+
+/** The answer for a callback that did not come in time (REQUEST_TIMEOUT_MS): the SDK's request timeout. */
+export function timedOut(awaited: string, waitedMs: number): ErrorInformation {
+  return errorInformation('serverTimedOut', `no ${awaited} within ${waitedMs} ms`);
+}
