@@ -106,7 +106,7 @@ const balanceOf = (address: string) => dfsp.bank.account(address)!.account.balan
 test('a payment from a linked account COMPLETES: RECEIVED, the challenge of the quote signed and verified, hub positions moved and the account debited once', async (t) => {
   const { payee, quotes } = await payeeFsp();
   const { address } = userAt(dfsp);
-  const before = { payer: await hub.position(dfsp as never), payee: await hub.position(payee), balance: balanceOf(address) };
+  const before = { payer: await hub.position(dfsp), payee: await hub.position(payee), balance: balanceOf(address) };
   const request = transactionRequest(payee.name);
 
   const outcome = await initiate(pisp, request);
@@ -127,7 +127,7 @@ test('a payment from a linked account COMPLETES: RECEIVED, the challenge of the 
   const transfer = await payee.waitFor(isTo('POST', '/transfers'));
   t.is(transfer.body.payerFsp, dfsp.name);
   t.deepEqual(transfer.body.amount, request.amount);
-  t.is(await hub.position(dfsp as never), before.payer + 10);
+  t.is(await hub.position(dfsp), before.payer + 10);
   t.is(await hub.position(payee), before.payee - 10);
   t.is(balanceOf(address), String(Number(before.balance) - 10));
   t.is(finalOutcomes(pisp, request.transactionRequestId).length, 1);

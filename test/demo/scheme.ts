@@ -43,7 +43,11 @@ async function healthy(url: string, child: ChildProcess, timeoutMs: number, logF
  * Starts the hub and the connectors (each its own process, as `npm run dfsp` / `npm run pisp` run them, on the
  * embedded defaults) and onboards every participant through the admin API as an operator does.
  */
-export async function startScheme(participants: Array<{ role: 'dfsp' | 'pisp'; id: string }>, currency: string, log: Log): Promise<Scheme> {
+export async function startScheme(
+  participants: Array<{ role: 'dfsp' | 'pisp'; id: string; env?: NodeJS.ProcessEnv }>,
+  currency: string,
+  log: Log,
+): Promise<Scheme> {
   const logDir = path.join(repoRoot, '.data', 'demo');
   const hub = await startHubProcesses({ log, logDir, ui: true });
   const children: ChildProcess[] = [];
@@ -59,7 +63,7 @@ export async function startScheme(participants: Array<{ role: 'dfsp' | 'pisp'; i
       writeFileSync(bundles[role], bundle.code);
     }
     const connectors: Record<string, ConnectorProcess> = {};
-    const starting = participants.map(async ({ role, id }) => {
+    const starting = participants.map(async ({ role, id, env: own }) => {
       const [inboundPort, outboundPort] = [await freePort(), await freePort()];
       const env: NodeJS.ProcessEnv = {
         ...process.env,
@@ -70,6 +74,7 @@ export async function startScheme(participants: Array<{ role: 'dfsp' | 'pisp'; i
         TEMPORAL_ADDRESS: hub.temporal.address,
         WORKFLOW_BUNDLE: bundles[role],
         LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+        ...own,
       };
       const child = startProcess(`worker/${role}.js`, id, env, logDir);
       children.push(child);

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import pino from 'pino';
 import type { ConnectorConfig } from '../../activities/connector/config';
 import { simulatedBackends } from '../../activities/dfsp/backend/simulated';
-import { SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
+import { sampleCustomers, SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
+import { freePort } from '../../temporal/ports';
 import { startDfspConnector } from '../../api/dfsp/connector';
 import { startPispConnector } from '../../api/pisp/connector';
 import { uniqueName } from './database';
@@ -50,11 +51,13 @@ export async function onboardConnector(hub: SwitchHarness, connector: RunningCon
 }
 
 /** A DFSP connector over a fresh simulated bank, onboarded at the test switch. */
-export async function startTestDfsp(hub: SwitchHarness, options: { name?: string; fundsIn?: number } = {}) {
+export async function startTestDfsp(hub: SwitchHarness, options: { name?: string; fundsIn?: number; msisdnPrefix?: string } = {}) {
   const name = options.name ?? uniqueName();
-  const bank = new SimulatedBank(name);
-  const backends = simulatedBackends(bank);
-  const connector = await startDfspConnector(connectorConfig(hub, name), testLog(), backends, connectorBundle('dfsp'));
+  const bank = new SimulatedBank(name, sampleCustomers(name, 'USD', options.msisdnPrefix));
+  // The outbound port is known before start, so the bank's login page (an authUri) can name it.
+  const outboundPort = await freePort();
+  const backends = simulatedBackends(bank, `http://127.0.0.1:${outboundPort}/simulator/login`);
+  const connector = await startDfspConnector(connectorConfig(hub, name, { outboundPort }), testLog(), backends, connectorBundle('dfsp'));
   await onboardConnector(hub, connector, { fundsIn: options.fundsIn });
   return { name, bank, backends, connector };
 }
@@ -65,7 +68,7 @@ export async function startTestPisp(hub: SwitchHarness, options: { name?: string
   const overrides = options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {};
   const config = { ...connectorConfig(hub, name, overrides), genericKeySecret: options.genericKeySecret ?? crypto.randomBytes(32).toString('base64') };
   const connector = await startPispConnector(config, testLog(), connectorBundle('pisp'));
-  await onboardConnector(hub, connector);
+  await onboardConnector(hub, connector, { role: 'pisp', fundsIn: 0 });
   /** Calls the connector's outbound API as the PISP's app does: JSON in, status and JSON out. */
   const app = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
     const response = await fetch(`${connector.outboundUrl}${path}`, {

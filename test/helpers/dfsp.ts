@@ -111,3 +111,11 @@ export function mojaloopEndpoints(u: string): Array<{ type: string; value: strin
   const thirdparty = THIRDPARTY_ENDPOINT_TYPES.map((type) => ({ type, value: u }));
   return [...FSPIOP_ENDPOINT_TYPES.filter((type) => values[type]).map((type) => ({ type, value: values[type] })), ...thirdparty];
 }
+
+/** The endpoint types a PISP does not register: it takes no consent requests, so the switch does not list it as a DFSP. */
+const NOT_FOR_PISPS = new Set(['TP_CB_URL_CONSENT_REQUEST_POST', 'TP_CB_URL_CONSENT_REQUEST_PATCH', 'TP_CB_URL_TRANSACTION_REQUEST_POST']);
+
+/** The endpoints a participant of `role` registers at `u`, as Mojaloop's onboarding does. */
+export function endpointsOf(role: 'dfsp' | 'pisp', u: string): Array<{ type: string; value: string }> {
+  return mojaloopEndpoints(u).filter((endpoint) => role === 'dfsp' || !NOT_FOR_PISPS.has(endpoint.type));
+}

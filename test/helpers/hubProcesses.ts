@@ -8,7 +8,7 @@ import { startDevServer, type DevServer } from '../../temporal/devServer';
 import { freePort } from '../../temporal/ports';
 import { temporalCliPath } from '../../temporal/setup';
 import { waitUntilReady } from '../../worker/readiness';
-import { mojaloopEndpoints } from './dfsp';
+import { endpointsOf } from './dfsp';
 import { answerBody } from './http';
 
 type Log = (message: string) => void;
@@ -97,9 +97,6 @@ export async function positionOf(adminUrl: string, name: string, currency: strin
   return (await adminCall(adminUrl, 'GET', `/participants/${name}/positions?currency=${currency}`)).body.value;
 }
 
-/** The endpoint types a PISP registers: a PISP takes no consent requests, so the switch does not list it as a DFSP. */
-const notForPisps = new Set(['TP_CB_URL_CONSENT_REQUEST_POST', 'TP_CB_URL_CONSENT_REQUEST_PATCH', 'TP_CB_URL_TRANSACTION_REQUEST_POST']);
-
 /**
  * Onboards a participant as Mojaloop's onboarding collections do: create (no activation step), the Net Debit Cap and
  * opening position as numeric strings, every callback endpoint at `callbackBase`, then a deposit whose amount is a
@@ -111,7 +108,7 @@ export async function onboardParticipant(
   callbackBase: string,
   { currency, role = 'dfsp', deposit = '5000' }: { currency: string; role?: 'dfsp' | 'pisp'; deposit?: string },
 ): Promise<void> {
-  const endpoints = mojaloopEndpoints(callbackBase).filter((endpoint) => role === 'dfsp' || !notForPisps.has(endpoint.type));
+  const endpoints = endpointsOf(role, callbackBase);
   const steps: Array<[string, string, unknown, number]> = [
     ['POST', '/participants', { name, currency }, 200],
     ['POST', `/participants/${name}/initialPositionAndLimits`, { currency, limit: { type: 'NET_DEBIT_CAP', value: '10000' }, initialPosition: '0' }, 201],

@@ -7,7 +7,7 @@ import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/app';
 import { switchResources } from '../../api/fspiop/resources';
 import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
 import { testDatabaseUrl, uniqueName } from './database';
-import { mojaloopEndpoints, SimulatedDfsp } from './dfsp';
+import { endpointsOf, SimulatedDfsp } from './dfsp';
 import { connectClient, openTestHub, startWorker, WorkerHarness } from './worker';
 import { requestListener } from '../../api/http/gateway';
 
@@ -37,11 +37,13 @@ export interface SwitchHarness {
   onboard(name: string, endpointsAt: string, options?: ProvisionOptions): Promise<void>;
   fspiop(method: string, path: string, call: FspiopCall): Promise<{ status: number; body: any; headers: Headers }>;
   /** A DFSP's position in a currency, as the admin API reports it (reservations included). */
-  position(dfsp: SimulatedDfsp, currency?: string): Promise<number>;
+  position(participant: { name: string }, currency?: string): Promise<number>;
   close(): Promise<void>;
 }
 
 export interface ProvisionOptions {
+  /** A PISP registers no endpoint for consent requests (endpointsOf). */
+  role?: 'dfsp' | 'pisp';
   currency?: string;
   netDebitCap?: number;
   fundsIn?: number;
@@ -64,11 +66,11 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
   const gateway = await serveGateway({ ...hub, config: { taskQueue: worker.taskQueue }, temporal: worker.client });
   const { url } = gateway;
   const dfsps: SimulatedDfsp[] = [];
-  const onboard: SwitchHarness['onboard'] = async (name, endpointsAt, { currency = 'USD', netDebitCap = 10_000, fundsIn = 10_000 } = {}) => {
+  const onboard: SwitchHarness['onboard'] = async (name, endpointsAt, { role = 'dfsp', currency = 'USD', netDebitCap = 10_000, fundsIn = 10_000 } = {}) => {
     const created = await admin.call('POST', '/participants', { name, currency });
     if (created.status !== 200) throw new Error(`could not create ${name}: ${JSON.stringify(created.body)}`);
     await admin.call('PUT', `/participants/${name}`, { isActive: true });
-    for (const endpoint of mojaloopEndpoints(endpointsAt)) await admin.call('POST', `/participants/${name}/endpoints`, endpoint);
+    for (const endpoint of endpointsOf(role, endpointsAt)) await admin.call('POST', `/participants/${name}/endpoints`, endpoint);
     await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, {
       currency,
       limit: { type: 'NET_DEBIT_CAP', value: netDebitCap },
@@ -101,8 +103,8 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
     },
     onboard,
     fspiop: (method, path, call) => fspiopAt(url, method, path, call),
-    async position(dfsp, currency = 'USD') {
-      return (await admin.call('GET', `/participants/${dfsp.name}/positions?currency=${currency}`)).body.value;
+    async position(participant, currency = 'USD') {
+      return (await admin.call('GET', `/participants/${participant.name}/positions?currency=${currency}`)).body.value;
     },
     async close() {
       await gateway.close();
