@@ -27,12 +27,13 @@ async function main(): Promise<void> {
   const log = createLogger(`dfsp ${config.participantId}`, config.logLevel);
   if (!config.ilpSecret) log.warn('ILP_SECRET is not set: the fulfilments of this DFSP’s quotes use a development secret anyone can know');
   if (process.env.BACKEND_ENDPOINT) log.info({ backend: process.env.BACKEND_ENDPOINT }, 'core banking at BACKEND_ENDPOINT');
-  const connector = await startDfspConnector(
-    config,
-    log,
-    backendsFor(config.participantId, `http://${config.host}:${config.outboundPort}/simulator/login`),
-    process.env.WORKFLOW_BUNDLE,
-  );
+  // The simulated bank's user pages only where the whole bank is simulated: they hand anyone a user's OTP.
+  const simulatorPages = !process.env.BACKEND_ENDPOINT;
+  if (simulatorPages) log.warn('simulated bank: its user pages (/simulator/…) on the outbound port let anyone act as its users; for demos and tests only');
+  const connector = await startDfspConnector(config, log, backendsFor(config.participantId, `http://${config.host}:${config.outboundPort}/simulator/login`), {
+    workflowBundlePath: process.env.WORKFLOW_BUNDLE,
+    simulatorPages,
+  });
   const stop = () => void connector.stop().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

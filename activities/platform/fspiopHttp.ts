@@ -44,6 +44,8 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
 };
 
+const MAX_ANSWER_BYTES = 65_536;
+
 /**
  * One HTTP exchange with exactly the headers given (Node's fetch would add Accept, Accept-Language,
  * User-Agent and Sec-Fetch-Mode of its own); resolves with the status and the answer's text once it has been read.
@@ -62,9 +64,15 @@ export function httpExchange(
   return new Promise((resolve, reject) => {
     const request = client.request(url, { method, headers: sent, agent, timeout: timeoutMs }, (response) => {
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let kept = 0;
+      response.on('data', (chunk: Buffer) => {
+        // An answer to a message is an acknowledgement or an ErrorInformation: what a peer sends beyond that is read and dropped.
+        if (kept >= MAX_ANSWER_BYTES) return;
+        chunks.push(chunk);
+        kept += chunk.length;
+      });
       response.on('error', reject);
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES).toString('utf8') }));
     });
     request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     request.on('error', reject);

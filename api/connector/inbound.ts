@@ -72,6 +72,14 @@ function pathsOf(resource: Resource, name: MessageName): string[] {
   return [`/${resource}/:ID${suffix}`];
 }
 
+/** The headers a conversation may need later (FSPIOP's own, its date and media type), not every header of the request: each is kept in history. */
+function fspiopHeadersOf(headers: Context['headers']): Record<string, string> {
+  const kept = Object.entries(headers).filter(
+    ([name, value]) => typeof value === 'string' && (name.startsWith('fspiop-') || name === 'date' || name === 'content-type'),
+  );
+  return Object.fromEntries(kept) as Record<string, string>;
+}
+
 function idOf(ctx: Context): string | undefined {
   const { Type, ID, SubId } = ctx.params as Record<string, string | undefined>;
   if (ID === undefined) return undefined;
@@ -100,7 +108,7 @@ export function inboundRouter(routes: InboundRoute[], deps: InboundDependencies)
           name: route.name,
           id: idOf(ctx),
           source,
-          headers: ctx.headers as Record<string, string>,
+          headers: fspiopHeadersOf(ctx.headers),
           body: route.validate ? route.validate(body) : body,
         };
         await route.deliver(message, deps);

@@ -11,17 +11,31 @@ import { dfspOutboundRouter } from './outbound';
 import { simulatorPages } from './simulatorPages';
 import { thirdpartyInbound } from './thirdpartyInbound';
 
-/**
- * The DFSP connector: the third-party DFSP role and the FSPIOP payer and payee roles, over the bank's own systems.
- * `workflowBundlePath` is a prebuilt bundle of workflows/dfsp (tests share one); without it the worker bundles at start.
- */
-export function startDfspConnector(config: ConnectorConfig, log: Logger, backends: DfspBackends, workflowBundlePath?: string): Promise<RunningConnector> {
+export interface DfspConnectorOptions {
+  /** A prebuilt bundle of workflows/dfsp (tests share one); without it the worker bundles at start. */
+  workflowBundlePath?: string;
+  /**
+   * Serve the simulated bank's user pages (simulatorPages.ts) on the outbound port: anyone who reaches them can read
+   * users' OTPs and pass any WEB login, so only a fully simulated bank (the demo, tests) turns them on.
+   */
+  simulatorPages?: boolean;
+}
+
+/** The DFSP connector: the third-party DFSP role and the FSPIOP payer and payee roles, over the bank's own systems. */
+export function startDfspConnector(
+  config: ConnectorConfig,
+  log: Logger,
+  backends: DfspBackends,
+  options: DfspConnectorOptions = {},
+): Promise<RunningConnector> {
+  const { workflowBundlePath } = options;
+  const pages = options.simulatorPages && backends.thirdparty instanceof SimulatedThirdpartyBackend ? [simulatorPages(backends.thirdparty)] : [];
   const sender = new PeerSender({ ...config, log });
   return startConnector('dfsp', config, log, (client) => ({
     workflowsPath: require.resolve('../../workflows/dfsp'),
     workflowBundlePath,
     activities: createDfspActivities({ config, sender, backends, log }),
     inbound: [inboundRouter([...thirdpartyInbound, ...fspiopInbound], { client, taskQueue: config.taskQueue, log })],
-    outbound: [dfspOutboundRouter(client, config), ...(backends.thirdparty instanceof SimulatedThirdpartyBackend ? [simulatorPages(backends.thirdparty)] : [])],
+    outbound: [dfspOutboundRouter(client, config), ...pages],
   }));
 }

@@ -200,7 +200,7 @@ test.serial('against a real backend over HTTP, the connector asks it for the par
   stops.push(backend.close);
   const name = uniqueName();
   const backends = { ...simulatedBackends(new SimulatedBank(name)), coreBanking: new CoreBankingClient(backend.url) };
-  const connector = await startDfspConnector(connectorConfig(hub, name), testLog(), backends, connectorBundle('dfsp'));
+  const connector = await startDfspConnector(connectorConfig(hub, name), testLog(), backends, { workflowBundlePath: connectorBundle('dfsp') });
   stops.push(() => connector.stop());
   await onboardConnector(hub, connector);
 

@@ -57,7 +57,10 @@ export async function startTestDfsp(hub: SwitchHarness, options: { name?: string
   // The outbound port is known before start, so the bank's login page (an authUri) can name it.
   const outboundPort = await freePort();
   const backends = simulatedBackends(bank, `http://127.0.0.1:${outboundPort}/simulator/login`);
-  const connector = await startDfspConnector(connectorConfig(hub, name, { outboundPort }), testLog(), backends, connectorBundle('dfsp'));
+  const connector = await startDfspConnector(connectorConfig(hub, name, { outboundPort }), testLog(), backends, {
+    workflowBundlePath: connectorBundle('dfsp'),
+    simulatorPages: true,
+  });
   await onboardConnector(hub, connector, { fundsIn: options.fundsIn });
   return { name, bank, backends, connector };
 }
