@@ -2,7 +2,7 @@ import { executeChild, workflowInfo } from '@temporalio/workflow';
 import type { MessageName, Resource } from '../../api/contracts/conversations';
 import type { ErrorInformation } from '../../api/contracts/errors';
 import { OutgoingMessage, participantWorkflowIds, PeerMessage } from '../../api/contracts/peers';
-import { errorOf } from '../kit/failures';
+import { rejectionOf } from '../kit/failures';
 import { messages } from './activities';
 import { Inbox } from './inbox';
 
@@ -31,7 +31,11 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeOutcome> {
   try {
     await messages.sendToSwitch(input.request);
   } catch (error) {
-    return { kind: 'refused', errorInformation: errorOf(error) };
+    // Only the switch's own refusal (a 4xx) says the request went nowhere. A send that kept failing otherwise (timeouts,
+    // 5xx) may still have reached it, so its answer is awaited as any other: a payer must never take a transfer the
+    // switch may have made for one that failed.
+    const refusal = rejectionOf(error);
+    if (refusal) return { kind: 'refused', errorInformation: refusal };
   }
   const message = await inbox.next((m) => m.resource === resource && answeredBy.includes(m.name), input.waitMs);
   return message ? { kind: 'answered', message } : { kind: 'timedOut' };
