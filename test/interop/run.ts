@@ -332,11 +332,17 @@ function ourTransferRequest(ours: OurDfsp, to: string, amount: string) {
   };
 }
 
-async function startOurs(hub: Hub, name: string): Promise<OurDfsp> {
+async function startOurs(hub: Hub, name: string): Promise<OurDfsp | undefined> {
   say('\n# Our DFSP connector with a stock SDK DFSP');
-  const ours = await startOurDfsp({ name, switchUrl: hub.switchUrl, temporalAddress: hub.temporalAddress, currency: CURRENCY });
-  check(`our DFSP connector ${name} runs as its own process (dist/worker/dfsp.js) and answers /health`, true);
-  return ours;
+  const what = `our DFSP connector ${name} runs as its own process (dist/worker/dfsp.js) and answers /health`;
+  try {
+    const ours = await startOurDfsp({ name, switchUrl: hub.switchUrl, temporalAddress: hub.temporalAddress, currency: CURRENCY });
+    check(what, true);
+    return ours;
+  } catch (error) {
+    check(what, false, (error as Error).message);
+    return undefined;
+  }
 }
 
 /**
@@ -552,8 +558,8 @@ async function main(): Promise<number> {
       await merchantInitiated(hub, payer, payee, payerId, payeeId);
       await partyNotFound(payer, payerId);
       const ours = await startOurs(hub, `ourdfsp${suffix}`);
-      stoppers.push(() => ours.stop());
-      if (await onboardOurs(hub, ours)) {
+      if (ours) stoppers.push(() => ours.stop());
+      if (ours && (await onboardOurs(hub, ours))) {
         await sdkPaysOurs(hub, payer, ours, payerId);
         await oursPaysSdk(hub, ours, payee, payeeId);
         await oursHasNoSuchParty(payer, ours, payerId);
