@@ -78,7 +78,8 @@ export async function startConnector(
     stop() {
       stopped ??= (async () => {
         await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-        worker.shutdown();
+        // The Temporal SDK shuts the worker down itself on SIGINT/SIGTERM; a second shutdown() would throw.
+        if (worker.getState() === 'RUNNING') worker.shutdown();
         await running;
         await nativeConnection.close();
         await connection.close();

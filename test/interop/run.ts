@@ -1,15 +1,18 @@
 // `npm run interop`: the hub against real Mojaloop software. Two stock @mojaloop/sdk-scheme-adapter DFSPs (each
 // with its own Redis and a small backend) are provisioned through the admin API as Mojaloop's onboarding does
-// and make P2P and merchant-initiated payments through the hub; every check prints a line, and the run ends with `N passed, M failed`.
+// and make P2P and merchant-initiated payments through the hub; then our own DFSP connector pays one of them and is
+// paid by it. Every check prints a line, and the run ends with `N passed, M failed`.
 //
 //   npm run interop                                   starts a hub of its own (fresh database, in-memory Temporal)
-//   npm run interop -- --switch URL --admin URL       uses a running hub (started with NEW_PARTICIPANTS_ACTIVE=true)
+//   npm run interop -- --switch URL --admin URL       uses a running hub (started with NEW_PARTICIPANTS_ACTIVE=true);
+//                      [--temporal HOST:PORT]         our connector runs on that Temporal (127.0.0.1:7233 by default)
 
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { answerBody } from '../helpers/http';
 import { DfspBackend, MERCHANT_OTP } from './backend';
 import { adminCall, HubProcesses, onboardParticipant, positionOf, startHubProcesses } from '../helpers/hubProcesses';
+import { OurDfsp, startOurDfsp } from './ourDfsp';
 import { installPeers, PEERS_DIR, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
 
 const say = (message: string) => process.stdout.write(`${message}\n`);
@@ -21,7 +24,7 @@ const PAYER_EXPIRY_SECONDS = 12;
 const REJECTED_AMOUNT = '66';
 const SLOW_AMOUNT = '13';
 
-type Hub = Pick<HubProcesses, 'switchUrl' | 'adminUrl' | 'stop'>;
+type Hub = Pick<HubProcesses, 'switchUrl' | 'adminUrl' | 'stop'> & { temporalAddress: string };
 
 interface Dfsp {
   name: string;
@@ -215,7 +218,7 @@ async function duplicateTransfer(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: st
 }
 
 /** A message sent to the hub the way a DFSP sends it, with the FSPIOP headers of its resource. */
-async function sendFspiop(hub: Hub, method: string, urlPath: string, from: string, to: string, body?: unknown): Promise<number> {
+async function sendFspiop(hub: Hub, method: string, urlPath: string, from: string, to: string | undefined, body?: unknown): Promise<number> {
   const resource = urlPath.split(/[/?]/)[1];
   const mediaType = `application/vnd.interoperability.${resource}+json;version=1.0`;
   const response = await fetch(`${hub.switchUrl}${urlPath}`, {
@@ -225,7 +228,7 @@ async function sendFspiop(hub: Hub, method: string, urlPath: string, from: strin
       'content-type': mediaType,
       date: new Date().toUTCString(),
       'fspiop-source': from,
-      'fspiop-destination': to,
+      ...(to === undefined ? {} : { 'fspiop-destination': to }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -301,6 +304,204 @@ async function partyNotFound(payer: Dfsp, payerId: string): Promise<void> {
   check('the payer SDK reports 3204 Party not found from the hub', result.status >= 400 && mojaloopErrorCode(result.body) === '3204', result);
 }
 
+/** base64url(SHA-256(fulfilment)): the condition a fulfilment satisfies. */
+const conditionOf = (fulfilment: string) => crypto.createHash('sha256').update(Buffer.from(fulfilment, 'base64url')).digest('base64url');
+
+/** A call of our connector's outbound API, the way its bank's own systems call it. */
+async function ourOutbound(ours: OurDfsp, method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${ours.outboundUrl}${urlPath}`, {
+    method,
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(200_000),
+  });
+  return { status: response.status, body: await answerBody(response) };
+}
+
+/** An outbound transferRequest from Alice at our connector's bank, as its bank's systems send it. */
+function ourTransferRequest(ours: OurDfsp, to: string, amount: string) {
+  return {
+    homeTransactionId: crypto.randomUUID(),
+    from: { idType: 'MSISDN', idValue: ours.alice, displayName: 'Alice Alpaca' },
+    to: { idType: 'MSISDN', idValue: to },
+    amountType: 'SEND',
+    currency: CURRENCY,
+    amount,
+    transactionType: 'TRANSFER',
+    note: 'interop suite',
+  };
+}
+
+async function startOurs(hub: Hub, name: string): Promise<OurDfsp | undefined> {
+  say('\n# Our DFSP connector with a stock SDK DFSP');
+  const what = `our DFSP connector ${name} runs as its own process (dist/worker/dfsp.js) and answers /health`;
+  try {
+    const ours = await startOurDfsp({ name, switchUrl: hub.switchUrl, temporalAddress: hub.temporalAddress, currency: CURRENCY });
+    check(what, true);
+    return ours;
+  } catch (error) {
+    check(what, false, (error as Error).message);
+    return undefined;
+  }
+}
+
+/**
+ * Onboards our connector as the SDK DFSPs are, and registers its customers in the hub's account lookup as a DFSP
+ * does: POST /participants/MSISDN/{ID} from the connector's DFSP ID, answered with PUT /participants/MSISDN/{ID}.
+ * The stranger is registered too, so that a lookup of it reaches the connector, whose bank does not hold it.
+ */
+async function onboardOurs(hub: Hub, ours: OurDfsp): Promise<boolean> {
+  await onboardParticipant(hub.adminUrl, ours.name, `http://127.0.0.1:${ours.tap.port}`, { currency: CURRENCY });
+  const participant = (await admin(hub, 'GET', `/participants/${ours.name}`)).body;
+  if (!check(`our connector ${ours.name} is onboarded as the SDK DFSPs are, and active`, participant?.isActive === 1, participant)) return false;
+  let registered = true;
+  for (const id of [ours.alice, ours.bob, ours.stranger]) {
+    const since = ours.tap.seen.length;
+    const status = await sendFspiop(hub, 'POST', `/participants/MSISDN/${id}`, ours.name, undefined, { fspId: ours.name, currency: CURRENCY });
+    const answered = await ours.tap.waitFor((m) => m.method === 'PUT' && m.path.startsWith(`/participants/MSISDN/${id}`), { since });
+    registered =
+      check(
+        `MSISDN ${id} is registered for our connector in the hub's account lookup (202, then PUT /participants/MSISDN/${id})`,
+        status === 202 && answered?.body?.fspId === ours.name,
+        { status, answered: answered?.body },
+      ) && registered;
+  }
+  return registered;
+}
+
+async function sdkPaysOurs(hub: Hub, payer: Dfsp, ours: OurDfsp, payerId: string): Promise<void> {
+  say("\n# The SDK DFSP pays a customer of our connector: our connector's party, quote, ILP packet and fulfilment");
+  const [payerBefore, oursBefore] = [await position(hub, payer.name), await position(hub, ours.name)];
+  const [payerSeen, oursSeen] = [payer.tap.seen.length, ours.tap.seen.length];
+  const result = await outbound(payer, 'POST', '/transfers', transferRequest(payerId, ours.bob, '30'));
+  check(
+    'the payer SDK completes the transfer to our customer (currentState COMPLETED)',
+    result.status === 200 && result.body?.currentState === 'COMPLETED',
+    result,
+  );
+  check(
+    'our connector answered the party lookup: the SDK finds Bob Bonobo at our DFSP',
+    result.body?.to?.fspId === ours.name && result.body?.to?.firstName === 'Bob' && result.body?.to?.lastName === 'Bonobo',
+    result.body?.to,
+  );
+  const quote = result.body?.quoteResponse?.body;
+  check('our quote came back to the SDK with our ILP packet and condition', Boolean(quote?.ilpPacket && quote?.condition), result.body?.quoteResponse);
+  const fulfil = result.body?.fulfil?.body;
+  check(
+    'the transfer is COMMITTED with our fulfilment, which hashes to our condition',
+    fulfil?.transferState === 'COMMITTED' && typeof fulfil?.fulfilment === 'string' && conditionOf(fulfil.fulfilment) === quote?.condition,
+    result.body?.fulfil,
+  );
+  check('the payer position rose by 30', (await position(hub, payer.name)) === payerBefore + 30);
+  check("our connector's position fell by 30", (await position(hub, ours.name)) === oursBefore - 30);
+  const transaction = await admin(hub, 'GET', `/transactions/${result.body?.transferId}`);
+  check(
+    "the admin API's GET /transactions/{id} reads the transaction in our ILP packet: the quote, 30 USD, Bob at our DFSP",
+    transaction.status === 200 &&
+      transaction.body?.quoteId === result.body?.quoteId &&
+      transaction.body?.amount?.amount === '30' &&
+      transaction.body?.payee?.partyIdInfo?.partyIdentifier === ours.bob &&
+      transaction.body?.payee?.partyIdInfo?.fspId === ours.name,
+    transaction,
+  );
+  const refused = [...refusals(payer, payerSeen), ...ours.tap.seen.slice(oursSeen).filter((m) => m.status >= 400)];
+  check(
+    'neither the SDK nor our connector refused any message of the payment',
+    refused.length === 0,
+    refused.map((m) => `${m.method} ${m.path} ${m.status} ${m.answer}`),
+  );
+}
+
+async function oursPaysSdk(hub: Hub, ours: OurDfsp, payee: Dfsp, payeeId: string): Promise<void> {
+  say("\n# Our connector's bank pays a customer of the SDK DFSP: the SDK's party, quote and fulfilment");
+  const [oursBefore, payeeBefore] = [await position(hub, ours.name), await position(hub, payee.name)];
+  const [payeeSeen, oursSeen] = [payee.tap.seen.length, ours.tap.seen.length];
+  const result = await ourOutbound(ours, 'POST', '/transfers', ourTransferRequest(ours, payeeId, '40'));
+  check('our connector completes the transfer (currentState COMPLETED)', result.status === 200 && result.body?.currentState === 'COMPLETED', result);
+  check(
+    "our connector read the SDK's party: the payee at the SDK's DFSP",
+    result.body?.to?.fspId === payee.name && result.body?.getPartiesResponse?.body?.party?.partyIdInfo?.partyIdentifier === payeeId,
+    result.body?.getPartiesResponse,
+  );
+  const quote = result.body?.quoteResponse?.body;
+  check(
+    "our connector took the SDK's quote: 40 USD with its ILP packet and condition",
+    quote?.transferAmount?.amount === '40' && Boolean(quote?.ilpPacket && quote?.condition),
+    result.body?.quoteResponse,
+  );
+  const fulfil = result.body?.fulfil?.body;
+  check(
+    "the transfer is COMMITTED with the SDK's fulfilment of its condition",
+    fulfil?.transferState === 'COMMITTED' && typeof fulfil?.fulfilment === 'string' && conditionOf(fulfil.fulfilment) === quote?.condition,
+    result.body?.fulfil,
+  );
+  check("our connector's position rose by 40", (await position(hub, ours.name)) === oursBefore + 40);
+  check('the payee position fell by 40', (await position(hub, payee.name)) === payeeBefore - 40);
+  const asked = payee.backend.received.find((r) => r.method === 'POST' && r.path === '/quoterequests' && r.body?.transactionId === result.body?.transferId);
+  check(
+    'the SDK read our POST /quotes: its backend was asked for 40 USD from Alice at our DFSP to its payee',
+    asked?.body?.amount === '40' && asked.body?.from?.idValue === ours.alice && asked.body?.from?.fspId === ours.name && asked.body?.to?.idValue === payeeId,
+    asked,
+  );
+  const credited = payee.backend.received.find((r) => r.method === 'POST' && r.path === '/transfers' && r.body?.transferId === result.body?.transferId);
+  check(
+    'the SDK handed the transfer to its backend (POST /transfers, 40 USD to the payee)',
+    credited?.body?.amount === '40' && credited?.body?.to?.idValue === payeeId,
+    credited,
+  );
+  const status = await ourOutbound(ours, 'GET', `/transfers/${result.body?.transferId}`);
+  check("our connector's GET /transfers/{id} shows it COMPLETED", status.status === 200 && status.body?.currentState === 'COMPLETED', status);
+  const refused = [...refusals(payee, payeeSeen), ...ours.tap.seen.slice(oursSeen).filter((m) => m.status >= 400)];
+  check(
+    'neither the SDK nor our connector refused any message of the payment',
+    refused.length === 0,
+    refused.map((m) => `${m.method} ${m.path} ${m.status} ${m.answer}`),
+  );
+}
+
+async function oursHasNoSuchParty(payer: Dfsp, ours: OurDfsp, payerId: string): Promise<void> {
+  say('\n# The SDK DFSP looks up a party our connector is registered for but its bank does not hold');
+  const payerSeen = payer.tap.seen.length;
+  const result = await outbound(payer, 'POST', '/transfers', transferRequest(payerId, ours.stranger, '5'));
+  check('the payer SDK reports 3204 Party not found', result.status >= 400 && mojaloopErrorCode(result.body) === '3204', result);
+  const error = await payer.tap.waitFor((m) => m.method === 'PUT' && m.path === `/parties/MSISDN/${ours.stranger}/error`, {
+    since: payerSeen,
+    timeoutMs: 5_000,
+  });
+  check(
+    "our connector's PUT /parties/…/error reached the payer SDK through the hub, and was accepted",
+    error?.headers['fspiop-source'] === ours.name && error.body?.errorInformation?.errorCode === '3204' && error.status === 200,
+    error,
+  );
+}
+
+async function sdkPayeeRejectsOurs(hub: Hub, ours: OurDfsp, payee: Dfsp, payeeId: string): Promise<void> {
+  say("\n# The SDK payee's backend rejects our connector's transfer");
+  const [oursBefore, oursSeen] = [await position(hub, ours.name), ours.tap.seen.length];
+  const result = await ourOutbound(ours, 'POST', '/transfers', ourTransferRequest(ours, payeeId, REJECTED_AMOUNT));
+  const error = await ours.tap.waitFor((m) => m.method === 'PUT' && /^\/transfers\/[^/]+\/error$/.test(m.path), { since: oursSeen, timeoutMs: 1_000 });
+  check("the payee SDK's error callback reached our connector through the hub, and was accepted", error?.status === 200, error);
+  check(
+    "our connector reports the SDK's error: ERROR_OCCURRED, 5104 Payee rejected transaction",
+    result.status >= 400 &&
+      result.body?.transferState?.currentState === 'ERROR_OCCURRED' &&
+      result.body?.statusCode === '5104' &&
+      error?.body?.errorInformation?.errorCode === '5104',
+    result,
+  );
+  check("our connector's position is unchanged", (await position(hub, ours.name)) === oursBefore);
+}
+
+/** Over every message the hub delivered to our connector in the run. */
+function ourConnectorTookEverything(ours: OurDfsp): void {
+  const refused = ours.tap.seen.filter((m) => m.status >= 400);
+  check(
+    `our connector refused none of the ${ours.tap.seen.length} messages the hub sent it`,
+    ours.tap.seen.length > 0 && refused.length === 0,
+    refused.map((m) => `${m.method} ${m.path} ${m.status} ${m.answer}`),
+  );
+}
+
 async function main(): Promise<number> {
   const stoppers: Array<() => Promise<unknown>> = [];
   try {
@@ -308,8 +509,13 @@ async function main(): Promise<number> {
     const redisServer = redisServerPath(log);
     const given = argument('switch');
     const hub: Hub = given
-      ? { switchUrl: given, adminUrl: argument('admin') ?? given.replace(/:\d+$/, ':3001'), stop: async () => undefined }
-      : await startHubProcesses({ log, logDir: path.join(PEERS_DIR, 'logs') });
+      ? {
+          switchUrl: given,
+          adminUrl: argument('admin') ?? given.replace(/:\d+$/, ':3001'),
+          temporalAddress: argument('temporal') ?? '127.0.0.1:7233',
+          stop: async () => undefined,
+        }
+      : await startHubProcesses({ log, logDir: path.join(PEERS_DIR, 'logs') }).then((started) => ({ ...started, temporalAddress: started.temporal.address }));
     stoppers.push(() => hub.stop());
     const suffix = crypto.randomBytes(3).toString('hex');
     const dfsps: Dfsp[] = [];
@@ -351,6 +557,16 @@ async function main(): Promise<number> {
       await duplicateTransfer(hub, payer, payee, payerId, payeeId);
       await merchantInitiated(hub, payer, payee, payerId, payeeId);
       await partyNotFound(payer, payerId);
+      const ours = await startOurs(hub, `ourdfsp${suffix}`);
+      if (ours) stoppers.push(() => ours.stop());
+      if (ours && (await onboardOurs(hub, ours))) {
+        await sdkPaysOurs(hub, payer, ours, payerId);
+        await oursPaysSdk(hub, ours, payee, payeeId);
+        await oursHasNoSuchParty(payer, ours, payerId);
+        await sdkPayeeRejectsOurs(hub, ours, payee, payeeId);
+        ourConnectorTookEverything(ours);
+        check(`our connector stops cleanly on SIGTERM (exit 0; see ${ours.logFile})`, (await ours.stop()) === 0);
+      }
     }
     whatTheHubSent(dfsps);
   } catch (error) {
