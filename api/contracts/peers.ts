@@ -1,4 +1,5 @@
 import type { MessageName, Resource } from './conversations';
+import type { ErrorInformation } from './errors';
 
 /**
  * The participant side of the scheme: the DFSP and PISP connectors that run in this codebase. Their conversations
@@ -74,3 +75,6 @@ export const METHOD_OF: Record<MessageName, 'GET' | 'POST' | 'PUT' | 'PATCH' | '
   patch: 'PATCH',
   delete: 'DELETE',
 };
+
+/** The ErrorInformation of an error callback (PUT …/error). */
+export const errorInformationOf = (message: PeerMessage): ErrorInformation => (message.body as { errorInformation: ErrorInformation }).errorInformation;

@@ -1,5 +1,6 @@
-import { executeChild, workflowInfo } from '@temporalio/workflow';
-import type { MessageName, Resource } from '../../api/contracts/conversations';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { executeChild, sleep, workflowInfo } from '@temporalio/workflow';
+import type { MessageName } from '../../api/contracts/conversations';
 import type { ErrorInformation } from '../../api/contracts/errors';
 import { OutgoingMessage, participantWorkflowIds, PeerMessage } from '../../api/contracts/peers';
 import { rejectionOf } from '../kit/failures';
@@ -8,11 +9,15 @@ import { Inbox } from './inbox';
 
 export interface ExchangeInput {
   request: OutgoingMessage;
-  /** The resource and ID the answer comes back on (by default the request's resource and `answerId`). */
-  answerResource?: Resource;
+  /** The ID the answer comes back on, on the request's resource. */
   answerId: string;
   /** The kinds of message that answer it; by default a PUT or its error. */
   answeredBy?: MessageName[];
+  /**
+   * The only participants whose message answers it (the Auth service for a registration): another that knows the ID
+   * cannot answer in its place. By default anyone may, as the switch answers for the addressee with its own errors.
+   */
+  from?: string[];
   waitMs: number;
 }
 
@@ -26,7 +31,7 @@ export type ExchangeOutcome = { kind: 'answered'; message: PeerMessage } | { kin
  */
 export async function exchange(input: ExchangeInput): Promise<ExchangeOutcome> {
   const inbox = new Inbox();
-  const resource = input.answerResource ?? input.request.resource;
+  const { resource } = input.request;
   const answeredBy = input.answeredBy ?? ['answer', 'error'];
   try {
     await messages.sendToSwitch(input.request);
@@ -37,16 +42,32 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeOutcome> {
     const refusal = rejectionOf(error);
     if (refusal) return { kind: 'refused', errorInformation: refusal };
   }
-  const message = await inbox.next((m) => m.resource === resource && answeredBy.includes(m.name), input.waitMs);
+  const message = await inbox.next((m) => m.resource === resource && answeredBy.includes(m.name) && (input.from?.includes(m.source) ?? true), input.waitMs);
   return message ? { kind: 'answered', message } : { kind: 'timedOut' };
 }
 
 /** Runs an exchange as a child of the calling conversation; its ID is the answer's resource and ID. */
 export function exchangeAsChild(input: ExchangeInput): Promise<ExchangeOutcome> {
-  const resource = input.answerResource ?? input.request.resource;
   return executeChild(exchange, {
-    workflowId: participantWorkflowIds.exchange(resource, input.answerId),
+    workflowId: participantWorkflowIds.exchange(input.request.resource, input.answerId),
     taskQueue: workflowInfo().taskQueue,
     args: [input],
   });
+}
+
+/**
+ * An exchange whose name another conversation of this participant may hold at the moment (two lookups of one party,
+ * two linkings of one account): it waits its turn rather than take an answer it did not ask for, within `waitMs` in all.
+ */
+export async function exchangeInTurn(input: ExchangeInput, retryMs = 500): Promise<ExchangeOutcome> {
+  const deadline = Date.now() + input.waitMs;
+  for (;;) {
+    try {
+      return await exchangeAsChild({ ...input, waitMs: deadline - Date.now() });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      if (Date.now() + retryMs >= deadline) return { kind: 'timedOut' };
+      await sleep(retryMs);
+    }
+  }
 }
