@@ -8,7 +8,7 @@ import { playThirdpartyDfsp, startTestDfsp, startTestPisp } from '../helpers/con
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair } from '../helpers/fspiopBodies';
 import { pollUntil } from '../helpers/polling';
-import { isTo, TestDfsp, userAt } from '../helpers/scriptedPisp';
+import { answerOrError, isTo, TestDfsp, userAt } from '../helpers/scriptedPisp';
 import { AUTH_SERVICE } from '../helpers/thirdpartyFlows';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
@@ -134,6 +134,9 @@ test('unlinking from the app: DELETE /consents/{ID} goes to the DFSP, the Auth s
   // The hub's Auth service holds the consent (CONSENT/{ID}) and revoked it; it told the DFSP, whose bank revoked it too.
   const atHub = await hub.worker.client.workflow.getHandle(workflowIds.consent(consentId)).query(consentQuery);
   t.is(atHub.state, 'REVOKED');
+  await hub.fspiop('GET', `/participants/CONSENT/${consentId}`, { source: payee.name });
+  const lookedUp = await answerOrError(payee, `/participants/CONSENT/${consentId}`);
+  t.is(lookedUp.path, `/participants/CONSENT/${consentId}/error`, 'the switch no longer finds CONSENT/{ID}');
   const atBank = await pollUntil(
     () => dfsp.backends.thirdparty.consent(consentId),
     (consent) => consent?.status === 'REVOKED',
@@ -145,6 +148,10 @@ test('unlinking from the app: DELETE /consents/{ID} goes to the DFSP, the Auth s
   t.is(after.initiated.status, 500);
   t.is(after.initiated.body.currentState, 'errored');
   t.is(after.initiated.body.errorInformation.errorCode, '7101', 'payment rule 3 (b): no valid consent covers the account');
+
+  // Repeated, the DELETE now reaches the DFSP (the switch holds CONSENT/{ID} no more), which tells the same revocation.
+  const again = await pisp.app('DELETE', `/linking/consents/${consentId}`);
+  t.deepEqual(again.body, unlinked.body);
 });
 
 test('after unlinking the PISP signs nothing for the consent’s accounts: a GENERIC approval is refused 7213, as for an account never linked', async (t) => {
