@@ -13,8 +13,8 @@ export interface GrantedConsent {
 /**
  * The PISP's GENERIC credentials. Each consent has a key of its own, derived from the connector's secret
  * (GenericSigner.derived), so a restart with the same secret signs with the same keys and no private key is stored.
- * Which consent covers an account is remembered in memory when a linking ends: after a restart a payment from an
- * account linked before it finds no consent until the account is linked again.
+ * Which consent covers an account is remembered in memory when a linking ends, and forgotten when it is unlinked: after
+ * a restart a payment from an account linked before it finds no consent until the account is linked again.
  */
 export function createCredentialActivities({ genericKeySecret }: { genericKeySecret: string }) {
   const consentOfAccount = new Map<string, string>();
@@ -33,6 +33,14 @@ export function createCredentialActivities({ genericKeySecret }: { genericKeySec
     /** Remembers which consent each linked account belongs to, for the payments made from it. */
     async rememberLinkedAccounts(consent: GrantedConsent): Promise<void> {
       for (const scope of consent.scopes) consentOfAccount.set(scope.address, consent.consentId);
+    },
+
+    /**
+     * Unlinking (linking rules 5 and 6): once the consent is REVOKED its accounts are covered by it no more, so a
+     * payment from them is refused as one from an account never linked. Forgetting twice changes nothing.
+     */
+    async forgetConsent({ consentId }: { consentId: string }): Promise<void> {
+      for (const [account, linkedBy] of consentOfAccount) if (linkedBy === consentId) consentOfAccount.delete(account);
     },
 
     /** genericSignedPayload: the challenge of an authorization request signed with the key of the account's consent. */

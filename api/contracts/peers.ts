@@ -10,6 +10,8 @@ export const participantWorkflowIds = {
   pispLinking: (consentRequestId: string) => `pispLinking/${consentRequestId}`,
   /** A payment the PISP initiates from a linked account: lookup, initiate, authorization, final outcome. */
   pispTransaction: (transactionRequestId: string) => `pispTransaction/${transactionRequestId}`,
+  /** The PISP's app unlinking a consent (this connector's addition to the SDK's API): DELETE /consents/{ID} to its DFSP. */
+  pispUnlinking: (consentId: string) => `pispUnlinking/${consentId}`,
   /** A DFSP's side of a linking: the consent request, the user's authentication, the consent and its credential. */
   dfspLinking: (consentRequestId: string) => `dfspLinking/${consentRequestId}`,
   /** A payer DFSP's side of a third-party transaction request: checks, quote, authorization, verification, transfer. */

@@ -1,6 +1,7 @@
 import { HttpError } from '../http/httpError';
 import { tagOf, validateThirdparty, ThirdpartySchema } from '../fspiop/schemas';
 import type {
+  LinkingConsentsIDDeleteRequest,
   LinkingRequestConsentIDAuthenticateRequest,
   LinkingRequestConsentIDPassCredentialRequest,
   LinkingRequestConsentPostRequest,
@@ -57,6 +58,15 @@ export function linkingPassCredential(value: unknown): LinkingRequestConsentIDPa
   if (credential.credentialType === 'GENERIC' && credential.payload === undefined) return { credential: { credentialType: 'GENERIC' } };
   field(credential, 'payload', 'FIDOPublicKeyCredentialAttestation', 'credential.payload');
   return { credential: { payload: credential.payload as never } };
+}
+
+/** DELETE /linking/consents/{consentId}: no body, or one naming the consent's DFSP; the query may name it instead. */
+export function unlinkingRequest(value: unknown, query: unknown): LinkingConsentsIDDeleteRequest {
+  const body = value === undefined ? {} : objectOf(value);
+  if (body.toParticipantId === undefined && query !== undefined) body.toParticipantId = query;
+  if (body.toParticipantId === undefined) return {};
+  field(body, 'toParticipantId', 'FspId');
+  return { toParticipantId: body.toParticipantId as string };
 }
 
 export function partyLookupRequest(value: unknown): ThirdpartyTransactionPartyLookupRequest {

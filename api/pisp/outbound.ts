@@ -7,8 +7,11 @@ import * as app from '../../workflows/pisp/appApi';
 import type { ExchangeInput, ExchangeOutcome } from '../../workflows/participant/exchange';
 import type { PispLinkingOutcome } from '../../workflows/pisp/pispLinking';
 import type { PispTransactionOutcome } from '../../workflows/pisp/pispTransaction';
+import type { PispUnlinkingInput } from '../../workflows/pisp/pispUnlinking';
 import { errorInformation, type ErrorInformation } from '../contracts/errors';
 import { participantWorkflowIds } from '../contracts/peers';
+import { Dfsp } from '../contracts/searchAttributes';
+import { validateThirdparty } from '../fspiop/schemas';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import * as bodies from './appBodies';
@@ -17,6 +20,8 @@ import * as bodies from './appBodies';
  * The API the PISP's app calls: the outbound API of Mojaloop's thirdparty-sdk in PISP mode, synchronous over the
  * asynchronous third-party API. Each call is a workflow update of its conversation, answered with the SDK's body once
  * the callback it waits for has come (or REQUEST_TIMEOUT_MS has passed); as in the SDK, an `errored` answer is a 500.
+ * Beyond the SDK: DELETE /linking/consents/{consentId}, the user unlinking an account (pispUnlinking), which the SDK's
+ * outbound API has no call for.
  */
 export function pispOutboundRouter(client: Client, config: ConnectorConfig): Router {
   const router = new Router();
@@ -94,6 +99,28 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig): Rou
     answer(ctx, await call(() => continuing(participantWorkflowIds.pispLinking(ctx.params.ID), app.passCredential, body)));
   });
 
+  // Unlinking (pispUnlinking/<consentId>): this connector's addition to the SDK's API, which has none. The DELETE goes
+  // to the DFSP that granted the consent (linking rule 6): the one the linking that received the consent was with,
+  // found by its ConsentId search attribute (kept by Temporal, so it outlives a restart), else the one the app names.
+  router.delete('/linking/consents/:consentId', async (ctx) => {
+    const { consentId } = ctx.params;
+    validateThirdparty('CorrelationId', consentId, 'consentId');
+    const named = bodies.unlinkingRequest((await readJsonBody(ctx)).body, ctx.query.toParticipantId).toParticipantId;
+    const linkedWith = await dfspOfConsent(client, consentId);
+    if (linkedWith && named && named !== linkedWith)
+      throw new HttpError(400, 'validationError', `consent ${consentId} was granted by ${linkedWith}, not ${named}`);
+    const dfsp = linkedWith ?? named;
+    if (!dfsp) throw new HttpError(404, 'idNotFound', `no linking of this PISP was granted consent ${consentId}: name its DFSP with toParticipantId`);
+    const handle = await client.workflow.start('pispUnlinking', {
+      workflowId: participantWorkflowIds.pispUnlinking(consentId),
+      taskQueue,
+      args: [{ consentId, dfsp, requestTimeoutMs } satisfies PispUnlinkingInput],
+      // The app repeating its call while the first is under way waits for the same answer.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    answer(ctx, (await handle.result()) as app.LinkingConsentsIDDeleteResponse);
+  });
+
   // Payments (pispTransaction/<transactionRequestId>).
   router.post('/thirdpartyTransaction/partyLookup', async (ctx) => {
     const body = bodies.partyLookupRequest((await readJsonBody(ctx)).body);
@@ -109,6 +136,15 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig): Rou
   });
 
   return router;
+}
+
+/** The DFSP of the linking that was granted `consentId` (pispLinking sets its Dfsp and ConsentId search attributes). */
+async function dfspOfConsent(client: Client, consentId: string): Promise<string | undefined> {
+  for await (const linking of client.workflow.list({ query: `WorkflowType = 'pispLinking' AND ConsentId = '${consentId}'` })) {
+    const dfsp = linking.typedSearchAttributes.get(Dfsp);
+    if (dfsp) return dfsp;
+  }
+  return undefined;
 }
 
 /** The SDK's answer: 500 for an `errored` one, 200 otherwise (a failed party lookup included, as the SDK answers it). */

@@ -60,7 +60,7 @@ test('GET /accounts/{ID} lists the user’s accounts for linking; an unknown use
 test('linking by OTP with a GENERIC credential: the secret goes out of band, the consent is VERIFIED and each account is a THIRD_PARTY_LINK of the DFSP', async (t) => {
   const pisp = await hub.provision();
   const signer = new GenericSigner();
-  const linked = await linkAccount(hub, pisp, dfsp, genericCredential(signer), { channel: 'OTP' });
+  const linked = await linkAccount(hub, pisp, dfsp, genericCredential(signer), { authChannels: ['OTP'] });
   t.deepEqual(linked.answer.body, { scopes: linked.request.scopes, authChannels: ['OTP'], callbackUri: linked.request.callbackUri });
   t.is(dfsp.backends.thirdparty.secretFor(linked.request.consentRequestId)?.channel, 'OTP');
   t.like(linked.grant.body, { consentRequestId: linked.request.consentRequestId, scopes: linked.request.scopes, status: 'ISSUED' });
@@ -80,7 +80,7 @@ test('linking by WEB with a FIDO credential: the PISP is given the bank’s auth
   const authenticator = await SoftAuthenticator.create({ ...FIDO_APP, format: 'packed' });
   const { address } = userAt(dfsp, 'bob');
   const linked = await linkAccount(hub, pisp, dfsp, fidoCredential(authenticator), {
-    channel: 'WEB',
+    authChannels: ['WEB'],
     userId: userAt(dfsp, 'bob').userId,
     scopes: scopesOf(address),
   });
@@ -92,6 +92,30 @@ test('linking by WEB with a FIDO credential: the PISP is given the bank’s auth
   t.like(await dfsp.backends.thirdparty.consent(linked.consentId), { status: 'VERIFIED', credentialType: 'FIDO' });
 });
 
+/** A consent request by Bob for his own account. */
+const bobsRequest = () => ({ userId: userAt(dfsp, 'bob').userId, scopes: scopesOf(userAt(dfsp, 'bob').address) });
+
+// Document 1: the DFSP picks the channel. The bank knows which channels each user can authenticate on, in its order
+// of preference (the simulated bank: Alice OTP only, Bob WEB then OTP), and takes the first the PISP offers.
+const choices: Array<{ who: 'alice' | 'bob'; offered: Array<'WEB' | 'OTP'>; callbackUri?: string; chosen: 'WEB' | 'OTP'; why: string }> = [
+  { who: 'alice', offered: ['WEB', 'OTP'], chosen: 'OTP', why: 'the user has no web login' },
+  { who: 'bob', offered: ['WEB', 'OTP'], chosen: 'WEB', why: 'the bank prefers its login page' },
+  { who: 'bob', offered: ['OTP', 'WEB'], chosen: 'WEB', why: 'the bank’s order counts, not the PISP’s' },
+  { who: 'bob', offered: ['WEB', 'OTP'], callbackUri: 'http://pisp.example.org/linked', chosen: 'OTP', why: 'an http callbackUri rules out WEB only' },
+];
+
+for (const { who, offered, callbackUri, chosen, why } of choices) {
+  test(`the DFSP picks the channel: ${who} offered ${offered.join(' and ')}${callbackUri ? ' with an http callbackUri' : ''} authenticates on ${chosen} (${why})`, async (t) => {
+    const pisp = await hub.provision();
+    const { userId, address } = userAt(dfsp, who);
+    const { request, answer } = await requestConsent(hub, pisp, dfsp, { userId, scopes: scopesOf(address), authChannels: offered, callbackUri });
+    t.is(answer.path, `/consentRequests/${request.consentRequestId}`);
+    t.deepEqual(answer.body.authChannels, [chosen]);
+    t.is(answer.body.authUri !== undefined, chosen === 'WEB', 'an authUri comes with WEB only');
+    t.is(dfsp.backends.thirdparty.secretFor(request.consentRequestId)?.channel, chosen);
+  });
+}
+
 const refusals: Array<{ code: string; why: string; options: () => ConsentRequestOptions }> = [
   { code: '6101', why: 'a scope names an account the user does not hold', options: () => ({ scopes: scopesOf(userAt(dfsp, 'bob').address) }) },
   // Statements are an action of the API this DFSP does not offer PISPs.
@@ -100,7 +124,14 @@ const refusals: Array<{ code: string; why: string; options: () => ConsentRequest
     why: 'a scope asks for an action the DFSP does not offer',
     options: () => ({ scopes: scopesOf(userAt(dfsp).address, ['ACCOUNTS_STATEMENT']) }),
   },
-  { code: '6204', why: 'the WEB channel comes with an http callbackUri', options: () => ({ channel: 'WEB', callbackUri: 'http://pisp.example.org/linked' }) },
+  // Bob may log in on the web; with an http callbackUri WEB is ruled out, and the PISP offered nothing else.
+  {
+    code: '6204',
+    why: 'the WEB channel, the only one offered, comes with an http callbackUri',
+    options: () => ({ authChannels: ['WEB'], callbackUri: 'http://pisp.example.org/linked', ...bobsRequest() }),
+  },
+  // Alice has no web banking: the bank can only send her an OTP.
+  { code: '6104', why: 'the PISP offers no channel the bank can authenticate the user on', options: () => ({ authChannels: ['WEB'] }) },
   { code: '6205', why: 'there is no such user', options: () => ({ userId: 'nobody@nowhere' }) },
 ];
 

@@ -82,6 +82,7 @@ test.serial('the payee’s FSP is found through the switch’s account lookup wh
     firstName: 'Dora',
     lastName: 'Dormouse',
     dateOfBirth: '1990-03-03',
+    authChannels: ['OTP'],
     accounts: [{ accountId: `${payeeDfsp.name}.dora.1`, nickname: 'Dora', currency: 'USD', balance: '0' }],
   });
   const party = { partyIdType: 'MSISDN', partyIdentifier: msisdn };

@@ -54,7 +54,8 @@ async function send(hub: SwitchHarness, method: string, path: string, from: Simu
 }
 
 export interface ConsentRequestOptions {
-  channel?: 'OTP' | 'WEB';
+  /** The channels the PISP offers (by default OTP alone); the DFSP picks one. */
+  authChannels?: Array<'OTP' | 'WEB'>;
   userId?: string;
   scopes?: Scope[];
   callbackUri?: string;
@@ -67,7 +68,7 @@ export async function requestConsent(hub: SwitchHarness, pisp: SimulatedDfsp, df
     consentRequestId: crypto.randomUUID(),
     userId: options.userId ?? userId,
     scopes: options.scopes ?? scopesOf(address),
-    authChannels: [options.channel ?? 'OTP'],
+    authChannels: options.authChannels ?? ['OTP'],
     callbackUri: options.callbackUri ?? 'https://pisp.example.org/linked',
   };
   await send(hub, 'POST', '/consentRequests', pisp, dfsp.name, body);

@@ -49,6 +49,18 @@ export interface LinkingRequestConsentIDPassCredentialRequest {
 }
 export type LinkingRequestConsentIDPassCredentialResponse = { credential: { status: 'VERIFIED' }; currentState: 'accountsLinked' } | Errored;
 
+/**
+ * DELETE /linking/consents/{consentId}: this connector's addition to the SDK's outbound API, which has no unlinking.
+ * The PISP sends DELETE /consents/{ID} to the consent's DFSP (Document 1, linking rules 5 and 6) and answers once the
+ * PATCH /consents/{ID} REVOKED (or PUT /consents/{ID}/error) has come. The connector knows the DFSP of a consent one
+ * of its linkings was granted; `toParticipantId` names it for a consent linked elsewhere.
+ */
+export interface LinkingConsentsIDDeleteRequest {
+  toParticipantId?: string;
+}
+export type LinkingConsentsIDDeleteResponse =
+  { consent: { consentId: string; status: 'REVOKED'; revokedAt: string }; currentState: 'consentRevoked' } | Errored;
+
 // Third-party transaction (src/models/pispTransaction.model.ts)
 
 /** POST /thirdpartyTransaction/partyLookup */

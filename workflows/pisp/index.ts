@@ -2,3 +2,4 @@
 export { exchange } from '../participant/exchange';
 export { pispLinking } from './pispLinking';
 export { pispTransaction } from './pispTransaction';
+export { pispUnlinking } from './pispUnlinking';

@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import type { AuthChannel } from './thirdpartyBackend';
 
 /** An account at the simulated bank. Balances are decimal strings, as everywhere money is handled here. */
 export interface SimulatedAccount {
@@ -18,12 +19,16 @@ export interface SimulatedCustomer {
   firstName: string;
   lastName: string;
   dateOfBirth: string;
+  /** The channels the bank can authenticate the customer on for a linking, the bank's preferred first. */
+  authChannels: AuthChannel[];
   accounts: SimulatedAccount[];
 }
 
 /**
  * Two customers per bank, each with one account, enough for the demo's and the tests' stories. Their MSISDNs are
- * `msisdnPrefix` and 1 or 2: banks of one scheme need prefixes of their own (SIMULATOR_MSISDN_PREFIX).
+ * `msisdnPrefix` and 1 or 2: banks of one scheme need prefixes of their own (SIMULATOR_MSISDN_PREFIX). Alice has no
+ * web banking, so she links by OTP; Bob logs in on the bank's web page, or takes an OTP when a PISP cannot send him
+ * there.
  */
 export function sampleCustomers(fspId: string, currency = 'USD', msisdnPrefix = '2771380391'): SimulatedCustomer[] {
   return [
@@ -33,6 +38,7 @@ export function sampleCustomers(fspId: string, currency = 'USD', msisdnPrefix = 
       firstName: 'Alice',
       lastName: 'Alpaca',
       dateOfBirth: '1970-01-01',
+      authChannels: ['OTP'],
       accounts: [{ accountId: `${fspId}.alice.1`, nickname: 'Alice everyday', currency, balance: '1000' }],
     },
     {
@@ -41,6 +47,7 @@ export function sampleCustomers(fspId: string, currency = 'USD', msisdnPrefix = 
       firstName: 'Bob',
       lastName: 'Bonobo',
       dateOfBirth: '1980-02-02',
+      authChannels: ['WEB', 'OTP'],
       accounts: [{ accountId: `${fspId}.bob.1`, nickname: 'Bob savings', currency, balance: '500' }],
     },
   ];

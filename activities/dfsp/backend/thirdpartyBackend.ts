@@ -1,5 +1,8 @@
 import type { ConsentRequestsPostRequest, Scope } from '../../../api/contracts/bodies';
 
+/** A channel a user proves who they are on during linking (Document 1, "Authentication"). */
+export type AuthChannel = 'WEB' | 'OTP';
+
 /** An account a user may link, as the PUT /accounts/{ID} list shows it. */
 export interface LinkableAccount {
   accountNickname: string;
@@ -43,10 +46,15 @@ export interface ThirdpartyBackend {
   /** The accounts a user may link; undefined when there is no such user (6205). */
   accounts(userId: string): Promise<LinkableAccount[] | undefined>;
   /**
+   * The channels the bank can authenticate the user on (a web login, a phone or e-mail for an OTP), in the bank's
+   * order of preference; the DFSP picks the first the PISP offers (Document 1: the DFSP picks the channel).
+   */
+  authChannels(userId: string): Promise<AuthChannel[]>;
+  /**
    * Starts authenticating the user for a consent request on the channel the DFSP chose: OTP sends the secret out of
    * band and returns nothing; WEB returns the authUri the PISP sends the user to.
    */
-  startAuthentication(request: ConsentRequestsPostRequest, channel: 'WEB' | 'OTP'): Promise<{ authUri?: string }>;
+  startAuthentication(request: ConsentRequestsPostRequest, channel: AuthChannel): Promise<{ authUri?: string }>;
   /** Whether the authToken the PISP passed on is the one the user got (and still valid). */
   verifyAuthToken(consentRequestId: string, authToken: string): Promise<boolean>;
   storeConsent(consent: GrantedConsent): Promise<void>;

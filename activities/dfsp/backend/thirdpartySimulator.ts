@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import type { ConsentRequestsPostRequest } from '../../../api/contracts/bodies';
 import type { SimulatedBank } from './simulatedBank';
-import type { GrantedConsent, LinkableAccount, PayingAccount, ThirdpartyBackend } from './thirdpartyBackend';
+import type { AuthChannel, GrantedConsent, LinkableAccount, PayingAccount, ThirdpartyBackend } from './thirdpartyBackend';
 
 /** A secret the simulated bank gave a user to authenticate a consent request, and how it reached them. */
 export interface IssuedSecret {
   consentRequestId: string;
   userId: string;
-  channel: 'WEB' | 'OTP';
+  channel: AuthChannel;
   secret: string;
   /** Where the bank's login page sends the user back to, with the secret (WEB). */
   callbackUri?: string;
@@ -41,7 +41,11 @@ export class SimulatedThirdpartyBackend implements ThirdpartyBackend {
     }));
   }
 
-  async startAuthentication(request: ConsentRequestsPostRequest, channel: 'WEB' | 'OTP'): Promise<{ authUri?: string }> {
+  async authChannels(userId: string): Promise<AuthChannel[]> {
+    return [...(this.bank.customerByUserId(userId)?.authChannels ?? [])];
+  }
+
+  async startAuthentication(request: ConsentRequestsPostRequest, channel: AuthChannel): Promise<{ authUri?: string }> {
     // A retried activity must not change the secret the user already received.
     const issued = this.secrets.get(request.consentRequestId);
     const secret = issued?.secret ?? (channel === 'OTP' ? String(crypto.randomInt(100_000, 1_000_000)) : crypto.randomBytes(16).toString('hex'));

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ConsentRequestsPostRequest, QuotesIDPutResponse, ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
 import { Checked, thirdpartyError } from '../../../workflows/dfsp/thirdpartyErrors';
-import type { GrantedConsent, LinkableAccount } from '../backend/thirdpartyBackend';
+import type { AuthChannel, GrantedConsent, LinkableAccount } from '../backend/thirdpartyBackend';
 import type { DfspDependencies } from '../dependencies';
 import { transactionChallenge } from './challenge';
 import { checkConsentRequest } from './consentRequestRules';
@@ -34,11 +34,13 @@ export function createThirdpartyActivities({ config, backends }: DfspDependencie
     },
 
     /** Document 1's consent request checks (6205, 6101, 6204, 6104), and the channel the user authenticates on. */
-    checkConsentRequest: async (request: ConsentRequestsPostRequest): Promise<Checked<{ channel: 'WEB' | 'OTP' }>> =>
-      checkConsentRequest(request, await bank.accounts(request.userId)),
+    checkConsentRequest: async (request: ConsentRequestsPostRequest): Promise<Checked<{ channel: AuthChannel }>> => {
+      const [accounts, channels] = await Promise.all([bank.accounts(request.userId), bank.authChannels(request.userId)]);
+      return checkConsentRequest(request, accounts, channels);
+    },
 
     /** OTP: the bank sends the secret out of band; WEB: the authUri the PISP sends the user to. */
-    startUserAuthentication: (input: { request: ConsentRequestsPostRequest; channel: 'WEB' | 'OTP' }) => bank.startAuthentication(input.request, input.channel),
+    startUserAuthentication: (input: { request: ConsentRequestsPostRequest; channel: AuthChannel }) => bank.startAuthentication(input.request, input.channel),
 
     verifyAuthToken: (input: { consentRequestId: string; authToken: string }) => bank.verifyAuthToken(input.consentRequestId, input.authToken),
 
