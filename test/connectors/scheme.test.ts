@@ -9,7 +9,8 @@ import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 // A whole scheme from this codebase, every part real: the hub, two DFSP connectors over simulated banks and a PISP
 // connector, each with its conversations in its own Temporal namespace. No participant is scripted: the PISP's app
-// calls the PISP connector's outbound API, and the user reads the OTP on their phone or signs in at the bank.
+// calls the PISP connector's outbound API, and the user reads the OTP on their phone or signs in at the bank. The
+// tests run one after another: they read the same positions and balances.
 
 let hub: SwitchHarness;
 let dfspa: Awaited<ReturnType<typeof startTestDfsp>>;
@@ -39,14 +40,14 @@ const bankOf = (dfsp: typeof dfspa) => ({ id: dfsp.name, outboundUrl: dfsp.conne
 const balance = (dfsp: typeof dfspa, userId: string) => dfsp.bank.customerByUserId(userId)!.accounts[0].balance;
 const device = () => SoftAuthenticator.create({ origin: 'http://localhost:3000', rpId: 'localhost', format: 'packed' });
 
-test('pre-linking lists the third-party DFSPs the switch knows, and not the PISP', async (t) => {
+test.serial('pre-linking lists the third-party DFSPs the switch knows, and not the PISP', async (t) => {
   const { body } = await app.call('GET', '/linking/providers');
   t.is(body.currentState, 'providersLookupSuccess');
   t.true(body.providers.includes(dfspa.name) && body.providers.includes(dfspb.name));
   t.false(body.providers.includes(pisp.name));
 });
 
-test('a user links by OTP with a GENERIC credential and pays a customer of another bank: every party ends where Document 1 says', async (t) => {
+test.serial('a user links by OTP with a GENERIC credential and pays a customer of another bank: every party ends where Document 1 says', async (t) => {
   const alice = `alice@${dfspa.name}`;
   const linked = await app.link(bankOf(dfspa), alice, 'GENERIC');
   t.is(linked.channel, 'OTP', 'the bank authenticates Alice by OTP');
@@ -74,7 +75,7 @@ test('a user links by OTP with a GENERIC credential and pays a customer of anoth
   }
 });
 
-test('a user links by WEB with a FIDO credential, pays with a FIDO assertion, and a payment the user rejects moves nothing', async (t) => {
+test.serial('a user links by WEB with a FIDO credential, pays with a FIDO assertion, and a payment the user rejects moves nothing', async (t) => {
   const bobId = `bob@${dfspb.name}`;
   const phone = await device();
   const linked = await app.link(bankOf(dfspb), bobId, phone);
@@ -91,4 +92,20 @@ test('a user links by WEB with a FIDO credential, pays with a FIDO assertion, an
   t.is(rejected.outcome.body.currentState, 'transactionStatusReceived');
   t.like(rejected.outcome.body.transactionStatus, { transactionRequestState: 'REJECTED' });
   t.deepEqual([await hub.position(dfspa), await hub.position(dfspb)], positions, 'a rejected payment moves no money');
+});
+
+test.serial('after the user unlinks, a payment from that account is refused and moves nothing', async (t) => {
+  const alice = `alice@${dfspa.name}`;
+  const linked = await app.link(bankOf(dfspa), alice, 'GENERIC');
+  const unlinked = await app.call('DELETE', `/linking/consents/${linked.consentId}`);
+  t.is(unlinked.body.currentState, 'consentRevoked', JSON.stringify(unlinked.body));
+  t.is(unlinked.body.consent.status, 'REVOKED');
+
+  const bob = dfspb.bank.customerByUserId(`bob@${dfspb.name}`)!;
+  const before = { positions: [await hub.position(dfspa), await hub.position(dfspb)], balance: balance(dfspa, alice) };
+  const refused = await app.pay({ bank: dfspa.name, account: linked.account }, bob.msisdn, '3', 'GENERIC');
+  t.not(refused.outcome.body.transactionStatus?.transactionState, 'COMPLETED', JSON.stringify(refused.outcome.body));
+  t.is(refused.outcome.body.currentState, 'errored');
+  t.deepEqual([await hub.position(dfspa), await hub.position(dfspb)], before.positions);
+  t.is(balance(dfspa, alice), before.balance);
 });

@@ -139,7 +139,11 @@ async function main(): Promise<number> {
     for (const connector of Object.values(scheme.connectors))
       say(`  ${connector.id} (${connector.role} connector): inbound ${connector.inboundUrl}, outbound ${connector.outboundUrl}, namespace ${connector.id}`);
     say(`  onboarded through the admin API: ${DFSPA} and ${DFSPB} with a Net Debit Cap of 10000 and 5000 ${CURRENCY} deposited; ${PISP} without funds`);
+    const opening = await positions(scheme);
     await story(scheme);
+    const closing = await positions(scheme);
+    say(`\n# Positions at the hub: ${DFSPA} ${opening[DFSPA]} → ${closing[DFSPA]}, ${DFSPB} ${opening[DFSPB]} → ${closing[DFSPB]} ${CURRENCY}`);
+    check('the positions still sum to zero', closing[DFSPA] + closing[DFSPB] === 0, closing);
     say(`\n${failures === 0 ? 'Every step ended as expected.' : `${failures} step(s) did not end as expected.`} Logs: ${scheme.hub.logDir}`);
     if (stay) {
       say('The scheme stays up (--stay): open the links above; Ctrl-C stops it.');
