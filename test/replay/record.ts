@@ -1,13 +1,15 @@
 /**
- * Re-records the workflow histories that test/replay/replay.test.ts replays. Run it when a workflow
- * changes on purpose (`npm run record-histories`, or `npm run record-histories -- <name>…` for some of them),
- * review the diff, and commit the new histories.
+ * Re-records the workflow histories that test/replay/replay.test.ts replays: the hub's, then the connectors'
+ * (recordConnectors.ts) under histories/dfsp and histories/pisp. Run it when a workflow changes on purpose
+ * (`npm run record-histories`, or `npm run record-histories -- <name>…` for some of them: a hub history's name, or
+ * a connector scenario's), review the diff, and commit the new histories.
  * A change that must not break workflows already running in production needs `patched()` instead:
  * then keep the old histories, add new ones, and the replay test proves both paths still replay.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { repoRoot } from '../../activities/platform/config';
 import { startDevServer } from '../../temporal/devServer';
@@ -27,6 +29,7 @@ import {
   thirdpartyTransactionRequest,
 } from '../helpers/thirdpartyFlows';
 import { workflowIds } from '../../api/contracts/conversations';
+import { connectorScenarios, startConnectorScheme } from './recordConnectors';
 
 const log = (message: string) => process.stderr.write(`record: ${message}\n`);
 export const historiesDir = path.join(repoRoot, 'test', 'replay', 'histories');
@@ -193,21 +196,40 @@ export const scenarios: Record<string, Scenario> = {
   },
 };
 
+/** Writes the history of a workflow once it has ended (or failed) to `<historiesDir>/<name>.json`. */
+async function record(client: Client, workflowId: string, name: string): Promise<void> {
+  const handle = client.workflow.getHandle(workflowId);
+  await handle.result().catch(() => undefined);
+  const file = path.join(historiesDir, `${name}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+  log(`${name}: ${workflowId}`);
+}
+
 async function main(): Promise<void> {
+  const chosen = process.argv.slice(2);
+  const unknown = chosen.filter((name) => !(name in scenarios) && !(name in connectorScenarios));
+  if (unknown.length > 0) throw new Error(`no scenario ${unknown.join(', ')}; the connectors' are ${Object.keys(connectorScenarios).join(', ')}`);
+  const picked = <T>(all: Record<string, T>) => Object.entries(all).filter(([name]) => chosen.length === 0 || chosen.includes(name));
+
   const server = await startDevServer({ cliPath: await temporalCliPath(log), ui: false, log });
   process.env.TEMPORAL_ADDRESS = server.address;
   const hub = await startSwitch();
   try {
     const payer = await hub.provision();
     const payee = await hub.provision();
-    fs.mkdirSync(historiesDir, { recursive: true });
-    const chosen = process.argv.slice(2);
-    for (const [name, scenario] of Object.entries(scenarios).filter(([name]) => chosen.length === 0 || chosen.includes(name))) {
-      const workflowId = await scenario(hub, payer, payee);
-      const handle = hub.worker.client.workflow.getHandle(workflowId);
-      await handle.result().catch(() => undefined);
-      fs.writeFileSync(path.join(historiesDir, `${name}.json`), historyToJSON(await handle.fetchHistory()));
-      log(`${name}: ${workflowId}`);
+    for (const [name, scenario] of picked(scenarios)) await record(hub.worker.client, await scenario(hub, payer, payee), name);
+
+    const connectors = picked(connectorScenarios);
+    if (connectors.length === 0) return;
+    const scheme = await startConnectorScheme(hub);
+    try {
+      for (const [, scenario] of connectors) {
+        const histories = await scenario(scheme);
+        await Promise.all(histories.map(({ role, name, client, workflowId }) => record(client, workflowId, path.join(role, name))));
+      }
+    } finally {
+      await scheme.stop();
     }
   } finally {
     await hub.close();
