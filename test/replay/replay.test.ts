@@ -45,7 +45,6 @@ const suites = [
     expected: [
       'exchange-quotes',
       'dfspLinking-linked-otp-generic',
-      'dfspLinking-linked-web-generic',
       'dfspLinking-linked-web-fido',
       'dfspThirdpartyTransaction-completed',
       'dfspThirdpartyTransaction-rejected',
@@ -67,7 +66,6 @@ const suites = [
     expected: [
       'exchange-accounts',
       'pispLinking-linked-otp-generic',
-      'pispLinking-linked-web-generic',
       'pispLinking-linked-web-fido',
       'pispTransaction-completed',
       'pispTransaction-rejected',
