@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
 import { answersTo, InboundDependencies, InboundRoute, startWith } from '../connector/inbound';
 import { validateFspiop } from '../fspiop/schemas';
@@ -25,7 +26,8 @@ export const fspiopInbound: InboundRoute[] = [
   {
     resource: 'parties',
     name: 'get',
-    deliver: payeeConversation('payeeParty', (message) => participantWorkflowIds.payeeParty(message.id!)),
+    // Each lookup its own workflow: a party looked up all day long would otherwise fill one workflow's history.
+    deliver: payeeConversation('payeeParty', (message) => participantWorkflowIds.payeeParty(message.id!, crypto.randomUUID())),
   },
   // Payee: a quote asked of the bank; the quote's conversation also takes its repeats.
   {

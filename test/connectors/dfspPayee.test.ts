@@ -269,3 +269,22 @@ test('the quote’s ILP packet, condition and fulfilment are the sdk-scheme-adap
   t.is(fulfilmentOf(fromPacket, 'test'), SDK_ILP.fulfilment);
   t.is(sha256(SDK_ILP.fulfilment), SDK_ILP.condition);
 });
+
+test('each lookup of a party is a conversation of its own: a party looked up again and again grows no workflow’s history', async (t) => {
+  const party = `2550${crypto.randomInt(10 ** 7, 10 ** 8)}`;
+  const answers = async () => payer.received.filter(received('PUT', `/parties/MSISDN/${party}/error`)).length;
+  for (let lookup = 1; lookup <= 3; lookup++) {
+    await hub.fspiop('GET', `/parties/MSISDN/${party}`, { source: payer.name, destination: payee.name });
+    t.is(await pollUntil(answers, (count) => count === lookup), lookup, 'each lookup is answered');
+  }
+  const lookupsPerWorkflow = async () => {
+    const counts: number[] = [];
+    for await (const workflow of payee.connector.client.workflow.list({ query: `WorkflowType = 'payeeParty'` })) {
+      if (!workflow.workflowId.startsWith(`payeeParty/MSISDN/${party}`)) continue;
+      const events = (await payee.connector.client.workflow.getHandle(workflow.workflowId, workflow.runId).fetchHistory()).events ?? [];
+      counts.push(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'partyLookup').length);
+    }
+    return counts;
+  };
+  t.deepEqual(await pollUntil(lookupsPerWorkflow, (counts) => counts.length === 3), [1, 1, 1]);
+});
