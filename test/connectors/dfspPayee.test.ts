@@ -166,6 +166,133 @@ test.serial('the switch’s PATCH /transfers/{ID} with the final state reaches t
   });
 });
 
+/** The transfer's payee conversation: what it sent the switch (each sendToSwitch's message) and which bank steps it took. */
+async function payeeConversationOf(transferId: string) {
+  const events = (await payee.connector.client.workflow.getHandle(`payeeTransfer/${transferId}`).fetchHistory()).events ?? [];
+  const scheduled = events.map((e) => e.activityTaskScheduledEventAttributes).filter((a) => a !== null && a !== undefined);
+  const inputOf = (a: (typeof scheduled)[number]) => JSON.parse(Buffer.from(a.input!.payloads![0].data!).toString('utf-8'));
+  return {
+    sent: scheduled.filter((a) => a.activityType?.name === 'sendToSwitch').map(inputOf) as Array<{ name: string; body: any }>,
+    steps: scheduled.map((a) => a.activityType?.name),
+  };
+}
+
+/**
+ * Replaces the simulated bank's answer to POST /transfers for one transfer, for the rest of the test: `credit` is
+ * called with the bank's own credit (which moves the money and answers as the bank does).
+ */
+function bankTransferOf(t: { teardown(fn: () => void): void }, transferId: string, credit: (bankCredits: () => Promise<any>) => Promise<any>): void {
+  const bank = payee.backends.coreBanking;
+  const original = bank.transfer.bind(bank);
+  bank.transfer = (request) => (request.transferId === transferId ? credit(() => original(request)) : original(request));
+  t.teardown(() => void (bank.transfer = original));
+}
+
+const notificationsOf = (transferId: string) => payee.backends.coreBanking.notifications.filter((n) => n.transferId === transferId);
+
+test.serial(
+  'a fulfilment that reaches the switch after the transfer’s expiration: the switch aborts (3303), and the payee’s balance ends where it started',
+  async (t) => {
+    const bob = balanceOf(payee.bank, BOB);
+    const positionBefore = await hub.position(payer);
+    const quote = await quoted(payer, payee.name, '3');
+    const transfer = { ...transferBody(payer.name, payee.name, '3', { condition: quote.condition, expiresInMs: 5_000 }), ilpPacket: quote.ilpPacket };
+    // The bank credits Bob only once the switch has aborted the transfer: the payee's fulfilment reaches the switch late.
+    let switchAborted!: () => void;
+    const aborted = new Promise<void>((resolve) => (switchAborted = resolve));
+    let creditedLate = false;
+    bankTransferOf(t, transfer.transferId, async (bankCredits) => {
+      await aborted;
+      const answer = await bankCredits();
+      creditedLate = true;
+      return answer;
+    });
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+
+    const expired = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}/error`), 20_000, 'transfer error');
+    t.is(expired.body.errorInformation.errorCode, '3303');
+    switchAborted();
+    t.true(await pollUntil(async () => creditedLate, Boolean), 'the bank credited Bob after the switch aborted');
+
+    t.is(
+      await pollUntil(
+        async () => balanceOf(payee.bank, BOB),
+        (balance) => balance === bob,
+      ),
+      bob,
+      'the bank took the credit back',
+    );
+    t.like(notificationsOf(transfer.transferId)[0]?.notification, { currentState: 'ABORTED', finalNotification: { transferState: 'ABORTED' } });
+    t.is(await hub.position(payer), positionBefore, 'the switch moved nothing');
+  },
+);
+
+test.serial('a transfer the payee receives past its expiration is refused with 3303 and credits nothing', async (t) => {
+  const bob = balanceOf(payee.bank, BOB);
+  const quote = await quoted(payer, payee.name, '6');
+  const transfer = { ...transferBody(payer.name, payee.name, '6', { condition: quote.condition, expiresInMs: -1_000 }), ilpPacket: quote.ilpPacket };
+  // The switch refuses an expired POST itself, so it is delivered as the switch would have delivered it, late.
+  const delivered = await fetch(`${payee.connector.inboundUrl}/transfers`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/vnd.interoperability.transfers+json;version=1.1', 'fspiop-source': payer.name, 'fspiop-destination': payee.name },
+    body: JSON.stringify(transfer),
+  });
+  t.is(delivered.status, 202);
+
+  const conversation = await pollUntil(
+    () => payeeConversationOf(transfer.transferId),
+    ({ sent }) => sent.length > 0,
+  );
+  t.like(conversation.sent[0], { name: 'error', body: { errorInformation: { errorCode: '3303' } } });
+  t.false(conversation.steps.includes('creditPayee'), 'the bank is not asked to credit');
+  t.is(balanceOf(payee.bank, BOB), bob);
+});
+
+test.serial('a bank that answers RESERVED: the payee answers RESERVED, and the switch’s PATCH COMMITTED reaches the bank', async (t) => {
+  const quote = await quoted(payer, payee.name, '5');
+  const transfer = { ...transferBody(payer.name, payee.name, '5', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+  bankTransferOf(t, transfer.transferId, async (bankCredits) => ({ ...(await bankCredits()), transferState: 'RESERVED' }));
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+
+  const fulfil = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}`), 20_000, 'transfer answer');
+  t.is(fulfil.body.transferState, 'COMMITTED', 'the payer hears the switch’s COMMITTED');
+  t.like((await payeeConversationOf(transfer.transferId)).sent[0], { name: 'answer', body: { transferState: 'RESERVED' } });
+  const notified = await pollUntil(
+    async () => notificationsOf(transfer.transferId),
+    (found) => found.length > 0,
+  );
+  t.like(notified[0]?.notification, { currentState: 'COMPLETED', finalNotification: { transferState: 'COMMITTED' } });
+});
+
+test.serial(
+  'a credit whose answer the bank never gives (it credited, then failed every retry): the payee answers 2001 and the bank is told ABORTED',
+  async (t) => {
+    const bob = balanceOf(payee.bank, BOB);
+    const quote = await quoted(payer, payee.name, '8');
+    const transfer = { ...transferBody(payer.name, payee.name, '8', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+    let credited = false;
+    bankTransferOf(t, transfer.transferId, async (bankCredits) => {
+      await bankCredits();
+      credited = true;
+      throw new Error('the connection to the bank was reset');
+    });
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+
+    const refusal = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}/error`), 60_000, 'transfer error');
+    t.is(refusal.body.errorInformation.errorCode, '2001');
+    t.true(credited, 'the bank did credit Bob');
+    t.is(
+      await pollUntil(
+        async () => balanceOf(payee.bank, BOB),
+        (balance) => balance === bob,
+      ),
+      bob,
+      'the bank took the credit back',
+    );
+    t.like(notificationsOf(transfer.transferId)[0]?.notification, { finalNotification: { transferState: 'ABORTED' } });
+  },
+);
+
 /** A core-banking system behind the sdk-scheme-adapter's backend API, as a real HTTP server that records what it is asked. */
 async function startBackend(): Promise<{ url: string; received: Array<{ method: string; path: string; body: any }>; close(): Promise<void> }> {
   const requests: Array<{ method: string; path: string; body: any }> = [];
