@@ -39,6 +39,24 @@ export async function handTo(workflowId: string, message: PeerMessage, { client,
   }
 }
 
+/**
+ * Hands a message to the first of `workflowIds` that is running; one none of them waits for is logged and dropped.
+ * For a message whose conversation the path ID alone does not name: PUT /transfers/{ID}/error answers a DFSP's own
+ * transfer as payer (its exchange) and aborts one it took as payee (its payee conversation), and only one of the two
+ * can be running, since a transfer's payer and payee differ.
+ */
+export async function handToFirstRunning(workflowIds: string[], message: PeerMessage, { client, log }: InboundDependencies): Promise<void> {
+  for (const workflowId of workflowIds) {
+    try {
+      await client.workflow.getHandle(workflowId).signal(peerMessageSignal, message);
+      return;
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+  }
+  log.info({ workflowIds, resource: message.resource, name: message.name, id: message.id }, 'no conversation waits for this message');
+}
+
 /** Starts the conversation `workflowId` with this message as its first, or hands it to the one already running. */
 export async function startWith(
   workflowType: string,

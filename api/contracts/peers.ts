@@ -16,8 +16,11 @@ export const participantWorkflowIds = {
   dfspLinking: (consentRequestId: string) => `dfspLinking/${consentRequestId}`,
   /** A payer DFSP's side of a third-party transaction request: checks, quote, authorization, verification, transfer. */
   dfspThirdpartyTransaction: (transactionRequestId: string) => `dfspThirdpartyTransaction/${transactionRequestId}`,
-  /** A payee DFSP answering a lookup of one of its parties (`{Type}/{ID}[/{SubId}]`): backend, then PUT /parties. */
-  payeeParty: (partyId: string) => `payeeParty/${partyId}`,
+  /**
+   * A payee DFSP answering one lookup of one of its parties (`{Type}/{ID}[/{SubId}]`): backend, then PUT /parties.
+   * Each lookup is a workflow of its own (`lookupId` is unique), so a party looked up without pause grows no history.
+   */
+  payeeParty: (partyId: string, lookupId: string) => `payeeParty/${partyId}/${lookupId}`,
   /** A payee DFSP's quote: backend quote, ILP packet and condition, PUT /quotes; repeats answered until it expires. */
   payeeQuote: (quoteId: string) => `payeeQuote/${quoteId}`,
   /** A payee DFSP's transfer: fulfilment re-derived and checked, backend credits the payee, PUT /transfers. */

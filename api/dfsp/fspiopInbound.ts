@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
-import { answersTo, InboundDependencies, InboundRoute, startWith } from '../connector/inbound';
+import { answersTo, handToFirstRunning, InboundDependencies, InboundRoute, startWith } from '../connector/inbound';
 import { validateFspiop } from '../fspiop/schemas';
 import { HttpError } from '../http/httpError';
 
@@ -25,7 +26,8 @@ export const fspiopInbound: InboundRoute[] = [
   {
     resource: 'parties',
     name: 'get',
-    deliver: payeeConversation('payeeParty', (message) => participantWorkflowIds.payeeParty(message.id!)),
+    // Each lookup its own workflow: a party looked up all day long would otherwise fill one workflow's history.
+    deliver: payeeConversation('payeeParty', (message) => participantWorkflowIds.payeeParty(message.id!, crypto.randomUUID())),
   },
   // Payee: a quote asked of the bank; the quote's conversation also takes its repeats.
   {
@@ -50,5 +52,15 @@ export const fspiopInbound: InboundRoute[] = [
   // Payer: the answers to the bank's lookups, quotes and transfers go to the exchanges waiting for them.
   ...answersTo('parties', (body) => validateFspiop('PartiesTypeIDPutResponse', body)),
   ...answersTo('quotes', (body) => validateFspiop('QuotesIDPutResponse', body)),
-  ...answersTo('transfers', (body) => validateFspiop('TransfersIDPutResponse', body)),
+  // PUT /transfers/{ID}/error is the switch's answer to the bank's own transfer, or its abort of one the bank took as
+  // payee (expired, or a fulfilment it refused): the payer's exchange has it if it waits, else the payee's conversation,
+  // which takes the credit back.
+  ...answersTo('transfers', (body) => validateFspiop('TransfersIDPutResponse', body)).map((route) =>
+    route.name === 'error' ? { ...route, deliver: toPayerOrPayee } : route,
+  ),
 ];
+
+function toPayerOrPayee(message: PeerMessage, deps: InboundDependencies): Promise<void> {
+  const transferId = message.id!;
+  return handToFirstRunning([participantWorkflowIds.exchange('transfers', transferId), participantWorkflowIds.payeeTransfer(transferId)], message, deps);
+}

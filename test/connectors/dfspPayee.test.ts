@@ -5,8 +5,9 @@ import { CoreBankingClient } from '../../activities/dfsp/backend/coreBankingClie
 import { simulatedBackends } from '../../activities/dfsp/backend/simulated';
 import { SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
 import { transactionIn } from '../../activities/hub/conversations/transactionDetails';
+import { fulfilmentOf, ilpFor, transactionIn as transactionInPacket, transactionObjectOf } from '../../activities/dfsp/fspiop/ilp';
 import { startDfspConnector } from '../../api/dfsp/connector';
-import type { QuotesIDPutResponse } from '../../api/contracts/bodies';
+import type { QuotesIDPutResponse, QuotesPostRequest } from '../../api/contracts/bodies';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
 import { uniqueName } from '../helpers/database';
@@ -165,6 +166,133 @@ test.serial('the switch’s PATCH /transfers/{ID} with the final state reaches t
   });
 });
 
+/** The transfer's payee conversation: what it sent the switch (each sendToSwitch's message) and which bank steps it took. */
+async function payeeConversationOf(transferId: string) {
+  const events = (await payee.connector.client.workflow.getHandle(`payeeTransfer/${transferId}`).fetchHistory()).events ?? [];
+  const scheduled = events.map((e) => e.activityTaskScheduledEventAttributes).filter((a) => a !== null && a !== undefined);
+  const inputOf = (a: (typeof scheduled)[number]) => JSON.parse(Buffer.from(a.input!.payloads![0].data!).toString('utf-8'));
+  return {
+    sent: scheduled.filter((a) => a.activityType?.name === 'sendToSwitch').map(inputOf) as Array<{ name: string; body: any }>,
+    steps: scheduled.map((a) => a.activityType?.name),
+  };
+}
+
+/**
+ * Replaces the simulated bank's answer to POST /transfers for one transfer, for the rest of the test: `credit` is
+ * called with the bank's own credit (which moves the money and answers as the bank does).
+ */
+function bankTransferOf(t: { teardown(fn: () => void): void }, transferId: string, credit: (bankCredits: () => Promise<any>) => Promise<any>): void {
+  const bank = payee.backends.coreBanking;
+  const original = bank.transfer.bind(bank);
+  bank.transfer = (request) => (request.transferId === transferId ? credit(() => original(request)) : original(request));
+  t.teardown(() => void (bank.transfer = original));
+}
+
+const notificationsOf = (transferId: string) => payee.backends.coreBanking.notifications.filter((n) => n.transferId === transferId);
+
+test.serial(
+  'a fulfilment that reaches the switch after the transfer’s expiration: the switch aborts (3303), and the payee’s balance ends where it started',
+  async (t) => {
+    const bob = balanceOf(payee.bank, BOB);
+    const positionBefore = await hub.position(payer);
+    const quote = await quoted(payer, payee.name, '3');
+    const transfer = { ...transferBody(payer.name, payee.name, '3', { condition: quote.condition, expiresInMs: 5_000 }), ilpPacket: quote.ilpPacket };
+    // The bank credits Bob only once the switch has aborted the transfer: the payee's fulfilment reaches the switch late.
+    let switchAborted!: () => void;
+    const aborted = new Promise<void>((resolve) => (switchAborted = resolve));
+    let creditedLate = false;
+    bankTransferOf(t, transfer.transferId, async (bankCredits) => {
+      await aborted;
+      const answer = await bankCredits();
+      creditedLate = true;
+      return answer;
+    });
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+
+    const expired = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}/error`), 20_000, 'transfer error');
+    t.is(expired.body.errorInformation.errorCode, '3303');
+    switchAborted();
+    t.true(await pollUntil(async () => creditedLate, Boolean), 'the bank credited Bob after the switch aborted');
+
+    t.is(
+      await pollUntil(
+        async () => balanceOf(payee.bank, BOB),
+        (balance) => balance === bob,
+      ),
+      bob,
+      'the bank took the credit back',
+    );
+    t.like(notificationsOf(transfer.transferId)[0]?.notification, { currentState: 'ABORTED', finalNotification: { transferState: 'ABORTED' } });
+    t.is(await hub.position(payer), positionBefore, 'the switch moved nothing');
+  },
+);
+
+test.serial('a transfer the payee receives past its expiration is refused with 3303 and credits nothing', async (t) => {
+  const bob = balanceOf(payee.bank, BOB);
+  const quote = await quoted(payer, payee.name, '6');
+  const transfer = { ...transferBody(payer.name, payee.name, '6', { condition: quote.condition, expiresInMs: -1_000 }), ilpPacket: quote.ilpPacket };
+  // The switch refuses an expired POST itself, so it is delivered as the switch would have delivered it, late.
+  const delivered = await fetch(`${payee.connector.inboundUrl}/transfers`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/vnd.interoperability.transfers+json;version=1.1', 'fspiop-source': payer.name, 'fspiop-destination': payee.name },
+    body: JSON.stringify(transfer),
+  });
+  t.is(delivered.status, 202);
+
+  const conversation = await pollUntil(
+    () => payeeConversationOf(transfer.transferId),
+    ({ sent }) => sent.length > 0,
+  );
+  t.like(conversation.sent[0], { name: 'error', body: { errorInformation: { errorCode: '3303' } } });
+  t.false(conversation.steps.includes('creditPayee'), 'the bank is not asked to credit');
+  t.is(balanceOf(payee.bank, BOB), bob);
+});
+
+test.serial('a bank that answers RESERVED: the payee answers RESERVED, and the switch’s PATCH COMMITTED reaches the bank', async (t) => {
+  const quote = await quoted(payer, payee.name, '5');
+  const transfer = { ...transferBody(payer.name, payee.name, '5', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+  bankTransferOf(t, transfer.transferId, async (bankCredits) => ({ ...(await bankCredits()), transferState: 'RESERVED' }));
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+
+  const fulfil = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}`), 20_000, 'transfer answer');
+  t.is(fulfil.body.transferState, 'COMMITTED', 'the payer hears the switch’s COMMITTED');
+  t.like((await payeeConversationOf(transfer.transferId)).sent[0], { name: 'answer', body: { transferState: 'RESERVED' } });
+  const notified = await pollUntil(
+    async () => notificationsOf(transfer.transferId),
+    (found) => found.length > 0,
+  );
+  t.like(notified[0]?.notification, { currentState: 'COMPLETED', finalNotification: { transferState: 'COMMITTED' } });
+});
+
+test.serial(
+  'a credit whose answer the bank never gives (it credited, then failed every retry): the payee answers 2001 and the bank is told ABORTED',
+  async (t) => {
+    const bob = balanceOf(payee.bank, BOB);
+    const quote = await quoted(payer, payee.name, '8');
+    const transfer = { ...transferBody(payer.name, payee.name, '8', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+    let credited = false;
+    bankTransferOf(t, transfer.transferId, async (bankCredits) => {
+      await bankCredits();
+      credited = true;
+      throw new Error('the connection to the bank was reset');
+    });
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+
+    const refusal = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}/error`), 60_000, 'transfer error');
+    t.is(refusal.body.errorInformation.errorCode, '2001');
+    t.true(credited, 'the bank did credit Bob');
+    t.is(
+      await pollUntil(
+        async () => balanceOf(payee.bank, BOB),
+        (balance) => balance === bob,
+      ),
+      bob,
+      'the bank took the credit back',
+    );
+    t.like(notificationsOf(transfer.transferId)[0]?.notification, { finalNotification: { transferState: 'ABORTED' } });
+  },
+);
+
 /** A core-banking system behind the sdk-scheme-adapter's backend API, as a real HTTP server that records what it is asked. */
 async function startBackend(): Promise<{ url: string; received: Array<{ method: string; path: string; body: any }>; close(): Promise<void> }> {
   const requests: Array<{ method: string; path: string; body: any }> = [];
@@ -231,4 +359,59 @@ test.serial('against a real backend over HTTP, the connector asks it for the par
   t.like(credited, { transferId: transfer.transferId, amount: '5.5', currency: 'USD', quote: { quoteId: quoteRequest.quoteId, transferAmount: '5.5' } });
   t.like(credited.to, { idType: 'MSISDN', idValue: '4470000001' });
   t.is(credited.ilpPacket.data.quoteId, quoteRequest.quoteId);
+});
+
+/**
+ * The sdk-standard-components IlpV4 test data (test/unit/data/quoteRequest.json and partialResponse.json, secret
+ * 'test'), and what IlpV4.getResponseIlp makes of it: computed by running its IlpBase.js and IlpV4.js (release 19.19.0).
+ */
+const SDK_QUOTE_REQUEST = {
+  quoteId: '20508186-1458-4ac0-a824-d4b07e37d7b3',
+  transactionId: '20508186-1458-4ac0-a824-d4b07e37d7b3',
+  payee: { partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: '123456789', fspId: 'MobileMoney' } },
+  payer: {
+    personalInfo: { complexName: { firstName: 'Mats', lastName: 'Hagman' } },
+    partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: '9876543', fspId: 'BankNrOne' },
+  },
+  amountType: 'RECEIVE',
+  amount: { amount: '100', currency: 'USD' },
+  transactionType: { scenario: 'TRANSFER', initiator: 'PAYER', initiatorType: 'CONSUMER', balanceOfPayments: '110' },
+  geoCode: { latitude: '52.295971', longitude: '-0.038400' },
+  note: 'From Mats',
+  expiration: '2017-11-15T22:17:28.985-01:00',
+} as unknown as QuotesPostRequest;
+const SDK_PARTIAL_RESPONSE = { transferAmount: { amount: '500', currency: 'USD' as const }, expiration: '2017-11-15T14:17:09.663+01:00' };
+const SDK_ILP = {
+  fulfilment: '8vISubltYoc3dpfWq61zYGfI8uuFMtqTIUgUi-Hrtv0',
+  condition: '0CTTMO9tu-8PVJy1IJoFnUmJ743FYEWX7RKuHVdGkro',
+  ilpPacket:
+    'DIIDSgAAAAAAAMNQMjAxNzExMTUxMzE3MDk2NjPQJNMw72277w9UnLUgmgWdSYnvjcVgRZftEq4dV0aSugpnLm1vamFsb29wggMDZXlKaGJXOTFiblFpT25zaVlXMXZkVzUwSWpvaU5UQXdJaXdpWTNWeWNtVnVZM2tpT2lKVlUwUWlmU3dpWlhod2FYSmhkR2x2YmlJNklqSXdNVGN0TVRFdE1UVlVNVFE2TVRjNk1Ea3VOall6S3pBeE9qQXdJaXdpY0dGNVpXVWlPbnNpY0dGeWRIbEpaRWx1Wm04aU9uc2labk53U1dRaU9pSk5iMkpwYkdWTmIyNWxlU0lzSW5CaGNuUjVTV1JVZVhCbElqb2lUVk5KVTBST0lpd2ljR0Z5ZEhsSlpHVnVkR2xtYVdWeUlqb2lNVEl6TkRVMk56ZzVJbjE5TENKd1lYbGxjaUk2ZXlKd1lYSjBlVWxrU1c1bWJ5STZleUptYzNCSlpDSTZJa0poYm10T2NrOXVaU0lzSW5CaGNuUjVTV1JVZVhCbElqb2lUVk5KVTBST0lpd2ljR0Z5ZEhsSlpHVnVkR2xtYVdWeUlqb2lPVGczTmpVME15SjlMQ0p3WlhKemIyNWhiRWx1Wm04aU9uc2lZMjl0Y0d4bGVFNWhiV1VpT25zaVptbHljM1JPWVcxbElqb2lUV0YwY3lJc0lteGhjM1JPWVcxbElqb2lTR0ZuYldGdUluMTlmU3dpY1hWdmRHVkpaQ0k2SWpJd05UQTRNVGcyTFRFME5UZ3ROR0ZqTUMxaE9ESTBMV1EwWWpBM1pUTTNaRGRpTXlJc0luUnlZVzV6WVdOMGFXOXVTV1FpT2lJeU1EVXdPREU0TmkweE5EVTRMVFJoWXpBdFlUZ3lOQzFrTkdJd04yVXpOMlEzWWpNaUxDSjBjbUZ1YzJGamRHbHZibFI1Y0dVaU9uc2lZbUZzWVc1alpVOW1VR0Y1YldWdWRITWlPaUl4TVRBaUxDSnBibWwwYVdGMGIzSWlPaUpRUVZsRlVpSXNJbWx1YVhScFlYUnZjbFI1Y0dVaU9pSkRUMDVUVlUxRlVpSXNJbk5qWlc1aGNtbHZJam9pVkZKQlRsTkdSVklpZlgw',
+};
+
+test('the quote’s ILP packet, condition and fulfilment are the sdk-scheme-adapter’s (IlpV4) for the same transaction and secret', (t) => {
+  const transaction = transactionObjectOf(SDK_QUOTE_REQUEST, SDK_PARTIAL_RESPONSE);
+  t.deepEqual(ilpFor(transaction, 'test'), SDK_ILP);
+  // The SDK's packet gives back the fulfilment, as a transfer on its quote would: whatever the key order it was parsed in.
+  const fromPacket = transactionInPacket(SDK_ILP.ilpPacket)!;
+  t.is(fulfilmentOf(fromPacket, 'test'), SDK_ILP.fulfilment);
+  t.is(sha256(SDK_ILP.fulfilment), SDK_ILP.condition);
+});
+
+test('each lookup of a party is a conversation of its own: a party looked up again and again grows no workflow’s history', async (t) => {
+  const party = `2550${crypto.randomInt(10 ** 7, 10 ** 8)}`;
+  const answers = async () => payer.received.filter(received('PUT', `/parties/MSISDN/${party}/error`)).length;
+  for (let lookup = 1; lookup <= 3; lookup++) {
+    await hub.fspiop('GET', `/parties/MSISDN/${party}`, { source: payer.name, destination: payee.name });
+    t.is(await pollUntil(answers, (count) => count === lookup), lookup, 'each lookup is answered');
+  }
+  const lookupsPerWorkflow = async () => {
+    const counts: number[] = [];
+    for await (const workflow of payee.connector.client.workflow.list({ query: `WorkflowType = 'payeeParty'` })) {
+      if (!workflow.workflowId.startsWith(`payeeParty/MSISDN/${party}`)) continue;
+      const events = (await payee.connector.client.workflow.getHandle(workflow.workflowId, workflow.runId).fetchHistory()).events ?? [];
+      counts.push(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'partyLookup').length);
+    }
+    return counts;
+  };
+  t.deepEqual(await pollUntil(lookupsPerWorkflow, (counts) => counts.length === 3), [1, 1, 1]);
 });

@@ -81,7 +81,8 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
     /**
      * The fulfilment of an incoming transfer, re-derived from its ILP packet; refused (3100) when the packet is not
      * one this connector issued or the transfer's condition is not that packet's (Document 2, transfer rule 6), or
-     * its amount or payee FSP is not the quote's; refused 3302 once the quote has expired.
+     * its amount or payee FSP is not the quote's; refused 3302 once the quote has expired, and 3303 once the
+     * transfer has (the switch aborts it then: a payee credited after that would keep money the switch never moved).
      */
     async fulfilmentFor(transfer: TransfersPostRequest): Promise<PayeeOutcome<Fulfilled>> {
       const transaction = transactionIn(transfer.ilpPacket);
@@ -94,6 +95,10 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
       if (transaction.expiration && Date.parse(transaction.expiration) < Date.now()) {
         return refused(errorInformation('quoteExpired', `quote ${transaction.quoteId} expired at ${transaction.expiration}`));
       }
+      // Document 2, transfer rule 2: nor is a transfer past its own expiration (3303, as the SDK and the switch name it).
+      if (!(Date.parse(transfer.expiration) > Date.now())) {
+        return refused(errorInformation('transferExpired', `transfer ${transfer.transferId} expired at ${transfer.expiration}`));
+      }
       const { amount } = transaction;
       if (amount.currency !== transfer.amount.currency || !new Decimal(amount.amount).equals(transfer.amount.amount)) {
         return refused(errorInformation('validationError', `the transfer amount is not the quoted ${amount.amount} ${amount.currency}`));
@@ -104,16 +109,24 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
       return { ok: true, body: { fulfilment, transaction } };
     },
 
-    /** POST /transfers to the backend, which credits the payee (once per transferId, whatever the retries). */
+    /**
+     * POST /transfers to the backend, which credits the payee (once per transferId, whatever the retries). The bank
+     * may answer RESERVED: it holds the credit until the switch's final state (PATCH /transfers/{ID}) reaches it, and
+     * the payee answers RESERVED too, as the SDK does; any other answer (or none) is COMMITTED.
+     */
     async creditPayee(
       transfer: TransfersPostRequest,
       transaction: TransactionObject,
-    ): Promise<PayeeOutcome<{ homeTransactionId: string; completedTimestamp: string }>> {
+    ): Promise<PayeeOutcome<{ homeTransactionId: string; completedTimestamp: string; transferState: 'RESERVED' | 'COMMITTED' }>> {
       const credited = await asking(`transfer ${transfer.transferId}`, () => coreBanking.transfer(backendTransferOf(transfer, transaction)));
       if (!credited.ok) return credited;
       return {
         ok: true,
-        body: { homeTransactionId: credited.body.homeTransactionId, completedTimestamp: credited.body.completedTimestamp ?? new Date().toISOString() },
+        body: {
+          homeTransactionId: credited.body.homeTransactionId,
+          completedTimestamp: credited.body.completedTimestamp ?? new Date().toISOString(),
+          transferState: credited.body.transferState === 'RESERVED' ? 'RESERVED' : 'COMMITTED',
+        },
       };
     },
 

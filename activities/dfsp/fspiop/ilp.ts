@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import canonicalize from 'canonicalize';
 import Decimal from 'decimal.js';
 import { deserializeIlpPrepare, serializeIlpPrepare } from 'ilp-packet';
 import type { QuotesIDPutResponse, QuotesPostRequest } from '../../../api/contracts/bodies';
@@ -11,6 +12,17 @@ import type { QuotesIDPutResponse, QuotesPostRequest } from '../../../api/contra
  * it re-derives the fulfilment from the packet the transfer carries, and only a packet it issued hashes to the
  * condition the payer agreed to.
  */
+
+/**
+ * The transaction as the SDK writes it, both to hash and into the packet: safe-stable-stringify, keys sorted, no
+ * whitespace. For JSON values (strings, finite numbers, booleans, null, arrays, objects) RFC 8785's canonical form, as
+ * `canonicalize` writes it, is the same text: keys sorted by UTF-16 code units, `undefined` members left out,
+ * strings and numbers as JSON.stringify writes them. Insertion order would hash differently from the SDK, and a
+ * scheme adapter sharing ILP_SECRET could not fulfil our quotes, nor we its.
+ */
+function stableJson(transaction: TransactionObject): string {
+  return canonicalize(transaction)!;
+}
 
 /** The transaction object inside the packet: the SDK's transactionObjectDto (quote request and answer). */
 export interface TransactionObject {
@@ -63,9 +75,9 @@ function ilpAmount({ amount, currency }: TransactionObject['amount']): string {
   return scaled.toFixed();
 }
 
-/** HMAC-SHA256 as IlpBase._createHmac computes it: over the base64 of the JSON, keyed by the base64 of the secret. */
+/** HMAC-SHA256 as IlpV4 computes it (IlpBase._createHmac): over the base64 of the sorted JSON, keyed by the base64 of the secret. */
 export function fulfilmentOf(transaction: TransactionObject, secret: string): string {
-  const data = Buffer.from(JSON.stringify(transaction)).toString('base64');
+  const data = Buffer.from(stableJson(transaction)).toString('base64');
   const key = Buffer.from(secret).toString('base64');
   return crypto.createHmac('sha256', Buffer.from(key, 'ascii')).update(Buffer.from(data, 'ascii')).digest('base64url');
 }
@@ -86,7 +98,7 @@ export function ilpFor(transaction: TransactionObject, secret: string): { ilpPac
     destination: ILP_ADDRESS,
     expiresAt,
     executionCondition: Buffer.from(condition, 'base64url'),
-    data: Buffer.from(Buffer.from(JSON.stringify(transaction)).toString('base64url')),
+    data: Buffer.from(Buffer.from(stableJson(transaction)).toString('base64url')),
   });
   return { ilpPacket: packet.toString('base64url'), condition, fulfilment };
 }
