@@ -186,10 +186,11 @@ export const connectorScenarios: Record<string, ConnectorScenario> = {
     });
     if (transfer?.currentState !== 'COMPLETED') throw new Error(`transfer: ${status} ${JSON.stringify(transfer)}`);
     const { client } = dfspb.connector;
+    const [party] = await listed(client, 'payeeParty', participantWorkflowIds.payeeParty(`MSISDN/${bob}`, ''));
     return [
       { role: 'dfsp', name: 'dfspTransfer-completed', client: dfspa.connector.client, workflowId: participantWorkflowIds.dfspTransfer(transfer.transferId) },
       { role: 'dfsp', name: 'exchange-quotes', client: dfspa.connector.client, workflowId: participantWorkflowIds.exchange('quotes', transfer.quoteId) },
-      { role: 'dfsp', name: 'payeeParty-found', client, workflowId: participantWorkflowIds.payeeParty(`MSISDN/${bob}`) },
+      { role: 'dfsp', name: 'payeeParty-found', client, workflowId: party },
       { role: 'dfsp', name: 'payeeQuote-quoted', client, workflowId: participantWorkflowIds.payeeQuote(transfer.quoteId) },
       { role: 'dfsp', name: 'payeeTransfer-committed', client, workflowId: participantWorkflowIds.payeeTransfer(transfer.transferId) },
     ];
