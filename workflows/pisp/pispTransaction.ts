@@ -138,13 +138,14 @@ export async function pispTransaction({ requestTimeoutMs }: PispConversationInpu
   // final outcome is its PATCH or error callback. The app waits REQUEST_TIMEOUT_MS for it, as the SDK's does, and is
   // then told it timed out; the conversation listens on until the expiration, and asks the DFSP once before it gives up.
   let lastSaid: string | undefined;
-  const outcomeWithin = async (ms: number, also: 'answer' | undefined = undefined): Promise<PeerMessage | undefined> => {
+  /** The final outcome within `ms`, or with `takeStatus` the DFSP's answer to a status query as well. */
+  const outcomeWithin = async (ms: number, takeStatus = false): Promise<PeerMessage | undefined> => {
     const until = Date.now() + ms;
     for (;;) {
       const message = await inbox.next((m) => kindsOn(TRANSACTIONS, 'patch', 'answer', 'error')(m) && fromDfsp(m), until - Date.now());
       if (message?.name !== 'answer') return message;
       lastSaid = (message.body as { transactionRequestState: string }).transactionRequestState;
-      if (also === 'answer') return message;
+      if (takeStatus) return message;
     }
   };
   let answered = false;
@@ -157,7 +158,7 @@ export async function pispTransaction({ requestTimeoutMs }: PispConversationInpu
   }
   if (!outcome && !(await whySendingFailed({ to: dfsp, resource: TRANSACTIONS, name: 'get', id: transactionRequestId })))
     // Payment rule 8: the DFSP answers a status query with PUT (its transactionRequestState) or an error.
-    outcome = await outcomeWithin(requestTimeoutMs, 'answer');
+    outcome = await outcomeWithin(requestTimeoutMs, true);
 
   if (!outcome || outcome.name === 'answer') {
     const why = errorInformation(
