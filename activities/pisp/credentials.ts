@@ -3,6 +3,7 @@ import type { Scope } from '../../api/contracts/bodies';
 import { errorInformation, HUB_REJECTION } from '../../api/contracts/errors';
 import { consentChallenge } from '../hub/auth/challenge';
 import { GenericSigner } from './genericSigner';
+import type { LinkedConsents } from './linkedConsents';
 
 /** A consent as the DFSP granted it (POST /consents to the PISP). */
 export interface GrantedConsent {
@@ -13,11 +14,11 @@ export interface GrantedConsent {
 /**
  * The PISP's GENERIC credentials. Each consent has a key of its own, derived from the connector's secret
  * (GenericSigner.derived), so a restart with the same secret signs with the same keys and no private key is stored.
- * Which consent covers an account is remembered in memory when a linking ends, and forgotten when it is unlinked: after
- * a restart a payment from an account linked before it finds no consent until the account is linked again.
+ * Which consent covers an account is read from the PISP's linkings and unlinkings in Temporal (LinkedConsents), so
+ * every worker knows it, before a restart and after. The registration challenge is the Auth service's own derivation
+ * (activities/hub/auth/challenge.ts: pure, it needs only canonicalize and node:crypto).
  */
-export function createCredentialActivities({ genericKeySecret }: { genericKeySecret: string }) {
-  const consentOfAccount = new Map<string, string>();
+export function createCredentialActivities({ genericKeySecret, linkedConsents }: { genericKeySecret: string; linkedConsents: LinkedConsents }) {
   const signerOf = (consentId: string) => GenericSigner.derived(genericKeySecret, consentId);
   return {
     /** The registration challenge of a granted consent (Document 1, "Challenge derivation"), as the Auth service derives it. */
@@ -30,30 +31,21 @@ export function createCredentialActivities({ genericKeySecret }: { genericKeySec
       return signerOf(consent.consentId).register(consentChallenge(consent));
     },
 
-    /** Remembers which consent each linked account belongs to, for the payments made from it. */
-    async rememberLinkedAccounts(consent: GrantedConsent): Promise<void> {
-      for (const scope of consent.scopes) consentOfAccount.set(scope.address, consent.consentId);
-    },
-
     /**
-     * Unlinking (linking rules 5 and 6): once the consent is REVOKED its accounts are covered by it no more, so a
-     * payment from them is refused as one from an account never linked. Forgetting twice changes nothing.
+     * genericSignedPayload: the challenge of an authorization request signed with the key of the consent `dfsp`
+     * granted over the account. None once every such consent is revoked (linking rules 5 and 6): a payment from the
+     * account is then refused as one from an account never linked.
      */
-    async forgetConsent({ consentId }: { consentId: string }): Promise<void> {
-      for (const [account, linkedBy] of consentOfAccount) if (linkedBy === consentId) consentOfAccount.delete(account);
-    },
-
-    /** genericSignedPayload: the challenge of an authorization request signed with the key of the account's consent. */
-    async signChallenge({ account, challenge }: { account: string; challenge: string }): Promise<string> {
-      const consentId = consentOfAccount.get(account);
-      if (!consentId)
+    async signChallenge({ account, dfsp, challenge }: { account: string; dfsp: string; challenge: string }): Promise<string> {
+      const consent = await linkedConsents.consentCovering(account, dfsp);
+      if (!consent)
         throw ApplicationFailure.create({
           message: `no consent linked by this PISP covers ${account}`,
           type: HUB_REJECTION,
           nonRetryable: true,
           details: [errorInformation('consentInvalid', `no GENERIC credential of this PISP covers account ${account}`)],
         });
-      return signerOf(consentId).sign(challenge);
+      return signerOf(consent.consentId).sign(challenge);
     },
   };
 }

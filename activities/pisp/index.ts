@@ -1,10 +1,12 @@
+import type { Client } from '@temporalio/client';
 import { createMessageActivities } from '../connector/messages';
 import type { PeerSender } from '../connector/peerSender';
 import { createCredentialActivities } from './credentials';
+import { LinkedConsents } from './linkedConsents';
 
 /** The PISP connector's activities: sending to the switch, and the GENERIC credentials it keeps for its users. */
-export function createPispActivities({ sender, genericKeySecret }: { sender: PeerSender; genericKeySecret: string }) {
-  return { ...createMessageActivities(sender), ...createCredentialActivities({ genericKeySecret }) };
+export function createPispActivities({ sender, genericKeySecret, client }: { sender: PeerSender; genericKeySecret: string; client: Client }) {
+  return { ...createMessageActivities(sender), ...createCredentialActivities({ genericKeySecret, linkedConsents: new LinkedConsents(client) }) };
 }
 
 export type PispActivities = ReturnType<typeof createPispActivities>;

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { PeerSender } from '../../activities/connector/peerSender';
 import { genericKeySecretOf, type PispConfig } from '../../activities/pisp/config';
 import { createPispActivities } from '../../activities/pisp';
+import { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import { startConnector, RunningConnector } from '../../worker/connector';
 import { inboundRouter } from '../connector/inbound';
 import { pispInbound } from './inbound';
@@ -17,11 +18,14 @@ export function startPispConnector(config: PispConfig, log: Logger, workflowBund
   const sender = new PeerSender({ ...config, log });
   const { secret, ephemeral } = genericKeySecretOf(config);
   if (ephemeral) log.warn('GENERIC_KEY_SECRET is not set: GENERIC credentials registered now cannot sign after a restart');
-  return startConnector('pisp', config, log, (client) => ({
-    workflowsPath: require.resolve('../../workflows/pisp'),
-    workflowBundlePath,
-    activities: createPispActivities({ sender, genericKeySecret: secret }),
-    inbound: [inboundRouter(pispInbound, { client, taskQueue: config.taskQueue, log })],
-    outbound: [pispOutboundRouter(client, config)],
-  }));
+  return startConnector('pisp', config, log, (client) => {
+    const linkedConsents = new LinkedConsents(client);
+    return {
+      workflowsPath: require.resolve('../../workflows/pisp'),
+      workflowBundlePath,
+      activities: createPispActivities({ sender, genericKeySecret: secret, client }),
+      inbound: [inboundRouter(pispInbound({ linkedConsents, authServiceId: config.authServiceId }), { client, taskQueue: config.taskQueue, log })],
+      outbound: [pispOutboundRouter(client, config, linkedConsents)],
+    };
+  });
 }

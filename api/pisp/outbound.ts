@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import { Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import type { UpdateDefinition } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, type UpdateDefinition } from '@temporalio/common';
 import type { Context } from 'koa';
 import type { ConnectorConfig } from '../../activities/connector/config';
+import type { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import * as app from '../../workflows/pisp/appApi';
 import type { ExchangeInput, ExchangeOutcome } from '../../workflows/participant/exchange';
 import type { PispLinkingOutcome } from '../../workflows/pisp/pispLinking';
@@ -10,25 +11,29 @@ import type { PispTransactionOutcome } from '../../workflows/pisp/pispTransactio
 import type { PispUnlinkingInput } from '../../workflows/pisp/pispUnlinking';
 import { errorInformation, type ErrorInformation } from '../contracts/errors';
 import { participantWorkflowIds } from '../contracts/peers';
-import { Dfsp } from '../contracts/searchAttributes';
 import { validateThirdparty } from '../fspiop/schemas';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import * as bodies from './appBodies';
+import { accountsLookupId } from './inbound';
 
 /**
  * The API the PISP's app calls: the outbound API of Mojaloop's thirdparty-sdk in PISP mode, synchronous over the
  * asynchronous third-party API. Each call is a workflow update of its conversation, answered with the SDK's body once
  * the callback it waits for has come (or REQUEST_TIMEOUT_MS has passed); as in the SDK, an `errored` answer is a 500.
- * Beyond the SDK: DELETE /linking/consents/{consentId}, the user unlinking an account (pispUnlinking), which the SDK's
- * outbound API has no call for.
+ * Beyond the SDK: DELETE /linking/consents/{consentId}, the user unlinking an account (pispUnlinking), and
+ * GET /thirdpartyTransaction/{ID}, a payment's outcome, which the SDK's outbound API has no calls for.
  */
-export function pispOutboundRouter(client: Client, config: ConnectorConfig): Router {
+export function pispOutboundRouter(client: Client, config: ConnectorConfig, linkedConsents: LinkedConsents): Router {
   const router = new Router();
-  const { taskQueue, requestTimeoutMs } = config;
+  const { taskQueue, requestTimeoutMs, authServiceId } = config;
   const conversation = { requestTimeoutMs } satisfies app.PispConversationInput;
 
-  /** The first call of a conversation starts it, or reaches the one already running under that ID. */
+  /**
+   * The first call of a conversation starts it. An ID any conversation has had, running or over, is refused 422 as
+   * the SDK refuses a transactionRequestId it holds: a closed conversation's ID reused would send its requests again
+   * under an ID the DFSP has already seen.
+   */
   const startingWith = <Ret, Arg>(workflowType: 'pispLinking' | 'pispTransaction', workflowId: string, update: UpdateDefinition<Ret, [Arg]>, arg: Arg) =>
     client.workflow.executeUpdateWithStart(update, {
       args: [arg],
@@ -38,12 +43,37 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig): Rou
           workflowId,
           taskQueue,
           args: [conversation],
-          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdConflictPolicy: 'FAIL',
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
         },
       ),
     });
   const continuing = <Ret, Arg>(workflowId: string, update: UpdateDefinition<Ret, [Arg]>, arg: Arg) =>
     client.workflow.getHandle(workflowId).executeUpdate(update, { args: [arg] });
+
+  /**
+   * A call the conversation refused (not the step it waits for: out of order, or repeated) is the app's mistake, 409,
+   * as is a call to a conversation that is over; one to a conversation that never started is 404; a first call with
+   * an ID already taken is 422.
+   */
+  const call = async <Ret>(workflowId: string, update: () => Promise<Ret>): Promise<Ret> => {
+    try {
+      return await update();
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError)
+        throw new HttpError(422, 'clientError', `${workflowId} exists: a new conversation needs an ID of its own`);
+      if (error instanceof WorkflowNotFoundError) {
+        const closed = await client.workflow
+          .getHandle(workflowId)
+          .describe()
+          .catch(() => undefined);
+        if (closed) throw new HttpError(409, 'clientError', `the conversation ${workflowId} is over (${closed.status.name})`);
+        throw new HttpError(404, 'idNotFound', 'no such conversation: start it with its first call');
+      }
+      if (error instanceof WorkflowUpdateFailedError) throw new HttpError(409, 'clientError', (error.cause as Error | undefined)?.message ?? error.message);
+      throw error;
+    }
+  };
 
   /** A discovery lookup: an exchange named after its answer, shared by concurrent lookups of the same ID. */
   const lookUp = async (input: ExchangeInput): Promise<ExchangeOutcome> => {
@@ -75,10 +105,16 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig): Rou
     answer(ctx, { providers, currentState: 'providersLookupSuccess' });
   });
 
-  // Discovery: GET /accounts/{userId} to the DFSP. The SDK names this answer's states after its model.
+  // Discovery: GET /accounts/{userId} to the DFSP. The SDK names this answer's states after its model. Each DFSP's
+  // answer reaches only the lookups of that DFSP (accountsLookupId).
   router.get('/linking/accounts/:fspId/:userId', async (ctx) => {
     const { fspId, userId } = ctx.params;
-    const outcome = await lookUp({ request: { to: fspId, resource: 'accounts', name: 'get', id: userId }, answerId: userId, waitMs: requestTimeoutMs });
+    const outcome = await lookUp({
+      request: { to: fspId, resource: 'accounts', name: 'get', id: userId },
+      answerId: accountsLookupId(fspId, userId),
+      from: [fspId],
+      waitMs: requestTimeoutMs,
+    });
     const failure = failureOf(outcome, 'PUT /accounts/{ID}');
     if (failure) return answer(ctx, { accounts: [], errorInformation: failure, currentState: 'COMPLETED' }, 500);
     const { accounts } = (outcome as Extract<ExchangeOutcome, { kind: 'answered' }>).message.body as { accounts: unknown[] };
@@ -88,15 +124,18 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig): Rou
   // Linking (pispLinking/<consentRequestId>).
   router.post('/linking/request-consent', async (ctx) => {
     const body = bodies.linkingRequestConsent((await readJsonBody(ctx)).body);
-    answer(ctx, await call(() => startingWith('pispLinking', participantWorkflowIds.pispLinking(body.consentRequestId), app.requestConsent, body)));
+    const workflowId = participantWorkflowIds.pispLinking(body.consentRequestId);
+    answer(ctx, await call(workflowId, () => startingWith('pispLinking', workflowId, app.requestConsent, body)));
   });
   router.patch('/linking/request-consent/:ID/authenticate', async (ctx) => {
     const body = bodies.linkingAuthenticate((await readJsonBody(ctx)).body);
-    answer(ctx, await call(() => continuing(participantWorkflowIds.pispLinking(ctx.params.ID), app.authenticate, body)));
+    const workflowId = participantWorkflowIds.pispLinking(ctx.params.ID);
+    answer(ctx, await call(workflowId, () => continuing(workflowId, app.authenticate, body)));
   });
   router.post('/linking/request-consent/:ID/pass-credential', async (ctx) => {
     const body = bodies.linkingPassCredential((await readJsonBody(ctx)).body);
-    answer(ctx, await call(() => continuing(participantWorkflowIds.pispLinking(ctx.params.ID), app.passCredential, body)));
+    const workflowId = participantWorkflowIds.pispLinking(ctx.params.ID);
+    answer(ctx, await call(workflowId, () => continuing(workflowId, app.passCredential, body)));
   });
 
   // Unlinking (pispUnlinking/<consentId>): this connector's addition to the SDK's API, which has none. The DELETE goes
@@ -106,7 +145,7 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig): Rou
     const { consentId } = ctx.params;
     validateThirdparty('CorrelationId', consentId, 'consentId');
     const named = bodies.unlinkingRequest((await readJsonBody(ctx)).body, ctx.query.toParticipantId).toParticipantId;
-    const linkedWith = await dfspOfConsent(client, consentId);
+    const linkedWith = await linkedConsents.dfspOf(consentId);
     if (linkedWith && named && named !== linkedWith)
       throw new HttpError(400, 'validationError', `consent ${consentId} was granted by ${linkedWith}, not ${named}`);
     const dfsp = linkedWith ?? named;
@@ -114,7 +153,7 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig): Rou
     const handle = await client.workflow.start('pispUnlinking', {
       workflowId: participantWorkflowIds.pispUnlinking(consentId),
       taskQueue,
-      args: [{ consentId, dfsp, requestTimeoutMs } satisfies PispUnlinkingInput],
+      args: [{ consentId, dfsp, authService: authServiceId, requestTimeoutMs } satisfies PispUnlinkingInput],
       // The app repeating its call while the first is under way waits for the same answer.
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
@@ -124,45 +163,32 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig): Rou
   // Payments (pispTransaction/<transactionRequestId>).
   router.post('/thirdpartyTransaction/partyLookup', async (ctx) => {
     const body = bodies.partyLookupRequest((await readJsonBody(ctx)).body);
-    answer(ctx, await call(() => startingWith('pispTransaction', participantWorkflowIds.pispTransaction(body.transactionRequestId), app.partyLookup, body)));
+    const workflowId = participantWorkflowIds.pispTransaction(body.transactionRequestId);
+    answer(ctx, await call(workflowId, () => startingWith('pispTransaction', workflowId, app.partyLookup, body)));
   });
   router.post('/thirdpartyTransaction/:ID/initiate', async (ctx) => {
     const body = bodies.initiateRequest((await readJsonBody(ctx)).body);
-    answer(ctx, await call(() => continuing(participantWorkflowIds.pispTransaction(ctx.params.ID), app.initiate, body)));
+    const workflowId = participantWorkflowIds.pispTransaction(ctx.params.ID);
+    answer(ctx, await call(workflowId, () => continuing(workflowId, app.initiate, body)));
   });
   router.post('/thirdpartyTransaction/:ID/approve', async (ctx) => {
     const body = bodies.approveRequest((await readJsonBody(ctx)).body);
-    answer(ctx, await call(() => continuing(participantWorkflowIds.pispTransaction(ctx.params.ID), app.approve, body)));
+    const workflowId = participantWorkflowIds.pispTransaction(ctx.params.ID);
+    answer(ctx, await call(workflowId, () => continuing(workflowId, app.approve, body)));
+  });
+  // Beyond the SDK: where a payment stands, and its outcome once known, also after approve was answered (pispTransaction).
+  router.get('/thirdpartyTransaction/:ID', async (ctx) => {
+    const transactionRequestId = ctx.params.ID;
+    const workflowId = participantWorkflowIds.pispTransaction(transactionRequestId);
+    const status = await call(workflowId, () => client.workflow.getHandle(workflowId).query(app.transactionStatusQuery));
+    answer(ctx, { transactionRequestId, ...status } satisfies app.ThirdpartyTransactionIDGetResponse, 200);
   });
 
   return router;
-}
-
-/** The DFSP of the linking that was granted `consentId` (pispLinking sets its Dfsp and ConsentId search attributes). */
-async function dfspOfConsent(client: Client, consentId: string): Promise<string | undefined> {
-  for await (const linking of client.workflow.list({ query: `WorkflowType = 'pispLinking' AND ConsentId = '${consentId}'` })) {
-    const dfsp = linking.typedSearchAttributes.get(Dfsp);
-    if (dfsp) return dfsp;
-  }
-  return undefined;
 }
 
 /** The SDK's answer: 500 for an `errored` one, 200 otherwise (a failed party lookup included, as the SDK answers it). */
 function answer<Body extends { currentState: string }>(ctx: Context, body: Body, status = body.currentState === 'errored' ? 500 : 200): void {
   ctx.status = status;
   ctx.body = body;
-}
-
-/**
- * A call the conversation refused (not the step it waits for: out of order, repeated, or after it ended) is the app's
- * mistake, 409; a call to a conversation that was never started is 404.
- */
-async function call<Ret>(update: () => Promise<Ret>): Promise<Ret> {
-  try {
-    return await update();
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) throw new HttpError(404, 'idNotFound', 'no such conversation: start it with its first call');
-    if (error instanceof WorkflowUpdateFailedError) throw new HttpError(409, 'clientError', (error.cause as Error | undefined)?.message ?? error.message);
-    throw error;
-  }
 }

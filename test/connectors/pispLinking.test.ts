@@ -58,8 +58,11 @@ test('pre-linking: GET /linking/providers lists the third-party DFSPs the switch
 });
 
 test('two discovery lookups of the same ID at once both get the answer', async (t) => {
+  // A third-party DFSP to list: without one the switch answers 7201, whichever test runs first.
+  const dfsp = await thirdpartyDfsp();
   const [first, second] = await Promise.all([pisp.app('GET', '/linking/providers'), pisp.app('GET', '/linking/providers')]);
   t.is(first.status, 200);
+  t.true(first.body.providers.includes(dfsp.name));
   t.deepEqual(second.body, first.body);
 });
 
@@ -73,6 +76,45 @@ test("discovery: GET /linking/accounts/{fspId}/{userId} answers with the DFSP's 
   t.is(unknown.status, 500);
   t.is(unknown.body.errorInformation.errorCode, '6205');
   t.deepEqual(unknown.body.accounts, []);
+});
+
+test('discovery of one user ID at two DFSPs at once: each lookup gets its own DFSP’s accounts', async (t) => {
+  const atFirst = [{ accountNickname: 'Everyday', address: 'first.alice.1', currency: 'USD' }];
+  const atSecond = [{ accountNickname: 'Savings', address: 'second.alice.2', currency: 'USD' }];
+  const [first, second] = await Promise.all([
+    thirdpartyDfsp({ accounts: { 'alice@example.org': atFirst } }),
+    thirdpartyDfsp({ accounts: { 'alice@example.org': atSecond } }),
+  ]);
+  const [fromFirst, fromSecond] = await Promise.all([
+    pisp.app('GET', `/linking/accounts/${first.name}/alice@example.org`),
+    pisp.app('GET', `/linking/accounts/${second.name}/alice@example.org`),
+  ]);
+  t.deepEqual(fromFirst.body, { accounts: atFirst, currentState: 'COMPLETED' });
+  t.deepEqual(fromSecond.body, { accounts: atSecond, currentState: 'COMPLETED' });
+  for (const dfsp of [first, second])
+    t.is(dfsp.received.filter((r) => r.method === 'GET' && r.path.startsWith('/accounts/')).length, 1, 'each DFSP was asked once');
+});
+
+test('a linking takes its grant from the DFSP it asked: a POST /consents from another participant is no grant', async (t) => {
+  const dfsp = await thirdpartyDfsp();
+  const mallory = await hub.provision();
+  const { consentRequestId, sent } = requestConsent(dfsp);
+  t.is((await sent).status, 200);
+  const forged = await fetch(`${pisp.connector.inboundUrl}/consents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'fspiop-source': mallory.name, 'fspiop-destination': pisp.name, date: new Date().toUTCString() },
+    body: JSON.stringify({
+      consentId: crypto.randomUUID(),
+      consentRequestId,
+      scopes: [{ address: 'mallory.1', actions: ['ACCOUNTS_TRANSFER'] }],
+      status: 'ISSUED',
+    }),
+  });
+  t.is(forged.status, 202, 'delivered to the conversation, as the switch delivers it');
+  const authenticated = await pisp.app('PATCH', `/linking/request-consent/${consentRequestId}/authenticate`, { authToken: '123456' });
+  t.is(authenticated.body.currentState, 'consentReceivedAwaitingCredential');
+  t.not(authenticated.body.consent.scopes[0].address, 'mallory.1');
+  t.is(authenticated.body.challenge, consentChallenge(authenticated.body.consent), 'the challenge of the DFSP’s own grant');
 });
 
 test('linking by OTP ends accountsLinked with a GENERIC credential the connector signs and the Auth service verifies', async (t) => {

@@ -2,14 +2,16 @@ import crypto from 'node:crypto';
 import test from 'ava';
 import { participantWorkflowIds } from '../../api/contracts/peers';
 import { State } from '../../api/contracts/searchAttributes';
-import { playThirdpartyDfsp, startTestPisp, ThirdpartyDfspScript } from '../helpers/connectors';
+import { playThirdpartyDfsp, restartTestPisp, startTestPisp, ThirdpartyDfspScript } from '../helpers/connectors';
 import type { SimulatedDfsp } from '../helpers/dfsp';
+import { pollUntil } from '../helpers/polling';
 import { SoftAuthenticator } from '../helpers/softAuthenticator';
 import { AUTH_SERVICE } from '../helpers/thirdpartyFlows';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
-let pisp: Awaited<ReturnType<typeof startTestPisp>>;
+type TestPisp = Awaited<ReturnType<typeof startTestPisp>>;
+let pisp: TestPisp;
 let payee: SimulatedDfsp;
 /** A party the payee DFSP holds, registered in the hub's account lookup. */
 const payeeMsisdn = `255${crypto.randomInt(10 ** 8, 10 ** 9)}`;
@@ -40,12 +42,13 @@ test.after.always(async () => {
 async function linkedDfsp(
   script: ThirdpartyDfspScript = {},
   credential: (challenge: string) => object = () => ({ credentialType: 'GENERIC' }),
+  on: TestPisp = pisp,
 ): Promise<{ dfsp: SimulatedDfsp; account: string }> {
   const dfsp = await hub.provision();
   playThirdpartyDfsp(hub, dfsp, script);
   const consentRequestId = crypto.randomUUID();
   const account = `${dfsp.name}.${consentRequestId.slice(0, 8)}`;
-  const requested = await pisp.app('POST', '/linking/request-consent', {
+  const requested = await on.app('POST', '/linking/request-consent', {
     toParticipantId: dfsp.name,
     consentRequestId,
     accounts: [{ accountNickname: 'Savings', address: account, currency: 'USD' }],
@@ -54,8 +57,8 @@ async function linkedDfsp(
     callbackUri: 'https://pisp.example.org/linked',
   });
   if (requested.status !== 200) throw new Error(`request-consent: ${JSON.stringify(requested.body)}`);
-  const authenticated = await pisp.app('PATCH', `/linking/request-consent/${consentRequestId}/authenticate`, { authToken: '123456' });
-  const linked = await pisp.app('POST', `/linking/request-consent/${consentRequestId}/pass-credential`, {
+  const authenticated = await on.app('PATCH', `/linking/request-consent/${consentRequestId}/authenticate`, { authToken: '123456' });
+  const linked = await on.app('POST', `/linking/request-consent/${consentRequestId}/pass-credential`, {
     credential: credential(authenticated.body.challenge),
   });
   if (linked.body.currentState !== 'accountsLinked') throw new Error(`pass-credential: ${JSON.stringify(linked.body)}`);
@@ -73,18 +76,32 @@ const initiateBody = (dfsp: SimulatedDfsp, account: string, expiresInMs = 60_000
 });
 
 /** Party lookup, then initiate: the app's first two calls of a payment. */
-async function initiated(dfsp: SimulatedDfsp, account: string, expiresInMs?: number) {
+async function initiated(dfsp: SimulatedDfsp, account: string, expiresInMs?: number, on: TestPisp = pisp) {
   const transactionRequestId = crypto.randomUUID();
-  const lookup = await pisp.app('POST', '/thirdpartyTransaction/partyLookup', {
+  const lookup = await on.app('POST', '/thirdpartyTransaction/partyLookup', {
     transactionRequestId,
     payee: { partyIdType: 'MSISDN', partyIdentifier: payeeMsisdn },
   });
   if (lookup.body.currentState !== 'partyLookupSuccess') throw new Error(`partyLookup: ${JSON.stringify(lookup.body)}`);
-  const initiate = await pisp.app('POST', `/thirdpartyTransaction/${transactionRequestId}/initiate`, initiateBody(dfsp, account, expiresInMs));
+  const initiate = await on.app('POST', `/thirdpartyTransaction/${transactionRequestId}/initiate`, initiateBody(dfsp, account, expiresInMs));
   return { transactionRequestId, initiate };
 }
 
-const stateOf = async (workflowId: string) => (await pisp.connector.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes.get(State);
+/** The user accepts, and the connector signs the challenge with the GENERIC key of the account's consent. */
+const approveGeneric = (transactionRequestId: string, on: TestPisp = pisp) =>
+  on.app('POST', `/thirdpartyTransaction/${transactionRequestId}/approve`, {
+    authorizationResponse: { responseType: 'ACCEPTED', signedPayload: { signedPayloadType: 'GENERIC' } },
+  });
+
+/** A promise the test settles when it lets the DFSP go on. */
+function gate(): { held: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return { held, release };
+}
+
+const stateOf = async (workflowId: string, on: TestPisp = pisp) =>
+  (await on.connector.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes.get(State);
 
 test('party lookup: GET /parties finds the payee for the app to confirm; an unknown one is partyLookupFailure', async (t) => {
   const found = await pisp.app('POST', '/thirdpartyTransaction/partyLookup', {
@@ -227,4 +244,138 @@ test('an initiate or approve body that is not the SDK’s is refused 400 with th
   t.regex(noFsp.body.errorInformation.errorDescription, /payer.fspId/);
   const approve = await pisp.app('POST', `/thirdpartyTransaction/${transactionRequestId}/approve`, { authorizationResponse: { responseType: 'MAYBE' } });
   t.is(approve.status, 400);
+});
+
+test('approve is answered errored at REQUEST_TIMEOUT_MS as the SDK answers it, but a PATCH that comes before the expiration is still the outcome, and GET /thirdpartyTransaction/{ID} tells it', async (t) => {
+  const quick = await startTestPisp(hub, { requestTimeoutMs: 5_000 });
+  t.teardown(() => quick.connector.stop());
+  const outcome = gate();
+  const { dfsp, account } = await linkedDfsp({ outcomeHeldUntil: outcome.held }, undefined, quick);
+  const { transactionRequestId, initiate } = await initiated(dfsp, account, 120_000, quick);
+  t.is(initiate.body.currentState, 'authorizationReceived');
+
+  const approved = await approveGeneric(transactionRequestId, quick);
+  t.is(approved.status, 500);
+  t.is(approved.body.errorInformation.errorCode, '2004', 'no PATCH within REQUEST_TIMEOUT_MS');
+  const meanwhile = await quick.app('GET', `/thirdpartyTransaction/${transactionRequestId}`);
+  t.is(meanwhile.status, 200);
+  t.like(
+    meanwhile.body,
+    { transactionRequestId, currentState: 'awaitingTransactionStatus' },
+    'the request has not expired: the PISP still waits for its outcome',
+  );
+
+  outcome.release();
+  const settled = await pollUntil(
+    () => quick.app('GET', `/thirdpartyTransaction/${transactionRequestId}`),
+    (read) => read.body.currentState !== 'awaitingTransactionStatus',
+  );
+  t.like(settled.body, {
+    transactionRequestId,
+    currentState: 'transactionStatusReceived',
+    transactionStatus: { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' },
+  });
+  t.is(await stateOf(participantWorkflowIds.pispTransaction(transactionRequestId), quick), 'transactionStatusReceived');
+});
+
+test('PISP-side timeout after approve: with no outcome by the expiration the PISP asks the DFSP once with GET, then treats the request as failed', async (t) => {
+  const { dfsp, account } = await linkedDfsp({ outcomeHeldUntil: new Promise(() => undefined) });
+  const { transactionRequestId, initiate } = await initiated(dfsp, account, 8_000);
+  t.is(initiate.body.currentState, 'authorizationReceived');
+  const approved = await approveGeneric(transactionRequestId);
+  t.is(approved.status, 500);
+  t.is(approved.body.errorInformation.errorCode, '3301', 'transaction request expired');
+  const asked = dfsp.received.filter((r) => r.method === 'GET' && r.path === `/thirdpartyRequests/transactions/${transactionRequestId}`);
+  t.is(asked.length, 1, 'payment rule 8: one status query before giving up');
+  const status = await pisp.app('GET', `/thirdpartyTransaction/${transactionRequestId}`);
+  t.like(status.body, { currentState: 'errored', errorInformation: { errorCode: '3301' }, transactionRequestState: 'RECEIVED' });
+  t.is(await stateOf(participantWorkflowIds.pispTransaction(transactionRequestId)), 'errored');
+});
+
+test('an authorization request from a participant other than the DFSP the request went to is not one: the user signs only the DFSP’s challenge', async (t) => {
+  const authorization = gate();
+  const { dfsp, account } = await linkedDfsp({ authorizationHeldUntil: authorization.held });
+  const mallory = await hub.provision();
+  const transactionRequestId = crypto.randomUUID();
+  await pisp.app('POST', '/thirdpartyTransaction/partyLookup', { transactionRequestId, payee: { partyIdType: 'MSISDN', partyIdentifier: payeeMsisdn } });
+  const initiating = pisp.app('POST', `/thirdpartyTransaction/${transactionRequestId}/initiate`, initiateBody(dfsp, account));
+  const request = await dfsp.waitFor(
+    (r) => r.method === 'POST' && r.path === '/thirdpartyRequests/transactions' && r.body.transactionRequestId === transactionRequestId,
+  );
+
+  // Delivered to the PISP as the switch delivers it: a 202 means its conversation has it.
+  const forged = {
+    authorizationRequestId: crypto.randomUUID(),
+    transactionRequestId,
+    challenge: 'f'.repeat(64),
+    transferAmount: request.body.amount,
+    payeeReceiveAmount: request.body.amount,
+    fees: { amount: '0', currency: 'USD' },
+    payer: request.body.payer,
+    payee: request.body.payee,
+    transactionType: request.body.transactionType,
+    expiration: request.body.expiration,
+  };
+  const delivered = await fetch(`${pisp.connector.inboundUrl}/thirdpartyRequests/authorizations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'fspiop-source': mallory.name, 'fspiop-destination': pisp.name, date: new Date().toUTCString() },
+    body: JSON.stringify(forged),
+  });
+  t.is(delivered.status, 202);
+  authorization.release();
+
+  const initiate = await initiating;
+  t.is(initiate.body.currentState, 'authorizationReceived');
+  t.not(initiate.body.authorization.challenge, forged.challenge, 'the forged challenge is not put to the user');
+  const approved = await approveGeneric(transactionRequestId);
+  t.like(approved.body, { currentState: 'transactionStatusReceived', transactionStatus: { transactionState: 'COMPLETED' } });
+  t.false(mallory.received.some((r) => r.path.startsWith('/thirdpartyRequests/authorizations/')));
+});
+
+test('a conversation that is over keeps its ID: a party lookup under it is refused 422 as the SDK refuses one, and a later call 409', async (t) => {
+  const transactionRequestId = crypto.randomUUID();
+  const unknown = `255${crypto.randomInt(10 ** 8, 10 ** 9)}`;
+  const lookup = () =>
+    pisp.app('POST', '/thirdpartyTransaction/partyLookup', { transactionRequestId, payee: { partyIdType: 'MSISDN', partyIdentifier: unknown } });
+  t.is((await lookup()).body.currentState, 'partyLookupFailure');
+  await pollUntil(
+    async () => (await pisp.connector.client.workflow.getHandle(participantWorkflowIds.pispTransaction(transactionRequestId)).describe()).status.name,
+    (status) => status !== 'RUNNING',
+  );
+  const again = await lookup();
+  t.is(again.status, 422);
+  const late = await pisp.app('POST', `/thirdpartyTransaction/${transactionRequestId}/initiate`, initiateBody(payee, 'x'));
+  t.is(late.status, 409);
+  t.regex(late.body.errorInformation.errorDescription, /is over/);
+});
+
+test('a PISP connector restarted with the same GENERIC_KEY_SECRET still approves a payment from an account linked before the restart', async (t) => {
+  let before = await startTestPisp(hub, { genericKeySecret: crypto.randomBytes(32).toString('base64') });
+  t.teardown(() => before.connector.stop());
+  const { dfsp, account } = await linkedDfsp({}, undefined, before);
+  before = await restartTestPisp(before);
+  const { transactionRequestId, initiate } = await initiated(dfsp, account, undefined, before);
+  t.is(initiate.body.currentState, 'authorizationReceived');
+  const approved = await approveGeneric(transactionRequestId, before);
+  t.is(approved.status, 200);
+  t.like(approved.body, { currentState: 'transactionStatusReceived', transactionStatus: { transactionState: 'COMPLETED' } });
+});
+
+test('an account linked twice is paid from under the consent the DFSP checks: the first granted that is still valid', async (t) => {
+  const { dfsp, account } = await linkedDfsp();
+  const consentRequestId = crypto.randomUUID();
+  await pisp.app('POST', '/linking/request-consent', {
+    toParticipantId: dfsp.name,
+    consentRequestId,
+    accounts: [{ accountNickname: 'Savings', address: account, currency: 'USD' }],
+    actions: ['ACCOUNTS_TRANSFER'],
+    userId: 'alice@example.org',
+    callbackUri: 'https://pisp.example.org/linked',
+  });
+  await pisp.app('PATCH', `/linking/request-consent/${consentRequestId}/authenticate`, { authToken: '123456' });
+  const relinked = await pisp.app('POST', `/linking/request-consent/${consentRequestId}/pass-credential`, { credential: { credentialType: 'GENERIC' } });
+  t.is(relinked.body.currentState, 'accountsLinked');
+  const { transactionRequestId } = await initiated(dfsp, account);
+  const approved = await approveGeneric(transactionRequestId);
+  t.like(approved.body, { currentState: 'transactionStatusReceived', transactionStatus: { transactionState: 'COMPLETED' } });
 });

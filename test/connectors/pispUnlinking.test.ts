@@ -178,6 +178,55 @@ test('after unlinking the PISP signs nothing for the consent’s accounts: a GEN
   t.false(forgetful.received.some((r) => r.path.startsWith('/thirdpartyRequests/authorizations/')));
 });
 
+test('a DFSP revoking a consent on its own (PATCH /consents/{ID} REVOKED) is recorded, and the PISP signs nothing with it after', async (t) => {
+  const bank = await hub.provision();
+  playThirdpartyDfsp(hub, bank);
+  const address = `${bank.name}.${crypto.randomUUID().slice(0, 8)}`;
+  const consentId = await linkThroughApp(bank.name, 'alice@example.org', address, () => '123456');
+
+  const revokedAt = new Date().toISOString();
+  const told = await hub.fspiop('PATCH', `/consents/${consentId}`, { source: bank.name, destination: pisp.name, body: { status: 'REVOKED', revokedAt } });
+  t.true(told.status < 300);
+  const recorded = await pollUntil(
+    () =>
+      pisp.connector.client.workflow
+        .getHandle(participantWorkflowIds.pispUnlinking(consentId))
+        .describe()
+        .then((d) => d.typedSearchAttributes.get(State))
+        .catch(() => undefined),
+    (state) => state === 'consentRevoked',
+  );
+  t.is(recorded, 'consentRevoked');
+  t.false(
+    bank.received.some((r) => r.method === 'DELETE'),
+    'the PISP sent nothing: the DFSP revoked it',
+  );
+
+  const { transactionRequestId, initiated } = await initiate(bank.name, address);
+  t.is(initiated.body.currentState, 'authorizationReceived');
+  const approved = await approveGeneric(transactionRequestId);
+  t.is(approved.body.errorInformation?.errorCode, '7213');
+});
+
+test('a revocation from a participant that does not hold the consent is no revocation', async (t) => {
+  const bank = await hub.provision();
+  playThirdpartyDfsp(hub, bank);
+  const address = `${bank.name}.${crypto.randomUUID().slice(0, 8)}`;
+  const consentId = await linkThroughApp(bank.name, 'alice@example.org', address, () => '123456');
+  const mallory = await hub.provision();
+  const delivered = await fetch(`${pisp.connector.inboundUrl}/consents/${consentId}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', 'fspiop-source': mallory.name, 'fspiop-destination': pisp.name, date: new Date().toUTCString() },
+    body: JSON.stringify({ status: 'REVOKED', revokedAt: new Date().toISOString() }),
+  });
+  t.is(delivered.status, 200, 'taken, as the switch delivers it');
+  const { transactionRequestId } = await initiate(bank.name, address);
+  t.like((await approveGeneric(transactionRequestId)).body, {
+    currentState: 'transactionStatusReceived',
+    transactionStatus: { transactionState: 'COMPLETED' },
+  });
+});
+
 test('a consent no linking of this PISP received needs its DFSP named: unknown to it 404, unknown to the DFSP errored with its 7213', async (t) => {
   const consentId = crypto.randomUUID();
   const unnamed = await pisp.app('DELETE', `/linking/consents/${consentId}`);

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import pino from 'pino';
 import type { ConnectorConfig } from '../../activities/connector/config';
+import type { PispConfig } from '../../activities/pisp/config';
 import { simulatedBackends } from '../../activities/dfsp/backend/simulated';
 import { sampleCustomers, SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
 import { freePort } from '../../temporal/ports';
@@ -72,6 +73,21 @@ export async function startTestPisp(hub: SwitchHarness, options: { name?: string
   const config = { ...connectorConfig(hub, name, overrides), genericKeySecret: options.genericKeySecret ?? crypto.randomBytes(32).toString('base64') };
   const connector = await startPispConnector(config, testLog(), connectorBundle('pisp'));
   await onboardConnector(hub, connector, { role: 'pisp', fundsIn: 0 });
+  return testPisp(name, config, connector);
+}
+
+/**
+ * The PISP connector stopped and started again as its process would be: the same participant, namespace, task queue,
+ * ports (so the switch's endpoints still reach it) and GENERIC_KEY_SECRET, and nothing of the old process's memory.
+ */
+export async function restartTestPisp(pisp: Awaited<ReturnType<typeof startTestPisp>>) {
+  await pisp.connector.stop();
+  const port = (url: string) => Number(new URL(url).port);
+  const config = { ...pisp.config, inboundPort: port(pisp.connector.inboundUrl), outboundPort: port(pisp.connector.outboundUrl) };
+  return testPisp(pisp.name, config, await startPispConnector(config, testLog(), connectorBundle('pisp')));
+}
+
+function testPisp(name: string, config: PispConfig, connector: RunningConnector) {
   /** Calls the connector's outbound API as the PISP's app does: JSON in, status and JSON out. */
   const app = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
     const response = await fetch(`${connector.outboundUrl}${path}`, {
@@ -82,7 +98,7 @@ export async function startTestPisp(hub: SwitchHarness, options: { name?: string
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   };
-  return { name, connector, app };
+  return { name, config, connector, app };
 }
 
 /** How a scripted third-party DFSP (playThirdpartyDfsp) behaves; by default it links and pays as Document 1 says. */
@@ -99,6 +115,10 @@ export interface ThirdpartyDfspScript {
   silentOnTransactions?: boolean;
   /** The users it knows, by user ID, for GET /accounts. */
   accounts?: Record<string, Array<{ accountNickname: string; address: string; currency: string }>>;
+  /** Asks the PISP for an authorization only once this has settled. */
+  authorizationHeldUntil?: Promise<void>;
+  /** Sends the final PATCH of a transaction request only once this has settled. */
+  outcomeHeldUntil?: Promise<void>;
 }
 
 /**
@@ -106,13 +126,16 @@ export interface ThirdpartyDfspScript {
  * grants the consent once the authToken is right, registers the PISP's credential with the hub's Auth service and tells
  * the PISP it is VERIFIED; for a transaction request it asks the PISP for an authorization over a random challenge,
  * has the Auth service verify the signature, and sends the final PATCH (REJECTED when the user rejected). Its linked
- * consents are kept by account address, as its payer.partyIdentifier names them.
+ * consents are kept by account address, as its payer.partyIdentifier names them: an account linked again is paid
+ * from under the first consent granted over it. It answers a status query (GET /thirdpartyRequests/transactions/{ID},
+ * payment rule 8) with the request's state.
  */
 export function playThirdpartyDfsp(hub: SwitchHarness, dfsp: SimulatedDfsp, script: ThirdpartyDfspScript = {}): void {
   const { channel = 'OTP', authToken = '123456' } = script;
   const consents = new Map<string, { consentRequestId: string; scopes: Array<{ address: string; actions: string[] }> }>();
   const consentOfAccount = new Map<string, string>();
   const pending = new Map<string, { transactionRequestId: string; challenge: string; consentId?: string }>();
+  const stateOf = new Map<string, string>();
   // The PISP a consent or payment came from, for what the DFSP tells it once the Auth service has answered.
   const pispOf = new Map<string, string>();
   const send = async (method: string, path: string, destination: string, body?: object) => {
@@ -153,7 +176,7 @@ export function playThirdpartyDfsp(hub: SwitchHarness, dfsp: SimulatedDfsp, scri
     } else if (method === 'PUT' && resource === 'consents' && from === AUTH_SERVICE) {
       const { pisp, scopes } = { pisp: pispOf.get(id)!, ...consents.get(id)! };
       if (sub === 'error') return send('PUT', `/consents/${id}/error`, pisp, body);
-      for (const scope of scopes) consentOfAccount.set(scope.address, id);
+      for (const scope of scopes) if (!consentOfAccount.has(scope.address)) consentOfAccount.set(scope.address, id);
       await send('PATCH', `/consents/${id}`, pisp, { credential: { status: 'VERIFIED' } });
     } else if (method === 'POST' && resource === 'thirdpartyRequests' && id === 'transactions') {
       if (script.silentOnTransactions) return;
@@ -161,10 +184,12 @@ export function playThirdpartyDfsp(hub: SwitchHarness, dfsp: SimulatedDfsp, scri
       pispOf.set(transactionRequestId, from);
       if (script.transactionRequestError)
         return send('PUT', `/thirdpartyRequests/transactions/${transactionRequestId}/error`, from, { errorInformation: script.transactionRequestError });
+      stateOf.set(transactionRequestId, 'RECEIVED');
       await send('PUT', `/thirdpartyRequests/transactions/${transactionRequestId}`, from, {
         transactionId: crypto.randomUUID(),
         transactionRequestState: 'RECEIVED',
       });
+      await script.authorizationHeldUntil;
       const authorizationRequestId = crypto.randomUUID();
       const challenge = crypto.randomBytes(32).toString('hex');
       pending.set(authorizationRequestId, { transactionRequestId, challenge, consentId: consentOfAccount.get(body.payer.partyIdentifier) });
@@ -181,9 +206,17 @@ export function playThirdpartyDfsp(hub: SwitchHarness, dfsp: SimulatedDfsp, scri
         transactionType: body.transactionType,
         expiration: body.expiration,
       });
+    } else if (method === 'GET' && resource === 'thirdpartyRequests' && id === 'transactions') {
+      const state = stateOf.get(sub);
+      if (!state || pispOf.get(sub) !== from)
+        return send('PUT', `/thirdpartyRequests/transactions/${sub}/error`, from, {
+          errorInformation: { errorCode: '3206', errorDescription: 'Transaction request ID not found' },
+        });
+      await send('PUT', `/thirdpartyRequests/transactions/${sub}`, from, { transactionId: crypto.randomUUID(), transactionRequestState: state });
     } else if (method === 'PUT' && resource === 'thirdpartyRequests' && id === 'authorizations') {
       const authorization = pending.get(sub)!;
       const { transactionRequestId, challenge, consentId } = authorization;
+      await script.outcomeHeldUntil;
       if (body.responseType === 'REJECTED')
         return send('PATCH', `/thirdpartyRequests/transactions/${transactionRequestId}`, from, {
           transactionRequestState: 'REJECTED',
@@ -196,6 +229,7 @@ export function playThirdpartyDfsp(hub: SwitchHarness, dfsp: SimulatedDfsp, scri
     } else if (method === 'PUT' && resource === 'thirdpartyRequests' && id === 'verifications') {
       const { transactionRequestId } = pending.get(sub)!;
       const pisp = pispOf.get(transactionRequestId)!;
+      stateOf.set(transactionRequestId, 'ACCEPTED');
       if (path.endsWith('/error'))
         return send('PUT', `/thirdpartyRequests/transactions/${transactionRequestId}/error`, pisp, {
           errorInformation: { errorCode: '7105', errorDescription: 'Authorization received from PISP failed DFSP validation' },

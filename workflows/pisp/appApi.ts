@@ -1,5 +1,5 @@
 import type { thirdparty } from '@mojaloop/api-snippets';
-import { defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { ErrorInformation } from '../../api/contracts/errors';
 
 // The PISP app's calls (the outbound API of Mojaloop's thirdparty-sdk in PISP mode, src/interface/api-outbound.yaml),
@@ -102,12 +102,28 @@ export type ThirdpartyTransactionIDApproveResponse =
     }
   | Errored;
 
+/**
+ * GET /thirdpartyTransaction/{ID}: this connector's addition to the SDK's outbound API, which has none. Where the payment
+ * stands, and its final outcome once known: the approve call answers at REQUEST_TIMEOUT_MS as the SDK does, but the
+ * conversation listens for the DFSP's outcome until the request's expiration (Document 1, "Timeout"), and the app
+ * learns it here. After the expiration with no outcome, `transactionRequestState` is what the DFSP last said of the
+ * request (its PUT /thirdpartyRequests/transactions/{ID}), if anything.
+ */
+export interface ThirdpartyTransactionIDGetResponse {
+  transactionRequestId: string;
+  currentState: string;
+  transactionStatus?: thirdparty.Schemas.ThirdpartyRequestsTransactionsIDPatchResponse;
+  transactionRequestState?: string;
+  errorInformation?: ErrorInformation;
+}
+
 export const requestConsent = defineUpdate<LinkingRequestConsentResponse, [LinkingRequestConsentPostRequest]>('requestConsent');
 export const authenticate = defineUpdate<LinkingRequestConsentIDAuthenticateResponse, [LinkingRequestConsentIDAuthenticateRequest]>('authenticate');
 export const passCredential = defineUpdate<LinkingRequestConsentIDPassCredentialResponse, [LinkingRequestConsentIDPassCredentialRequest]>('passCredential');
 export const partyLookup = defineUpdate<ThirdpartyTransactionPartyLookupResponse, [ThirdpartyTransactionPartyLookupRequest]>('partyLookup');
 export const initiate = defineUpdate<ThirdpartyTransactionIDInitiateResponse, [ThirdpartyTransactionIDInitiateRequest]>('initiate');
 export const approve = defineUpdate<ThirdpartyTransactionIDApproveResponse, [ThirdpartyTransactionIDApproveRequest]>('approve');
+export const transactionStatusQuery = defineQuery<Omit<ThirdpartyTransactionIDGetResponse, 'transactionRequestId'>>('transactionStatus');
 
 /** What a PISP conversation is started with. */
 export interface PispConversationInput {

@@ -1,21 +1,25 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import type { ConsentRequestsPostRequest, ConsentsPostRequestPISP, SignedCredential } from '../../api/contracts/bodies';
+import type { ConsentRequestsPostRequest, ConsentsPostRequestPISP, Scope, SignedCredential } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';
-import type { PeerMessage } from '../../api/contracts/peers';
+import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers';
 import { ConsentId, Dfsp } from '../../api/contracts/searchAttributes';
 import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { credentials } from './activities';
 import { APP_IDLE_MS, AppCalls, enter, errored } from './appCalls';
 import { authenticate, ChannelResponse, passCredential, PispConversationInput, requestConsent } from './appApi';
-import { refusalOf, timedOut } from './sending';
+import { timedOut, whySendingFailed } from './sending';
 
+/**
+ * How the linking ended. An accountsLinked one holds the consent and the accounts it covers: the connector finds the
+ * consent to sign a payment with in these results (activities/pisp/linkedConsents.ts), kept by Temporal.
+ */
 export interface PispLinkingOutcome {
   state: 'accountsLinked' | 'errored' | 'abandoned';
   consentId?: string;
+  dfsp?: string;
+  scopes?: Scope[];
 }
-
-const errorOfMessage = (message: PeerMessage) => (message.body as { errorInformation: ErrorInformation }).errorInformation;
 
 /**
  * `pispLinking/<consentRequestId>`: the PISP's side of linking a user's account at a DFSP (Document 1, "Linking"),
@@ -37,6 +41,10 @@ export async function pispLinking({ requestTimeoutMs }: PispConversationInput): 
   if (!request) return { state: 'abandoned' };
   const { toParticipantId: dfsp, consentRequestId, userId, accounts, actions, callbackUri } = request.input;
   upsertSearchAttributes([{ key: Dfsp, value: dfsp }]);
+  // The channel and the grant come from the DFSP the request went to, and from no other participant that knows the
+  // consentRequestId: the grant names the consent whose challenge the connector signs. An error callback may come
+  // from the switch too, which reports there a message it could not deliver.
+  const fromDfsp = (message: PeerMessage) => message.name === 'error' || message.source === dfsp;
   const consentRequest: ConsentRequestsPostRequest = {
     consentRequestId,
     userId,
@@ -44,11 +52,11 @@ export async function pispLinking({ requestTimeoutMs }: PispConversationInput): 
     authChannels: ['WEB', 'OTP'],
     callbackUri,
   };
-  const refused = await refusalOf({ to: dfsp, resource: 'consentRequests', name: 'request', body: consentRequest });
+  const refused = await whySendingFailed({ to: dfsp, resource: 'consentRequests', name: 'request', body: consentRequest });
   if (refused) return fail(request, refused);
-  const channel = await inbox.next(kindsOn('consentRequests', 'answer', 'error'), requestTimeoutMs);
+  const channel = await inbox.next((m) => kindsOn('consentRequests', 'answer', 'error')(m) && fromDfsp(m), requestTimeoutMs);
   if (!channel) return fail(request, timedOut('PUT /consentRequests/{ID}', requestTimeoutMs));
-  if (channel.name === 'error') return fail(request, errorOfMessage(channel));
+  if (channel.name === 'error') return fail(request, errorInformationOf(channel));
   const channelResponse = channel.body as ChannelResponse;
   const channelState = channelResponse.authChannels[0] === 'WEB' ? 'WebAuthenticationChannelResponseReceived' : 'OTPAuthenticationChannelResponseReceived';
   request.answer({ channelResponse, currentState: channelState });
@@ -57,7 +65,7 @@ export async function pispLinking({ requestTimeoutMs }: PispConversationInput): 
   // Authentication: the OTP or the WEB channel's secret goes to the DFSP, which grants the consent (POST /consents).
   const authentication = await calls.next(authenticate, APP_IDLE_MS);
   if (!authentication) return { state: 'abandoned' };
-  const authRefused = await refusalOf({
+  const authRefused = await whySendingFailed({
     to: dfsp,
     resource: 'consentRequests',
     name: 'patch',
@@ -65,9 +73,9 @@ export async function pispLinking({ requestTimeoutMs }: PispConversationInput): 
     body: { authToken: authentication.input.authToken },
   });
   if (authRefused) return fail(authentication, authRefused);
-  const granted = await inbox.next((m) => kindsOn('consents', 'request')(m) || kindsOn('consentRequests', 'error')(m), requestTimeoutMs);
+  const granted = await inbox.next((m) => (kindsOn('consents', 'request')(m) || kindsOn('consentRequests', 'error')(m)) && fromDfsp(m), requestTimeoutMs);
   if (!granted) return fail(authentication, timedOut('POST /consents', requestTimeoutMs));
-  if (granted.name === 'error') return fail(authentication, errorOfMessage(granted));
+  if (granted.name === 'error') return fail(authentication, errorInformationOf(granted));
   const consent = granted.body as ConsentsPostRequestPISP;
   upsertSearchAttributes([{ key: ConsentId, value: consent.consentId }]);
   const challenge = await credentials.registrationChallenge(consent);
@@ -88,14 +96,15 @@ export async function pispLinking({ requestTimeoutMs }: PispConversationInput): 
     request: { to: dfsp, resource: 'consents', name: 'answer', id: consent.consentId, body: { status: 'ISSUED', scopes: consent.scopes, credential } },
     answerId: consent.consentId,
     answeredBy: ['patch', 'answer', 'error'],
+    // The DFSP tells the PISP what the Auth service found (Document 1: PUT /consents/{ID}, DFSP to PISP).
+    from: [dfsp],
     waitMs: requestTimeoutMs,
   });
   if (registered.kind === 'refused') return fail(registration, registered.errorInformation);
   if (registered.kind === 'timedOut') return fail(registration, timedOut('PATCH /consents/{ID}', requestTimeoutMs));
-  if (registered.message.name === 'error') return fail(registration, errorOfMessage(registered.message));
-  await credentials.rememberLinkedAccounts(consent);
+  if (registered.message.name === 'error') return fail(registration, errorInformationOf(registered.message));
   registration.answer({ credential: { status: 'VERIFIED' }, currentState: 'accountsLinked' });
   enter('accountsLinked');
   await calls.finished();
-  return { state: 'accountsLinked', consentId: consent.consentId };
+  return { state: 'accountsLinked', consentId: consent.consentId, dfsp, scopes: consent.scopes };
 }

@@ -3,8 +3,8 @@ import type { OutgoingMessage } from '../../api/contracts/peers';
 import { errorOf } from '../kit/failures';
 import { messages } from '../participant/activities';
 
-/** Sends a message to the switch; the switch's refusal (or a delivery that failed for good) as ErrorInformation. */
-export async function refusalOf(message: OutgoingMessage): Promise<ErrorInformation | undefined> {
+/** Sends a message to the switch; undefined once it took it, else why not (its refusal, or a delivery that failed for good). */
+export async function whySendingFailed(message: OutgoingMessage): Promise<ErrorInformation | undefined> {
   try {
     await messages.sendToSwitch(message);
     return undefined;
