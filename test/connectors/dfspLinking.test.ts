@@ -85,7 +85,8 @@ test('linking by WEB with a FIDO credential: the PISP is given the bank’s auth
     scopes: scopesOf(address),
   });
   t.deepEqual(linked.answer.body.authChannels, ['WEB']);
-  t.regex(linked.answer.body.authUri, /^https:\/\/.+\/login\?consentRequestId=/);
+  // The bank's login page: the simulated bank's own, on the connector's outbound address.
+  t.is(linked.answer.body.authUri, `${dfsp.connector.outboundUrl}/simulator/login?consentRequestId=${linked.request.consentRequestId}`);
   t.is(linked.answer.body.callbackUri, linked.request.callbackUri);
   t.deepEqual(linked.finished.body, { credential: { status: 'VERIFIED' } });
   t.deepEqual(await linkHolder(await hub.provision(), address), { fspId: dfsp.name });
