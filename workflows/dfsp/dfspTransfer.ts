@@ -82,7 +82,8 @@ export async function dfspTransfer(input: DfspTransferInput): Promise<OutboundTr
       expiration: expiringIn(request.prepareExpirySeconds),
       ...(request.transferRequestExtensions?.length ? { extensionList: { extension: request.transferRequestExtensions } } : {}),
     };
-    const fulfilled = await transferFunds(payeeFsp, prepare, waitMs);
+    // Until the switch says how it ended, it is asked again every waitMs at first, then less often.
+    const fulfilled = await transferFunds(payeeFsp, prepare, waitMs, waitMs);
     if (!fulfilled.ok) throw new StepFailed('Got an error response preparing transfer', 500, fulfilled.errorInformation);
     state.fulfil = { body: fulfilled.body };
     // The switch committed only on a fulfilment whose SHA-256 is the condition; ABORTED is its answer to a GET.
