@@ -286,7 +286,11 @@ test('a PISP that answers the registration in the Auth service’s place (PUT /c
     body: { errorInformation: { errorCode: '7213', errorDescription: 'Consent is invalid' } },
   });
   t.is(registration.headers['fspiop-destination'], authService.name);
-  const ended = await pisp.waitFor((r) => isTo('PATCH', `/consents/${consentId}`)(r) || isTo('PUT', `/consents/${consentId}/error`)(r), 20_000, 'end of linking');
+  const ended = await pisp.waitFor(
+    (r) => isTo('PATCH', `/consents/${consentId}`)(r) || isTo('PUT', `/consents/${consentId}/error`)(r),
+    20_000,
+    'end of linking',
+  );
   t.is(ended.path, `/consents/${consentId}/error`);
   t.is(ended.body.errorInformation.errorCode, '7213');
   t.is(await withAuth.backends.thirdparty.consent(consentId), undefined, 'no consent kept');

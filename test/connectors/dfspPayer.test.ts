@@ -162,23 +162,24 @@ async function refusingFirstGet(onRefused: (transferId: string) => Promise<void>
   const server = http.createServer((incoming, reply) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', async () => {
-      const path = incoming.url ?? '/';
-      const transfer = /^\/transfers\/([^/]+)$/.exec(path);
-      if (incoming.method === 'GET' && transfer && refused++ === 0) {
-        reply.writeHead(400, { 'content-type': 'application/json' });
-        reply.end(JSON.stringify({ errorInformation: { errorCode: '3100', errorDescription: 'Generic validation error - refused by the test' } }));
-        await onRefused(transfer[1]!);
-        return;
-      }
-      const headers = Object.fromEntries(
-        Object.entries(incoming.headers).filter(([name, value]) => typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)),
-      ) as Record<string, string>;
-      const answered = await fetch(`${hub.url}${path}`, { method: incoming.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-      reply.writeHead(answered.status, { 'content-type': answered.headers.get('content-type') ?? 'application/json' });
-      reply.end(Buffer.from(await answered.arrayBuffer()));
-    });
+    incoming.on('end', () => void relay(incoming, Buffer.concat(chunks), reply));
   });
+  async function relay(incoming: http.IncomingMessage, body: Buffer, reply: http.ServerResponse): Promise<void> {
+    const path = incoming.url ?? '/';
+    const transfer = /^\/transfers\/([^/]+)$/.exec(path);
+    if (incoming.method === 'GET' && transfer && refused++ === 0) {
+      reply.writeHead(400, { 'content-type': 'application/json' });
+      reply.end(JSON.stringify({ errorInformation: { errorCode: '3100', errorDescription: 'Generic validation error - refused by the test' } }));
+      await onRefused(transfer[1]!);
+      return;
+    }
+    const headers = Object.fromEntries(
+      Object.entries(incoming.headers).filter(([name, value]) => typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)),
+    ) as Record<string, string>;
+    const answered = await fetch(`${hub.url}${path}`, { method: incoming.method, headers, body: body.length ? body : undefined });
+    reply.writeHead(answered.status, { 'content-type': answered.headers.get('content-type') ?? 'application/json' });
+    reply.end(Buffer.from(await answered.arrayBuffer()));
+  }
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, refusals: () => refused, close: () => server.close() };
 }

@@ -135,7 +135,13 @@ test('a payment from a linked account COMPLETES: RECEIVED, the challenge of the 
   t.is(await hub.position(payee), before.payee - 10);
   // The PISP is told without waiting on the bank: the hold is taken from the account just after.
   const debited = String(Number(before.balance) - 10);
-  t.is(await pollUntil(async () => balanceOf(address), (balance) => balance === debited), debited);
+  t.is(
+    await pollUntil(
+      async () => balanceOf(address),
+      (balance) => balance === debited,
+    ),
+    debited,
+  );
   t.is(finalOutcomes(pisp, request.transactionRequestId).length, 1);
 
   // The PISP sends the same request again: it is told how it ended, and nothing is paid twice.
@@ -170,7 +176,13 @@ test('a payment signed with a FIDO credential on the user’s device COMPLETES',
   const outcome = await initiate(fidoPisp, request);
   t.deepEqual(outcome.body, { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
   const debited = String(Number(before) - 10);
-  t.is(await pollUntil(async () => balanceOf(bob.address), (balance) => balance === debited), debited);
+  t.is(
+    await pollUntil(
+      async () => balanceOf(bob.address),
+      (balance) => balance === debited,
+    ),
+    debited,
+  );
 });
 
 test('a payment the user REJECTS ends with PATCH transactionRequestState REJECTED, and no transfer', async (t) => {
@@ -228,27 +240,36 @@ async function linkedCustomer(who: string, balance: string): Promise<string> {
 const fromAccount = (address: string) => ({ payer: { partyIdType: 'THIRD_PARTY_LINK', partyIdentifier: address, fspId: dfsp.name } });
 
 // Serial: the hub positions compared are the DFSP's, which the other tests' payments move too.
-test.serial('two payments together exceeding the balance: the amount is held at the check, so one COMPLETES and the other is refused 7101; the balance never goes negative and positions move once', async (t) => {
-  const { payee } = await payeeFsp();
-  const address = await linkedCustomer('carol', '100');
-  const before = { payer: await hub.position(dfsp), payee: await hub.position(payee) };
-  const requests = [0, 1].map(() => transactionRequest(payee.name, { ...fromAccount(address), amount: { amount: '80', currency: 'USD' } }));
+test.serial(
+  'two payments together exceeding the balance: the amount is held at the check, so one COMPLETES and the other is refused 7101; the balance never goes negative and positions move once',
+  async (t) => {
+    const { payee } = await payeeFsp();
+    const address = await linkedCustomer('carol', '100');
+    const before = { payer: await hub.position(dfsp), payee: await hub.position(payee) };
+    const requests = [0, 1].map(() => transactionRequest(payee.name, { ...fromAccount(address), amount: { amount: '80', currency: 'USD' } }));
 
-  const outcomes = await Promise.all(requests.map((request) => initiate(pisp, request)));
-  const completed = outcomes.filter((outcome) => outcome.method === 'PATCH');
-  const refused = outcomes.filter((outcome) => outcome.method === 'PUT');
-  t.is(completed.length, 1);
-  t.deepEqual(completed[0]?.body, { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
-  t.is(refused.length, 1);
-  t.is(refused[0]?.body.errorInformation.errorCode, '7101');
-  t.is(payee.received.filter(isTo('POST', '/transfers')).length, 1, 'one transfer asked of the switch');
-  t.is(await hub.position(dfsp), before.payer + 80);
-  t.is(await hub.position(payee), before.payee - 80);
-  // The hold is taken once the transfer committed; the PISP is told first, so the account follows shortly.
-  t.is(await pollUntil(async () => balanceOf(address), (balance) => balance === '20'), '20');
-  t.is(dfsp.bank.available(address), '20', 'nothing is held any more');
-  for (const request of requests) t.is(finalOutcomes(pisp, request.transactionRequestId).length, 1);
-});
+    const outcomes = await Promise.all(requests.map((request) => initiate(pisp, request)));
+    const completed = outcomes.filter((outcome) => outcome.method === 'PATCH');
+    const refused = outcomes.filter((outcome) => outcome.method === 'PUT');
+    t.is(completed.length, 1);
+    t.deepEqual(completed[0]?.body, { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
+    t.is(refused.length, 1);
+    t.is(refused[0]?.body.errorInformation.errorCode, '7101');
+    t.is(payee.received.filter(isTo('POST', '/transfers')).length, 1, 'one transfer asked of the switch');
+    t.is(await hub.position(dfsp), before.payer + 80);
+    t.is(await hub.position(payee), before.payee - 80);
+    // The hold is taken once the transfer committed; the PISP is told first, so the account follows shortly.
+    t.is(
+      await pollUntil(
+        async () => balanceOf(address),
+        (balance) => balance === '20',
+      ),
+      '20',
+    );
+    t.is(dfsp.bank.available(address), '20', 'nothing is held any more');
+    for (const request of requests) t.is(finalOutcomes(pisp, request.transactionRequestId).length, 1);
+  },
+);
 
 test('a quote whose transferAmount is more than the request’s amount (payee fees) is refused 7101 before the user is asked, and the hold is released', async (t) => {
   const { payee } = await payeeFsp({ fee: '1' });
@@ -259,7 +280,13 @@ test('a quote whose transferAmount is more than the request’s amount (payee fe
   t.is(outcome.body.errorInformation.errorCode, '7101');
   t.false(pisp.received.some((r) => isTo('POST', '/thirdpartyRequests/authorizations')(r) && r.body.transactionRequestId === request.transactionRequestId));
   t.false(payee.received.some(isTo('POST', '/transfers')));
-  t.is(await pollUntil(async () => dfsp.bank.available(address), (available) => available === '50'), '50');
+  t.is(
+    await pollUntil(
+      async () => dfsp.bank.available(address),
+      (available) => available === '50',
+    ),
+    '50',
+  );
   t.is(balanceOf(address), '50');
 });
 
