@@ -195,6 +195,10 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
     outcomeKnown = !transferAsked;
   }
 
+  // The account follows the switch: the hold is posted once the transfer committed, released on any other known
+  // ending. It runs beside the final message, which does not wait on the bank.
+  const accountFollows = settleHold(outcome);
+
   // Exactly one final outcome (Document 1, "Events"). It is sent once, with retries; it cannot undo what happened.
   switch (outcome.kind) {
     case 'completed':
@@ -210,11 +214,13 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
       await bestEffort(toPisp({ name: 'error', body: { errorInformation: outcome.errorInformation } }), 'final error');
   }
   upsertSearchAttributes([{ key: State, value: outcome.kind.toUpperCase() }]);
-
-  // The bank follows the switch once the PISP has its answer: it does not wait on the bank.
-  if (outcome.kind === 'completed') await ledger.postReservation({ transactionRequestId, amount: outcome.amount });
-  else if (outcomeKnown) await ledger.releaseReservation(transactionRequestId);
-  // A transfer whose end is unknown keeps its hold: released, the money could be spent twice. An operator settles it.
-  else log.error('the transfer of a third-party transaction request ended unknown: its hold is kept', { transactionRequestId });
+  await accountFollows;
   return outcome.kind;
+
+  async function settleHold(ended: Outcome): Promise<void> {
+    if (ended.kind === 'completed') return ledger.postReservation({ transactionRequestId, amount: ended.amount });
+    if (outcomeKnown) return ledger.releaseReservation(transactionRequestId);
+    // A transfer whose end is unknown keeps its hold: released, the money could be spent twice. An operator settles it.
+    log.error('the transfer of a third-party transaction request ended unknown: its hold is kept', { transactionRequestId });
+  }
 }
