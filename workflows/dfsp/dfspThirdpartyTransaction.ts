@@ -52,7 +52,7 @@ function feesOf(quote: QuotesIDPutResponse) {
  * Auth service, the transfer, and exactly one final outcome: PATCH (COMPLETED or REJECTED) or PUT …/error. The
  * request's expiration bounds every wait before the transfer; once the transfer is asked for, the switch decides it.
  * The money is held at the bank from the check on, so payments from one account cannot together spend more than it
- * holds: the hold is posted once the transfer committed, released on any other ending, after the PISP is told.
+ * holds: the hold is committed once the transfer committed, released on any other ending, after the PISP is told.
  */
 export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspThirdpartyTransactionInput): Promise<Outcome['kind']> {
   const inbox = new Inbox();
@@ -195,7 +195,7 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
     outcomeKnown = !transferAsked;
   }
 
-  // The account follows the switch: the hold is posted once the transfer committed, released on any other known
+  // The account follows the switch: the hold is committed once the transfer committed, released on any other known
   // ending. It runs beside the final message, which does not wait on the bank.
   const accountFollows = settleHold(outcome);
 
@@ -218,7 +218,7 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
   return outcome.kind;
 
   async function settleHold(ended: Outcome): Promise<void> {
-    if (ended.kind === 'completed') return ledger.postReservation({ transactionRequestId, amount: ended.amount });
+    if (ended.kind === 'completed') return ledger.commitReservation({ transactionRequestId, amount: ended.amount });
     if (outcomeKnown) return ledger.releaseReservation(transactionRequestId);
     // A transfer whose end is unknown keeps its hold: released, the money could be spent twice. An operator settles it.
     log.error('the transfer of a third-party transaction request ended unknown: its hold is kept', { transactionRequestId });

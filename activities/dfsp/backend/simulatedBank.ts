@@ -53,7 +53,7 @@ export function sampleCustomers(fspId: string, currency = 'USD', msisdnPrefix = 
   ];
 }
 
-/** Money held on an account for a payment not yet decided: a pending debit, posted or released, never edited. */
+/** Money held on an account for a payment not yet decided: a pending debit, committed or released, never edited. */
 interface Hold {
   accountId: string;
   amount: string;
@@ -69,7 +69,7 @@ interface Hold {
 export class SimulatedBank {
   private readonly holds = new Map<string, Hold>();
   /** How each hold that ended did: the same step again changes nothing. */
-  private readonly ended = new Map<string, 'posted' | 'released'>();
+  private readonly ended = new Map<string, 'committed' | 'released'>();
 
   constructor(
     readonly fspId: string,
@@ -119,13 +119,13 @@ export class SimulatedBank {
   }
 
   /** Takes `amount` (at most what is held) from the account and ends the hold; true again once done, false for no such hold. */
-  postHold(holdId: string, amount: string): boolean {
+  commitHold(holdId: string, amount: string): boolean {
     const hold = this.holds.get(holdId);
-    if (!hold) return this.ended.get(holdId) === 'posted';
+    if (!hold) return this.ended.get(holdId) === 'committed';
     if (new Decimal(amount).greaterThan(hold.amount)) return false;
     const { account } = this.account(hold.accountId)!;
     account.balance = new Decimal(account.balance).minus(amount).toString();
-    this.endHold(holdId, 'posted');
+    this.endHold(holdId, 'committed');
     return true;
   }
 
@@ -134,7 +134,7 @@ export class SimulatedBank {
     if (this.holds.has(holdId)) this.endHold(holdId, 'released');
   }
 
-  private endHold(holdId: string, how: 'posted' | 'released'): void {
+  private endHold(holdId: string, how: 'committed' | 'released'): void {
     this.holds.delete(holdId);
     this.ended.set(holdId, how);
   }

@@ -73,7 +73,7 @@ export interface ThirdpartyBackend {
    * Takes `amount` (the committed transfer's, at most what is held) from the account and ends the hold, once the
    * transfer from it has committed at the switch. Again: nothing more is taken (true). False when no such hold is held.
    */
-  post(holdId: string, amount: string): Promise<boolean>;
+  commit(holdId: string, amount: string): Promise<boolean>;
   /** Ends the hold without taking anything, when the request ended otherwise. Again, or for no such hold: nothing. */
   release(holdId: string): Promise<void>;
 }

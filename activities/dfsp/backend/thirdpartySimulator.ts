@@ -96,8 +96,8 @@ export class SimulatedThirdpartyBackend implements ThirdpartyBackend {
     return this.bank.hold(holdId, address, amount);
   }
 
-  async post(holdId: string, amount: string): Promise<boolean> {
-    return this.bank.postHold(holdId, amount);
+  async commit(holdId: string, amount: string): Promise<boolean> {
+    return this.bank.commitHold(holdId, amount);
   }
 
   async release(holdId: string): Promise<void> {

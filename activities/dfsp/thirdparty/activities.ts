@@ -69,9 +69,9 @@ export function createThirdpartyActivities({ config, backends }: DfspDependencie
      * amount, at most what was held. Retried, it takes nothing twice. A bank that has no such hold any more is an
      * error for operators: the switch has moved the money, so it is retried until someone settles it.
      */
-    postReservation: async (input: { transactionRequestId: string; amount: string }): Promise<void> => {
-      if (!(await bank.post(input.transactionRequestId, input.amount))) {
-        throw ApplicationFailure.retryable(`the bank holds no ${input.amount} for transaction request ${input.transactionRequestId}`, 'PostFailed');
+    commitReservation: async (input: { transactionRequestId: string; amount: string }): Promise<void> => {
+      if (!(await bank.commit(input.transactionRequestId, input.amount))) {
+        throw ApplicationFailure.retryable(`the bank holds no ${input.amount} for transaction request ${input.transactionRequestId}`, 'CommitFailed');
       }
     },
 
