@@ -4,6 +4,7 @@ import { Client, WorkflowExecutionAlreadyStartedError, WorkflowHandle, WorkflowN
 import type { Context } from 'koa';
 import type { ConnectorConfig } from '../../activities/connector/config';
 import { participantWorkflowIds } from '../contracts/peers';
+import { CORRELATION_ID_PATTERN } from '../fspiop/schemas';
 import { readJsonBody } from '../http/body';
 import type { dfspTransfer, DfspTransferInput, OutboundTransferRequest, OutboundTransferResponse } from '../../workflows/dfsp/dfspTransfer';
 import { transferStateQuery } from '../../workflows/dfsp/dfspTransfer';
@@ -11,6 +12,7 @@ import { transferStateQuery } from '../../workflows/dfsp/dfspTransfer';
 /** The fields the outbound API's transferRequest requires, and where a missing one is reported. */
 const REQUIRED = ['homeTransactionId', 'from', 'to', 'amountType', 'currency', 'amount', 'transactionType'] as const;
 const PARTY_REQUIRED = ['idType', 'idValue'] as const;
+const CORRELATION_ID = new RegExp(CORRELATION_ID_PATTERN);
 
 /** An answer of the outbound API: its errorResponse ({ statusCode, message }) and what it adds. */
 function answer(ctx: Context, status: number, body: unknown): void {
@@ -31,6 +33,10 @@ function problemWith(body: unknown): string | undefined {
   }
   if (typeof request.amount !== 'string' || !/^([0]|([1-9][0-9]{0,17}))([.][0-9]{0,3}[1-9])?$/.test(request.amount)) return 'amount must be an FSPIOP Amount';
   if (request.amountType !== 'SEND' && request.amountType !== 'RECEIVE') return 'amountType must be SEND or RECEIVE';
+  // The transferId names the transfer at the switch and its workflow here: a CorrelationId, as FSPIOP's.
+  if (request.transferId !== undefined && !(typeof request.transferId === 'string' && CORRELATION_ID.test(request.transferId))) {
+    return 'transferId must be a CorrelationId';
+  }
   if (request.skipPartyLookup && typeof (request.to as Record<string, unknown>).fspId !== 'string') {
     return 'fspId of to party must be specific id when skipPartyLookup is truthy';
   }
@@ -58,6 +64,8 @@ function ended(ctx: Context, transfer: OutboundTransferResponse): void {
  * transfer, with AUTO_ACCEPT_PARTY and AUTO_ACCEPT_QUOTES) and GET /transfers/{transferId}. Each transfer is the
  * workflow dfspTransfer/<transferId>; the call answers when it ends, or after the time its three steps may take
  * with the SDK's 504 and the transfer as it stands (it goes on, and GET /transfers/{transferId} shows its end).
+ * A transferId is used once: the same one again (a client retrying after a 504) is answered from the transfer it
+ * names, running or ended, and never starts another (which would quote anew and meet the switch's 3106).
  */
 export function dfspOutboundRouter(client: Client, config: ConnectorConfig): Router {
   const router = new Router();
@@ -74,9 +82,14 @@ export function dfspOutboundRouter(client: Client, config: ConnectorConfig): Rou
     const workflowId = participantWorkflowIds.dfspTransfer(transferId);
     let handle: WorkflowHandle<typeof dfspTransfer>;
     try {
-      handle = await client.workflow.start<typeof dfspTransfer>('dfspTransfer', { workflowId, taskQueue: config.taskQueue, args: [input] });
+      handle = await client.workflow.start<typeof dfspTransfer>('dfspTransfer', {
+        workflowId,
+        taskQueue: config.taskQueue,
+        args: [input],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
     } catch (error) {
-      // The same transfer asked for again: it is answered as the first one ends.
+      // The same transfer asked for again: it is answered as the first one ends, or ended.
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       handle = client.workflow.getHandle<typeof dfspTransfer>(workflowId);
     }

@@ -6,7 +6,13 @@ import { HttpError } from '../http/httpError';
 import { answersTo, handTo, InboundDependencies, InboundRoute, startWith } from '../connector/inbound';
 import { peerMessageSignal } from '../../workflows/participant/inbox';
 import { FspiopSchema, pathId, tagOf, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
-import { thirdpartyTransactionQuery, ThirdpartyTransactionView, thirdpartyWorkflowIds } from '../../workflows/dfsp/thirdpartyContracts';
+import {
+  DfspLinkingView,
+  dfspLinkingQuery,
+  thirdpartyTransactionQuery,
+  ThirdpartyTransactionView,
+  thirdpartyWorkflowIds,
+} from '../../workflows/dfsp/thirdpartyContracts';
 
 const fspiop = (schema: FspiopSchema) => (body: unknown) => validateFspiop(schema, body);
 
@@ -33,6 +39,21 @@ async function answerStatus(transactionRequestId: string, requester: string, dep
   });
 }
 
+/** A repeated POST /consentRequests of a linking that has ended, answered from its state by a workflow of its own. */
+async function answerRepeatedConsentRequest(consentRequestId: string, requester: string, deps: InboundDependencies): Promise<void> {
+  let view: DfspLinkingView | undefined;
+  try {
+    view = await deps.client.workflow.getHandle(participantWorkflowIds.dfspLinking(consentRequestId)).query(dfspLinkingQuery);
+  } catch (error) {
+    deps.log.info({ consentRequestId, err: (error as Error).message }, 'linking state not readable');
+  }
+  await deps.client.workflow.start('dfspConsentRequestRepeat', {
+    workflowId: thirdpartyWorkflowIds.consentRequestRepeat(consentRequestId, crypto.randomUUID()),
+    taskQueue: deps.taskQueue,
+    args: [{ consentRequestId, requester, ...(view ? { view } : {}) }],
+  });
+}
+
 /**
  * Starts a conversation with its first message, or hands a repeat to it while it runs. A repeat after it ended must
  * not run it again (a second payment of one transaction request): its ID is never reused, and `repeated` decides
@@ -44,7 +65,7 @@ async function startOnce(
   args: unknown[],
   message: PeerMessage,
   deps: InboundDependencies,
-  repeated: () => Promise<void> = async () => deps.log.info({ workflowId }, 'repeated request of a finished conversation ignored'),
+  repeated: () => Promise<void>,
 ): Promise<void> {
   try {
     await deps.client.workflow.signalWithStart(workflowType, {
@@ -81,7 +102,10 @@ export const thirdpartyInbound: InboundRoute[] = [
     validate: (body) => validateThirdparty('ConsentRequestsPostRequest', body),
     deliver: (message, deps) => {
       const { consentRequestId } = message.body as ConsentRequestsPostRequest;
-      return startOnce('dfspLinking', participantWorkflowIds.dfspLinking(consentRequestId), [{ consentRequestId }], message, deps);
+      // A repeat of a linking that has ended is told how it ended (or that the ID is used), never run again.
+      return startOnce('dfspLinking', participantWorkflowIds.dfspLinking(consentRequestId), [{ consentRequestId }], message, deps, () =>
+        answerRepeatedConsentRequest(consentRequestId, message.source, deps),
+      );
     },
   },
   {

@@ -2,7 +2,11 @@ import test from 'ava';
 import crypto from 'node:crypto';
 import { participantWorkflowIds } from '../../api/contracts/peers';
 import { dfspLinkingQuery } from '../../workflows/dfsp/thirdpartyContracts';
-import { startTestDfsp } from '../helpers/connectors';
+import { simulatedBackends } from '../../activities/dfsp/backend/simulated';
+import { SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
+import { startDfspConnector } from '../../api/dfsp/connector';
+import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
+import { uniqueName } from '../helpers/database';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { pollUntil } from '../helpers/polling';
 import {
@@ -85,11 +89,8 @@ test('linking by WEB with a FIDO credential: the PISP is given the bank’s auth
     scopes: scopesOf(address),
   });
   t.deepEqual(linked.answer.body.authChannels, ['WEB']);
-  t.is(
-    linked.answer.body.authUri,
-    `${dfsp.connector.outboundUrl}/simulator/login?consentRequestId=${linked.request.consentRequestId}`,
-    "the simulated bank's login page",
-  );
+  // The bank's login page: the simulated bank's own, on the connector's outbound address.
+  t.is(linked.answer.body.authUri, `${dfsp.connector.outboundUrl}/simulator/login?consentRequestId=${linked.request.consentRequestId}`);
   t.is(linked.answer.body.callbackUri, linked.request.callbackUri);
   t.deepEqual(linked.finished.body, { credential: { status: 'VERIFIED' } });
   t.deepEqual(await linkHolder(await hub.provision(), address), { fspId: dfsp.name });
@@ -223,4 +224,133 @@ test('unlinking at the DFSP: a DELETE the switch routes to the DFSP revokes the 
   t.is(told.body.status, 'REVOKED');
   t.is(told.headers['fspiop-source'], dfsp.name);
   t.is((await dfsp.backends.thirdparty.consent(consentId))?.status, 'REVOKED');
+});
+
+/** How many messages a conversation of `on` has been handed so far (signals in its history). */
+async function messagesHandedTo(on: TestDfsp, workflowId: string): Promise<number> {
+  const history = await on.connector.client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).filter((event) => event.workflowExecutionSignaledEventAttributes).length;
+}
+
+/** Once the linking's workflow has ended: a POST with its ID is then a repeat of a finished linking. */
+const linkingEnded = (consentRequestId: string) =>
+  pollUntil(
+    async () => (await dfsp.connector.client.workflow.getHandle(participantWorkflowIds.dfspLinking(consentRequestId)).describe()).status.name,
+    (status) => status !== 'RUNNING',
+  );
+
+/** A DFSP connector that registers consents with `authService`, an Auth service the test plays. */
+async function dfspWithAuthService(authService: SimulatedDfsp): Promise<TestDfsp> {
+  const name = uniqueName();
+  const bank = new SimulatedBank(name);
+  const backends = simulatedBackends(bank);
+  const connector = await startDfspConnector(connectorConfig(hub, name, { authServiceId: authService.name }), testLog(), backends, {
+    workflowBundlePath: connectorBundle('dfsp'),
+  });
+  await onboardConnector(hub, connector);
+  return { name, bank, backends, connector };
+}
+
+test('a PISP that answers the registration in the Auth service’s place (PUT /consents/{ID} VERIFIED) is not taken: the Auth service’s verdict is', async (t) => {
+  const authService = await hub.provision();
+  const withAuth = await dfspWithAuthService(authService);
+  t.teardown(() => withAuth.connector.stop());
+  const pisp = await hub.provision();
+  const { request } = await requestConsent(hub, pisp, withAuth);
+  const grant = await authenticate(hub, pisp, withAuth, request.consentRequestId, withAuth.backends.thirdparty.secretFor(request.consentRequestId)!.secret);
+  const { consentId, scopes } = grant.body;
+  const credential = genericCredential(new GenericSigner())(consentId, scopes);
+  await hub.fspiop('PUT', `/consents/${consentId}`, { source: pisp.name, destination: withAuth.name, body: { scopes, credential } });
+
+  // While the DFSP waits for the Auth service's answer, the PISP sends one of its own.
+  const registration = await authService.waitFor((r) => isTo('POST', '/consents')(r) && r.body.consentId === consentId);
+  const forged = await hub.fspiop('PUT', `/consents/${consentId}`, {
+    source: pisp.name,
+    destination: withAuth.name,
+    body: { scopes, credential: { ...credential, status: 'VERIFIED' } },
+  });
+  t.is(forged.status, 202, 'the switch delivers it');
+  const exchangeId = participantWorkflowIds.exchange('consents', consentId);
+  t.is(
+    await pollUntil(
+      () => messagesHandedTo(withAuth, exchangeId),
+      (handed) => handed >= 1,
+    ),
+    1,
+    'the forged answer reached the registration',
+  );
+  // The Auth service refuses the credential: that is the answer the DFSP takes.
+  await hub.fspiop('PUT', `/consents/${consentId}/error`, {
+    source: authService.name,
+    destination: withAuth.name,
+    body: { errorInformation: { errorCode: '7213', errorDescription: 'Consent is invalid' } },
+  });
+  t.is(registration.headers['fspiop-destination'], authService.name);
+  const ended = await pisp.waitFor(
+    (r) => isTo('PATCH', `/consents/${consentId}`)(r) || isTo('PUT', `/consents/${consentId}/error`)(r),
+    20_000,
+    'end of linking',
+  );
+  t.is(ended.path, `/consents/${consentId}/error`);
+  t.is(ended.body.errorInformation.errorCode, '7213');
+  t.is(await withAuth.backends.thirdparty.consent(consentId), undefined, 'no consent kept');
+});
+
+test('an authToken another participant PATCHes is not taken: the linking waits for its own PISP’s', async (t) => {
+  const pisp = await hub.provision();
+  const intruder = await hub.provision();
+  const { request } = await requestConsent(hub, pisp, dfsp);
+  const secret = dfsp.backends.thirdparty.secretFor(request.consentRequestId)!.secret;
+  // The intruder learnt the ID and passes a wrong token first: taken, it would end the linking with 7205.
+  const sent = await hub.fspiop('PATCH', `/consentRequests/${request.consentRequestId}`, {
+    source: intruder.name,
+    destination: dfsp.name,
+    body: { authToken: `${secret}0` },
+  });
+  t.is(sent.status, 202);
+  t.is(
+    await pollUntil(
+      () => messagesHandedTo(dfsp, participantWorkflowIds.dfspLinking(request.consentRequestId)),
+      (handed) => handed >= 2,
+    ),
+    2,
+    'the POST and the intruder’s PATCH reached the linking',
+  );
+  const grant = await authenticate(hub, pisp, dfsp, request.consentRequestId, secret);
+  t.is(grant.method, 'POST', JSON.stringify(grant.body));
+  t.false(pisp.received.some(isTo('PUT', `/consentRequests/${request.consentRequestId}/error`)));
+});
+
+test('a repeated POST /consentRequests of a finished linking is answered: its PISP is told the outcome again, anyone else 3106', async (t) => {
+  const pisp = await hub.provision();
+  const linked = await linkAccount(hub, pisp, dfsp, genericCredential(new GenericSigner()));
+  const verified = () => pisp.received.filter(isTo('PATCH', `/consents/${linked.consentId}`));
+  t.is(verified().length, 1);
+  t.is(await linkingEnded(linked.request.consentRequestId), 'COMPLETED');
+  await hub.fspiop('POST', '/consentRequests', { source: pisp.name, destination: dfsp.name, body: linked.request });
+  const toldAgain = await pollUntil(
+    async () => verified(),
+    (patches) => patches.length === 2,
+  );
+  t.deepEqual(toldAgain[1]?.body, { credential: { status: 'VERIFIED' } });
+
+  const other = await hub.provision();
+  await hub.fspiop('POST', '/consentRequests', { source: other.name, destination: dfsp.name, body: linked.request });
+  const used = await answerOrError(other, `/consentRequests/${linked.request.consentRequestId}`);
+  t.is(used.path, `/consentRequests/${linked.request.consentRequestId}/error`);
+  t.is(used.body.errorInformation.errorCode, '3106');
+  t.false(other.received.some((r) => r.path.startsWith('/consents')));
+
+  // A linking that failed on the consent request: its PISP gets the same error again.
+  const refusedPisp = await hub.provision();
+  const { request } = await requestConsent(hub, refusedPisp, dfsp);
+  await authenticate(hub, refusedPisp, dfsp, request.consentRequestId, 'wrong');
+  const errors = () => refusedPisp.received.filter(isTo('PUT', `/consentRequests/${request.consentRequestId}/error`));
+  t.is(await linkingEnded(request.consentRequestId), 'COMPLETED');
+  await hub.fspiop('POST', '/consentRequests', { source: refusedPisp.name, destination: dfsp.name, body: request });
+  const again = await pollUntil(
+    async () => errors(),
+    (seen) => seen.length === 2,
+  );
+  t.is(again[1]?.body.errorInformation.errorCode, '7205');
 });

@@ -1,8 +1,15 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test from 'ava';
+import { simulatedBackends } from '../../activities/dfsp/backend/simulated';
+import { SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
 import { AccountLookup } from '../../activities/hub/lookup/accountLookup';
+import { startDfspConnector } from '../../api/dfsp/connector';
 import type { SimulatedDfsp } from '../helpers/dfsp';
-import { startTestDfsp } from '../helpers/connectors';
+import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
+import { uniqueName } from '../helpers/database';
+import { ilpPair } from '../helpers/fspiopBodies';
 import { pollUntil } from '../helpers/polling';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
@@ -30,8 +37,8 @@ const positionOf = (dfsp: TestDfsp) => hub.position({ name: dfsp.name } as Simul
 const balanceOf = (dfsp: TestDfsp, msisdn: string) => dfsp.bank.customerByMsisdn(msisdn)!.accounts[0].balance;
 
 /** A call of the payer bank's own systems on its connector's outbound API (the sdk-scheme-adapter's). */
-async function outbound(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${payerDfsp.connector.outboundUrl}${path}`, {
+async function outbound(method: string, path: string, body?: unknown, connector = payerDfsp.connector): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${connector.outboundUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -119,4 +126,104 @@ test('GET /transfers/{transferId} for a transfer the connector never made is 404
   const status = await outbound('GET', `/transfers/${crypto.randomUUID()}`);
   t.is(status.status, 404);
   t.is(status.body.statusCode, '3208');
+});
+
+test.serial('the same transferId asked for again is answered from its transfer: nothing is quoted or transferred twice', async (t) => {
+  const before = { payer: await positionOf(payerDfsp), payee: await positionOf(payeeDfsp) };
+  const request = { ...transferRequest({ idType: 'MSISDN', idValue: BOB, fspId: payeeDfsp.name }, '7'), transferId: crypto.randomUUID() };
+  const first = await outbound('POST', '/transfers', request);
+  t.is(first.status, 200, JSON.stringify(first.body));
+  t.is(first.body.transferId, request.transferId);
+
+  // The bank's system asks again, as after a 504: the answer is the transfer's, not a new one's.
+  const again = await outbound('POST', '/transfers', request);
+  t.is(again.status, 200, JSON.stringify(again.body));
+  t.like(again.body, { transferId: request.transferId, currentState: 'COMPLETED', quoteId: first.body.quoteId });
+  t.is(await positionOf(payerDfsp), before.payer + 7);
+  t.is(await positionOf(payeeDfsp), before.payee - 7);
+  const status = await outbound('GET', `/transfers/${request.transferId}`);
+  t.like(status.body, { transferId: request.transferId, currentState: 'COMPLETED' });
+});
+
+test('a transferId that is not a CorrelationId is refused 400, and no transfer is made', async (t) => {
+  for (const transferId of [{ not: 'an id' }, 'transfer-1']) {
+    const sent = await outbound('POST', '/transfers', { ...transferRequest({ idType: 'MSISDN', idValue: BOB, fspId: payeeDfsp.name }, '1'), transferId });
+    t.is(sent.status, 400, JSON.stringify(transferId));
+    t.regex(sent.body.message, /transferId must be a CorrelationId/);
+  }
+});
+
+/**
+ * The switch as a connector reaches it through a proxy that refuses (400 with an error) the first GET /transfers/{ID}
+ * it is sent, as a switch refuses a request it cannot take at that moment; `onRefused` runs once it has.
+ */
+async function refusingFirstGet(onRefused: (transferId: string) => Promise<void>) {
+  let refused = 0;
+  const server = http.createServer((incoming, reply) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => void relay(incoming, Buffer.concat(chunks), reply));
+  });
+  async function relay(incoming: http.IncomingMessage, body: Buffer, reply: http.ServerResponse): Promise<void> {
+    const path = incoming.url ?? '/';
+    const transfer = /^\/transfers\/([^/]+)$/.exec(path);
+    if (incoming.method === 'GET' && transfer && refused++ === 0) {
+      reply.writeHead(400, { 'content-type': 'application/json' });
+      reply.end(JSON.stringify({ errorInformation: { errorCode: '3100', errorDescription: 'Generic validation error - refused by the test' } }));
+      await onRefused(transfer[1]!);
+      return;
+    }
+    const headers = Object.fromEntries(
+      Object.entries(incoming.headers).filter(([name, value]) => typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)),
+    ) as Record<string, string>;
+    const answered = await fetch(`${hub.url}${path}`, { method: incoming.method, headers, body: body.length ? body : undefined });
+    reply.writeHead(answered.status, { 'content-type': answered.headers.get('content-type') ?? 'application/json' });
+    reply.end(Buffer.from(await answered.arrayBuffer()));
+  }
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, refusals: () => refused, close: () => server.close() };
+}
+
+test('a GET /transfers/{ID} the switch refuses does not end the transfer: the payer asks again until the switch says it COMMITTED', async (t) => {
+  const payee = await hub.provision();
+  const fulfilments = new Map<string, string>();
+  const pending = new Map<string, string>();
+  payee.react(async (request) => {
+    const payer = request.headers['fspiop-source'] as string;
+    if (request.method === 'POST' && request.path === '/quotes') {
+      const { fulfilment, condition } = ilpPair();
+      fulfilments.set(condition, fulfilment);
+      const quote = {
+        transferAmount: request.body.amount,
+        payeeReceiveAmount: request.body.amount,
+        expiration: new Date(Date.now() + 60_000).toISOString(),
+        ilpPacket: Buffer.from(`ilp packet of quote ${request.body.quoteId}`).toString('base64url'),
+        condition,
+      };
+      await hub.fspiop('PUT', `/quotes/${request.body.quoteId}`, { source: payee.name, destination: payer, body: quote });
+    }
+    // The payee takes the transfer but answers only later, once the payer has asked after it.
+    if (request.method === 'POST' && request.path === '/transfers') pending.set(request.body.transferId, fulfilments.get(request.body.condition)!);
+  });
+  const name = uniqueName();
+  const proxy = await refusingFirstGet(async (transferId) => {
+    const body = { fulfilment: pending.get(transferId), completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' };
+    await hub.fspiop('PUT', `/transfers/${transferId}`, { source: payee.name, destination: name, body });
+  });
+  t.teardown(() => proxy.close());
+  const connector = await startDfspConnector(
+    connectorConfig(hub, name, { peerEndpoint: proxy.url, requestTimeoutMs: 2_000 }),
+    testLog(),
+    simulatedBackends(new SimulatedBank(name)),
+    { workflowBundlePath: connectorBundle('dfsp') },
+  );
+  t.teardown(() => connector.stop());
+  await onboardConnector(hub, connector);
+
+  const request = { ...transferRequest({ idType: 'MSISDN', idValue: BOB, fspId: payee.name }, '4'), skipPartyLookup: true };
+  const sent = await outbound('POST', '/transfers', request, connector);
+  t.true(proxy.refusals() >= 1, 'the switch refused a GET');
+  t.is(sent.status, 200, JSON.stringify(sent.body));
+  t.is(sent.body.currentState, 'COMPLETED');
+  t.is(sent.body.fulfil.body.transferState, 'COMMITTED');
 });

@@ -45,8 +45,11 @@ test.after.always(async () => {
   await dfsp?.connector.stop();
 });
 
-/** A payee FSP that quotes what it is asked (generating condition and ILP packet) and commits each transfer with the fulfilment. */
-async function payeeFsp(): Promise<{ payee: SimulatedDfsp; quotes: object[] }> {
+/**
+ * A payee FSP that quotes what it is asked (generating condition and ILP packet) and commits each transfer with the
+ * fulfilment; with a `fee`, the payer is quoted the amount and the fee, with `currency` it quotes in that currency.
+ */
+async function payeeFsp(terms: { fee?: string; currency?: string } = {}): Promise<{ payee: SimulatedDfsp; quotes: object[] }> {
   const payee = await hub.provision();
   const fulfilments = new Map<string, string>();
   const quotes: object[] = [];
@@ -55,9 +58,10 @@ async function payeeFsp(): Promise<{ payee: SimulatedDfsp; quotes: object[] }> {
     if (isTo('POST', '/quotes')(request)) {
       const { fulfilment, condition } = ilpPair();
       fulfilments.set(condition, fulfilment);
+      const { amount, currency } = request.body.amount;
       const quote = {
-        transferAmount: request.body.amount,
-        payeeReceiveAmount: request.body.amount,
+        transferAmount: { amount: String(Number(amount) + Number(terms.fee ?? 0)), currency: terms.currency ?? currency },
+        payeeReceiveAmount: { amount, currency: terms.currency ?? currency },
         expiration: new Date(Date.now() + 60_000).toISOString(),
         ilpPacket: Buffer.from(`ilp packet of quote ${request.body.quoteId}`).toString('base64url'),
         condition,
@@ -129,7 +133,15 @@ test('a payment from a linked account COMPLETES: RECEIVED, the challenge of the 
   t.deepEqual(transfer.body.amount, request.amount);
   t.is(await hub.position(dfsp), before.payer + 10);
   t.is(await hub.position(payee), before.payee - 10);
-  t.is(balanceOf(address), String(Number(before.balance) - 10));
+  // The PISP is told without waiting on the bank: the hold is taken from the account just after.
+  const debited = String(Number(before.balance) - 10);
+  t.is(
+    await pollUntil(
+      async () => balanceOf(address),
+      (balance) => balance === debited,
+    ),
+    debited,
+  );
   t.is(finalOutcomes(pisp, request.transactionRequestId).length, 1);
 
   // The PISP sends the same request again: it is told how it ended, and nothing is paid twice.
@@ -163,7 +175,14 @@ test('a payment signed with a FIDO credential on the user’s device COMPLETES',
   const request = transactionRequest(payee.name, { payer: { partyIdType: 'THIRD_PARTY_LINK', partyIdentifier: bob.address, fspId: dfsp.name } });
   const outcome = await initiate(fidoPisp, request);
   t.deepEqual(outcome.body, { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
-  t.is(balanceOf(bob.address), String(Number(before) - 10));
+  const debited = String(Number(before) - 10);
+  t.is(
+    await pollUntil(
+      async () => balanceOf(bob.address),
+      (balance) => balance === debited,
+    ),
+    debited,
+  );
 });
 
 test('a payment the user REJECTS ends with PATCH transactionRequestState REJECTED, and no transfer', async (t) => {
@@ -198,6 +217,84 @@ test('a request whose PISP never answers the authorization fails once it expires
   decisions.set(request.transactionRequestId, () => undefined);
   const outcome = await initiate(pisp, request);
   t.is(outcome.body.errorInformation.errorCode, '3301');
+  t.false(payee.received.some(isTo('POST', '/transfers')));
+});
+
+/** A new customer of the DFSP's bank with one account holding `balance` USD, linked to the PISP; its account's address. */
+async function linkedCustomer(who: string, balance: string): Promise<string> {
+  const address = `${dfsp.name}.${who}.1`;
+  dfsp.bank.customers.push({
+    userId: `${who}@${dfsp.name}`,
+    msisdn: `2557${crypto.randomInt(10 ** 7, 10 ** 8)}`,
+    firstName: who,
+    lastName: 'Test',
+    dateOfBirth: '1990-01-01',
+    authChannels: ['OTP'],
+    accounts: [{ accountId: address, nickname: who, currency: 'USD', balance }],
+  });
+  const linked = await linkAccount(hub, pisp, dfsp, genericCredential(signer), { userId: `${who}@${dfsp.name}`, scopes: scopesOf(address) });
+  if (linked.finished.method !== 'PATCH') throw new Error(`linking failed: ${JSON.stringify(linked.finished.body)}`);
+  return address;
+}
+
+const fromAccount = (address: string) => ({ payer: { partyIdType: 'THIRD_PARTY_LINK', partyIdentifier: address, fspId: dfsp.name } });
+
+// Serial: the hub positions compared are the DFSP's, which the other tests' payments move too.
+test.serial(
+  'two payments together exceeding the balance: the amount is held at the check, so one COMPLETES and the other is refused 7101; the balance never goes negative and positions move once',
+  async (t) => {
+    const { payee } = await payeeFsp();
+    const address = await linkedCustomer('carol', '100');
+    const before = { payer: await hub.position(dfsp), payee: await hub.position(payee) };
+    const requests = [0, 1].map(() => transactionRequest(payee.name, { ...fromAccount(address), amount: { amount: '80', currency: 'USD' } }));
+
+    const outcomes = await Promise.all(requests.map((request) => initiate(pisp, request)));
+    const completed = outcomes.filter((outcome) => outcome.method === 'PATCH');
+    const refused = outcomes.filter((outcome) => outcome.method === 'PUT');
+    t.is(completed.length, 1);
+    t.deepEqual(completed[0]?.body, { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
+    t.is(refused.length, 1);
+    t.is(refused[0]?.body.errorInformation.errorCode, '7101');
+    t.is(payee.received.filter(isTo('POST', '/transfers')).length, 1, 'one transfer asked of the switch');
+    t.is(await hub.position(dfsp), before.payer + 80);
+    t.is(await hub.position(payee), before.payee - 80);
+    // The hold is taken once the transfer committed; the PISP is told first, so the account follows shortly.
+    t.is(
+      await pollUntil(
+        async () => balanceOf(address),
+        (balance) => balance === '20',
+      ),
+      '20',
+    );
+    t.is(dfsp.bank.available(address), '20', 'nothing is held any more');
+    for (const request of requests) t.is(finalOutcomes(pisp, request.transactionRequestId).length, 1);
+  },
+);
+
+test('a quote whose transferAmount is more than the request’s amount (payee fees) is refused 7101 before the user is asked, and the hold is released', async (t) => {
+  const { payee } = await payeeFsp({ fee: '1' });
+  const address = await linkedCustomer('dave', '50');
+  const request = transactionRequest(payee.name, { ...fromAccount(address), amount: { amount: '50', currency: 'USD' } });
+  const outcome = await initiate(pisp, request);
+  t.is(outcome.path, `${transactionPath(request.transactionRequestId)}/error`);
+  t.is(outcome.body.errorInformation.errorCode, '7101');
+  t.false(pisp.received.some((r) => isTo('POST', '/thirdpartyRequests/authorizations')(r) && r.body.transactionRequestId === request.transactionRequestId));
+  t.false(payee.received.some(isTo('POST', '/transfers')));
+  t.is(
+    await pollUntil(
+      async () => dfsp.bank.available(address),
+      (available) => available === '50',
+    ),
+    '50',
+  );
+  t.is(balanceOf(address), '50');
+});
+
+test('a quote in another currency than the request’s is refused 7101, and nothing is transferred', async (t) => {
+  const { payee } = await payeeFsp({ currency: 'EUR' });
+  const request = transactionRequest(payee.name);
+  const outcome = await initiate(pisp, request);
+  t.is(outcome.body.errorInformation.errorCode, '7101');
   t.false(payee.received.some(isTo('POST', '/transfers')));
 });
 

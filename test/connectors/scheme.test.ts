@@ -95,17 +95,18 @@ test.serial('a user links by WEB with a FIDO credential, pays with a FIDO assert
 });
 
 test.serial('after the user unlinks, a payment from that account is refused and moves nothing', async (t) => {
-  const alice = `alice@${dfspa.name}`;
-  const linked = await app.link(bankOf(dfspa), alice, 'GENERIC');
+  // Bob's account at dfspa, linked only here: another consent to the same account would still let it pay.
+  const bobAtA = `bob@${dfspa.name}`;
+  const linked = await app.link(bankOf(dfspa), bobAtA, 'GENERIC');
   const unlinked = await app.call('DELETE', `/linking/consents/${linked.consentId}`);
   t.is(unlinked.body.currentState, 'consentRevoked', JSON.stringify(unlinked.body));
   t.is(unlinked.body.consent.status, 'REVOKED');
 
-  const bob = dfspb.bank.customerByUserId(`bob@${dfspb.name}`)!;
-  const before = { positions: [await hub.position(dfspa), await hub.position(dfspb)], balance: balance(dfspa, alice) };
-  const refused = await app.pay({ bank: dfspa.name, account: linked.account }, bob.msisdn, '3', 'GENERIC');
+  const payee = dfspb.bank.customerByUserId(`alice@${dfspb.name}`)!;
+  const before = { positions: [await hub.position(dfspa), await hub.position(dfspb)], balance: balance(dfspa, bobAtA) };
+  const refused = await app.pay({ bank: dfspa.name, account: linked.account }, payee.msisdn, '3', 'GENERIC');
   t.not(refused.outcome.body.transactionStatus?.transactionState, 'COMPLETED', JSON.stringify(refused.outcome.body));
   t.is(refused.outcome.body.currentState, 'errored');
   t.deepEqual([await hub.position(dfspa), await hub.position(dfspb)], before.positions);
-  t.is(balance(dfspa, alice), before.balance);
+  t.is(balance(dfspa, bobAtA), before.balance);
 });

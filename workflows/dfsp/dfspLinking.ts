@@ -1,16 +1,15 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { setHandler, sleep, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { setHandler, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import type { ConsentRequestsPostRequest, ConsentsIDPutResponseVerified, SignedCredential } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';
-import type { OutgoingMessage } from '../../api/contracts/peers';
+import { errorInformationOf, OutgoingMessage, PeerMessage } from '../../api/contracts/peers';
 import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
 import { messages } from '../participant/activities';
-import { exchangeAsChild, ExchangeOutcome } from '../participant/exchange';
+import { exchangeAsChild, ExchangeOutcome, exchangeInTurn } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';
-import { answeredWithError, answerOf } from './thirdpartyAnswers';
+import { answeredWithError, answerOf } from './answers';
 import { bank } from './thirdpartyActivities';
 import { DfspLinkingView, dfspLinkingQuery } from './thirdpartyContracts';
-import { thirdpartyError } from './thirdpartyErrors';
+import { thirdpartyError } from '../../api/contracts/thirdpartyErrors';
 
 /** How long the DFSP waits for what needs the user (their authToken, their signed credential). */
 const USER_STEP_MS = 10 * 60_000;
@@ -24,16 +23,9 @@ export interface DfspLinkingInput {
  * address, the answer's only key: while another linking of the same account registers it (another PISP, at the same
  * moment), this one waits its turn, and the lookup then answers it as the holder's repeated registration.
  */
-async function registerLink(address: string, fspId: string, waitMs: number): Promise<ExchangeOutcome> {
+function registerLink(address: string, fspId: string, waitMs: number): Promise<ExchangeOutcome> {
   const id = `THIRD_PARTY_LINK/${address}`;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await exchangeAsChild({ request: { resource: 'participants', name: 'request', id, body: { fspId } }, answerId: id, waitMs });
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError) || attempt * 1_000 > waitMs) throw error;
-      await sleep(1_000);
-    }
-  }
+  return exchangeInTurn({ request: { resource: 'participants', name: 'request', id, body: { fspId } }, answerId: id, waitMs });
 }
 
 /**
@@ -87,7 +79,9 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
   moveTo('AUTHENTICATING');
 
   // Authentication: the secret the user got comes back through the PISP; the consent exists only once it is right (rule 4).
-  const authenticated = await inbox.next<{ authToken: string }>(kindsOn('consentRequests', 'patch'), USER_STEP_MS);
+  // Only the PISP that asked may pass the user's secret on (Document 1, "Authentication"): another's PATCH is not taken.
+  const fromPisp = (message: PeerMessage) => kindsOn('consentRequests', 'patch')(message) && message.source === pisp;
+  const authenticated = await inbox.next<{ authToken: string }>(fromPisp, USER_STEP_MS);
   if (!authenticated) return refuseRequest(thirdpartyError('accountLinkingError', 'no authToken came in time'));
   if (!(await bank.verifyAuthToken({ consentRequestId, authToken: authenticated.body.authToken }))) {
     return refuseRequest(thirdpartyError('otpValidationError'));
@@ -103,11 +97,12 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
   const grant = await exchangeAsChild({
     request: { to: pisp, resource: 'consents', name: 'request', body: { consentId, consentRequestId, scopes, status: 'ISSUED' } },
     answerId: consentId,
+    from: [pisp],
     waitMs: USER_STEP_MS,
   });
   if (grant.kind === 'answered' && grant.message.name === 'error') {
     // The PISP gave up the linking itself: there is no one to tell.
-    view.errorInformation = (grant.message.body as { errorInformation: ErrorInformation }).errorInformation;
+    view.errorInformation = errorInformationOf(grant.message);
     moveTo('FAILED');
     return view.state;
   }
@@ -115,11 +110,13 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
   if (!signed) return refuseConsent(thirdpartyError('accountLinkingError', 'no signed credential came in time'));
   const { credential } = signed;
 
-  // Credential registration with the Auth service, which checks the credential signs the consent's challenge.
+  // Credential registration with the Auth service, which checks the credential signs the consent's challenge. Its
+  // verdict comes back on PUT /consents/{ID}, an ID the PISP knows too: only the Auth service's answer is taken.
   moveTo('REGISTERING');
   const registration = await exchangeAsChild({
     request: { to: me.authServiceId, resource: 'consents', name: 'request', body: { consentId, consentRequestId, scopes, credential, status: 'ISSUED' } },
     answerId: consentId,
+    from: [me.authServiceId],
     waitMs: me.requestTimeoutMs,
   });
   if (answerOf<ConsentsIDPutResponseVerified>(registration)?.credential.status !== 'VERIFIED') {

@@ -17,19 +17,27 @@ import { messages } from '../participant/activities';
 import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { requestQuote, transferFunds } from './payer';
-import { answeredWithError, answerOf } from './thirdpartyAnswers';
+import { answeredWithError, answerOf } from './answers';
 import { bank, ledger } from './thirdpartyActivities';
 import { thirdpartyTransactionQuery, ThirdpartyTransactionView } from './thirdpartyContracts';
-import { thirdpartyError, ThirdpartyErrorName } from './thirdpartyErrors';
+import { thirdpartyError, ThirdpartyErrorName } from '../../api/contracts/thirdpartyErrors';
 
 export interface DfspThirdpartyTransactionInput {
   transactionRequestId: string;
 }
 
-/** How the request ended: each has exactly one final message to the PISP. */
-type Outcome = { kind: 'completed' } | { kind: 'rejected' } | { kind: 'failed'; errorInformation: ErrorInformation };
+/** How the request ended: each has exactly one final message to the PISP. `amount` is what the transfer took. */
+type Outcome = { kind: 'completed'; amount: string } | { kind: 'rejected' } | { kind: 'failed'; errorInformation: ErrorInformation };
 
-const failedWith = (errorInformation: ErrorInformation): Outcome => ({ kind: 'failed', errorInformation });
+const failure = (errorInformation: ErrorInformation): Outcome => ({ kind: 'failed', errorInformation });
+
+/** Why the quote cannot be paid from the money held for the request, or undefined when it can. */
+function beyondHold(quote: QuotesIDPutResponse, held: ThirdpartyRequestsTransactionsPostRequest['amount']): string | undefined {
+  const { amount, currency } = quote.transferAmount;
+  if (currency !== held.currency) return `the quote's transferAmount is in ${currency}, the request in ${held.currency}`;
+  if (new Decimal(amount).greaterThan(held.amount)) return `the quote's transferAmount ${amount} is more than the ${held.amount} held for the request`;
+  return undefined;
+}
 
 /** What the payer is charged beyond what the payee receives: transferAmount − payeeReceiveAmount. */
 function feesOf(quote: QuotesIDPutResponse) {
@@ -43,6 +51,8 @@ function feesOf(quote: QuotesIDPutResponse) {
  * authorization request with the challenge derived from the quote, the verification of the user's signature by the
  * Auth service, the transfer, and exactly one final outcome: PATCH (COMPLETED or REJECTED) or PUT …/error. The
  * request's expiration bounds every wait before the transfer; once the transfer is asked for, the switch decides it.
+ * The money is held at the bank from the check on, so payments from one account cannot together spend more than it
+ * holds: the hold is committed once the transfer committed, released on any other ending, after the PISP is told.
  */
 export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspThirdpartyTransactionInput): Promise<Outcome['kind']> {
   const inbox = new Inbox();
@@ -61,16 +71,18 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
   const remaining = () => msUntil(request.expiration);
   /** A step that ended without its answer: the request expired meanwhile, or the step failed. */
   const stepFailed = (name: ThirdpartyErrorName, detail?: string) =>
-    failedWith(remaining() <= 0 ? thirdpartyError('transactionRequestExpired') : thirdpartyError(name, detail));
+    failure(remaining() <= 0 ? thirdpartyError('transactionRequestExpired') : thirdpartyError(name, detail));
 
   async function pay(): Promise<Outcome> {
-    if (remaining() <= 0) return failedWith(thirdpartyError('transactionRequestExpired'));
+    if (remaining() <= 0) return failure(thirdpartyError('transactionRequestExpired'));
     const me = await bank.thirdpartyIdentity();
 
-    // Rule 3: the payer is an account this DFSP linked to this PISP, which may pay this amount from it.
+    // Rule 3: the payer is an account this DFSP linked to this PISP, which may pay this amount from it: held, from now on.
     const checked = await bank.checkThirdpartyTransactionRequest({ request, pispId: pisp });
-    if (!checked.ok) return failedWith(checked.errorInformation);
+    if (!checked.ok) return failure(checked.errorInformation);
     const { consentId, address, holder } = checked;
+    const reserved = await bank.reserveFunds({ transactionRequestId, address, amount: request.amount.amount });
+    if (!reserved.ok) return failure(reserved.errorInformation);
     upsertSearchAttributes([{ key: ConsentId, value: consentId }]);
     const transactionId = uuid4();
     await toPisp({ name: 'answer', body: { transactionId, transactionRequestState: 'RECEIVED' } });
@@ -95,6 +107,9 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
     const quoted = await requestQuote(payeeFsp, quoteRequest, remaining());
     if (!quoted.ok) return stepFailed('quoteFailed');
     const quote = quoted.body;
+    // The payer pays the quote's transferAmount (fees, a RECEIVE amount): never more than the hold covers.
+    const unpayable = beyondHold(quote, request.amount);
+    if (unpayable) return failure(thirdpartyError('transactionRequestNotValid', unpayable));
 
     // Rules 4 and 5: the user, through the PISP, signs the challenge derived from the quote, or rejects the terms.
     const challenge = await bank.transactionChallenge(quote);
@@ -116,6 +131,8 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
       await exchangeAsChild({
         request: { to: pisp, resource: 'thirdpartyRequests/authorizations', name: 'request', body: authorizationRequest },
         answerId: authorizationRequestId,
+        // Only the PISP of the request answers for its user (Document 1, "Authentication").
+        from: [pisp],
         waitMs: remaining(),
       }),
     );
@@ -134,17 +151,19 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
     const verifying = await exchangeAsChild({
       request: { to: me.authServiceId, resource: 'thirdpartyRequests/verifications', name: 'request', body: verificationRequest },
       answerId: verificationRequestId,
+      from: [me.authServiceId],
       waitMs: remaining(),
     });
     const verification = answerOf<ThirdpartyRequestsVerificationsIDPutResponse>(verifying);
     if (verification?.authenticationResponse !== 'VERIFIED') {
-      return answeredWithError(verifying) || verification ? failedWith(thirdpartyError('authorizationNotValid')) : stepFailed('authServiceError');
+      return answeredWithError(verifying) || verification ? failure(thirdpartyError('authorizationNotValid')) : stepFailed('authServiceError');
     }
     Object.assign(view, { transactionRequestState: 'ACCEPTED', transactionState: 'PENDING' });
-    if (remaining() <= 0) return failedWith(thirdpartyError('transactionRequestExpired'));
+    if (remaining() <= 0) return failure(thirdpartyError('transactionRequestExpired'));
 
     // Rule 7: the transfer of the quoted terms; the payer's account follows once the switch has committed it.
     upsertSearchAttributes([{ key: State, value: 'TRANSFERRING' }]);
+    transferAsked = true;
     const transferId = uuid4();
     const transferred = await transferFunds(
       payeeFsp,
@@ -159,19 +178,26 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
       },
       Math.max(remaining(), me.requestTimeoutMs),
     );
-    if (!transferred.ok || transferred.body.transferState !== 'COMMITTED') return failedWith(thirdpartyError('transferFailed'));
-    await ledger.debitLinkedAccount({ transferId, address, amount: quote.transferAmount.amount });
-    return { kind: 'completed' };
+    if (!transferred.ok || transferred.body.transferState !== 'COMMITTED') return failure(thirdpartyError('transferFailed'));
+    return { kind: 'completed', amount: quote.transferAmount.amount };
   }
 
+  /** Whether the transfer was asked for: from then on only the switch's answer says whether the money moved. */
+  let transferAsked = false;
   let outcome: Outcome;
+  let outcomeKnown = true;
   try {
     outcome = await pay();
   } catch (error) {
     // A step that failed for good (the switch refusing a message, the bank out of reach) still ends the request.
     log.error('third-party transaction request failed', { error: (error as Error).message });
-    outcome = failedWith(errorOf(error));
+    outcome = failure(errorOf(error));
+    outcomeKnown = !transferAsked;
   }
+
+  // The account follows the switch: the hold is committed once the transfer committed, released on any other known
+  // ending. It runs beside the final message, which does not wait on the bank.
+  const accountFollows = settleHold(outcome);
 
   // Exactly one final outcome (Document 1, "Events"). It is sent once, with retries; it cannot undo what happened.
   switch (outcome.kind) {
@@ -188,5 +214,13 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
       await bestEffort(toPisp({ name: 'error', body: { errorInformation: outcome.errorInformation } }), 'final error');
   }
   upsertSearchAttributes([{ key: State, value: outcome.kind.toUpperCase() }]);
+  await accountFollows;
   return outcome.kind;
+
+  async function settleHold(ended: Outcome): Promise<void> {
+    if (ended.kind === 'completed') return ledger.commitReservation({ transactionRequestId, amount: ended.amount });
+    if (outcomeKnown) return ledger.releaseReservation(transactionRequestId);
+    // A transfer whose end is unknown keeps its hold: released, the money could be spent twice. An operator settles it.
+    log.error('the transfer of a third-party transaction request ended unknown: its hold is kept', { transactionRequestId });
+  }
 }

@@ -1,12 +1,10 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { defineQuery, setHandler, sleep, uuid4 } from '@temporalio/workflow';
+import { defineQuery, setHandler, uuid4 } from '@temporalio/workflow';
 import type { Types as Outbound } from '@mojaloop/api-snippets/lib/sdk-scheme-adapter/v2_1_0/outbound/types';
-import { mojaloopPartyOf } from '../../activities/dfsp/fspiop/backendForms';
-import type { BackendParty } from '../../activities/dfsp/backend/coreBanking';
 import type { PartiesTypeIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';
-import type { OutgoingMessage } from '../../api/contracts/peers';
-import { exchangeAsChild, ExchangeOutcome } from '../participant/exchange';
+import { mojaloopPartyOf } from '../../api/contracts/mojaloopParty';
+import { errorInformationOf, OutgoingMessage } from '../../api/contracts/peers';
+import { ExchangeOutcome, exchangeInTurn } from '../participant/exchange';
 import { requestQuote, transferFunds } from './payer';
 
 /** The outbound API's POST /transfers body and its answer (sdk-scheme-adapter v2.1.0). */
@@ -84,7 +82,8 @@ export async function dfspTransfer(input: DfspTransferInput): Promise<OutboundTr
       expiration: expiringIn(request.prepareExpirySeconds),
       ...(request.transferRequestExtensions?.length ? { extensionList: { extension: request.transferRequestExtensions } } : {}),
     };
-    const fulfilled = await transferFunds(payeeFsp, prepare, waitMs);
+    // Until the switch says how it ended, it is asked again every waitMs at first, then less often.
+    const fulfilled = await transferFunds(payeeFsp, prepare, waitMs, waitMs);
     if (!fulfilled.ok) throw new StepFailed('Got an error response preparing transfer', 500, fulfilled.errorInformation);
     state.fulfil = { body: fulfilled.body };
     // The switch committed only on a fulfilment whose SHA-256 is the condition; ABORTED is its answer to a GET.
@@ -104,9 +103,7 @@ async function resolvePayee(to: Party, waitMs: number): Promise<PartiesTypeIDPut
   if (outcome.kind === 'timedOut') throw new StepFailed('Timeout resolving payee', 504);
   if (outcome.kind === 'refused') throw new StepFailed('Got an error response resolving party', 500, outcome.errorInformation);
   const { message } = outcome;
-  if (message.name === 'error') {
-    throw new StepFailed('Got an error response resolving party', 500, (message.body as { errorInformation: ErrorInformation }).errorInformation);
-  }
+  if (message.name === 'error') throw new StepFailed('Got an error response resolving party', 500, errorInformationOf(message));
   const answer = message.body as PartiesTypeIDPutResponse;
   const { partyIdInfo } = answer.party;
   // The SDK's checks: the answer is about the party asked for, and names the FSP that holds it.
@@ -126,16 +123,7 @@ async function lookUp(to: Party, waitMs: number): Promise<ExchangeOutcome> {
   const id = [to.idType, to.idValue, ...(to.idSubValue ? [to.idSubValue] : [])].join('/');
   // GET /parties names its destination only when the caller knows it; otherwise the switch finds it.
   const request: OutgoingMessage = { ...(to.fspId ? { to: to.fspId } : {}), resource: 'parties', name: 'get', id };
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      return await exchangeAsChild({ request, answerId: id, waitMs: deadline - Date.now() });
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      if (Date.now() >= deadline) return { kind: 'timedOut' };
-      await sleep(500);
-    }
-  }
+  return exchangeInTurn({ request, answerId: id, waitMs });
 }
 
 /** The payee's details the lookup gave: its FSP and names (the SDK copies them onto `to`). */
@@ -159,8 +147,8 @@ function quoteRequestOf(state: OutboundTransferResponse, payerFsp: string, reque
     amountType: state.amountType,
     amount: { amount: state.amount, currency: state.currency },
     expiration: expiringIn(request.quoteExpirySeconds),
-    payer: mojaloopPartyOf(state.from as BackendParty, payerFsp),
-    payee: mojaloopPartyOf(state.to as BackendParty, state.to.fspId!),
+    payer: mojaloopPartyOf(state.from, payerFsp),
+    payee: mojaloopPartyOf(state.to, state.to.fspId!),
     transactionType: {
       scenario: state.transactionType,
       ...(state.subScenario ? { subScenario: state.subScenario } : {}),

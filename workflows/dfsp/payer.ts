@@ -1,17 +1,11 @@
+import { sleep } from '@temporalio/workflow';
 import type { QuotesIDPutResponse, QuotesPostRequest, TransfersIDPutResponse, TransfersPostRequest } from '../../api/contracts/bodies';
-import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
-import type { PeerMessage } from '../../api/contracts/peers';
-import { exchangeAsChild } from '../participant/exchange';
+import { errorInformation } from '../../api/contracts/errors';
+import { errorInformationOf } from '../../api/contracts/peers';
+import { exchangeAsChild, ExchangeOutcome } from '../participant/exchange';
+import { Answered, answeredOf, failedWith } from './answers';
 
-/** How a payer's request ended: the answer, or the error that stands for it (its own, the switch's, or a timeout). */
-export type Answered<T> = { ok: true; body: T } | { ok: false; errorInformation: ErrorInformation };
-
-const failedWith = (errorInformationOf: ErrorInformation): Answered<never> => ({ ok: false, errorInformation: errorInformationOf });
-
-function answerOf<T>(message: PeerMessage): Answered<T> {
-  if (message.name === 'error') return failedWith((message.body as { errorInformation: ErrorInformation }).errorInformation);
-  return { ok: true, body: message.body as T };
-}
+export type { Answered } from './answers';
 
 /**
  * The payer's quote (Document 2, "Quotes"): POST /quotes to the payee FSP through the switch, and its PUT /quotes/{ID}
@@ -19,16 +13,26 @@ function answerOf<T>(message: PeerMessage): Answered<T> {
  */
 export async function requestQuote(payeeFsp: string, quote: QuotesPostRequest, waitMs: number): Promise<Answered<QuotesIDPutResponse>> {
   const outcome = await exchangeAsChild({ request: { to: payeeFsp, resource: 'quotes', name: 'request', body: quote }, answerId: quote.quoteId, waitMs });
-  if (outcome.kind === 'answered') return answerOf(outcome.message);
-  if (outcome.kind === 'refused') return failedWith(outcome.errorInformation);
-  return failedWith(errorInformation('quoteExpired', `no answer to quote ${quote.quoteId} in time`));
+  return answeredOf(outcome, errorInformation('quoteExpired', `no answer to quote ${quote.quoteId} in time`));
 }
+
+/** The states of a transfer that are its end (Document 2, "Transfer states"); RECEIVED and RESERVED are not. */
+const FINAL_STATES: ReadonlyArray<TransfersIDPutResponse['transferState']> = ['COMMITTED', 'ABORTED'];
+
+/** How often the payer asks after a transfer whose outcome it does not know: from `askEveryMs`, doubling up to this. */
+export const MAX_ASK_EVERY_MS = 10 * 60_000;
 
 /**
  * The payer's transfer (Document 2, "Transfers"): POST /transfers through the switch, which reserves the funds and
  * asks the payee, then PUT /transfers/{ID} with its final state, or an error. The switch decides a transfer, not the
- * payer: when no answer comes in time the payer asks with GET /transfers/{ID} until the switch says how it ended,
- * never guessing, so money the switch moved is never reported as not moved.
+ * payer: until it says how the transfer ended (COMMITTED or ABORTED, or an error callback about the transfer) the
+ * payer asks with GET /transfers/{ID}, never guessing, so money the switch moved is never reported as not moved. A
+ * GET the switch refuses (4xx) or leaves unanswered says nothing about the transfer: the payer asks again.
+ *
+ * The asking is bounded in rate, not in time (only the switch can end it): it backs off from `askEveryMs`, doubling,
+ * to one ask every MAX_ASK_EVERY_MS. Each ask is a child workflow, a handful of events in the caller's history, so a
+ * switch silent for a week adds some 1,000 asks, well inside a history's limits; a helper cannot continue-as-new for
+ * its caller.
  */
 export async function transferFunds(
   payeeFsp: string,
@@ -37,14 +41,19 @@ export async function transferFunds(
   askEveryMs = 30_000,
 ): Promise<Answered<TransfersIDPutResponse>> {
   const id = transfer.transferId;
-  let outcome = await exchangeAsChild({ request: { to: payeeFsp, resource: 'transfers', name: 'request', body: transfer }, answerId: id, waitMs });
-  for (;;) {
-    if (outcome.kind === 'refused') return failedWith(outcome.errorInformation);
+  const prepared = await exchangeAsChild({ request: { to: payeeFsp, resource: 'transfers', name: 'request', body: transfer }, answerId: id, waitMs });
+  // The switch refusing the POST itself is the transfer never made.
+  if (prepared.kind === 'refused') return failedWith(prepared.errorInformation);
+  let outcome: ExchangeOutcome = prepared;
+  for (let interval = askEveryMs; ; interval = Math.min(2 * interval, MAX_ASK_EVERY_MS)) {
     if (outcome.kind === 'answered') {
-      const answer = answerOf<TransfersIDPutResponse>(outcome.message);
-      // A RESERVED answer is not an outcome yet; the payer asks again.
-      if (!answer.ok || answer.body.transferState !== 'RESERVED') return answer;
+      const { message } = outcome;
+      if (message.name === 'error') return failedWith(errorInformationOf(message));
+      const answer = message.body as TransfersIDPutResponse;
+      if (FINAL_STATES.includes(answer.transferState)) return { ok: true, body: answer };
     }
-    outcome = await exchangeAsChild({ request: { resource: 'transfers', name: 'get', id }, answerId: id, waitMs: askEveryMs });
+    // A refused GET came back at once: wait before asking again, as an unanswered one did.
+    if (outcome.kind === 'refused') await sleep(interval);
+    outcome = await exchangeAsChild({ request: { resource: 'transfers', name: 'get', id }, answerId: id, waitMs: interval });
   }
 }

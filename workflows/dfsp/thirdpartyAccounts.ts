@@ -1,7 +1,7 @@
 import { Inbox, kindsOn } from '../participant/inbox';
 import { messages } from '../participant/activities';
 import { bank } from './thirdpartyActivities';
-import { thirdpartyError } from './thirdpartyErrors';
+import { thirdpartyError } from '../../api/contracts/thirdpartyErrors';
 
 /**
  * `dfspAccounts/<userId>/<key>`: GET /accounts/{ID} (Document 1, discovery) answered from the bank: PUT /accounts/{ID}

@@ -8,10 +8,10 @@ export const bank = proxyActivities<ThirdpartyActivities>({
 });
 
 /**
- * The debit after a committed transfer is never given up: the switch has moved the money, so the bank must follow
- * (an operator sees the retries in the Temporal UI if it cannot).
+ * A hold is committed once the switch committed the transfer, or released otherwise, and never given up: the PISP has its answer
+ * already, and the account must follow what the switch did (an operator sees the retries in the Temporal UI).
  */
-export const ledger = proxyActivities<Pick<ThirdpartyActivities, 'debitLinkedAccount'>>({
+export const ledger = proxyActivities<Pick<ThirdpartyActivities, 'commitReservation' | 'releaseReservation'>>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });

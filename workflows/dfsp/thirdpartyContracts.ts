@@ -10,6 +10,8 @@ export const thirdpartyWorkflowIds = {
   accounts: (userId: string, key: string) => `dfspAccounts/${userId}/${key}`,
   /** One GET /thirdpartyRequests/transactions/{ID} answered; `key` makes each request its own run. */
   transactionStatus: (transactionRequestId: string, key: string) => `dfspTransactionStatus/${transactionRequestId}/${key}`,
+  /** One repeated POST /consentRequests of a linking that has ended, answered; `key` makes each its own run. */
+  consentRequestRepeat: (consentRequestId: string, key: string) => `dfspConsentRequestRepeat/${consentRequestId}/${key}`,
   /** The revocation of a consent the DFSP granted, by its PISP's DELETE or the Auth service's PATCH. */
   unlinking: (consentId: string) => `dfspUnlinking/${consentId}`,
 } as const;

@@ -1,6 +1,6 @@
 import { messages } from '../participant/activities';
 import type { ThirdpartyTransactionView } from './thirdpartyContracts';
-import { thirdpartyError } from './thirdpartyErrors';
+import { thirdpartyError } from '../../api/contracts/thirdpartyErrors';
 
 export interface TransactionStatusInput {
   transactionRequestId: string;

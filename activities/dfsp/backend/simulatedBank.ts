@@ -53,12 +53,24 @@ export function sampleCustomers(fspId: string, currency = 'USD', msisdnPrefix = 
   ];
 }
 
+/** Money held on an account for a payment not yet decided: a pending debit, committed or released, never edited. */
+interface Hold {
+  accountId: string;
+  amount: string;
+}
+
 /**
  * The built-in stand-in for a bank's own systems, which the demo and the tests run against: customers, their
  * accounts and balances, in memory. The connector reaches it only through the backend interfaces
  * (CoreBanking, ThirdpartyBackend), as it would reach a real core-banking adapter.
+ *
+ * Invariant: an account's balance never falls below what it holds for pending payments (so never below zero).
  */
 export class SimulatedBank {
+  private readonly holds = new Map<string, Hold>();
+  /** How each hold that ended did: the same step again changes nothing. */
+  private readonly ended = new Map<string, 'committed' | 'released'>();
+
   constructor(
     readonly fspId: string,
     readonly customers: SimulatedCustomer[] = sampleCustomers(fspId),
@@ -80,13 +92,56 @@ export class SimulatedBank {
     return undefined;
   }
 
-  /** Adds `amount` (negative to take it) to an account's balance; false when the account is unknown or would go below zero. */
+  /** What an account may still spend: its balance less what it holds. */
+  available(accountId: string): string | undefined {
+    const found = this.account(accountId);
+    return found && this.availableOf(found.account).toString();
+  }
+
+  /** Adds `amount` (negative to take it) to an account's balance; false when the account is unknown or would go below what it holds. */
   move(accountId: string, amount: string): boolean {
     const found = this.account(accountId);
-    if (!found) return false;
-    const balance = new Decimal(found.account.balance).plus(amount);
-    if (balance.isNegative()) return false;
-    found.account.balance = balance.toString();
+    if (!found || this.availableOf(found.account).plus(amount).isNegative()) return false;
+    found.account.balance = new Decimal(found.account.balance).plus(amount).toString();
     return true;
+  }
+
+  /**
+   * Holds `amount` of an account under `holdId`; false when the account is unknown or cannot spend it. A hold that
+   * exists already is kept as it is (true); one that has ended is not made again (false).
+   */
+  hold(holdId: string, accountId: string, amount: string): boolean {
+    if (this.holds.has(holdId)) return true;
+    const found = this.account(accountId);
+    if (this.ended.has(holdId) || !found || this.availableOf(found.account).lessThan(amount)) return false;
+    this.holds.set(holdId, { accountId, amount });
+    return true;
+  }
+
+  /** Takes `amount` (at most what is held) from the account and ends the hold; true again once done, false for no such hold. */
+  commitHold(holdId: string, amount: string): boolean {
+    const hold = this.holds.get(holdId);
+    if (!hold) return this.ended.get(holdId) === 'committed';
+    if (new Decimal(amount).greaterThan(hold.amount)) return false;
+    const { account } = this.account(hold.accountId)!;
+    account.balance = new Decimal(account.balance).minus(amount).toString();
+    this.endHold(holdId, 'committed');
+    return true;
+  }
+
+  /** Ends a hold without taking anything; nothing for no such hold. */
+  releaseHold(holdId: string): void {
+    if (this.holds.has(holdId)) this.endHold(holdId, 'released');
+  }
+
+  private endHold(holdId: string, how: 'committed' | 'released'): void {
+    this.holds.delete(holdId);
+    this.ended.set(holdId, how);
+  }
+
+  private availableOf(account: SimulatedAccount): Decimal {
+    let held = new Decimal(0);
+    for (const hold of this.holds.values()) if (hold.accountId === account.accountId) held = held.plus(hold.amount);
+    return new Decimal(account.balance).minus(held);
   }
 }

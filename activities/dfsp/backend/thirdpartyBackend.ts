@@ -13,12 +13,10 @@ export interface LinkableAccount {
   active: boolean;
 }
 
-/** A linked account as the payer DFSP needs it to check and pay a third-party transaction request. */
+/** A linked account as the payer DFSP needs it to check a third-party transaction request (its funds are held apart). */
 export interface PayingAccount {
   address: string;
   currency: string;
-  /** Decimal string. */
-  balance: string;
   active: boolean;
   /** Who holds it, as the quote to the payee FSP names the payer (an FSPIOP party, not the THIRD_PARTY_LINK). */
   holder: { partyIdType: 'MSISDN' | 'ACCOUNT_ID'; partyIdentifier: string; firstName?: string; lastName?: string };
@@ -39,7 +37,7 @@ export interface GrantedConsent {
 /**
  * What the DFSP connector asks of the bank's own systems for the third-party API (Document 1): its users and their
  * accounts, the user's authentication during linking (OTP sent out of band, or a web login at authUri), where
- * consents are kept, and the debit of a linked account when a payment from it commits. Every method that changes
+ * consents are kept, and the funds of a linked account held for a payment from it, then taken or released. Every method that changes
  * something is idempotent (activities retry). The built-in simulator implements it; a bank plugs in its own.
  */
 export interface ThirdpartyBackend {
@@ -66,8 +64,16 @@ export interface ThirdpartyBackend {
   /** A linked account's currency, balance and holder; undefined when the bank has no such account. */
   payingAccount(address: string): Promise<PayingAccount | undefined>;
   /**
-   * Takes `amount` from the account once a transfer from it has committed at the switch. Keyed by the transfer: the
-   * same transfer again takes nothing more. False when the account is unknown or the balance too low.
+   * Holds `amount` of the account for a third-party transaction request (a pending debit keyed by `holdId`, its
+   * transactionRequestId) as the request is checked, so two payments cannot both count on the same money. Again with
+   * the same holdId: nothing more is held (true). False when the account is unknown or cannot spend the amount.
    */
-  debit(transferId: string, address: string, amount: string): Promise<boolean>;
+  reserve(holdId: string, address: string, amount: string): Promise<boolean>;
+  /**
+   * Takes `amount` (the committed transfer's, at most what is held) from the account and ends the hold, once the
+   * transfer from it has committed at the switch. Again: nothing more is taken (true). False when no such hold is held.
+   */
+  commit(holdId: string, amount: string): Promise<boolean>;
+  /** Ends the hold without taking anything, when the request ended otherwise. Again, or for no such hold: nothing. */
+  release(holdId: string): Promise<void>;
 }

@@ -23,8 +23,6 @@ export class SimulatedThirdpartyBackend implements ThirdpartyBackend {
   private readonly secrets = new Map<string, IssuedSecret>();
   private readonly consents = new Map<string, GrantedConsent>();
   private readonly suspended = new Set<string>();
-  /** Transfers already debited, by transferId: a retried debit takes nothing twice. */
-  private readonly debited = new Set<string>();
 
   constructor(
     private readonly bank: SimulatedBank,
@@ -89,17 +87,21 @@ export class SimulatedThirdpartyBackend implements ThirdpartyBackend {
     return {
       address,
       currency: account.currency,
-      balance: account.balance,
       active: !this.suspended.has(address),
       holder: { partyIdType: 'MSISDN', partyIdentifier: customer.msisdn, firstName: customer.firstName, lastName: customer.lastName },
     };
   }
 
-  async debit(transferId: string, address: string, amount: string): Promise<boolean> {
-    if (this.debited.has(transferId)) return true;
-    if (!this.bank.move(address, `-${amount}`)) return false;
-    this.debited.add(transferId);
-    return true;
+  async reserve(holdId: string, address: string, amount: string): Promise<boolean> {
+    return this.bank.hold(holdId, address, amount);
+  }
+
+  async commit(holdId: string, amount: string): Promise<boolean> {
+    return this.bank.commitHold(holdId, amount);
+  }
+
+  async release(holdId: string): Promise<void> {
+    this.bank.releaseHold(holdId);
   }
 
   /** The secret the user received for a consent request (the SMS on their phone, the token after the web login). */

@@ -3,7 +3,8 @@ import type { PartiesTypeIDPutResponse, QuotesIDPutResponse, QuotesPostRequest, 
 import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
 import type { BackendTransferNotification } from '../backend/coreBanking';
 import type { DfspDependencies } from '../dependencies';
-import { backendQuoteRequestOf, backendTransferOf, mojaloopPartyOf, mojaloopQuoteOf } from './backendForms';
+import { mojaloopPartyOf } from '../../../api/contracts/mojaloopParty';
+import { backendQuoteRequestOf, backendTransferOf, mojaloopQuoteOf } from './backendForms';
 import { refusalOf } from './backendRefusals';
 import { conditionOf, fulfilmentOf, IlpAmountError, ilpFor, transactionIn, transactionObjectOf, TransactionObject } from './ilp';
 

@@ -10,33 +10,6 @@ import type { TransactionObject } from './ilp';
 type Party = QuotesPostRequest['payee'];
 type Currency = QuotesPostRequest['amount']['currency'];
 
-/** A backend party as the FSPIOP Party of a PUT /parties or a quote (internalPartyToMojaloopParty). */
-export function mojaloopPartyOf(internal: BackendParty, fspId: string): Party {
-  const party: Party = {
-    partyIdInfo: {
-      partyIdType: internal.idType as Party['partyIdInfo']['partyIdType'],
-      partyIdentifier: internal.idValue,
-      ...(internal.idSubValue ? { partySubIdOrType: internal.idSubValue } : {}),
-      fspId,
-      ...(internal.extensionList?.length ? { extensionList: { extension: internal.extensionList as Array<{ key: string; value: string }> } } : {}),
-    },
-  };
-  if (internal.displayName) party.name = internal.displayName;
-  const complexName = {
-    ...(internal.firstName ? { firstName: internal.firstName } : {}),
-    ...(internal.middleName ? { middleName: internal.middleName } : {}),
-    ...(internal.lastName ? { lastName: internal.lastName } : {}),
-  };
-  if (Object.keys(complexName).length > 0 || internal.dateOfBirth) {
-    party.personalInfo = {
-      ...(Object.keys(complexName).length > 0 ? { complexName } : {}),
-      ...(internal.dateOfBirth ? { dateOfBirth: internal.dateOfBirth } : {}),
-    };
-  }
-  if (internal.merchantClassificationCode !== undefined) party.merchantClassificationCode = internal.merchantClassificationCode;
-  return party;
-}
-
 /** An FSPIOP Party in the backend's form (mojaloopPartyToInternalParty). */
 export function backendPartyOf(party: Party): BackendParty {
   const { partyIdInfo, name, personalInfo } = party;

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ConsentRequestsPostRequest, QuotesIDPutResponse, ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
-import { Checked, thirdpartyError } from '../../../workflows/dfsp/thirdpartyErrors';
+import { Checked, thirdpartyError } from '../../../api/contracts/thirdpartyErrors';
 import type { AuthChannel, GrantedConsent, LinkableAccount } from '../backend/thirdpartyBackend';
 import type { DfspDependencies } from '../dependencies';
 import { transactionChallenge } from './challenge';
@@ -56,15 +56,27 @@ export function createThirdpartyActivities({ config, backends }: DfspDependencie
     transactionChallenge: async (quote: QuotesIDPutResponse): Promise<string> => transactionChallenge(quote),
 
     /**
-     * The payer's account is debited once its transfer has committed at the switch; retried, it takes nothing twice.
-     * A bank that cannot take it any more (the balance fell since the check) is an error for operators: the switch
-     * has moved the money, so it is retried until someone settles it, never reported to the PISP as failed.
+     * Payment flow rule 3 (c): the account holds the amount. It is held at the bank for the request (keyed by its
+     * transactionRequestId), so a second payment cannot count on the same money; 7101 when it cannot be.
      */
-    debitLinkedAccount: async (input: { transferId: string; address: string; amount: string }): Promise<void> => {
-      if (!(await bank.debit(input.transferId, input.address, input.amount))) {
-        throw ApplicationFailure.retryable(`the bank could not debit ${input.amount} from ${input.address} for transfer ${input.transferId}`, 'DebitFailed');
+    reserveFunds: async (input: { transactionRequestId: string; address: string; amount: string }): Promise<Checked<object>> =>
+      (await bank.reserve(input.transactionRequestId, input.address, input.amount))
+        ? { ok: true }
+        : { ok: false, errorInformation: thirdpartyError('transactionRequestNotValid', 'the account does not hold enough funds') },
+
+    /**
+     * The hold is taken from the account once the request's transfer has committed at the switch: the transfer's
+     * amount, at most what was held. Retried, it takes nothing twice. A bank that has no such hold any more is an
+     * error for operators: the switch has moved the money, so it is retried until someone settles it.
+     */
+    commitReservation: async (input: { transactionRequestId: string; amount: string }): Promise<void> => {
+      if (!(await bank.commit(input.transactionRequestId, input.amount))) {
+        throw ApplicationFailure.retryable(`the bank holds no ${input.amount} for transaction request ${input.transactionRequestId}`, 'CommitFailed');
       }
     },
+
+    /** The hold is given back when the request ended without a committed transfer. */
+    releaseReservation: (transactionRequestId: string): Promise<void> => bank.release(transactionRequestId),
 
     /**
      * DELETE /consents/{ID} from the PISP (Document 1, linking rule 5): only the consent's own PISP may unlink it.

@@ -1,5 +1,5 @@
 import type { ConsentRequestsPostRequest } from '../../../api/contracts/bodies';
-import { Checked, thirdpartyError } from '../../../workflows/dfsp/thirdpartyErrors';
+import { Checked, thirdpartyError } from '../../../api/contracts/thirdpartyErrors';
 import type { AuthChannel, LinkableAccount } from '../backend/thirdpartyBackend';
 
 /** The actions this DFSP lets a PISP take on a linked account; it offers no statements to PISPs. */

@@ -1,6 +1,5 @@
-import Decimal from 'decimal.js';
 import type { ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
-import { Checked, thirdpartyError } from '../../../workflows/dfsp/thirdpartyErrors';
+import { Checked, thirdpartyError } from '../../../api/contracts/thirdpartyErrors';
 import type { GrantedConsent, PayingAccount } from '../backend/thirdpartyBackend';
 
 /** What a valid request pays from: the consent that allows it and the account's holder, as the quote names the payer. */
@@ -15,8 +14,8 @@ const refused = (detail: string) => ({ ok: false as const, errorInformation: thi
 /**
  * Document 1, payment flow rule 3: (a) the payer is a THIRD_PARTY_LINK this DFSP issued to the PISP in
  * FSPIOP-Source, (b) through a consent that is VERIFIED and allows ACCOUNTS_TRANSFER on that account, (c) the account
- * is active, transacts in the request's currency and holds the amount, (d) the payee's FSP is named, as the quote
- * must be addressed to it. `consent` is the PISP's VERIFIED consent over the account, `account` the bank's account.
+ * is active and transacts in the request's currency (whether it holds the amount is the bank's hold, taken next), (d)
+ * the payee's FSP is named, as the quote must be addressed to it. `consent` is the PISP's VERIFIED consent over the account, `account` the bank's account.
  */
 export function checkTransactionRequest(
   request: ThirdpartyRequestsTransactionsPostRequest,
@@ -30,7 +29,6 @@ export function checkTransactionRequest(
   if (!scope?.actions.includes('ACCOUNTS_TRANSFER')) return refused('the consent does not allow ACCOUNTS_TRANSFER from the account');
   if (!account?.active) return refused('the account is not active');
   if (account.currency !== amount.currency) return refused(`the account does not transact in ${amount.currency}`);
-  if (new Decimal(account.balance).lessThan(amount.amount)) return refused('the account does not hold enough funds');
   if (!request.payee.partyIdInfo.fspId) return refused('payee.partyIdInfo.fspId is required to quote with the payee FSP');
   return { ok: true, consentId: consent.consentId, address: account.address, holder: account.holder };
 }

@@ -1,4 +1,4 @@
-import type { ErrorInformation } from '../../api/contracts/errors';
+import type { ErrorInformation } from './errors';
 
 /**
  * The errors the third-party DFSP role reports. The consent request codes are Document 1's (Errors); the others are
