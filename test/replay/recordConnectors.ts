@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { participantWorkflowIds } from '../../api/contracts/peers';
+import { accountsLookupId } from '../../api/pisp/inbound';
 import { thirdpartyWorkflowIds } from '../../workflows/dfsp/thirdpartyContracts';
 import { startTestDfsp, startTestPisp } from '../helpers/connectors';
 import { SoftAuthenticator } from '../helpers/softAuthenticator';
@@ -122,7 +123,7 @@ export const connectorScenarios: Record<string, ConnectorScenario> = {
       atDfsp(dfspa, 'dfspLinking-linked-otp-generic', participantWorkflowIds.dfspLinking(generic.consentRequestId)),
       atDfsp(dfspb, 'dfspLinking-linked-web-fido', participantWorkflowIds.dfspLinking(fido.consentRequestId)),
       // Discovery's GET /accounts as the PISP sends it (an exchange) and as the DFSP answers it.
-      atPisp('exchange-accounts', participantWorkflowIds.exchange('accounts', `alice@${dfspa.name}`)),
+      atPisp('exchange-accounts', participantWorkflowIds.exchange('accounts', accountsLookupId(dfspa.name, `alice@${dfspa.name}`))),
       atDfsp(dfspa, 'dfspAccounts-answered', accounts),
     ];
   },
