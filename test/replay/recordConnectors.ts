@@ -198,11 +198,30 @@ export const connectorScenarios: Record<string, ConnectorScenario> = {
   },
 
   /** Bob links his account at bank A, and the PISP unlinks it: the hub's Auth service revokes the consent and tells the bank. */
-  unlinking: async ({ hub, dfspa, pisp, link }) => {
-    const { consentId } = await link(dfspa, 'bob', 'GENERIC');
-    const deleted = await hub.fspiop('DELETE', `/consents/${consentId}`, { source: pisp.name, destination: dfspa.name });
-    if (deleted.status !== 202) throw new Error(`DELETE /consents/${consentId}: ${deleted.status} ${JSON.stringify(deleted.body)}`);
+  unlinking: async ({ hub, dfspa, pisp, app, link }) => {
+    const { consentId, consentRequestId } = await link(dfspa, 'bob', 'GENERIC');
+    // A repeated POST /consentRequests of the finished linking, as a PISP that lost its answer sends it.
+    const repeated = await hub.fspiop('POST', '/consentRequests', {
+      source: pisp.name,
+      destination: dfspa.name,
+      body: {
+        consentRequestId,
+        userId: `bob@${dfspa.name}`,
+        scopes: [{ address: `${dfspa.name}.bob.1`, actions: ['ACCOUNTS_TRANSFER'] }],
+        authChannels: ['OTP'],
+        callbackUri: 'https://pisp.example.org/linked',
+      },
+    });
+    if (repeated.status !== 202) throw new Error(`repeated POST /consentRequests: ${repeated.status} ${JSON.stringify(repeated.body)}`);
+    const [repeat] = await listed(dfspa.connector.client, 'dfspConsentRequestRepeat', thirdpartyWorkflowIds.consentRequestRepeat(consentRequestId, ''));
+    // The user unlinks through the PISP's app: DELETE /consents/{ID} reaches the hub's Auth service, which tells both.
+    const unlinked = await app.call('DELETE', `/linking/consents/${consentId}`);
+    if (unlinked.body?.currentState !== 'consentRevoked') throw new Error(`unlinking: ${unlinked.status} ${JSON.stringify(unlinked.body)}`);
     const workflowId = await started(dfspa.connector.client, thirdpartyWorkflowIds.unlinking(consentId));
-    return [{ role: 'dfsp', name: 'dfspUnlinking-revoked', client: dfspa.connector.client, workflowId }];
+    return [
+      { role: 'dfsp', name: 'dfspUnlinking-revoked', client: dfspa.connector.client, workflowId },
+      { role: 'dfsp', name: 'dfspConsentRequestRepeat-answered', client: dfspa.connector.client, workflowId: repeat },
+      { role: 'pisp', name: 'pispUnlinking-revoked', client: pisp.connector.client, workflowId: participantWorkflowIds.pispUnlinking(consentId) },
+    ];
   },
 };

@@ -52,6 +52,7 @@ const suites = [
       'dfspAccounts-answered',
       'dfspTransactionStatus-answered',
       'dfspUnlinking-revoked',
+      'dfspConsentRequestRepeat-answered',
       'payeeParty-found',
       'payeeQuote-quoted',
       'payeeTransfer-committed',
@@ -70,6 +71,7 @@ const suites = [
       'pispTransaction-completed',
       'pispTransaction-rejected',
       'pispTransaction-refused',
+      'pispUnlinking-revoked',
     ],
   },
 ];
