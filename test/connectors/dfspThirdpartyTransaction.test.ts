@@ -49,12 +49,21 @@ test.after.always(async () => {
  * A payee FSP that quotes what it is asked (generating condition and ILP packet) and commits each transfer with the
  * fulfilment; with a `fee`, the payer is quoted the amount and the fee, with `currency` it quotes in that currency.
  */
-async function payeeFsp(terms: { fee?: string; currency?: string } = {}): Promise<{ payee: SimulatedDfsp; quotes: object[] }> {
+async function payeeFsp(
+  terms: { fee?: string; currency?: string; refuses?: 'quotes' | 'transfers' } = {},
+): Promise<{ payee: SimulatedDfsp; quotes: object[] }> {
   const payee = await hub.provision();
   const fulfilments = new Map<string, string>();
   const quotes: object[] = [];
   payee.react(async (request) => {
     const payer = request.headers['fspiop-source'] as string;
+    const refused = terms.refuses && isTo('POST', `/${terms.refuses}`)(request);
+    if (refused) {
+      const id = terms.refuses === 'quotes' ? request.body.quoteId : request.body.transferId;
+      const errorInformation = { errorCode: terms.refuses === 'quotes' ? '5101' : '5105', errorDescription: 'Payee FSP refuses' };
+      await hub.fspiop('PUT', `/${terms.refuses}/${id}/error`, { source: payee.name, destination: payer, body: { errorInformation } });
+      return;
+    }
     if (isTo('POST', '/quotes')(request)) {
       const { fulfilment, condition } = ilpPair();
       fulfilments.set(condition, fulfilment);
@@ -368,3 +377,32 @@ test('a status query is answered to the originator with the transactionRequestSt
   );
   t.deepEqual(answered[1]?.body, { transactionId, transactionRequestState: 'REJECTED' });
 });
+
+// Document 1, "Errors": the quote with the payee FSP fails, or the transfer does; the PISP is told once, nothing moves.
+for (const step of ['quotes', 'transfers'] as const) {
+  test.serial(
+    `a payee FSP that refuses the ${step === 'quotes' ? 'quote' : 'transfer'} ends the request with one PUT …/error; no money moves and the hold is released`,
+    async (t) => {
+      const { payee } = await payeeFsp({ refuses: step });
+      const address = await linkedCustomer(`refused${step}`, '40');
+      const positions = [await hub.position(dfsp), await hub.position(payee)];
+      const request = transactionRequest(payee.name, { ...fromAccount(address), amount: { amount: '15', currency: 'USD' } });
+      const outcome = await initiate(pisp, request);
+      t.is(outcome.path, `${transactionPath(request.transactionRequestId)}/error`, JSON.stringify(outcome.body));
+      t.is(finalOutcomes(pisp, request.transactionRequestId).length, 1);
+      const asked = pisp.received.some(
+        (r) => isTo('POST', '/thirdpartyRequests/authorizations')(r) && r.body.transactionRequestId === request.transactionRequestId,
+      );
+      t.is(asked, step === 'transfers', 'the user is asked to sign only once the quote is in');
+      t.deepEqual([await hub.position(dfsp), await hub.position(payee)], positions);
+      t.is(
+        await pollUntil(
+          async () => dfsp.bank.available(address),
+          (available) => available === '40',
+        ),
+        '40',
+      );
+      t.is(balanceOf(address), '40');
+    },
+  );
+}
