@@ -61,11 +61,24 @@ export const fspiopErrors = {
   payeeLimitError: { code: '5200', description: 'Payee limit error' },
   payeePermissionError: { code: '5300', description: 'Payee permission error' },
   payeeBlocked: { code: '5400', description: 'Generic Payee blocked error' },
-  // The third-party codes of Mojaloop's catalogue (central-services-error-handling) the hub's Auth service reports.
+  // Document 1's consent request errors, as the third-party DFSP role reports them.
+  unsupportedScopes: { code: '6101', description: 'Unsupported scopes were requested' },
+  consentRequestRejected: { code: '6104', description: 'Thirdparty request rejection' },
+  badCallbackUri: { code: '6204', description: 'Bad callbackUri' },
+  unknownUser: { code: '6205', description: 'No user found for the identifier' },
+  // The third-party codes of Mojaloop's catalogue (central-services-error-handling), which the hub's Auth service and
+  // the DFSP connector send where Mojaloop's thirdparty-sdk sends them, in the catalogue's wording.
+  transactionRequestNotValid: { code: '7101', description: 'Transaction request failed DFSP validation' },
+  transactionRequestQuoteFailed: { code: '7103', description: 'Transaction request quote send to payee DFSP failed' },
+  transactionRequestAuthorizationFailed: { code: '7104', description: 'Transaction request for user authorization send to PISP failed' },
+  transactionRequestTransferFailed: { code: '7108', description: 'Transaction request transfer failed' },
+  otpValidationError: { code: '7205', description: 'OTP failed validation' },
+  failedToRegisterAccountLinks: { code: '7214', description: 'Failed to register account links with oracle' },
   thirdpartyTransactionAuthorizationNotValid: { code: '7105', description: 'Authorization received from PISP failed DFSP validation' },
   thirdpartyAccountLinkingError: { code: '7200', description: 'Generic Thirdparty account linking error' },
   signedChallengeMismatch: { code: '7212', description: 'Signed challenge does not match derived challenge' },
   consentInvalid: { code: '7213', description: 'Consent is invalid' },
+  thirdpartyAuthServiceError: { code: '7300', description: 'Generic Thirdparty auth service error' },
 } as const;
 
 export type FspiopErrorName = keyof typeof fspiopErrors;

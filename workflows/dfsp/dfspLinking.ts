@@ -1,6 +1,6 @@
 import { setHandler, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import type { ConsentRequestsPostRequest, ConsentsIDPutResponseVerified, SignedCredential } from '../../api/contracts/bodies';
-import type { ErrorInformation } from '../../api/contracts/errors';
+import { type ErrorInformation, errorInformation } from '../../api/contracts/errors';
 import { errorInformationOf, OutgoingMessage, PeerMessage } from '../../api/contracts/peers';
 import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
 import { messages } from '../participant/activities';
@@ -9,7 +9,6 @@ import { Inbox, kindsOn } from '../participant/inbox';
 import { answeredWithError, answerOf } from './answers';
 import { bank } from './thirdpartyActivities';
 import { DfspLinkingView, dfspLinkingQuery } from './thirdpartyContracts';
-import { thirdpartyError } from '../../api/contracts/thirdpartyErrors';
 
 /** How long the DFSP waits for what needs the user (their authToken, their signed credential). */
 const USER_STEP_MS = 10 * 60_000;
@@ -82,9 +81,9 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
   // Only the PISP that asked may pass the user's secret on (Document 1, "Authentication"): another's PATCH is not taken.
   const fromPisp = (message: PeerMessage) => kindsOn('consentRequests', 'patch')(message) && message.source === pisp;
   const authenticated = await inbox.next<{ authToken: string }>(fromPisp, USER_STEP_MS);
-  if (!authenticated) return refuseRequest(thirdpartyError('accountLinkingError', 'no authToken came in time'));
+  if (!authenticated) return refuseRequest(errorInformation('thirdpartyAccountLinkingError', 'no authToken came in time'));
   if (!(await bank.verifyAuthToken({ consentRequestId, authToken: authenticated.body.authToken }))) {
-    return refuseRequest(thirdpartyError('otpValidationError'));
+    return refuseRequest(errorInformation('otpValidationError'));
   }
 
   // Grant consent: the PISP answers with the credential the user created over the consent's challenge.
@@ -107,7 +106,7 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
     return view.state;
   }
   const signed = answerOf<{ credential: SignedCredential }>(grant);
-  if (!signed) return refuseConsent(thirdpartyError('accountLinkingError', 'no signed credential came in time'));
+  if (!signed) return refuseConsent(errorInformation('thirdpartyAccountLinkingError', 'no signed credential came in time'));
   const { credential } = signed;
 
   // Credential registration with the Auth service, which checks the credential signs the consent's challenge. Its
@@ -123,7 +122,7 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
     // The Auth service refusing the credential is the consent being invalid (thirdparty-sdk: TP_CONSENT_INVALID).
     const refused = answeredWithError(registration);
     return refuseConsent(
-      refused ? thirdpartyError('consentInvalid') : thirdpartyError('accountLinkingError', 'the Auth service did not register the credential'),
+      refused ? errorInformation('consentInvalid') : errorInformation('thirdpartyAccountLinkingError', 'the Auth service did not register the credential'),
     );
   }
 
@@ -141,7 +140,7 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
   if (!links.every((link) => answerOf(link) !== undefined)) {
     // Without its links the PISP cannot pay from the accounts: the consent is not kept as usable.
     await bank.consentRevoked({ consentId, revokedAt: new Date().toISOString() });
-    return refuseConsent(thirdpartyError('failedToRegisterAccountLinks'));
+    return refuseConsent(errorInformation('failedToRegisterAccountLinks'));
   }
 
   // The PISP is told the credential is registered: the linking is done (thirdparty-sdk notifyVerificationToPISP).

@@ -9,7 +9,7 @@ import type {
   ThirdpartyRequestsVerificationsIDPutResponse,
   ThirdpartyRequestsVerificationsPostRequest,
 } from '../../api/contracts/bodies';
-import type { ErrorInformation } from '../../api/contracts/errors';
+import { type ErrorInformation, errorInformation, FspiopErrorName } from '../../api/contracts/errors';
 import type { OutgoingMessage } from '../../api/contracts/peers';
 import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
 import { bestEffort, errorOf, msUntil } from '../kit/failures';
@@ -20,7 +20,6 @@ import { requestQuote, transferFunds } from './payer';
 import { answeredWithError, answerOf } from './answers';
 import { bank, ledger } from './thirdpartyActivities';
 import { thirdpartyTransactionQuery, ThirdpartyTransactionView } from './thirdpartyContracts';
-import { thirdpartyError, ThirdpartyErrorName } from '../../api/contracts/thirdpartyErrors';
 
 export interface DfspThirdpartyTransactionInput {
   transactionRequestId: string;
@@ -70,11 +69,11 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
     messages.sendToSwitch({ to: pisp, resource: 'thirdpartyRequests/transactions', id: transactionRequestId, ...message });
   const remaining = () => msUntil(request.expiration);
   /** A step that ended without its answer: the request expired meanwhile, or the step failed. */
-  const stepFailed = (name: ThirdpartyErrorName, detail?: string) =>
-    failure(remaining() <= 0 ? thirdpartyError('transactionRequestExpired') : thirdpartyError(name, detail));
+  const stepFailed = (name: FspiopErrorName, detail?: string) =>
+    failure(remaining() <= 0 ? errorInformation('transactionRequestExpired') : errorInformation(name, detail));
 
   async function pay(): Promise<Outcome> {
-    if (remaining() <= 0) return failure(thirdpartyError('transactionRequestExpired'));
+    if (remaining() <= 0) return failure(errorInformation('transactionRequestExpired'));
     const me = await bank.thirdpartyIdentity();
 
     // Rule 3: the payer is an account this DFSP linked to this PISP, which may pay this amount from it: held, from now on.
@@ -105,11 +104,11 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
       expiration: request.expiration,
     };
     const quoted = await requestQuote(payeeFsp, quoteRequest, remaining());
-    if (!quoted.ok) return stepFailed('quoteFailed');
+    if (!quoted.ok) return stepFailed('transactionRequestQuoteFailed');
     const quote = quoted.body;
     // The payer pays the quote's transferAmount (fees, a RECEIVE amount): never more than the hold covers.
     const unpayable = beyondHold(quote, request.amount);
-    if (unpayable) return failure(thirdpartyError('transactionRequestNotValid', unpayable));
+    if (unpayable) return failure(errorInformation('transactionRequestNotValid', unpayable));
 
     // Rules 4 and 5: the user, through the PISP, signs the challenge derived from the quote, or rejects the terms.
     const challenge = await bank.transactionChallenge(quote);
@@ -136,7 +135,7 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
         waitMs: remaining(),
       }),
     );
-    if (!authorization) return stepFailed('authorizationFailed');
+    if (!authorization) return stepFailed('transactionRequestAuthorizationFailed');
     if (authorization.responseType === 'REJECTED') return { kind: 'rejected' };
 
     // Rule 6: the hub's Auth service checks the signature with the consent's credential.
@@ -156,10 +155,12 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
     });
     const verification = answerOf<ThirdpartyRequestsVerificationsIDPutResponse>(verifying);
     if (verification?.authenticationResponse !== 'VERIFIED') {
-      return answeredWithError(verifying) || verification ? failure(thirdpartyError('authorizationNotValid')) : stepFailed('authServiceError');
+      return answeredWithError(verifying) || verification
+        ? failure(errorInformation('thirdpartyTransactionAuthorizationNotValid'))
+        : stepFailed('thirdpartyAuthServiceError');
     }
     Object.assign(view, { transactionRequestState: 'ACCEPTED', transactionState: 'PENDING' });
-    if (remaining() <= 0) return failure(thirdpartyError('transactionRequestExpired'));
+    if (remaining() <= 0) return failure(errorInformation('transactionRequestExpired'));
 
     // Rule 7: the transfer of the quoted terms; the payer's account follows once the switch has committed it.
     upsertSearchAttributes([{ key: State, value: 'TRANSFERRING' }]);
@@ -178,7 +179,7 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
       },
       Math.max(remaining(), me.requestTimeoutMs),
     );
-    if (!transferred.ok || transferred.body.transferState !== 'COMMITTED') return failure(thirdpartyError('transferFailed'));
+    if (!transferred.ok || transferred.body.transferState !== 'COMMITTED') return failure(errorInformation('transactionRequestTransferFailed'));
     return { kind: 'completed', amount: quote.transferAmount.amount };
   }
 

@@ -1,7 +1,7 @@
+import { errorInformation } from '../../api/contracts/errors';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { messages } from '../participant/activities';
 import { bank } from './thirdpartyActivities';
-import { thirdpartyError } from '../../api/contracts/thirdpartyErrors';
 
 /**
  * `dfspAccounts/<userId>/<key>`: GET /accounts/{ID} (Document 1, discovery) answered from the bank: PUT /accounts/{ID}
@@ -16,7 +16,7 @@ export async function dfspAccounts(): Promise<'answered' | 'unknownUser' | 'notA
   const accounts = await bank.linkableAccounts(userId);
   const reply = { to: asked.source, resource: 'accounts' as const, id: userId };
   if (!accounts || accounts.length === 0) {
-    await messages.sendToSwitch({ ...reply, name: 'error', body: { errorInformation: thirdpartyError('unknownUser', `no user ${userId}`) } });
+    await messages.sendToSwitch({ ...reply, name: 'error', body: { errorInformation: errorInformation('unknownUser', `no user ${userId}`) } });
     return 'unknownUser';
   }
   await messages.sendToSwitch({ ...reply, name: 'answer', body: { accounts } });

@@ -1,6 +1,6 @@
+import { errorInformation } from '../../api/contracts/errors';
 import { messages } from '../participant/activities';
 import type { ThirdpartyTransactionView } from './thirdpartyContracts';
-import { thirdpartyError } from '../../api/contracts/thirdpartyErrors';
 
 export interface TransactionStatusInput {
   transactionRequestId: string;
@@ -19,8 +19,8 @@ export interface TransactionStatusInput {
 export async function dfspTransactionStatus({ transactionRequestId, requester, view }: TransactionStatusInput): Promise<string> {
   const reply = { to: requester, resource: 'thirdpartyRequests/transactions' as const, id: transactionRequestId };
   if (!view || view.originator !== requester || (!view.transactionRequestState && !view.errorInformation)) {
-    const errorInformation = thirdpartyError('transactionRequestIdNotFound', `no transaction request ${transactionRequestId} of ${requester}`);
-    await messages.sendToSwitch({ ...reply, name: 'error', body: { errorInformation } });
+    const notFound = errorInformation('transactionRequestIdNotFound', `no transaction request ${transactionRequestId} of ${requester}`);
+    await messages.sendToSwitch({ ...reply, name: 'error', body: { errorInformation: notFound } });
     return 'notFound';
   }
   if (view.errorInformation) {

@@ -1,6 +1,7 @@
+import { errorInformation } from '../../../api/contracts/errors';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ConsentRequestsPostRequest, QuotesIDPutResponse, ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
-import { Checked, thirdpartyError } from '../../../api/contracts/thirdpartyErrors';
+import type { Checked } from '../../../api/contracts/checked';
 import type { AuthChannel, GrantedConsent, LinkableAccount } from '../backend/thirdpartyBackend';
 import type { DfspDependencies } from '../dependencies';
 import { transactionChallenge } from './challenge';
@@ -62,7 +63,7 @@ export function createThirdpartyActivities({ config, backends }: DfspDependencie
     reserveFunds: async (input: { transactionRequestId: string; address: string; amount: string }): Promise<Checked<object>> =>
       (await bank.reserve(input.transactionRequestId, input.address, input.amount))
         ? { ok: true }
-        : { ok: false, errorInformation: thirdpartyError('transactionRequestNotValid', 'the account does not hold enough funds') },
+        : { ok: false, errorInformation: errorInformation('transactionRequestNotValid', 'the account does not hold enough funds') },
 
     /**
      * The hold is taken from the account once the request's transfer has committed at the switch: the transfer's
@@ -85,7 +86,7 @@ export function createThirdpartyActivities({ config, backends }: DfspDependencie
     unlinkConsent: async (input: { consentId: string; requester: string; at: string }): Promise<Checked<{ revokedAt: string }>> => {
       const consent = await bank.consent(input.consentId);
       if (!consent || consent.pispId !== input.requester) {
-        return { ok: false, errorInformation: thirdpartyError('consentInvalid', `no consent ${input.consentId} of ${input.requester}`) };
+        return { ok: false, errorInformation: errorInformation('consentInvalid', `no consent ${input.consentId} of ${input.requester}`) };
       }
       const revoked = await bank.revokeConsent(input.consentId, input.at);
       return { ok: true, revokedAt: revoked!.revokedAt! };

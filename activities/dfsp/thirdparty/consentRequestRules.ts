@@ -1,5 +1,6 @@
+import { errorInformation } from '../../../api/contracts/errors';
 import type { ConsentRequestsPostRequest } from '../../../api/contracts/bodies';
-import { Checked, thirdpartyError } from '../../../api/contracts/thirdpartyErrors';
+import type { Checked } from '../../../api/contracts/checked';
 import type { AuthChannel, LinkableAccount } from '../backend/thirdpartyBackend';
 
 /** The actions this DFSP lets a PISP take on a linked account; it offers no statements to PISPs. */
@@ -28,25 +29,25 @@ export function checkConsentRequest(
   accounts: LinkableAccount[] | undefined,
   userChannels: AuthChannel[],
 ): Checked<{ channel: AuthChannel }> {
-  if (!accounts) return { ok: false, errorInformation: thirdpartyError('unknownUser', `no user ${request.userId}`) };
+  if (!accounts) return { ok: false, errorInformation: errorInformation('unknownUser', `no user ${request.userId}`) };
   const byAddress = new Map(accounts.map((account) => [account.address, account]));
   for (const scope of request.scopes) {
     if (!byAddress.has(scope.address)) {
-      return { ok: false, errorInformation: thirdpartyError('unsupportedScopes', `${scope.address} is not an account of the user`) };
+      return { ok: false, errorInformation: errorInformation('unsupportedScopes', `${scope.address} is not an account of the user`) };
     }
     const unsupported = scope.actions.filter((action) => !SUPPORTED_ACTIONS.includes(action));
-    if (unsupported.length > 0) return { ok: false, errorInformation: thirdpartyError('unsupportedScopes', `unsupported actions ${unsupported.join(', ')}`) };
+    if (unsupported.length > 0) return { ok: false, errorInformation: errorInformation('unsupportedScopes', `unsupported actions ${unsupported.join(', ')}`) };
   }
   const usable = userChannels.filter((candidate) => (request.authChannels as string[]).includes(candidate));
   const channel = usable.find((candidate) => candidate !== 'WEB' || trustedCallbackUri(request.callbackUri));
   if (!channel && usable.includes('WEB')) {
-    return { ok: false, errorInformation: thirdpartyError('badCallbackUri', 'the WEB channel needs an https callbackUri') };
+    return { ok: false, errorInformation: errorInformation('badCallbackUri', 'the WEB channel needs an https callbackUri') };
   }
   if (!channel) {
     const offered = request.authChannels.join(', ');
-    return { ok: false, errorInformation: thirdpartyError('consentRequestRejected', `the user cannot authenticate on ${offered}`) };
+    return { ok: false, errorInformation: errorInformation('consentRequestRejected', `the user cannot authenticate on ${offered}`) };
   }
   const inactive = request.scopes.find((scope) => !byAddress.get(scope.address)!.active);
-  if (inactive) return { ok: false, errorInformation: thirdpartyError('consentRequestRejected', `account ${inactive.address} is not active`) };
+  if (inactive) return { ok: false, errorInformation: errorInformation('consentRequestRejected', `account ${inactive.address} is not active`) };
   return { ok: true, channel };
 }

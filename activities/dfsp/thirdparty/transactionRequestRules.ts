@@ -1,5 +1,6 @@
+import { errorInformation } from '../../../api/contracts/errors';
 import type { ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
-import { Checked, thirdpartyError } from '../../../api/contracts/thirdpartyErrors';
+import type { Checked } from '../../../api/contracts/checked';
 import type { GrantedConsent, PayingAccount } from '../backend/thirdpartyBackend';
 
 /** What a valid request pays from: the consent that allows it and the account's holder, as the quote names the payer. */
@@ -9,7 +10,7 @@ export interface PayingFrom {
   holder: PayingAccount['holder'];
 }
 
-const refused = (detail: string) => ({ ok: false as const, errorInformation: thirdpartyError('transactionRequestNotValid', detail) });
+const refused = (detail: string) => ({ ok: false as const, errorInformation: errorInformation('transactionRequestNotValid', detail) });
 
 /**
  * Document 1, payment flow rule 3: (a) the payer is a THIRD_PARTY_LINK this DFSP issued to the PISP in
