@@ -48,7 +48,8 @@ const MAX_ANSWER_BYTES = 65_536;
 
 /**
  * One HTTP exchange with exactly the headers given (Node's fetch would add Accept, Accept-Language,
- * User-Agent and Sec-Fetch-Mode of its own); resolves with the status and the answer's text once it has been read.
+ * User-Agent and Sec-Fetch-Mode of its own); resolves with the status once the answer has been read, and the text of
+ * a refusal (4xx, 5xx: its ErrorInformation). An acknowledgement's body is drained unread: it says nothing more.
  */
 export function httpExchange(
   url: URL,
@@ -63,16 +64,22 @@ export function httpExchange(
   const sent = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
   return new Promise((resolve, reject) => {
     const request = client.request(url, { method, headers: sent, agent, timeout: timeoutMs }, (response) => {
+      const status = response.statusCode ?? 0;
+      response.on('error', reject);
+      if (status < 400) {
+        response.on('end', () => resolve({ status, text: '' }));
+        response.resume();
+        return;
+      }
       const chunks: Buffer[] = [];
       let kept = 0;
       response.on('data', (chunk: Buffer) => {
-        // An answer to a message is an acknowledgement or an ErrorInformation: what a peer sends beyond that is read and dropped.
+        // A refusal is an ErrorInformation: what a peer sends beyond that is read and dropped.
         if (kept >= MAX_ANSWER_BYTES) return;
         chunks.push(chunk);
         kept += chunk.length;
       });
-      response.on('error', reject);
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES).toString('utf8') }));
+      response.on('end', () => resolve({ status, text: Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES).toString('utf8') }));
     });
     request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     request.on('error', reject);
