@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadConfig, repoRoot } from '../activities/platform/config';
 import { startDevServer, DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
+import { stopChildren } from './children';
 import { waitUntilReady } from './readiness';
 
 /**
@@ -39,16 +40,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log('stopping');
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopChildren(children);
     await temporal?.stop();
     process.exit(code);
   };

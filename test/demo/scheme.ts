@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { repoRoot } from '../../activities/platform/config';
 import { freePort } from '../../temporal/ports';
 import { connectorWorkflowsPaths } from '../helpers/connectors';
-import { HubProcesses, onboardParticipant, startHubProcesses, startProcess, stopProcesses } from '../helpers/hubProcesses';
+import { HubProcesses, onboardParticipant, startHubProcesses, startProcess } from '../helpers/hubProcesses';
+import { stopChildren } from '../../worker/children';
 
 type Log = (message: string) => void;
 
@@ -89,12 +90,12 @@ export async function startScheme(
       connectors,
       link: (namespace, workflowId) => `${hub.temporal.uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}`,
       async stop() {
-        await stopProcesses(children);
+        await stopChildren(children);
         await hub.stop();
       },
     };
   } catch (error) {
-    await stopProcesses(children);
+    await stopChildren(children);
     await hub.stop();
     throw error;
   }

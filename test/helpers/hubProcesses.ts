@@ -7,6 +7,7 @@ import { repoRoot } from '../../activities/platform/config';
 import { startDevServer, type DevServer } from '../../temporal/devServer';
 import { freePort } from '../../temporal/ports';
 import { temporalCliPath } from '../../temporal/setup';
+import { stopChildren } from '../../worker/children';
 import { waitUntilReady } from '../../worker/readiness';
 import { endpointsOf } from './dfsp';
 import { answerBody } from './http';
@@ -28,20 +29,6 @@ export function startProcess(entry: string, name: string, env: NodeJS.ProcessEnv
   fs.mkdirSync(logDir, { recursive: true });
   const out = fs.openSync(path.join(logDir, `${name}.log`), 'w');
   return spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: ['ignore', out, out] });
-}
-
-/** Stops child processes with SIGTERM and waits for them to exit. */
-export function stopProcesses(children: ChildProcess[]): Promise<void> {
-  return Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  ).then(() => undefined);
 }
 
 /**
@@ -76,7 +63,7 @@ export async function startHubProcesses(options: { log: Log; logDir: string; ui?
     temporal,
     logDir: options.logDir,
     async stop() {
-      await stopProcesses(children);
+      await stopChildren(children);
       await temporal.stop();
     },
   };

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { freePort } from '../../temporal/ports';
-import { startProcess, stopProcesses } from '../helpers/hubProcesses';
+import { startProcess } from '../helpers/hubProcesses';
+import { stopChildren } from '../../worker/children';
 import { PEERS_DIR, Tap } from './peers';
 
 /** Our DFSP connector (`npm run dfsp`) run as its own process, as a bank would run it, with a tap before its inbound API. */
@@ -60,7 +61,7 @@ export async function startOurDfsp(options: { name: string; switchUrl: string; t
   const deadline = Date.now() + 120_000;
   while (!(await healthy(`${inboundUrl}/health`))) {
     if (child.exitCode !== null || Date.now() > deadline) {
-      await stopProcesses([child]);
+      await stopChildren([child]);
       throw new Error(`our DFSP connector ${options.name} did not become healthy; see ${logFile}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -77,7 +78,7 @@ export async function startOurDfsp(options: { name: string; switchUrl: string; t
     logFile,
     async stop() {
       await tap.close();
-      await stopProcesses([child]);
+      await stopChildren([child]);
       return child.exitCode;
     },
   };

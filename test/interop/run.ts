@@ -43,6 +43,16 @@ function check(what: string, ok: boolean, detail?: unknown): boolean {
   return ok;
 }
 
+/** An SDK outbound transfer's fulfil: COMMITTED, with a fulfilment whose SHA-256 is the quote's condition. */
+function checkCommitted(what: string, result: { body: any }, quote: { condition?: string } | undefined): void {
+  const fulfil = result.body?.fulfil?.body;
+  check(
+    what,
+    fulfil?.transferState === 'COMMITTED' && typeof fulfil?.fulfilment === 'string' && conditionOf(fulfil.fulfilment) === quote?.condition,
+    result.body?.fulfil,
+  );
+}
+
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? process.argv[at + 1] : undefined;
@@ -386,12 +396,7 @@ async function sdkPaysOurs(hub: Hub, payer: Dfsp, ours: OurDfsp, payerId: string
   );
   const quote = result.body?.quoteResponse?.body;
   check('our quote came back to the SDK with our ILP packet and condition', Boolean(quote?.ilpPacket && quote?.condition), result.body?.quoteResponse);
-  const fulfil = result.body?.fulfil?.body;
-  check(
-    'the transfer is COMMITTED with our fulfilment, which hashes to our condition',
-    fulfil?.transferState === 'COMMITTED' && typeof fulfil?.fulfilment === 'string' && conditionOf(fulfil.fulfilment) === quote?.condition,
-    result.body?.fulfil,
-  );
+  checkCommitted('the transfer is COMMITTED with our fulfilment, which hashes to our condition', result, quote);
   check('the payer position rose by 30', (await position(hub, payer.name)) === payerBefore + 30);
   check("our connector's position fell by 30", (await position(hub, ours.name)) === oursBefore - 30);
   const transaction = await admin(hub, 'GET', `/transactions/${result.body?.transferId}`);
@@ -429,12 +434,7 @@ async function oursPaysSdk(hub: Hub, ours: OurDfsp, payee: Dfsp, payeeId: string
     quote?.transferAmount?.amount === '40' && Boolean(quote?.ilpPacket && quote?.condition),
     result.body?.quoteResponse,
   );
-  const fulfil = result.body?.fulfil?.body;
-  check(
-    "the transfer is COMMITTED with the SDK's fulfilment of its condition",
-    fulfil?.transferState === 'COMMITTED' && typeof fulfil?.fulfilment === 'string' && conditionOf(fulfil.fulfilment) === quote?.condition,
-    result.body?.fulfil,
-  );
+  checkCommitted("the transfer is COMMITTED with the SDK's fulfilment of its condition", result, quote);
   check("our connector's position rose by 40", (await position(hub, ours.name)) === oursBefore + 40);
   check('the payee position fell by 40', (await position(hub, payee.name)) === payeeBefore - 40);
   const asked = payee.backend.received.find((r) => r.method === 'POST' && r.path === '/quoterequests' && r.body?.transactionId === result.body?.transferId);
