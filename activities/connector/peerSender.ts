@@ -28,10 +28,6 @@ function refusalOf(status: number, text: string): ErrorInformation {
 export class PeerSender {
   constructor(private readonly options: { participantId: string; peerEndpoint: string; timeoutMs?: number; log: Logger }) {}
 
-  get participantId(): string {
-    return this.options.participantId;
-  }
-
   async send(message: OutgoingMessage): Promise<void> {
     const { participantId, peerEndpoint, timeoutMs = 10_000, log } = this.options;
     const method = METHOD_OF[message.name];

@@ -75,11 +75,6 @@ export class SimulatedCoreBanking implements CoreBanking {
     }
   }
 
-  /** How many transfers the bank credited (each transferId once). */
-  get creditedTransfers(): number {
-    return this.credits.size;
-  }
-
   private customer(idType: string, idValue: string): SimulatedCustomer | undefined {
     return idType === 'MSISDN' ? this.bank.customerByMsisdn(idValue) : undefined;
   }
