@@ -1,6 +1,4 @@
-import http from 'node:http';
 import { Client, Connection } from '@temporalio/client';
-import type Koa from 'koa';
 import { loadConfig } from '../activities/platform/config';
 import { openHub } from '../activities/hub/services';
 import { createLogger } from '../activities/platform/logger';
@@ -8,17 +6,13 @@ import { createAdminApp } from './admin/app';
 import { AdminValidator } from './admin/validation';
 import { createSwitchApp } from './fspiop/app';
 import { switchResources } from './fspiop/resources';
-import { requestListener } from './http/gateway';
-
-function listen(app: Koa, port: number, host: string): Promise<http.Server> {
-  // FSPIOP allows headers up to 64 KiB (Node's default limit is 16 KiB).
-  const server = http.createServer({ maxHeaderSize: 65_536 }, requestListener(app));
-  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
-}
+import { gatewayTls, serve } from './http/serve';
 
 /** The gateway process: the FSPIOP switch and the hub admin API, each on its own port. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const adminTls = gatewayTls(config.tls, undefined, 'required');
+  const switchTls = gatewayTls(config.tls, config.tls.switchClientCaPath, 'required');
   const hub = await openHub({ ...config, log: createLogger('gateway', config.logLevel) });
   const { services, log } = hub;
   const connection = await Connection.connect({ address: config.temporalAddress });
@@ -27,11 +21,10 @@ async function main(): Promise<void> {
     { name: 'datastore', check: () => services.db.ping() },
     { name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) },
   ];
-  const servers = [
-    await listen(createAdminApp({ ...services, validator: new AdminValidator() }, log, health), config.adminPort, config.host),
-    await listen(createSwitchApp({ ...hub, config, temporal }, switchResources, health), config.switchPort, config.host),
-  ];
-  log.info({ admin: `http://${config.host}:${config.adminPort}`, switch: `http://${config.host}:${config.switchPort}` }, 'gateways listening');
+  const admin = await serve(createAdminApp({ ...services, validator: new AdminValidator() }, log, health), config.adminPort, config.host, adminTls);
+  const fspiop = await serve(createSwitchApp({ ...hub, config, temporal }, switchResources, health), config.switchPort, config.host, switchTls);
+  const servers = [admin.server, fspiop.server];
+  log.info({ admin: admin.url, switch: fspiop.url, mutualTls: Boolean(config.tls.switchClientCaPath) }, 'gateways listening');
 
   const stop = async () => {
     log.info('stopping gateways');

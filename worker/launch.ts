@@ -48,8 +48,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop(0));
   for (const child of children) child.once('exit', (code) => void stop(code ?? 1));
 
+  const scheme = config.tls.server ? 'https' : 'http';
   await waitUntilReady({
-    healthUrl: `http://${config.host}:${config.adminPort}/health`,
+    healthUrl: `${scheme}://${config.host}:${config.adminPort}/health`,
     temporalAddress: env.TEMPORAL_ADDRESS,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
@@ -58,8 +59,8 @@ async function main(): Promise<void> {
   });
   const lines = [
     `ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    `  switch API   http://${config.host}:${config.switchPort}   (FSPIOP)`,
-    `  admin API    http://${config.host}:${config.adminPort}`,
+    `  switch API   ${scheme}://${config.host}:${config.switchPort}   (FSPIOP${config.tls.switchClientCaPath ? ', client certificates required' : ''})`,
+    `  admin API    ${scheme}://${config.host}:${config.adminPort}`,
     `  Temporal     ${env.TEMPORAL_ADDRESS}${temporal?.uiUrl ? `   (Web UI ${temporal.uiUrl})` : ''}`,
     '  Ctrl-C stops everything',
   ];

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { AuthServiceConfig, loadConfig, HubConfig, TransactionRequestPolicy } from '../platform/config';
 import { TransactionDetails } from './conversations/transactionDetails';
+import { createAgents } from '../platform/fspiopHttp';
+import { outboundCredentials } from '../platform/tlsFiles';
 import { CallbackSender } from './delivery/callbacks';
 import { ParticipantDirectory } from './delivery/directory';
 import { Database, openDatabase } from './db/database';
@@ -48,7 +50,7 @@ export interface Hub {
   close(): Promise<void>;
 }
 
-export interface HubOptions extends ServicesConfig, Partial<Pick<HubConfig, 'transactionRequests' | 'authService'>> {
+export interface HubOptions extends ServicesConfig, Partial<Pick<HubConfig, 'transactionRequests' | 'authService' | 'tls'>> {
   log: Logger;
   /** How long participants and endpoints are cached (tests use 0, so admin changes apply at once). */
   directoryTtlMs?: number;
@@ -58,9 +60,10 @@ export interface HubOptions extends ServicesConfig, Partial<Pick<HubConfig, 'tra
 
 /** The one wiring of a hub process, shared by the worker, the gateways, the tests and the benchmark. */
 export async function openHub(options: HubOptions): Promise<Hub> {
+  const agents = createAgents(outboundCredentials(options.tls));
   const services = await openHubServices(options);
   const directory = new ParticipantDirectory(services.db, options.directoryTtlMs);
-  const sender = new CallbackSender({ directory, log: options.log, hubId: options.hubParticipantName, timeoutMs: options.deliveryTimeoutMs });
+  const sender = new CallbackSender({ directory, log: options.log, hubId: options.hubParticipantName, timeoutMs: options.deliveryTimeoutMs, agents });
   // Without settings of its own (tests), the hub keeps transaction requests and its Auth service as the defaults say.
   const defaults = loadConfig({});
   const transactionRequests = options.transactionRequests ?? defaults.transactionRequests;

@@ -27,7 +27,29 @@ export interface HubConfig {
   adminPort: number;
   switchPort: number;
   host: string;
+  tls: TlsConfig;
   logLevel: string;
+}
+
+/** A certificate (PEM, its chain after it) and its private key (PEM). */
+export interface CertificateFiles {
+  certPath: string;
+  keyPath: string;
+}
+
+/** The hub's TLS: how its gateways serve, and what it shows and trusts when it calls participants. */
+export interface TlsConfig {
+  /** The gateways' server certificate: when given, the switch and the admin API serve HTTPS only. */
+  server?: CertificateFiles;
+  /**
+   * The CA (PEM, several may follow each other) that signs participants' client certificates: when given, the switch
+   * takes only connections with a client certificate it signed, and a message only from the participant it names.
+   */
+  switchClientCaPath?: string;
+  /** The hub's client certificate, shown to participants' HTTPS endpoints that ask for one (their mTLS). */
+  outboundClient?: CertificateFiles;
+  /** The CA participants' server certificates must chain to, in place of Node's public CAs. */
+  outboundCaPath?: string;
 }
 
 /** How the hub keeps transaction requests and how long their conversations stay open. */
@@ -71,7 +93,34 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new Error(`${name} must be true or false, got "${env[name]}"`);
 }
 
+function list(env: NodeJS.ProcessEnv, name: string, fallback = ''): string[] {
+  return (env[name] || fallback)
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function certificateFiles(env: NodeJS.ProcessEnv, certName: string, keyName: string): CertificateFiles | undefined {
+  const [certPath, keyPath] = [env[certName], env[keyName]];
+  if (!certPath && !keyPath) return undefined;
+  if (!certPath || !keyPath) throw new Error(`${certName} and ${keyName} go together: set both or neither`);
+  return { certPath, keyPath };
+}
+
+function tlsConfig(env: NodeJS.ProcessEnv): TlsConfig {
+  const server = certificateFiles(env, 'TLS_CERT_PATH', 'TLS_KEY_PATH');
+  const switchClientCaPath = env.SWITCH_CLIENT_CA_PATH || undefined;
+  if (switchClientCaPath && !server) throw new Error('SWITCH_CLIENT_CA_PATH needs TLS_CERT_PATH and TLS_KEY_PATH: client certificates come with HTTPS');
+  return {
+    server,
+    switchClientCaPath,
+    outboundClient: certificateFiles(env, 'OUTBOUND_TLS_CERT_PATH', 'OUTBOUND_TLS_KEY_PATH'),
+    outboundCaPath: env.OUTBOUND_TLS_CA_PATH || undefined,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  const tls = tlsConfig(env);
   return {
     databaseUrl: env.DATABASE_URL || `sqlite:${path.join(repoRoot, '.data', 'hub.sqlite')}`,
     temporalAddress: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
@@ -86,14 +135,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     authService: {
       participantId: env.AUTH_SERVICE_ID || 'centralauth',
       rpId: env.AUTH_SERVICE_RP_ID || 'localhost',
-      origins: (env.AUTH_SERVICE_ORIGINS || 'http://localhost:3000')
-        .split(',')
-        .map((origin) => origin.trim())
-        .filter(Boolean),
+      origins: list(env, 'AUTH_SERVICE_ORIGINS', 'http://localhost:3000'),
     },
     adminPort: integer(env, 'ADMIN_PORT', 3001),
     switchPort: integer(env, 'SWITCH_PORT', 3000),
     host: env.HOST || '127.0.0.1',
+    tls,
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { SecureContextOptions } from 'node:tls';
 import { mediaTypeNameOf, Resource } from '../../api/contracts/conversations';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -37,12 +38,25 @@ export function originatedHeaders(options: {
   };
 }
 
-// Connections are kept alive between messages: a conversation sends several to the same peer in quick succession.
-// Idle sockets are dropped before a typical server's 5 s keep-alive ends.
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
-  'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
-};
+/** The connection pools of one sender, by protocol. */
+export interface Agents {
+  'http:': http.Agent;
+  'https:': https.Agent;
+}
+
+/**
+ * Connections are kept alive between messages: a conversation sends several to the same peer in quick succession.
+ * Idle sockets are dropped before a typical server's 5 s keep-alive ends. `credentials` are the sender's client
+ * certificate and the CA it trusts, for peers that serve mutual TLS.
+ */
+export function createAgents(credentials?: SecureContextOptions): Agents {
+  return {
+    'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
+    'https:': new https.Agent({ keepAlive: true, timeout: 4_000, ...credentials }),
+  };
+}
+
+const defaultAgents = createAgents();
 
 const MAX_ANSWER_BYTES = 65_536;
 
@@ -57,8 +71,9 @@ export function httpExchange(
   headers: Record<string, string>,
   body: string | undefined,
   timeoutMs: number,
+  agents: Agents = defaultAgents,
 ): Promise<{ status: number; text: string }> {
-  const agent = agents[url.protocol as keyof typeof agents];
+  const agent = agents[url.protocol as keyof Agents];
   if (!agent) return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
   const client = url.protocol === 'https:' ? https : http;
   const sent = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };

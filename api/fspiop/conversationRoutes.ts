@@ -16,6 +16,7 @@ import { ResourceRoutes, sendersOf } from './app';
 import { requestHash } from '../contracts/requestHash';
 import { signalIfRunning, startOrRepeat } from './conversations';
 import { FspiopRequest, fspiopHeaders } from './headers';
+import { participantCertificate } from './participantCertificate';
 import { accepted, ok } from './replies';
 import { FspiopSchema, pathId, validateFspiop } from './schemas';
 
@@ -92,6 +93,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
   return (deps) => {
     const { config, temporal, log } = deps;
     const router = new Router({ prefix: `/${resource}` });
+    router.use(participantCertificate);
     router.use(fspiopHeaders(resource, sendersOf(deps)));
     // Every {ID} names a conversation: a CorrelationId, checked before any handler uses it.
     router.param('id', (id, _ctx, next) => {

@@ -4,6 +4,7 @@ import type { PartyIdInfo } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
 import { ResourceRoutes, sendersOf } from './app';
 import { fspiopHeaders } from './headers';
+import { participantCertificate } from './participantCertificate';
 import { partyOf, partyRoutingFor } from './parties';
 import { accepted, inBackground, ok } from './replies';
 import { validateFspiop, validateThirdparty } from './schemas';
@@ -24,6 +25,7 @@ function currencyOf(ctx: Context): string | undefined {
 export const participantsRoutes: ResourceRoutes = (deps) => {
   const routing = partyRoutingFor(deps);
   const router = new Router();
+  router.use(participantCertificate);
   router.use(fspiopHeaders('participants', sendersOf(deps)));
 
   router.post('/participants', async (ctx) => {

@@ -6,6 +6,7 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import { ResourceRoutes, sendersOf, SwitchDependencies } from './app';
 import { fspiopHeaders, FspiopRequest } from './headers';
+import { participantCertificate } from './participantCertificate';
 import { accepted, inBackground, ok } from './replies';
 import { validateFspiop, validateThirdparty } from './schemas';
 
@@ -61,6 +62,7 @@ export function partyOf(ctx: Context): PartyAddress {
 export const partiesRoutes: ResourceRoutes = (deps) => {
   const routing = partyRoutingFor(deps);
   const router = new Router();
+  router.use(participantCertificate);
   router.use(fspiopHeaders('parties', sendersOf(deps)));
 
   const get = (ctx: Context) => {

@@ -1,4 +1,6 @@
 import type http from 'node:http';
+import type https from 'node:https';
+import { TLSSocket } from 'node:tls';
 import { FSPIOP_ENDPOINT_TYPES, THIRDPARTY_ENDPOINT_TYPES } from '../../api/contracts/endpoints';
 import { serveLocally } from './http';
 
@@ -9,6 +11,8 @@ export interface ReceivedRequest {
   body: any;
   /** The body exactly as it arrived. */
   raw: string;
+  /** Over mutual TLS: the subject CN of the client certificate its sender showed. */
+  clientCertificate?: string;
 }
 
 export type Reaction = (request: ReceivedRequest) => void | Promise<void>;
@@ -26,15 +30,17 @@ export class SimulatedDfsp {
 
   private constructor(
     readonly name: string,
-    private readonly server: http.Server,
+    private readonly server: http.Server | https.Server,
     readonly url: string,
   ) {}
 
-  static async start(name: string): Promise<SimulatedDfsp> {
+  /** With `tls`, it serves HTTPS, as a DFSP's connector does in a scheme with mutual TLS. */
+  static async start(name: string, tls?: https.ServerOptions): Promise<SimulatedDfsp> {
     let dfsp: SimulatedDfsp | undefined;
     const { server, port } = await serveLocally((req, bytes, res) => {
       const text = bytes.toString('utf-8');
       const request: ReceivedRequest = { method: req.method!, path: req.url!, headers: req.headers, body: text ? JSON.parse(text) : undefined, raw: text };
+      if (req.socket instanceof TLSSocket) request.clientCertificate = String(req.socket.getPeerCertificate().subject?.CN);
       const status = dfsp!.status ?? (req.method === 'PUT' || req.method === 'PATCH' ? 200 : 202);
       res.writeHead(status).end();
       if (status >= 400) return;
@@ -45,8 +51,8 @@ export class SimulatedDfsp {
         return false;
       });
       void Promise.resolve(dfsp!.reaction?.(request)).catch((error) => console.error(`${name} reaction failed`, error));
-    });
-    dfsp = new SimulatedDfsp(name, server, `http://127.0.0.1:${port}`);
+    }, tls);
+    dfsp = new SimulatedDfsp(name, server, `${tls ? 'https' : 'http'}://127.0.0.1:${port}`);
     return dfsp;
   }
 

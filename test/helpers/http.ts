@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /** Everything a stream (a request, a response) carries, once it has ended. */
@@ -28,17 +29,44 @@ export async function answerBody(response: Response): Promise<unknown> {
 
 /**
  * A server on a free loopback port, standing in for a participant's system in tests; `handle` gets each request
- * with its body read.
+ * with its body read. With `tls` it serves HTTPS (and, with `requestCert`, mutual TLS).
  */
 export async function serveLocally(
   handle: (request: http.IncomingMessage, body: Buffer, response: http.ServerResponse) => void,
-): Promise<{ server: http.Server; port: number }> {
-  const server = http.createServer((request, response) => {
+  tls?: https.ServerOptions,
+): Promise<{ server: http.Server | https.Server; port: number }> {
+  const listener: http.RequestListener = (request, response) => {
     readAll(request).then(
       (body) => handle(request, body, response),
       () => response.writeHead(400).end(),
     );
-  });
+  };
+  const server = tls ? https.createServer(tls, listener) : http.createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** What a participant's side of a TLS connection holds: the CA it trusts and, for mutual TLS, its certificate. */
+export interface ClientTls {
+  ca: string;
+  cert?: string;
+  key?: string;
+}
+
+/**
+ * One HTTPS request as a participant sends it, with its client certificate (fetch cannot present one). Rejects when
+ * the connection fails, a TLS handshake the server refuses included.
+ */
+export function httpsRequest(
+  url: string,
+  options: { method: string; headers?: Record<string, string>; body?: string | Buffer; tls: ClientTls },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    // No pooling: each request makes its own handshake, so a test sees what a new connection is allowed.
+    const request = https.request(url, { method: options.method, headers: options.headers, ...options.tls, agent: false }, (response) => {
+      readAll(response).then((body) => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: body.toString('utf-8') }), reject);
+    });
+    request.on('error', reject);
+    request.end(options.body);
+  });
 }

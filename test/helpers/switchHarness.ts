@@ -1,15 +1,16 @@
 import type { TestFn } from 'ava';
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type https from 'node:https';
+import type { TlsConfig } from '../../activities/platform/config';
 import type { Hub, HubServices } from '../../activities/hub/services';
 import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/app';
 import { switchResources } from '../../api/fspiop/resources';
 import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
 import { testDatabaseUrl, uniqueName } from './database';
 import { endpointsOf, SimulatedDfsp } from './dfsp';
+import { ClientTls, httpsRequest } from './http';
 import { connectClient, openTestHub, startWorker, WorkerHarness } from './worker';
-import { requestListener } from '../../api/http/gateway';
+import { gatewayTls, serve } from '../../api/http/serve';
 
 /** The hub's identity: its participant name and the FSPIOP-Source of what it originates. */
 export const HUB_ID = HUB_NAME;
@@ -21,6 +22,8 @@ export interface FspiopCall {
   /** Headers to add or (with undefined) remove from the standard set. */
   headers?: Record<string, string | undefined>;
   version?: string;
+  /** Over HTTPS: the CA the participant trusts and its client certificate. */
+  tls?: ClientTls;
 }
 
 export interface SwitchHarness {
@@ -48,6 +51,8 @@ export interface ProvisionOptions {
   netDebitCap?: number;
   fundsIn?: number;
   name?: string;
+  /** The simulated DFSP serves HTTPS with these options (mutual TLS with `requestCert`). */
+  serverTls?: https.ServerOptions;
 }
 
 /** The resource of a path, as FSPIOP media types name it (`/transfers/x` → `transfers`). */
@@ -56,14 +61,16 @@ const THIRDPARTY_PATHS = ['accounts', 'consentRequests', 'consents', 'thirdparty
 
 /**
  * The switch as it runs in production, over real HTTP: the FSPIOP gateway and admin API against the
- * real database, a worker on the real Temporal dev server, and DFSPs as real HTTP servers.
+ * real database, a worker on the real Temporal dev server, and DFSPs as real HTTP servers. With `tls`, the
+ * switch serves HTTPS (mutual TLS with `switchClientCaPath`) and the hub calls participants with its client certificate.
  */
-export async function startSwitch(options: { databaseUrl?: string; externalWorkerTaskQueue?: string } = {}): Promise<SwitchHarness> {
-  const hub = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl());
+export async function startSwitch(options: { databaseUrl?: string; externalWorkerTaskQueue?: string; tls?: TlsConfig } = {}): Promise<SwitchHarness> {
+  const hub = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), options.tls);
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue ? await connectClient(options.externalWorkerTaskQueue) : await startWorker(hub);
   const admin = await startAdmin(services);
-  const gateway = await serveGateway({ ...hub, config: { taskQueue: worker.taskQueue }, temporal: worker.client });
+  const tls = options.tls && gatewayTls(options.tls, options.tls.switchClientCaPath, 'required');
+  const gateway = await serveGateway({ ...hub, config: { taskQueue: worker.taskQueue }, temporal: worker.client }, tls);
   const { url } = gateway;
   const dfsps: SimulatedDfsp[] = [];
   const onboard: SwitchHarness['onboard'] = async (name, endpointsAt, { role = 'dfsp', currency = 'USD', netDebitCap = 10_000, fundsIn = 10_000 } = {}) => {
@@ -96,7 +103,7 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
     worker,
     dfsps,
     async provision(options = {}) {
-      const dfsp = await SimulatedDfsp.start(options.name ?? uniqueName());
+      const dfsp = await SimulatedDfsp.start(options.name ?? uniqueName(), options.serverTls);
       dfsps.push(dfsp);
       await onboard(dfsp.name, dfsp.url, options);
       return dfsp;
@@ -116,12 +123,11 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
   };
 }
 
-/** The switch's gateway over real HTTP on a free port, wired to `deps`: a test may hand it dependencies of its own. */
-export async function serveGateway(deps: SwitchDependencies): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer({ maxHeaderSize: 65_536 }, requestListener(createSwitchApp(deps, switchResources, [])));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/** The switch's gateway over real HTTP(S) on a free port, wired to `deps`: a test may hand it dependencies of its own. */
+export async function serveGateway(deps: SwitchDependencies, tls?: https.ServerOptions): Promise<{ url: string; close(): Promise<void> }> {
+  const { server, url } = await serve(createSwitchApp(deps, switchResources, []), 0, '127.0.0.1', tls);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -131,7 +137,7 @@ export async function fspiopAt(
   url: string,
   method: string,
   path: string,
-  { source, destination, body, headers = {}, version }: FspiopCall,
+  { source, destination, body, headers = {}, version, tls }: FspiopCall,
 ): Promise<{ status: number; body: any; headers: Headers }> {
   // The third-party API names one media type for all its resources, at its own version.
   const thirdparty = THIRDPARTY_PATHS.includes(resourceOf(path));
@@ -148,12 +154,14 @@ export async function fspiopAt(
     ...headers,
   };
   const sent = Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: sent,
-    // Bytes, not a string: fetch would otherwise add a Content-Type of its own.
-    body: body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-  });
+  // Bytes, not a string: fetch would otherwise add a Content-Type of its own.
+  const bytes = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  if (tls) {
+    const answer = await httpsRequest(`${url}${path}`, { method, headers: sent, body: bytes, tls });
+    const answerHeaders = new Headers(Object.entries(answer.headers).map(([name, value]): [string, string] => [name, String(value)]));
+    return { status: answer.status, body: answer.text ? JSON.parse(answer.text) : undefined, headers: answerHeaders };
+  }
+  const response = await fetch(`${url}${path}`, { method, headers: sent, body: bytes });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }

@@ -4,7 +4,7 @@ import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType } from '../../../api/
 import type { ErrorInformation } from '../../../api/contracts/errors';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from '../../platform/hubError';
-import { HttpMethod, httpExchange, isCallback, originatedHeaders } from '../../platform/fspiopHttp';
+import { Agents, HttpMethod, httpExchange, isCallback, originatedHeaders } from '../../platform/fspiopHttp';
 
 /** One HTTP message from the switch to a participant: a forwarded request, a callback or a notification. */
 export interface Delivery {
@@ -53,12 +53,15 @@ export class CallbackSender {
   /** FSPIOP-Source of the messages the hub originates. */
   readonly hubId: string;
   private readonly timeoutMs: number;
+  /** Its connections, with the hub's client certificate for participants' HTTPS endpoints. */
+  private readonly agents?: Agents;
 
-  constructor(options: { directory: ParticipantDirectory; log: Logger; hubId: string; timeoutMs?: number }) {
+  constructor(options: { directory: ParticipantDirectory; log: Logger; hubId: string; timeoutMs?: number; agents?: Agents }) {
     this.directory = options.directory;
     this.log = options.log;
     this.hubId = options.hubId;
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.agents = options.agents;
   }
 
   async url(delivery: Delivery): Promise<string> {
@@ -88,7 +91,7 @@ export class CallbackSender {
       : forwardedHeaders(delivery);
     let status: number;
     try {
-      ({ status } = await httpExchange(target, delivery.method, headers, body, this.timeoutMs));
+      ({ status } = await httpExchange(target, delivery.method, headers, body, this.timeoutMs, this.agents));
     } catch (error) {
       throw new DeliveryError(`${delivery.method} ${url} failed: ${(error as Error).message}`);
     }

@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import type { SecureContextOptions } from 'node:tls';
+import type { CertificateFiles, TlsConfig } from './config';
+
+/** A PEM file's text, read at start so that a wrong path stops the process with its name rather than a later handshake. */
+export function readPem(filePath: string, what: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(filePath, 'utf-8');
+  } catch (error) {
+    throw new Error(`cannot read ${what} at ${filePath}: ${(error as Error).message}`);
+  }
+  if (!text.includes('-----BEGIN ')) throw new Error(`${what} at ${filePath} is not PEM`);
+  return text;
+}
+
+export function readCertificate(files: CertificateFiles, what: string): { cert: string; key: string } {
+  return { cert: readPem(files.certPath, `${what} certificate`), key: readPem(files.keyPath, `${what} key`) };
+}
+
+/** What the hub shows and trusts when it calls participants' HTTPS endpoints; undefined where Node's defaults hold. */
+export function outboundCredentials(tls: Pick<TlsConfig, 'outboundClient' | 'outboundCaPath'> | undefined): SecureContextOptions | undefined {
+  if (!tls?.outboundClient && !tls?.outboundCaPath) return undefined;
+  return {
+    ...(tls.outboundClient ? readCertificate(tls.outboundClient, "the hub's client") : {}),
+    ...(tls.outboundCaPath ? { ca: readPem(tls.outboundCaPath, "the participants' server CA") } : {}),
+  };
+}
