@@ -11,7 +11,7 @@ import { gatewayTls, serve } from './http/serve';
 /** The gateway process: the FSPIOP switch and the hub admin API, each on its own port. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const adminTls = gatewayTls(config.tls, undefined, 'required');
+  const adminTls = gatewayTls(config.tls, config.adminAccess.clientCaPath, 'checked by the gateway');
   const switchTls = gatewayTls(config.tls, config.tls.switchClientCaPath, 'required');
   const hub = await openHub({ ...config, log: createLogger('gateway', config.logLevel) });
   const { services, log } = hub;
@@ -21,7 +21,12 @@ async function main(): Promise<void> {
     { name: 'datastore', check: () => services.db.ping() },
     { name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) },
   ];
-  const admin = await serve(createAdminApp({ ...services, validator: new AdminValidator() }, log, health), config.adminPort, config.host, adminTls);
+  const admin = await serve(
+    createAdminApp({ ...services, validator: new AdminValidator() }, log, health, config.adminAccess),
+    config.adminPort,
+    config.host,
+    adminTls,
+  );
   const fspiop = await serve(createSwitchApp({ ...hub, config, temporal }, switchResources, health), config.switchPort, config.host, switchTls);
   const servers = [admin.server, fspiop.server];
   log.info({ admin: admin.url, switch: fspiop.url, mutualTls: Boolean(config.tls.switchClientCaPath) }, 'gateways listening');

@@ -28,6 +28,7 @@ export interface HubConfig {
   switchPort: number;
   host: string;
   tls: TlsConfig;
+  adminAccess: AdminAccessConfig;
   logLevel: string;
 }
 
@@ -50,6 +51,17 @@ export interface TlsConfig {
   outboundClient?: CertificateFiles;
   /** The CA participants' server certificates must chain to, in place of Node's public CAs. */
   outboundCaPath?: string;
+}
+
+/**
+ * Who may use the admin API. Either credential is enough; with neither, the admin API is open, which the hub allows
+ * only on loopback: an open admin API elsewhere would let anyone on the network move money.
+ */
+export interface AdminAccessConfig {
+  /** Bearer tokens (`Authorization: Bearer <token>`) the admin API accepts. */
+  tokens: string[];
+  /** The CA of operators' client certificates: a certificate it signed is accepted instead of a token. */
+  clientCaPath?: string;
 }
 
 /** How the hub keeps transaction requests and how long their conversations stay open. */
@@ -107,6 +119,14 @@ function certificateFiles(env: NodeJS.ProcessEnv, certName: string, keyName: str
   return { certPath, keyPath };
 }
 
+/** Whether `host` is reachable from this machine only: 127.0.0.0/8, ::1 or localhost. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** A bearer token short enough to be guessed would make the admin API open in all but name. */
+const MIN_TOKEN_LENGTH = 16;
+
 function tlsConfig(env: NodeJS.ProcessEnv): TlsConfig {
   const server = certificateFiles(env, 'TLS_CERT_PATH', 'TLS_KEY_PATH');
   const switchClientCaPath = env.SWITCH_CLIENT_CA_PATH || undefined;
@@ -119,7 +139,23 @@ function tlsConfig(env: NodeJS.ProcessEnv): TlsConfig {
   };
 }
 
+function adminAccessConfig(env: NodeJS.ProcessEnv, host: string, tls: TlsConfig): AdminAccessConfig {
+  const tokens = list(env, 'ADMIN_API_TOKENS');
+  const clientCaPath = env.ADMIN_CLIENT_CA_PATH || undefined;
+  if (tokens.some((token) => token.length < MIN_TOKEN_LENGTH)) {
+    throw new Error(`every ADMIN_API_TOKENS token must have at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  if (clientCaPath && !tls.server) throw new Error('ADMIN_CLIENT_CA_PATH needs TLS_CERT_PATH and TLS_KEY_PATH: client certificates come with HTTPS');
+  if (!isLoopback(host) && tokens.length === 0 && !clientCaPath) {
+    throw new Error(
+      `HOST ${host} is beyond loopback, so the admin API must require authentication: set ADMIN_API_TOKENS (bearer tokens) or ADMIN_CLIENT_CA_PATH (client certificates)`,
+    );
+  }
+  return { tokens, clientCaPath };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  const host = env.HOST || '127.0.0.1';
   const tls = tlsConfig(env);
   return {
     databaseUrl: env.DATABASE_URL || `sqlite:${path.join(repoRoot, '.data', 'hub.sqlite')}`,
@@ -139,8 +175,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     },
     adminPort: integer(env, 'ADMIN_PORT', 3001),
     switchPort: integer(env, 'SWITCH_PORT', 3000),
-    host: env.HOST || '127.0.0.1',
+    host,
     tls,
+    adminAccess: adminAccessConfig(env, host, tls),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -1,21 +1,29 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
+import type { AdminAccessConfig } from '../../activities/platform/config';
 import { createGateway } from '../http/gateway';
 import { HttpError } from '../http/httpError';
 import { observabilityRoutes, Health } from '../http/observability';
+import { adminAuthentication } from './authentication';
 import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './routes';
 
 /**
  * The hub administration API (Document 3) with central-ledger's bodies. Only GET, POST and PUT exist
- * here: any other method is 405, an unknown path 404 (3002), both with ErrorInformation.
+ * here: any other method is 405, an unknown path 404 (3002), both with ErrorInformation. With credentials in
+ * `access`, a caller must show one first (401, 403), whatever it asks.
  */
-export function createAdminApp(services: AdminServices, log: Logger, health: Health): Koa {
-  return createGateway('admin', log, [participantRoutes(services), settlementModelRoutes(services), transactionRoutes(services), observabilityRoutes(health)], {
-    guard: async (ctx, next) => {
-      if (!['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
-        throw new HttpError(405, 'clientError', `Method ${ctx.method} is not supported`);
-      }
-      await next();
-    },
+export function createAdminApp(services: AdminServices, log: Logger, health: Health, access: AdminAccessConfig = { tokens: [] }): Koa {
+  const authenticate = adminAuthentication(access);
+  const routers = [participantRoutes(services), settlementModelRoutes(services), transactionRoutes(services), observabilityRoutes(health)];
+  return createGateway('admin', log, routers, {
+    guards: [
+      ...(authenticate ? [authenticate] : []),
+      async (ctx, next) => {
+        if (!['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
+          throw new HttpError(405, 'clientError', `Method ${ctx.method} is not supported`);
+        }
+        await next();
+      },
+    ],
   });
 }

@@ -7,8 +7,8 @@ import { HttpError } from './httpError';
 import { httpTiming } from './observability';
 
 export interface GatewayOptions {
-  /** Runs before the routers (the admin API uses it to refuse PATCH and DELETE everywhere). */
-  guard?: Koa.Middleware;
+  /** Run in order before the routers (the admin API's authentication, and its refusal of PATCH and DELETE everywhere). */
+  guards?: Koa.Middleware[];
   /** Whether a path no router serves belongs to a service of the API that this hub does not offer (501, not 404). */
   notOffered?: (path: string) => boolean;
   /** The Content-Type of an error response, where the API versions its media types. */
@@ -21,7 +21,7 @@ export interface GatewayOptions {
  * path no router knows.
  */
 export function createGateway(name: string, log: Logger, routers: Router[], options: GatewayOptions = {}): Koa {
-  const { guard, notOffered, errorMediaType } = options;
+  const { guards = [], notOffered, errorMediaType } = options;
   const app = new Koa();
   app.use(httpTiming(name));
   if (errorMediaType) {
@@ -39,7 +39,7 @@ export function createGateway(name: string, log: Logger, routers: Router[], opti
       throw new HttpError(404, 'unknownUri', `${ctx.method} ${ctx.path} is not a known resource`);
     }
   });
-  if (guard) app.use(guard);
+  for (const guard of guards) app.use(guard);
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new HttpError(405, 'clientError', `Method not allowed for this resource`) }));

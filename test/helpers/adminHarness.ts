@@ -1,11 +1,11 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type https from 'node:https';
 import pino from 'pino';
+import type { AdminAccessConfig } from '../../activities/platform/config';
 import { openHubServices, HubServices } from '../../activities/hub/services';
 import { createAdminApp } from '../../api/admin/app';
 import { AdminValidator } from '../../api/admin/validation';
 import { testDatabaseUrl } from './database';
-import { requestListener } from '../../api/http/gateway';
+import { serve } from '../../api/http/serve';
 import { answerBody } from './http';
 
 export const HUB_NAME = 'Hub';
@@ -17,14 +17,15 @@ export interface AdminHarness {
   close(): Promise<void>;
 }
 
-/** The real admin API over real HTTP on a free port, against the real database. */
-export async function startAdmin(given?: HubServices): Promise<AdminHarness> {
+/**
+ * The real admin API over real HTTP on a free port, against the real database; with `access`, it asks for
+ * credentials, and with `tls` it serves HTTPS.
+ */
+export async function startAdmin(given?: HubServices, options: { access?: AdminAccessConfig; tls?: https.ServerOptions } = {}): Promise<AdminHarness> {
   const services = given ?? (await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME }));
   const health = [{ name: 'datastore', check: () => services.db.ping() }];
-  const app = createAdminApp({ ...services, validator: new AdminValidator() }, pino({ level: 'silent' }), health);
-  const server = http.createServer(requestListener(app));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const app = createAdminApp({ ...services, validator: new AdminValidator() }, pino({ level: 'silent' }), health, options.access);
+  const { server, url } = await serve(app, 0, '127.0.0.1', options.tls);
   return {
     url,
     services,

@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import test from 'ava';
+import { loadConfig, repoRoot } from '../../activities/platform/config';
+import { gatewayTls } from '../../api/http/serve';
+import { AdminHarness, startAdmin } from '../helpers/adminHarness';
+import { TestCa } from '../helpers/certificates';
+import { uniqueName } from '../helpers/database';
+import { answerBody, httpsRequest, jsonOrUndefined } from '../helpers/http';
+
+const TOKEN = 'operator-token-0123456789abcdef';
+const SECOND_TOKEN = 'automation-token-fedcba9876543210';
+
+let withTokens: AdminHarness;
+let adminCa: TestCa;
+let strangerCa: TestCa;
+let withCertificates: AdminHarness;
+
+test.before(async () => {
+  // The settings of an admin API bound beyond loopback, as an operator would give them.
+  withTokens = await startAdmin(undefined, { access: loadConfig({ HOST: '0.0.0.0', ADMIN_API_TOKENS: `${TOKEN}, ${SECOND_TOKEN}` }).adminAccess });
+  adminCa = await TestCa.create('admin-ca');
+  strangerCa = await TestCa.create('stranger-ca');
+  const server = await adminCa.server('admin');
+  withCertificates = await startAdmin(undefined, {
+    access: { tokens: [], clientCaPath: adminCa.certPath },
+    tls: gatewayTls({ server }, adminCa.certPath, 'checked by the gateway'),
+  });
+});
+
+test.after.always(async () => {
+  await withTokens?.close();
+  await withCertificates?.close();
+  adminCa?.remove();
+  strangerCa?.remove();
+});
+
+async function call(method: string, urlPath: string, headers: Record<string, string> = {}, body?: unknown) {
+  const response = await fetch(`${withTokens.url}${urlPath}`, {
+    method,
+    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, body: (await answerBody(response)) as any };
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+test('bound beyond loopback with neither tokens nor a client CA, the hub refuses to start and says what to set', (t) => {
+  t.throws(() => loadConfig({ HOST: '0.0.0.0' }), { message: /HOST 0\.0\.0\.0 is beyond loopback.*ADMIN_API_TOKENS.*ADMIN_CLIENT_CA_PATH/ });
+  const gateway = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'api', 'main.js')], {
+    env: { PATH: process.env.PATH, HOST: '10.1.2.3' },
+    encoding: 'utf-8',
+    timeout: 30_000,
+  });
+  t.is(gateway.status, 1);
+  t.regex(gateway.stderr, /HOST 10\.1\.2\.3 is beyond loopback, so the admin API must require authentication/);
+  for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) t.notThrows(() => loadConfig({ HOST: host }), `${host} is loopback`);
+});
+
+test('a token short enough to be guessed is refused at start', (t) => {
+  t.throws(() => loadConfig({ HOST: '0.0.0.0', ADMIN_API_TOKENS: 'secret' }), { message: /at least 16 characters/ });
+});
+
+test('a request without credentials is 401 Unauthorized with a Bearer challenge and ErrorInformation, and changes nothing', async (t) => {
+  const name = uniqueName();
+  const created = await call('POST', '/participants', {}, { name, currency: 'USD' });
+  t.is(created.status, 401);
+  t.is(created.headers.get('www-authenticate'), 'Bearer realm="hub-admin"');
+  t.is(created.body.errorInformation.errorCode, '3000');
+  t.regex(created.body.errorInformation.errorDescription, /^Generic client error - Unauthorized: authentication required \(a bearer token\)$/);
+  t.is((await call('GET', `/participants/${name}`, bearer(TOKEN))).status, 404, 'the participant was not created');
+  t.is(
+    (await call('GET', '/participants', { authorization: `Basic ${Buffer.from(`admin:${TOKEN}`).toString('base64')}` })).status,
+    401,
+    'only Bearer is a scheme the API takes',
+  );
+  t.is((await call('DELETE', '/participants')).status, 401, 'authentication comes before anything else is said about a request');
+});
+
+test('a wrong bearer token is 403 Forbidden with ErrorInformation', async (t) => {
+  const refused = await call('GET', '/participants', bearer(`${TOKEN}x`));
+  t.is(refused.status, 403);
+  t.is(refused.body.errorInformation.errorCode, '3000');
+  t.regex(refused.body.errorInformation.errorDescription, /Forbidden: the bearer token is not one this hub accepts/);
+});
+
+test('each configured bearer token is accepted', async (t) => {
+  t.is((await call('GET', '/participants', bearer(TOKEN))).status, 200);
+  t.is((await call('GET', '/participants', bearer(SECOND_TOKEN))).status, 200);
+  t.is((await call('POST', '/participants', bearer(TOKEN), { name: uniqueName(), currency: 'USD' })).status, 200);
+});
+
+test('/health stays open for probes, /metrics needs credentials', async (t) => {
+  t.is((await call('GET', '/health')).status, 200);
+  t.is((await call('GET', '/metrics')).status, 401);
+  t.is((await call('GET', '/metrics', bearer(TOKEN))).status, 200);
+});
+
+test("with ADMIN_CLIENT_CA_PATH an operator's client certificate is accepted; none is 401, one the admin CA did not sign is 403", async (t) => {
+  const ask = async (client: { cert: string; key: string } | undefined) => {
+    const answer = await httpsRequest(`${withCertificates.url}/participants`, { method: 'GET', tls: { ca: adminCa.cert, ...client } });
+    return { status: answer.status, body: jsonOrUndefined(answer.text) };
+  };
+  t.is((await ask(await adminCa.client('operator'))).status, 200);
+  const none = await ask(undefined);
+  t.is(none.status, 401);
+  t.regex(none.body.errorInformation.errorDescription, /authentication required \(a client certificate\)/);
+  const stranger = await ask(await strangerCa.client('operator'));
+  t.is(stranger.status, 403);
+  t.regex(stranger.body.errorInformation.errorDescription, /the client certificate is not one the admin CA signed/);
+});
