@@ -1,6 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { repoRoot } from '../../activities/platform/config';
 import { freePort } from '../../temporal/ports';
@@ -80,17 +81,18 @@ export function logTo(child: ChildProcess, name: string): string {
   return file;
 }
 
+/** Waits until `port` takes connections: a TCP connect, whatever the server speaks over it (HTTP or TLS). */
 async function waitForPort(port: number, what: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}; see ${logFile}`);
     const open = await new Promise<boolean>((resolve) => {
-      const request = http.get({ host: '127.0.0.1', port, path: '/' }, (response) => {
-        response.resume();
+      const socket = net.connect({ host: '127.0.0.1', port }, () => {
+        socket.end();
         resolve(true);
       });
-      request.on('error', () => resolve(false));
-      request.setTimeout(1_000, () => request.destroy());
+      socket.on('error', () => resolve(false));
+      socket.setTimeout(1_000, () => socket.destroy());
     });
     if (open) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -121,9 +123,20 @@ export interface SdkAdapter extends Peer {
   outboundUrl: string;
 }
 
+/** A DFSP's certificates for mutual TLS with the hub (PEM files), all from the scheme's CA. */
+export interface SdkTls {
+  /** The scheme CA: it signs the hub's server and client certificates. */
+  caPath: string;
+  /** The SDK's inbound server certificate, for 127.0.0.1. */
+  server: { certPath: string; keyPath: string };
+  /** Its client certificate towards the hub, subject CN = its DFSP_ID. */
+  client: { certPath: string; keyPath: string };
+}
+
 /**
  * A stock `@mojaloop/sdk-scheme-adapter` as a DFSP's connector: FSPIOP towards the hub (`peerEndpoint`), its
- * backend behind it, state in its own Redis. No JWS (a later issue), no TLS, no management API.
+ * backend behind it, state in its own Redis. No JWS (a later issue), no management API; with `tls`, mutual TLS both
+ * ways (its inbound API takes only the hub's client certificate, and it calls the hub over HTTPS with its own).
  */
 export async function startSdkAdapter(options: {
   dfspId: string;
@@ -131,6 +144,7 @@ export async function startSdkAdapter(options: {
   backendPort: number;
   cacheUrl: string;
   expirySeconds: number;
+  tls?: SdkTls;
 }): Promise<SdkAdapter> {
   const [inboundPort, outboundPort, testPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const env: NodeJS.ProcessEnv = {
@@ -156,6 +170,16 @@ export async function startSdkAdapter(options: {
     REQUEST_PROCESSING_TIMEOUT_SECONDS: '40',
     ILP_SECRET: `secret-of-${options.dfspId}`,
     LOG_INDENT: '0',
+    ...(options.tls && {
+      INBOUND_MUTUAL_TLS_ENABLED: 'true',
+      IN_CA_CERT_PATH: options.tls.caPath,
+      IN_SERVER_CERT_PATH: options.tls.server.certPath,
+      IN_SERVER_KEY_PATH: options.tls.server.keyPath,
+      OUTBOUND_MUTUAL_TLS_ENABLED: 'true',
+      OUT_CA_CERT_PATH: options.tls.caPath,
+      OUT_CLIENT_CERT_PATH: options.tls.client.certPath,
+      OUT_CLIENT_KEY_PATH: options.tls.client.keyPath,
+    }),
   };
   const child = spawn(process.execPath, [SDK_ENTRY], { cwd: PEERS_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logFile = logTo(child, `sdk-${options.dfspId}`);

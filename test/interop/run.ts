@@ -9,9 +9,10 @@
 
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { answerBody } from '../helpers/http';
+import { answerBody, httpsRequest, jsonOrUndefined } from '../helpers/http';
 import { DfspBackend, MERCHANT_OTP } from './backend';
 import { adminCall, HubProcesses, onboardParticipant, positionOf, startHubProcesses } from '../helpers/hubProcesses';
+import { SchemePki, startMutualTlsDfsp, startMutualTlsGateway } from './mutualTls';
 import { OurDfsp, startOurDfsp } from './ourDfsp';
 import { installPeers, PEERS_DIR, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
 
@@ -59,11 +60,11 @@ function argument(name: string): string | undefined {
 }
 
 /** A participant's position, as the admin API reports it. */
-const position = (hub: Hub, name: string) => positionOf(hub.adminUrl, name, CURRENCY);
+const position = (hub: Pick<Hub, 'adminUrl'>, name: string) => positionOf(hub.adminUrl, name, CURRENCY);
 
 const admin = (hub: Hub, method: string, urlPath: string, body?: unknown) => adminCall(hub.adminUrl, method, urlPath, body);
 
-async function outbound(dfsp: Dfsp, method: string, urlPath: string, body: unknown): Promise<{ status: number; body: any }> {
+async function outbound(dfsp: Pick<Dfsp, 'sdk'>, method: string, urlPath: string, body: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${dfsp.sdk.outboundUrl}${urlPath}`, {
     method,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -95,7 +96,7 @@ function mojaloopErrorCode(body: any): string | undefined {
 }
 
 /** Registers a customer at its DFSP's backend and in the hub's account lookup, through the SDK's POST /accounts. */
-async function addCustomer(dfsp: Dfsp, id: string, firstName: string): Promise<boolean> {
+async function addCustomer(dfsp: Pick<Dfsp, 'name' | 'sdk' | 'backend'>, id: string, firstName: string): Promise<boolean> {
   dfsp.backend.customers.set(`MSISDN/${id}`, {
     idType: 'MSISDN',
     idValue: id,
@@ -502,20 +503,80 @@ function ourConnectorTookEverything(ours: OurDfsp): void {
   );
 }
 
+/**
+ * The P2P payment again, between two more SDK DFSPs, over mutual TLS: a second gateway process of the hub serves the
+ * switch over HTTPS and takes only client certificates the scheme CA signed; each SDK calls it with its own (CN = its
+ * DFSP ID) and its inbound API takes only the hub's, which the hub's worker and gateways show.
+ */
+async function mutualTls(hub: HubProcesses, pki: SchemePki, redisServer: string, suffix: string, stoppers: Array<() => Promise<unknown>>): Promise<void> {
+  say('\n# Mutual TLS: the switch over HTTPS, a client certificate per SDK DFSP');
+  const gateway = await startMutualTlsGateway(hub, pki);
+  stoppers.push(() => gateway.stop());
+  const refused = await httpsRequest(`${gateway.switchUrl}/health`, { method: 'GET', tls: { ca: pki.ca.cert } }).then(
+    () => false,
+    () => true,
+  );
+  check('a connection without a client certificate is refused at the TLS handshake', refused);
+  const [payerTls, payeeTls] = [await pki.dfsp(`tlspayer${suffix}`), await pki.dfsp(`tlspayee${suffix}`)];
+  const started = { switchUrl: gateway.switchUrl, adminUrl: hub.adminUrl, currency: CURRENCY, redisServer };
+  const payer = await startMutualTlsDfsp({ ...started, name: `tlspayer${suffix}`, tls: payerTls }, stoppers);
+  const payee = await startMutualTlsDfsp({ ...started, name: `tlspayee${suffix}`, tls: payeeTls }, stoppers);
+  const [payerId, payeeId] = [msisdn(), msisdn()];
+  if (!(await addCustomer(payer, payerId, 'Payer')) || !(await addCustomer(payee, payeeId, 'Payee'))) return;
+
+  const [payerBefore, payeeBefore] = [await position(hub, payer.name), await position(hub, payee.name)];
+  const result = await outbound(payer, 'POST', '/transfers', transferRequest(payerId, payeeId, '100'));
+  check(
+    'the payer SDK completes the transfer over mutual TLS (currentState COMPLETED, COMMITTED with a fulfilment)',
+    result.status === 200 && result.body?.currentState === 'COMPLETED' && result.body?.fulfil?.body?.transferState === 'COMMITTED',
+    result,
+  );
+  check('the payer position rose by 100', (await position(hub, payer.name)) === payerBefore + 100);
+  check('the payee position fell by 100', (await position(hub, payee.name)) === payeeBefore - 100);
+
+  // The payer's own certificate, but the payee's FSPIOP-Source: a transfer from the payee's position to the payer.
+  const mediaType = 'application/vnd.interoperability.transfers+json;version=1.1';
+  const spoofed = await httpsRequest(`${gateway.switchUrl}/transfers`, {
+    method: 'POST',
+    headers: { accept: mediaType, 'content-type': mediaType, date: new Date().toUTCString(), 'fspiop-source': payee.name, 'fspiop-destination': payer.name },
+    body: JSON.stringify({
+      transferId: crypto.randomUUID(),
+      payerFsp: payee.name,
+      payeeFsp: payer.name,
+      amount: { amount: '50', currency: CURRENCY },
+      ilpPacket: 'AYIBgQAAAAAAAASw',
+      condition: 'nqi1porZuMIy0zuLyv5QyeN6loM0v5pEiNHMAZQQABw',
+      expiration: new Date(Date.now() + 60_000).toISOString(),
+    }),
+    tls: { ca: pki.ca.cert, cert: payerTls.client.cert, key: payerTls.client.key },
+  });
+  const refusal = jsonOrUndefined(spoofed.text);
+  check(
+    "a message with the payer's certificate and the payee's FSPIOP-Source is refused: 403 with ErrorInformation 3100",
+    spoofed.status === 403 && refusal?.errorInformation?.errorCode === '3100',
+    spoofed,
+  );
+  check('and no money moved', (await position(hub, payer.name)) === payerBefore + 100 && (await position(hub, payee.name)) === payeeBefore - 100);
+}
+
 async function main(): Promise<number> {
   const stoppers: Array<() => Promise<unknown>> = [];
   try {
     await installPeers(log);
     const redisServer = redisServerPath(log);
     const given = argument('switch');
-    const hub: Hub = given
-      ? {
-          switchUrl: given,
-          adminUrl: argument('admin') ?? given.replace(/:\d+$/, ':3001'),
+    // The mutual TLS part needs a hub of its own, whose processes it starts with the hub's client certificate.
+    const pki = given ? undefined : await SchemePki.create('Hub');
+    if (pki) stoppers.push(async () => pki.ca.remove());
+    const processes = pki && (await startHubProcesses({ log, logDir: path.join(PEERS_DIR, 'logs'), env: pki.hubEnv }));
+    const hub: Hub = processes
+      ? { ...processes, temporalAddress: processes.temporal.address }
+      : {
+          switchUrl: given!,
+          adminUrl: argument('admin') ?? given!.replace(/:\d+$/, ':3001'),
           temporalAddress: argument('temporal') ?? '127.0.0.1:7233',
           stop: async () => undefined,
-        }
-      : await startHubProcesses({ log, logDir: path.join(PEERS_DIR, 'logs') }).then((started) => ({ ...started, temporalAddress: started.temporal.address }));
+        };
     stoppers.push(() => hub.stop());
     const suffix = crypto.randomBytes(3).toString('hex');
     const dfsps: Dfsp[] = [];
@@ -569,6 +630,8 @@ async function main(): Promise<number> {
       }
     }
     whatTheHubSent(dfsps);
+    if (processes && pki) await mutualTls(processes, pki, redisServer, suffix, stoppers);
+    else say('\n# Mutual TLS: skipped, it needs a hub the suite starts itself');
   } catch (error) {
     check('the suite ran to the end', false, (error as Error).message);
   } finally {
