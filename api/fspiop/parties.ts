@@ -29,6 +29,17 @@ export function decodeSegment(segment: string): string {
 }
 
 /**
+ * A party identifier or sub-id from the path. Document 2 (Party addressing) allows no `/` or `?` in either, because
+ * both stand in the URI: one that arrives percent-encoded is refused (3101) rather than decoded into an identifier
+ * that no path can address.
+ */
+function partySegment(segment: string, schema: 'PartyIdentifier' | 'PartySubIdOrType', where: string): string {
+  const value = validateFspiop<string>(schema, decodeSegment(segment), where);
+  if (/[/?]/.test(value)) throw new HttpError(400, 'malformedSyntax', `${where} holds a / or ?, which a party identifier may not`);
+  return value;
+}
+
+/**
  * The party a /participants or /parties path names, checked against the FSPIOP types. The values come from the
  * raw path: the router would read `+` as a space, and an MSISDN may start with `+`.
  *
@@ -49,8 +60,8 @@ export function partyOf(ctx: Context): PartyAddress {
   }
   return {
     partyIdType,
-    partyIdentifier: validateFspiop<string>('PartyIdentifier', decodeSegment(id), 'path ID'),
-    partySubIdOrType: hasSubId ? validateFspiop<string>('PartySubIdOrType', decodeSegment(subId), 'path SubId') : undefined,
+    partyIdentifier: partySegment(id, 'PartyIdentifier', 'path ID'),
+    partySubIdOrType: hasSubId ? partySegment(subId, 'PartySubIdOrType', 'path SubId') : undefined,
   };
 }
 

@@ -170,6 +170,19 @@ test('POST /participants leaves parties another FSP holds with it: such an entry
   t.deepEqual((await asker.waitFor(putTo(`/participants/MSISDN/${mine}`))).body, { fspId: dfspB.name });
 });
 
+test('a / or ? inside a party identifier or sub-id (Document 2, Party addressing) is 400 with 3101, even percent-encoded', async (t) => {
+  const id = msisdn();
+  for (const path of [`/participants/MSISDN/${id}%2F1`, `/participants/MSISDN/${id}%3F1`, `/participants/PERSONAL_ID/${id}/A%2FB`]) {
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const sent = await hub.fspiop(method, path, { source: dfspA.name, body: method === 'POST' ? { fspId: dfspA.name } : undefined });
+      t.is(sent.status, 400, `${method} ${path}`);
+      t.is(sent.body.errorInformation.errorCode, '3101', `${method} ${path}`);
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.false(dfspA.received.some((r) => r.path.includes(id)));
+});
+
 test('the party’s FSP deletes it (callback without fspId); afterwards it is not found', async (t) => {
   const path = `/participants/MSISDN/${msisdn()}`;
   await register(dfspA, path);

@@ -172,3 +172,20 @@ test('methods /parties does not offer are 405', async (t) => {
   const del = await hub.fspiop('DELETE', `/parties/MSISDN/${msisdn()}`, { source: payer.name });
   t.is(del.status, 405);
 });
+
+test('a / or ? inside a party identifier or sub-id (Document 2, Party addressing) is 400 with 3101, even percent-encoded; nothing is routed', async (t) => {
+  const id = msisdn();
+  await registerAtPayee('MSISDN', id);
+  for (const path of [`/parties/MSISDN/${id}%2F1`, `/parties/MSISDN/${id}%3F1`, `/parties/MSISDN/${id}/a%2Fb`, `/parties/MSISDN/${id}/a%3fb`]) {
+    const asked = await hub.fspiop('GET', path, { source: payer.name });
+    t.is(asked.status, 400, path);
+    t.is(asked.body.errorInformation.errorCode, '3101', path);
+    t.regex(asked.body.errorInformation.errorDescription, /path (ID|SubId)/, path);
+    const answered = await hub.fspiop('PUT', path, { source: payee.name, destination: payer.name, body: partyBody(id, payee.name) });
+    t.is(answered.status, 400, `PUT ${path}`);
+    t.is(answered.body.errorInformation.errorCode, '3101', `PUT ${path}`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.false(payee.received.some((r) => r.method === 'GET' && r.path.startsWith(`/parties/MSISDN/${id}`)));
+  t.false(payer.received.some((r) => r.path.startsWith(`/parties/MSISDN/${id}`)));
+});
