@@ -58,8 +58,16 @@ const THIRDPARTY_PATHS = ['accounts', 'consentRequests', 'consents', 'thirdparty
  * The switch as it runs in production, over real HTTP: the FSPIOP gateway and admin API against the
  * real database, a worker on the real Temporal dev server, and DFSPs as real HTTP servers.
  */
-export async function startSwitch(options: { databaseUrl?: string; externalWorkerTaskQueue?: string } = {}): Promise<SwitchHarness> {
-  const hub = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl());
+export async function startSwitch(
+  options: {
+    databaseUrl?: string;
+    externalWorkerTaskQueue?: string;
+    /** Rewires the hub before the worker and the gateway run on it (a test's own sender). */
+    adapt?: (hub: Hub) => Hub;
+  } = {},
+): Promise<SwitchHarness> {
+  const opened = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl());
+  const hub = options.adapt?.(opened) ?? opened;
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue ? await connectClient(options.externalWorkerTaskQueue) : await startWorker(hub);
   const admin = await startAdmin(services);
