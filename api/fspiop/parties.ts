@@ -6,7 +6,7 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import { ResourceRoutes, sendersOf, SwitchDependencies } from './app';
 import { fspiopHeaders, FspiopRequest } from './headers';
-import { accepted, inBackground, ok } from './replies';
+import { accepted, ok } from './replies';
 import { validateFspiop, validateThirdparty } from './schemas';
 
 /** The account lookup and routing both lookup resources hand their work to. */
@@ -76,7 +76,8 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
 
   const get = (ctx: Context) => {
     const party = partyOf(ctx);
-    inBackground(routing.forwardPartiesGet(ctx.state.fspiop, party), deps.log, 'party lookup');
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    deps.lookups.take(() => routing.forwardPartiesGet(fspiop, party), 'party lookup');
     accepted(ctx);
   };
 
@@ -90,7 +91,7 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
     if (!destination) throw new HttpError(400, 'missingElement', 'header FSPIOP-Destination is required');
     const problem = await deps.directory.unavailable(destination);
     if (problem) throw new HttpError(400, 'destinationFspError', `FSPIOP-Destination ${destination}: ${problem}`);
-    inBackground(routing.forwardPartiesPut({ ...request, destination }, party, text, isError), deps.log, 'party callback');
+    deps.lookups.take(() => routing.forwardPartiesPut({ ...request, destination }, party, text, isError), 'party callback');
     ok(ctx);
   };
 
