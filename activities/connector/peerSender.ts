@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { THIRDPARTY_RESOURCES, THIRDPARTY_VERSION } from '../../api/contracts/conversations';
 import { errorInformation, ErrorInformation, HUB_REJECTION } from '../../api/contracts/errors';
 import { METHOD_OF, OutgoingMessage, pathOf } from '../../api/contracts/peers';
-import { httpExchange, originatedHeaders } from '../platform/fspiopHttp';
+import { httpExchange, isRedirect, originatedHeaders } from '../platform/fspiopHttp';
 
 /** The FSPIOP version a connector speaks: Mojaloop's current one. */
 export const FSPIOP_VERSION = '1.1';
@@ -23,7 +23,7 @@ function refusalOf(status: number, text: string): ErrorInformation {
  * Sends a participant's messages to the switch (its PEER_ENDPOINT), with the participant as FSPIOP-Source and the
  * headers Mojaloop's SDK sets. It sends once: activities retry with backoff. A network error or 5xx is worth
  * retrying; a 4xx is the switch refusing the message, which it would refuse again, so it ends the activity with the
- * switch's ErrorInformation for the workflow to act on.
+ * switch's ErrorInformation for the workflow to act on; a 3xx ends it too, unfollowed.
  */
 export class PeerSender {
   constructor(private readonly options: { participantId: string; peerEndpoint: string; timeoutMs?: number; log: Logger }) {}
@@ -45,14 +45,20 @@ export class PeerSender {
     const { status, text } = await httpExchange(target, method, headers, body, timeoutMs);
     log.debug({ method, url: target.href, status }, 'sent to the switch');
     if (status >= 500 || status === 0) throw new Error(`${method} ${target.href} answered ${status}`);
-    if (status >= 400) {
-      const refusal = refusalOf(status, text);
-      throw ApplicationFailure.create({
-        message: `${method} ${target.pathname} refused: ${refusal.errorCode} ${refusal.errorDescription}`,
-        type: HUB_REJECTION,
-        nonRetryable: true,
-        details: [refusal],
-      });
+    if (isRedirect(status)) {
+      log.warn({ method, url: target.href, status }, 'redirect not followed: PEER_ENDPOINT needs manual investigation');
+      throw refused(method, target, errorInformation('communicationError', `the switch answered ${status}, a redirect, which is not followed`));
     }
+    if (status >= 400) throw refused(method, target, refusalOf(status, text));
   }
+}
+
+/** The end of an activity whose message the switch would refuse again (Document 2: a 3xx is not retried either). */
+function refused(method: string, target: URL, refusal: ErrorInformation): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: `${method} ${target.pathname} refused: ${refusal.errorCode} ${refusal.errorDescription}`,
+    type: HUB_REJECTION,
+    nonRetryable: true,
+    details: [refusal],
+  });
 }

@@ -24,6 +24,8 @@ export interface HubConfig {
   newParticipantsActive: boolean;
   transactionRequests: TransactionRequestPolicy;
   authService: AuthServiceConfig;
+  /** The gateway's bound on the lookups it runs itself (/participants, /parties). */
+  lookups: LookupLimits;
   adminPort: number;
   switchPort: number;
   host: string;
@@ -78,6 +80,12 @@ export interface TransactionRequestPolicy {
   idleSeconds: number;
 }
 
+/** How many lookups a gateway runs at once, and how many more wait their turn before it answers 503 (2005). */
+export interface LookupLimits {
+  concurrency: number;
+  queue: number;
+}
+
 /** The Auth service the hub hosts (Document 1): its participant name and what FIDO credentials must be made for. */
 export interface AuthServiceConfig {
   /** The FSPIOP-Destination DFSPs address it by, and the owner of the CONSENT entries it registers. */
@@ -95,6 +103,12 @@ export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number):
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function atLeastOne(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = integer(env, name, fallback);
+  if (value < 1) throw new Error(`${name} must be at least 1, got "${env[name]}"`);
   return value;
 }
 
@@ -173,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       rpId: env.AUTH_SERVICE_RP_ID || 'localhost',
       origins: list(env, 'AUTH_SERVICE_ORIGINS', 'http://localhost:3000'),
     },
+    lookups: { concurrency: atLeastOne(env, 'LOOKUP_CONCURRENCY', 32), queue: integer(env, 'LOOKUP_QUEUE', 1000) },
     adminPort: integer(env, 'ADMIN_PORT', 3001),
     switchPort: integer(env, 'SWITCH_PORT', 3000),
     host,

@@ -60,6 +60,9 @@ const defaultAgents = createAgents();
 
 const MAX_ANSWER_BYTES = 65_536;
 
+/** Document 2, Errors rule 2: a 3xx is not retried and needs manual investigation; no sender here follows one. */
+export const isRedirect = (status: number) => status >= 300 && status < 400;
+
 /**
  * One HTTP exchange with exactly the headers given (Node's fetch would add Accept, Accept-Language,
  * User-Agent and Sec-Fetch-Mode of its own); resolves with the status once the answer has been read, and the text of

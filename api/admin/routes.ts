@@ -7,6 +7,7 @@ import type { SettlementModelRequest, SettlementModels } from '../../activities/
 import type { TransactionDetails } from '../../activities/hub/conversations/transactionDetails';
 import { Decimal, formatAmount, unrepresentableAmount } from '../../activities/hub/db/money';
 import { readJsonBody } from '../http/body';
+import { refuseInexactNumbers } from './exactNumbers';
 import { HttpError } from '../http/httpError';
 import type { AdminValidator, AdminSchema } from './validation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
@@ -24,14 +25,12 @@ export interface AdminServices {
 type AdminNumber = number | string;
 
 /**
- * The exact decimal of an admin amount. A numeric string is taken as written. A double holds any decimal of up
- * to 15 significant digits exactly, so such a number's shortest text is the amount the operator typed; anything
- * longer could already have been rounded and is refused rather than guessed. More than 4 decimal places is an
- * error, never rounded away (the ledger keeps 4), and so are more than 18 integer digits.
+ * The exact decimal of an admin amount. A numeric string is taken as written, and so is a number: the body was read
+ * only if JSON.parse took each of its numbers exactly (refuseInexactNumbers). More than 4 decimal places is an error,
+ * never rounded away (the ledger keeps 4), and so are more than 18 integer digits.
  */
 function exactAmount(value: AdminNumber, field: string): string {
   const decimal = new Decimal(typeof value === 'string' ? value : String(value));
-  if (typeof value === 'number' && decimal.precision(true) > 15) throw new HttpError(400, 'validationError', `${field} has more than 15 significant digits`);
   const problem = unrepresentableAmount(decimal);
   if (problem) throw new HttpError(400, 'validationError', `${field} ${problem}`);
   return formatAmount(decimal);
@@ -67,7 +66,10 @@ function noBody(ctx: Context, status: 201 | 202): void {
 const baseUrl = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
 
 async function body<T>(ctx: Context, validator: AdminValidator, schema: AdminSchema): Promise<T> {
-  return validator.validate<T>(schema, (await readJsonBody(ctx)).body);
+  const { body: parsed, text } = await readJsonBody(ctx);
+  const valid = validator.validate<T>(schema, parsed);
+  refuseInexactNumbers(text);
+  return valid;
 }
 
 export function participantRoutes({ participants, limits, funds, validator }: AdminServices): Router {

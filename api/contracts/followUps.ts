@@ -23,7 +23,7 @@ export type FollowUp =
   | { kind: 'lateFulfil'; transferId: string; callback: ReceivedCallback<TransfersIDPutResponse>; version: string }
   | { kind: 'quoteGet'; resource: QuoteResource; id: string; requester: Requester }
   | { kind: 'repeatedQuote'; resource: QuoteResource; id: string; requestHash: string; requester: Requester }
-  | { kind: 'quoteCallback'; resource: QuoteResource; id: string; isError: boolean; callback: RelayedCallback }
+  | { kind: 'quoteCallback'; resource: QuoteResource; id: string; isError: boolean; callback: RelayedCallback; version: string }
   | { kind: 'transactionRequestGet'; transactionRequestId: string; requester: Requester }
   | { kind: 'repeatedTransactionRequest'; transactionRequestId: string; requestHash: string; requester: Requester }
   | { kind: 'lateTransactionRequestAnswer'; transactionRequestId: string; isError: boolean; callback: ReceivedCallback<unknown>; version: string }

@@ -2,18 +2,20 @@ import type Koa from 'koa';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { AuthServiceConfig, HubConfig } from '../../activities/platform/config';
+import { loadConfig, type AuthServiceConfig, type HubConfig } from '../../activities/platform/config';
 import type { CallbackSender } from '../../activities/hub/delivery/callbacks';
 import type { ParticipantDirectory } from '../../activities/hub/delivery/directory';
 import type { HubServices } from '../../activities/hub/services';
 import { createGateway } from '../http/gateway';
 import { observabilityRoutes, Health } from '../http/observability';
 import { errorMediaType, Senders } from './headers';
+import { LookupQueue } from './lookupQueue';
 import { warmUpSchemas } from './schemas';
 import { FSPIOP_RESOURCES, Resource, THIRDPARTY_RESOURCES } from '../contracts/conversations';
 
 export interface SwitchDependencies {
-  config: Pick<HubConfig, 'taskQueue'>;
+  /** Without `lookups` of its own (tests), the gateway bounds its lookups as the defaults say. */
+  config: Pick<HubConfig, 'taskQueue'> & Partial<Pick<HubConfig, 'lookups'>>;
   authService: AuthServiceConfig;
   services: HubServices;
   directory: ParticipantDirectory;
@@ -27,8 +29,13 @@ export function sendersOf({ directory, sender, authService }: Pick<SwitchDepende
   return { unavailable: (fsp) => directory.unavailable(fsp), ownIdentities: [sender.hubId, authService.participantId] };
 }
 
+/** What the routers of one gateway share beside its dependencies: the bound on the lookups it runs itself. */
+export interface RouteDependencies extends SwitchDependencies {
+  lookups: LookupQueue;
+}
+
 /** A resource's router, mounted at its path prefix; it validates, acknowledges and hands over. */
-export type ResourceRoutes = (deps: SwitchDependencies) => Router;
+export type ResourceRoutes = (deps: RouteDependencies) => Router;
 
 /**
  * The FSPIOP switch gateway (Document 2). Requests are acknowledged 202 and callbacks 200 at once; the
@@ -38,7 +45,9 @@ export type ResourceRoutes = (deps: SwitchDependencies) => Router;
  */
 export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRoutes[], health: Health): Koa {
   warmUpSchemas();
-  return createGateway('switch', deps.log, [...resources.map((resource) => resource(deps)), observabilityRoutes(health)], {
+  const lookups = new LookupQueue(deps.config.lookups ?? loadConfig({}).lookups, deps.log);
+  const routers = resources.map((resource) => resource({ ...deps, lookups }));
+  return createGateway('switch', deps.log, [...routers, observabilityRoutes(health)], {
     notOffered: (path) => NOT_OFFERED.includes(resourceOf(path)),
     errorMediaType: (ctx) => {
       const resource = resourceOf(ctx.path);

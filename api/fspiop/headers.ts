@@ -89,7 +89,7 @@ export function errorMediaType(resource: Resource, ctx: Context): string {
   let version = checked?.version;
   if (!version) {
     const sent = mediaType.exec(ctx.get('Content-Type'));
-    const named = sent && dialect.names.includes(sent[1]) && sent[2] !== undefined ? `${sent[2]}.${sent[3] ?? '0'}` : undefined;
+    const named = sent && dialect.names.includes(sent[1]) && sent[3] !== undefined ? `${sent[2]}.${sent[3]}` : undefined;
     version = named && dialect.versions.includes(named) ? named : latestOf(dialect);
   }
   return `application/vnd.interoperability.${dialect.names[0]}+json;version=${version}`;
@@ -128,8 +128,8 @@ export interface Senders {
 
 /**
  * Checks the FSPIOP headers of a request (GET, POST, DELETE: Accept required) or callback (PUT, PATCH:
- * no Accept), and records who sent it and where it goes. Content-Type is required on every message, a GET
- * included, as Mojaloop's hub requires it. Wrong or missing headers are 400 with the code that names the
+ * no Accept), and records who sent it and where it goes. Content-Type, with its version, is required on every
+ * message, a GET included, as Mojaloop's hub requires it. Wrong or missing headers are 400 with the code that names the
  * problem; an unsupported version is 406 (3001); a sender that is one of the hub's own identities is 400 (3100).
  */
 export function fspiopHeaders(resource: Resource, senders: Senders): Middleware {
@@ -139,7 +139,12 @@ export function fspiopHeaders(resource: Resource, senders: Senders): Middleware 
     let version = latestOf(dialect);
     if (!isCallback) version = negotiate(required(ctx, 'Accept'), dialect);
     const { major, minor } = parseMediaType(required(ctx, 'Content-Type'), 'Content-Type', dialect);
-    const sent = `${major ?? '1'}.${minor ?? '0'}`;
+    // Document 2 (Versioning) gives Content-Type the parameter version=<x.y>, and Mojaloop's hub refuses it without
+    // one (3101): a message that does not say its version cannot be read in the right one.
+    if (major === undefined || minor === undefined) {
+      throw new HttpError(400, 'malformedSyntax', `Content-Type must name its version: application/vnd.interoperability.${dialect.names[0]}+json;version=x.y`);
+    }
+    const sent = `${major}.${minor}`;
     if (!dialect.versions.includes(sent)) {
       throw new HttpError(406, 'unacceptableVersion', `Content-Type version ${sent} is not supported (${dialect.versions.join(', ')})`);
     }

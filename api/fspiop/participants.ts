@@ -3,10 +3,10 @@ import type { Context } from 'koa';
 import type { PartyIdInfo } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
 import { ResourceRoutes, sendersOf } from './app';
-import { fspiopHeaders } from './headers';
+import { fspiopHeaders, type FspiopRequest } from './headers';
 import { participantCertificate } from './participantCertificate';
 import { partyOf, partyRoutingFor } from './parties';
-import { accepted, inBackground, ok } from './replies';
+import { accepted, ok } from './replies';
 import { validateFspiop, validateThirdparty } from './schemas';
 
 /** The optional `currency` query of GET and DELETE /participants/{Type}/{ID}. */
@@ -32,25 +32,31 @@ export const participantsRoutes: ResourceRoutes = (deps) => {
     const { body } = await readJsonBody(ctx);
     // The third-party API's form of the request: its entries may also be consents and account links (Document 1).
     const request = validateThirdparty<{ requestId: string; partyList: PartyIdInfo[]; currency?: string }>('ParticipantsPostRequest', body);
-    inBackground(routing.registerBatch(ctx.state.fspiop, request), deps.log, 'registerBatch');
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    deps.lookups.take(() => routing.registerBatch(fspiop, request), 'registerBatch');
     accepted(ctx);
   });
 
   const get = (ctx: Context) => {
     const party = partyOf(ctx);
-    inBackground(routing.lookupParticipant(ctx.state.fspiop, party, currencyOf(ctx)), deps.log, 'lookupParticipant');
+    const currency = currencyOf(ctx);
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    deps.lookups.take(() => routing.lookupParticipant(fspiop, party, currency), 'lookupParticipant');
     accepted(ctx);
   };
   const post = async (ctx: Context) => {
     const party = partyOf(ctx);
     const { body } = await readJsonBody(ctx);
     const request = validateFspiop<{ fspId: string; currency?: string }>('ParticipantsTypeIDSubIDPostRequest', body);
-    inBackground(routing.registerParticipant(ctx.state.fspiop, party, request), deps.log, 'registerParticipant');
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    deps.lookups.take(() => routing.registerParticipant(fspiop, party, request), 'registerParticipant');
     accepted(ctx);
   };
   const remove = (ctx: Context) => {
     const party = partyOf(ctx);
-    inBackground(routing.removeParticipant(ctx.state.fspiop, party, currencyOf(ctx)), deps.log, 'removeParticipant');
+    const currency = currencyOf(ctx);
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    deps.lookups.take(() => routing.removeParticipant(fspiop, party, currency), 'removeParticipant');
     accepted(ctx);
   };
   for (const path of ['/participants/:Type/:ID', '/participants/:Type/:ID/:SubId']) {

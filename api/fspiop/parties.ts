@@ -7,7 +7,7 @@ import { HttpError } from '../http/httpError';
 import { ResourceRoutes, sendersOf, SwitchDependencies } from './app';
 import { fspiopHeaders, FspiopRequest } from './headers';
 import { participantCertificate } from './participantCertificate';
-import { accepted, inBackground, ok } from './replies';
+import { accepted, ok } from './replies';
 import { validateFspiop, validateThirdparty } from './schemas';
 
 /** The account lookup and routing both lookup resources hand their work to. */
@@ -27,6 +27,17 @@ export function decodeSegment(segment: string): string {
   } catch {
     throw new HttpError(400, 'malformedSyntax', `path segment "${segment}" is not valid percent-encoding`);
   }
+}
+
+/**
+ * A party identifier or sub-id from the path. Document 2 (Party addressing) allows no `/` or `?` in either, because
+ * both stand in the URI: one that arrives percent-encoded is refused (3101) rather than decoded into an identifier
+ * that no path can address.
+ */
+function partySegment(segment: string, schema: 'PartyIdentifier' | 'PartySubIdOrType', where: string): string {
+  const value = validateFspiop<string>(schema, decodeSegment(segment), where);
+  if (/[/?]/.test(value)) throw new HttpError(400, 'malformedSyntax', `${where} holds a / or ?, which a party identifier may not`);
+  return value;
 }
 
 /**
@@ -50,8 +61,8 @@ export function partyOf(ctx: Context): PartyAddress {
   }
   return {
     partyIdType,
-    partyIdentifier: validateFspiop<string>('PartyIdentifier', decodeSegment(id), 'path ID'),
-    partySubIdOrType: hasSubId ? validateFspiop<string>('PartySubIdOrType', decodeSegment(subId), 'path SubId') : undefined,
+    partyIdentifier: partySegment(id, 'PartyIdentifier', 'path ID'),
+    partySubIdOrType: hasSubId ? partySegment(subId, 'PartySubIdOrType', 'path SubId') : undefined,
   };
 }
 
@@ -67,7 +78,8 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
 
   const get = (ctx: Context) => {
     const party = partyOf(ctx);
-    inBackground(routing.forwardPartiesGet(ctx.state.fspiop, party), deps.log, 'party lookup');
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    deps.lookups.take(() => routing.forwardPartiesGet(fspiop, party), 'party lookup');
     accepted(ctx);
   };
 
@@ -81,7 +93,7 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
     if (!destination) throw new HttpError(400, 'missingElement', 'header FSPIOP-Destination is required');
     const problem = await deps.directory.unavailable(destination);
     if (problem) throw new HttpError(400, 'destinationFspError', `FSPIOP-Destination ${destination}: ${problem}`);
-    inBackground(routing.forwardPartiesPut({ ...request, destination }, party, text, isError), deps.log, 'party callback');
+    deps.lookups.take(() => routing.forwardPartiesPut({ ...request, destination }, party, text, isError), 'party callback');
     ok(ctx);
   };
 

@@ -55,14 +55,14 @@ export function quotingRoutes<Request>(declaration: QuotingDeclaration<Request>)
       workflowId,
       signal: quoteResponseSignal,
       signalArgument: (callback): QuoteResponse => ({ kind: 'quote', callback: relayed(callback) }),
-      orphan: (id, callback) => ({ kind: 'quoteCallback', resource, id, isError: false, callback: relayed(callback) }),
+      orphan: (id, callback, fspiop) => ({ kind: 'quoteCallback', resource, id, isError: false, callback: relayed(callback), version: fspiop.version }),
     },
     error: {
       schema: 'ErrorInformationObject',
       workflowId,
       signal: quoteResponseSignal,
       signalArgument: (callback): QuoteResponse => ({ kind: 'error', callback }),
-      orphan: (id, callback) => ({ kind: 'quoteCallback', resource, id, isError: true, callback: relayed(callback) }),
+      orphan: (id, callback, fspiop) => ({ kind: 'quoteCallback', resource, id, isError: true, callback: relayed(callback), version: fspiop.version }),
     },
   });
 }

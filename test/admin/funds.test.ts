@@ -209,3 +209,22 @@ test('an amount with more than 4 decimal places is refused (3100), never rounded
   }
   t.is((await account(name, settlement)).value, 0);
 });
+
+test('an amount written as a JSON number with more decimals than a double keeps is refused (3100), not rounded by the parser', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  // JSON.parse would read each of these as a nearby double (100, 0.3, 12345678901234567000) and lose the rest.
+  for (const amount of ['100.00000000000000001', '0.30000000000000000001', '12345678901234567.1']) {
+    const text = JSON.stringify(fundsIn(0)).replace('"amount":0', `"amount":${amount}`);
+    const refused = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, text);
+    t.is(refused.status, 400, amount);
+    t.is(refused.body.errorInformation.errorCode, '3100', amount);
+    t.regex(refused.body.errorInformation.errorDescription, new RegExp(amount.replace('.', '\\.')), amount);
+  }
+  const outText = JSON.stringify(fundsOut(0)).replace('"amount":0', '"amount":1.00000000000000001');
+  t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, outText)).status, 400);
+  t.is((await account(name, settlement)).value, 0);
+  // Numbers a double holds exactly are taken as before, in any JSON spelling.
+  const exact = JSON.stringify(fundsIn(0)).replace('"amount":0', '"amount":1.5e2');
+  t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, exact)).status, 202);
+  t.is((await account(name, settlement)).value, -150);
+});

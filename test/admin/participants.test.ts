@@ -271,6 +271,27 @@ test('limits and initial positions written as numeric strings, as Mojaloop onboa
   t.is((await admin.call('GET', `/participants/${name}/limits`)).body[0].limit.value, 4000, 'the refused value changed nothing');
 });
 
+test('a Net Debit Cap written as a JSON number with more decimals than a double keeps is refused (3100), not rounded by the parser', async (t) => {
+  const name = uniqueName();
+  await admin.call('POST', '/participants', { name, currency: 'USD' });
+  const initial = '{"currency":"USD","limit":{"type":"NET_DEBIT_CAP","value":10000.000000000000001},"initialPosition":0}';
+  const refusedInitial = await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, initial);
+  t.is(refusedInitial.status, 400);
+  t.is(refusedInitial.body.errorInformation.errorCode, '3100');
+  t.deepEqual((await admin.call('GET', `/participants/${name}/limits`)).body, [], 'nothing was set');
+
+  t.is((await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, initial.replace('10000.000000000000001', '10000'))).status, 201);
+  for (const text of [
+    '{"currency":"USD","limit":{"type":"NET_DEBIT_CAP","value":4000.0000000000000001,"alarmPercentage":10}}',
+    '{"currency":"USD","limit":{"type":"NET_DEBIT_CAP","value":4000,"alarmPercentage":10.0000000000000000001}}',
+  ]) {
+    const refused = await admin.call('PUT', `/participants/${name}/limits`, text);
+    t.is(refused.status, 400, text);
+    t.is(refused.body.errorInformation.errorCode, '3100', text);
+  }
+  t.is((await admin.call('GET', `/participants/${name}/limits`)).body[0].limit.value, 10000, 'the refused values changed nothing');
+});
+
 test('with NEW_PARTICIPANTS_ACTIVE=true a new participant is created active, as central-ledger creates it', async (t) => {
   const config = loadConfig({ NEW_PARTICIPANTS_ACTIVE: 'true' });
   t.true(config.newParticipantsActive);

@@ -64,8 +64,17 @@ const THIRDPARTY_PATHS = ['accounts', 'consentRequests', 'consents', 'thirdparty
  * real database, a worker on the real Temporal dev server, and DFSPs as real HTTP servers. With `tls`, the
  * switch serves HTTPS (mutual TLS with `switchClientCaPath`) and the hub calls participants with its client certificate.
  */
-export async function startSwitch(options: { databaseUrl?: string; externalWorkerTaskQueue?: string; tls?: TlsConfig } = {}): Promise<SwitchHarness> {
-  const hub = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), options.tls);
+export async function startSwitch(
+  options: {
+    databaseUrl?: string;
+    externalWorkerTaskQueue?: string;
+    tls?: TlsConfig;
+    /** Rewires the hub before the worker and the gateway run on it (a test's own sender). */
+    adapt?: (hub: Hub) => Hub;
+  } = {},
+): Promise<SwitchHarness> {
+  const opened = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), options.tls);
+  const hub = options.adapt?.(opened) ?? opened;
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue ? await connectClient(options.externalWorkerTaskQueue) : await startWorker(hub);
   const admin = await startAdmin(services);

@@ -239,7 +239,7 @@ test("only the payee FSP may answer a bulk quote: a stranger's answer is refused
   t.is(puts(payer, `/bulkQuotes/${body.bulkQuoteId}`), 1);
 });
 
-test('a PUT /bulkQuotes/{ID} that no bulk quote waits for is routed to its FSPIOP-Destination', async (t) => {
+test("the payee's PUT /bulkQuotes/{ID} that no bulk quote waits for still reaches the payer", async (t) => {
   const payer = await hub.provision();
   const payee = await hub.provision();
   quoting(payee, payer);

@@ -66,6 +66,30 @@ test("a GET is held to the same Content-Type rule: missing is 3102, another reso
   t.is((await get({})).status, 202);
 });
 
+test('Content-Type must carry its version as x.y (Document 2, Versioning): without it, or with a major version only, it is 3101', async (t) => {
+  const transfer = transferBody(payer, payee, '1');
+  for (const contentType of ['application/vnd.interoperability.transfers+json', 'application/vnd.interoperability.transfers+json;version=1']) {
+    const request = await post(transferBody(payer, payee, '1'), { 'content-type': contentType });
+    t.is(request.status, 400, contentType);
+    t.is(request.body.errorInformation.errorCode, '3101', contentType);
+    t.regex(request.body.errorInformation.errorDescription, /version/, contentType);
+    const get = await hub.fspiop('GET', `/transfers/${transfer.transferId}`, { source: payer, headers: { 'content-type': contentType } });
+    t.is(get.status, 400, `GET with ${contentType}`);
+    t.is(get.body.errorInformation.errorCode, '3101', `GET with ${contentType}`);
+    const callback = await hub.fspiop('PUT', `/transfers/${transfer.transferId}/error`, {
+      source: payee,
+      destination: payer,
+      headers: { 'content-type': contentType },
+      body: { errorInformation: { errorCode: '5000', errorDescription: 'Generic payee error' } },
+    });
+    t.is(callback.status, 400, `callback with ${contentType}`);
+    t.is(callback.body.errorInformation.errorCode, '3101', `callback with ${contentType}`);
+  }
+  // Accept may still leave the version to the switch, or name a major version only.
+  t.is((await post(transferBody(payer, payee, '1'), { accept: 'application/vnd.interoperability.transfers+json' })).status, 202);
+  t.is((await post(transferBody(payer, payee, '1'), { accept: 'application/vnd.interoperability.transfers+json;version=1' })).status, 202);
+});
+
 test('Date must be an HTTP-date (RFC 7231): numbers and ISO timestamps are 3101; the obsolete forms are still dates', async (t) => {
   for (const date of ['12345', '2026-11-23T10:00:00Z', 'Mon, 23 Nov 2026 10:00:00']) {
     const { status, body } = await post(transferBody(payer, payee, '1'), { date });

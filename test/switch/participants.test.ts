@@ -120,6 +120,69 @@ test('registering a party for another FSP is refused with an error callback', as
   t.false(dfspB.received.some((r) => r.path.startsWith(path)));
 });
 
+test('a party is changed only by the FSP that holds it: another FSP registering it gets 3003 and the holder keeps it; the holder may register it again', async (t) => {
+  const path = `/participants/MSISDN/${msisdn()}`;
+  await register(dfspA, path);
+  t.is((await hub.fspiop('POST', path, { source: dfspB.name, body: { fspId: dfspB.name } })).status, 202);
+  const refused = await dfspB.waitFor(putTo(`${path}/error`));
+  t.is(refused.body.errorInformation.errorCode, '3003');
+  t.notRegex(refused.body.errorInformation.errorDescription, new RegExp(dfspA.name), 'the holder is not named to another FSP');
+
+  const asker = await hub.provision();
+  await hub.fspiop('GET', path, { source: asker.name });
+  t.deepEqual((await asker.waitFor(putTo(path))).body, { fspId: dfspA.name });
+  t.is((await hub.fspiop('POST', path, { source: dfspA.name, body: { fspId: dfspA.name } })).status, 202);
+  await t.notThrowsAsync(dfspA.waitFor(() => dfspA.received.filter(answerTo(path, dfspA.name)).length === 2));
+});
+
+test('the same holds per currency: an entry another FSP holds in a currency is not taken over, one in another currency may be registered', async (t) => {
+  const path = `/participants/MSISDN/${msisdn()}`;
+  await register(dfspA, path, 'USD');
+  await hub.fspiop('POST', path, { source: dfspB.name, body: { fspId: dfspB.name, currency: 'USD' } });
+  t.is((await dfspB.waitFor(putTo(`${path}/error`))).body.errorInformation.errorCode, '3003');
+  await hub.fspiop('POST', path, { source: dfspB.name, body: { fspId: dfspB.name, currency: 'EUR' } });
+  await t.notThrowsAsync(dfspB.waitFor(answerTo(path, dfspB.name)));
+
+  const asker = await hub.provision();
+  await hub.fspiop('GET', `${path}?currency=USD`, { source: asker.name });
+  await t.notThrowsAsync(asker.waitFor(answerTo(path, dfspA.name)));
+  t.false(asker.received.some(answerTo(path, dfspB.name)));
+});
+
+test('POST /participants leaves parties another FSP holds with it: such an entry fails alone with 3003, the others are registered', async (t) => {
+  const [theirs, mine] = [msisdn(), msisdn()];
+  await register(dfspA, `/participants/MSISDN/${theirs}`);
+  const requestId = crypto.randomUUID();
+  const partyList = [
+    { partyIdType: 'MSISDN', partyIdentifier: theirs, fspId: dfspB.name },
+    { partyIdType: 'MSISDN', partyIdentifier: mine, fspId: dfspB.name },
+  ];
+  t.is((await hub.fspiop('POST', '/participants', { source: dfspB.name, body: { requestId, partyList } })).status, 202);
+  const result = await dfspB.waitFor(putTo(`/participants/${requestId}`));
+  t.deepEqual(result.body.partyList[0].partyId, partyList[0]);
+  t.is(result.body.partyList[0].errorInformation.errorCode, '3003');
+  t.deepEqual(result.body.partyList[1], { partyId: partyList[1] });
+
+  const asker = await hub.provision();
+  await hub.fspiop('GET', `/participants/MSISDN/${theirs}`, { source: asker.name });
+  t.deepEqual((await asker.waitFor(putTo(`/participants/MSISDN/${theirs}`))).body, { fspId: dfspA.name });
+  await hub.fspiop('GET', `/participants/MSISDN/${mine}`, { source: asker.name });
+  t.deepEqual((await asker.waitFor(putTo(`/participants/MSISDN/${mine}`))).body, { fspId: dfspB.name });
+});
+
+test('a / or ? inside a party identifier or sub-id (Document 2, Party addressing) is 400 with 3101, even percent-encoded', async (t) => {
+  const id = msisdn();
+  for (const path of [`/participants/MSISDN/${id}%2F1`, `/participants/MSISDN/${id}%3F1`, `/participants/PERSONAL_ID/${id}/A%2FB`]) {
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const sent = await hub.fspiop(method, path, { source: dfspA.name, body: method === 'POST' ? { fspId: dfspA.name } : undefined });
+      t.is(sent.status, 400, `${method} ${path}`);
+      t.is(sent.body.errorInformation.errorCode, '3101', `${method} ${path}`);
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.false(dfspA.received.some((r) => r.path.includes(id)));
+});
+
 test('the party’s FSP deletes it (callback without fspId); afterwards it is not found', async (t) => {
   const path = `/participants/MSISDN/${msisdn()}`;
   await register(dfspA, path);

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import test from 'ava';
+import { CallbackSender, type Delivery } from '../../activities/hub/delivery/callbacks';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
-import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { pollUntil } from '../helpers/polling';
+import { fspiopAt, HUB_ID, serveGateway, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
 let payer: SimulatedDfsp;
@@ -171,4 +173,66 @@ test('methods /parties does not offer are 405', async (t) => {
   t.is(post.status, 405);
   const del = await hub.fspiop('DELETE', `/parties/MSISDN/${msisdn()}`, { source: payer.name });
   t.is(del.status, 405);
+});
+
+test('a / or ? inside a party identifier or sub-id (Document 2, Party addressing) is 400 with 3101, even percent-encoded; nothing is routed', async (t) => {
+  const id = msisdn();
+  await registerAtPayee('MSISDN', id);
+  for (const path of [`/parties/MSISDN/${id}%2F1`, `/parties/MSISDN/${id}%3F1`, `/parties/MSISDN/${id}/a%2Fb`, `/parties/MSISDN/${id}/a%3fb`]) {
+    const asked = await hub.fspiop('GET', path, { source: payer.name });
+    t.is(asked.status, 400, path);
+    t.is(asked.body.errorInformation.errorCode, '3101', path);
+    t.regex(asked.body.errorInformation.errorDescription, /path (ID|SubId)/, path);
+    const answered = await hub.fspiop('PUT', path, { source: payee.name, destination: payer.name, body: partyBody(id, payee.name) });
+    t.is(answered.status, 400, `PUT ${path}`);
+    t.is(answered.body.errorInformation.errorCode, '3101', `PUT ${path}`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.false(payee.received.some((r) => r.method === 'GET' && r.path.startsWith(`/parties/MSISDN/${id}`)));
+  t.false(payer.received.some((r) => r.path.startsWith(`/parties/MSISDN/${id}`)));
+});
+
+/** A sender whose lookup deliveries wait until the test opens the gate: lookups stay in progress meanwhile. */
+class GatedSender extends CallbackSender {
+  private open!: () => void;
+  private readonly opened = new Promise<void>((resolve) => (this.open = resolve));
+
+  release(): void {
+    this.open();
+  }
+
+  override async sendWithRetry(delivery: Delivery, attempts?: number, firstDelayMs?: number): Promise<void> {
+    await this.opened;
+    return super.sendWithRetry(delivery, attempts, firstDelayMs);
+  }
+}
+
+test('lookups run in the gateway are bounded: beyond those running and those waiting, a request is answered 503 with 2005 Server busy', async (t) => {
+  const { directory, log } = hub.hub;
+  const sender = new GatedSender({ directory, log, hubId: HUB_ID });
+  const config = { taskQueue: hub.worker.taskQueue, lookups: { concurrency: 1, queue: 1 } };
+  const gateway = await serveGateway({ ...hub.hub, sender, config, temporal: hub.worker.client });
+  t.teardown(() => gateway.close());
+  const id = msisdn();
+  await registerAtPayee('MSISDN', id);
+  const ask = () => fspiopAt(gateway.url, 'GET', `/parties/MSISDN/${id}`, { source: payer.name });
+
+  t.is((await ask()).status, 202, 'the first runs');
+  t.is((await ask()).status, 202, 'the second waits');
+  const refused = await ask();
+  t.is(refused.status, 503);
+  t.is(refused.body.errorInformation.errorCode, '2005');
+  t.is(refused.headers.get('content-type'), 'application/vnd.interoperability.parties+json;version=1.1');
+
+  sender.release();
+  const forwarded = () => payee.received.filter(received('GET', `/parties/MSISDN/${id}`)).length;
+  t.is(
+    await pollUntil(
+      async () => forwarded(),
+      (count) => count === 2,
+    ),
+    2,
+    'both accepted lookups were made, the refused one was not',
+  );
+  t.is((await pollUntil(ask, (answer) => answer.status === 202)).status, 202, 'once they are done, a lookup is taken again');
 });

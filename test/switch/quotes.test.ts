@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import test from 'ava';
+import { workflowIds } from '../../api/contracts/conversations';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair, quoteBody } from '../helpers/fspiopBodies';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
@@ -130,4 +132,59 @@ test('a quote whose expiration passed before it reached the switch is not forwar
   const error = await payer.waitFor(isPut(`/quotes/${body.quoteId}/error`));
   t.is(error.body.errorInformation.errorCode, '3302');
   t.false(payee.received.some((r) => r.method === 'POST' && r.body?.quoteId === body.quoteId));
+});
+
+/** A quote answered by its payee, whose workflow has ended: what comes later is checked against the quote's record. */
+async function endedQuote() {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const stranger = await hub.provision();
+  quoting(payee, payer);
+  const body = quoteBody(payer.name, payee.name, '7');
+  await hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body });
+  await payer.waitFor(isPut(`/quotes/${body.quoteId}`));
+  await hub.worker.client.workflow.getHandle(workflowIds.quote(body.quoteId)).result();
+  payee.react(undefined);
+  return { payer, payee, stranger, quoteId: body.quoteId };
+}
+
+/** Lets the switch pass on whatever it would, so that a test can tell nothing went. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+
+test('an answer to a quote the switch does not know is refused to its sender with 3205 and goes nowhere', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const quoteId = crypto.randomUUID();
+  t.is((await hub.fspiop('PUT', `/quotes/${quoteId}`, { source: payee.name, destination: payer.name, body: quoteResponse('1') })).status, 200);
+  const refused = await payee.waitFor(isPut(`/quotes/${quoteId}/error`));
+  t.is(refused.body.errorInformation.errorCode, '3205');
+  t.is(refused.headers['fspiop-source'], HUB_ID);
+  const error = { errorInformation: { errorCode: '5101', errorDescription: 'Payee rejected quote' } };
+  t.is((await hub.fspiop('PUT', `/quotes/${quoteId}/error`, { source: payee.name, destination: payer.name, body: error })).status, 200);
+  await settle();
+  t.false(payer.received.some((r) => r.path.startsWith(`/quotes/${quoteId}`)));
+});
+
+test("after a quote's workflow ended, only its payee may answer it: a stranger's answer is refused with 3100 and never reaches the payer", async (t) => {
+  const { payer, stranger, quoteId } = await endedQuote();
+  const before = payer.received.length;
+  await hub.fspiop('PUT', `/quotes/${quoteId}`, { source: stranger.name, destination: payer.name, body: quoteResponse('7') });
+  t.is((await stranger.waitFor(isPut(`/quotes/${quoteId}/error`))).body.errorInformation.errorCode, '3100');
+  const error = { errorInformation: { errorCode: '5101', errorDescription: 'Payee rejected quote' } };
+  await hub.fspiop('PUT', `/quotes/${quoteId}/error`, { source: stranger.name, destination: payer.name, body: error });
+  await settle();
+  t.is(payer.received.length, before);
+});
+
+test("after a quote's workflow ended, its payee answers only to its payer: an answer naming another FSP is refused with 3100 and goes nowhere", async (t) => {
+  const { payer, payee, stranger, quoteId } = await endedQuote();
+  await hub.fspiop('PUT', `/quotes/${quoteId}`, { source: payee.name, destination: stranger.name, body: quoteResponse('7') });
+  t.is((await payee.waitFor(isPut(`/quotes/${quoteId}/error`))).body.errorInformation.errorCode, '3100');
+  await settle();
+  t.false(stranger.received.some((r) => r.path.startsWith(`/quotes/${quoteId}`)));
+
+  // The payee's late answer to the payer still reaches it, as an answer to a GET the switch passed on does.
+  const before = payer.received.filter(isPut(`/quotes/${quoteId}`)).length;
+  await hub.fspiop('PUT', `/quotes/${quoteId}`, { source: payee.name, destination: payer.name, body: quoteResponse('7') });
+  await t.notThrowsAsync(payer.waitFor(() => payer.received.filter(isPut(`/quotes/${quoteId}`)).length === before + 1));
 });

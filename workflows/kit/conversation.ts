@@ -5,7 +5,7 @@ import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../api/contracts/messages';
 import { State } from '../../api/contracts/searchAttributes';
 import { deliveries } from './activities';
-import { bestEffort, errorOf } from './failures';
+import { bestEffort, deliveryFailureOf } from './failures';
 
 export interface ConversationOptions {
   resource: FspiopResource;
@@ -86,7 +86,7 @@ export class Conversation {
       await delivering;
     } catch (error) {
       const from = message.headers['fspiop-source'];
-      await bestEffort(this.hubError(from, errorOf(error), about), `${about.resource} error to ${from}`);
+      await bestEffort(this.hubError(from, deliveryFailureOf(error, to), about), `${about.resource} error to ${from}`);
     }
   }
 
@@ -103,7 +103,7 @@ export class Conversation {
   /**
    * Forwards the request to `to` and waits until `answered()` holds or `waitMs` pass (none left: expired at once). The forward runs in its
    * own scope so that expiry cancels its retries instead of waiting them out; a forward that fails for good
-   * (no endpoint, the DFSP refuses it) ends the wait with its error. By default the request goes on as it
+   * (no endpoint, the DFSP refuses it, its retries ran out) ends the wait with its error. By default the request goes on as it
    * came; `forward` sends one the hub makes itself instead.
    */
   async forwardUntilAnswered(to: string, answered: () => boolean, waitMs: number, forward = () => this.forwardRequest(to)): Promise<WaitOutcome> {
@@ -112,7 +112,7 @@ export class Conversation {
     let unreachable: ErrorInformation | undefined;
     const scope = new CancellationScope();
     const forwarding = scope.run(forward).catch((error) => {
-      if (!isCancellation(error)) unreachable = errorOf(error);
+      if (!isCancellation(error)) unreachable = deliveryFailureOf(error, to);
     });
     const inTime = await condition(() => answered() || unreachable !== undefined, waitMs);
     if (!inTime) scope.cancel();

@@ -13,6 +13,15 @@ export function errorOf(error: unknown): ErrorInformation {
   return rejectionOf(error) ?? errorInformation('internalServerError', 'the switch could not complete the request');
 }
 
+/**
+ * Why a message could not be delivered to `to`: the rejection it met (the participant refused it, has no endpoint for
+ * it), or — once its retries ran out (the participant down, refusing connections, answering 5xx) — 1001, as Mojaloop's
+ * hub reports a destination it cannot reach. Not 2001: the switch itself did not fail.
+ */
+export function deliveryFailureOf(error: unknown, to: string): ErrorInformation {
+  return rejectionOf(error) ?? errorInformation('destinationCommunicationError', `${to} could not be reached`);
+}
+
 /** Milliseconds from workflow time until an ISO timestamp (negative once it has passed). */
 export function msUntil(timestamp: string): number {
   return Date.parse(timestamp) - Date.now();

@@ -8,6 +8,7 @@ import type {
   CoreBanking,
 } from './coreBanking';
 import { CoreBankingRefusal } from './coreBanking';
+import { isRedirect } from '../../platform/fspiopHttp';
 
 /**
  * A real core-banking adapter at BACKEND_ENDPOINT, over the sdk-scheme-adapter's backend API: JSON over HTTP, an
@@ -47,14 +48,23 @@ export class CoreBankingClient implements CoreBanking {
     await this.call('PUT', `/transfers/${encodeURIComponent(transferId)}`, notification);
   }
 
-  /** One request; a non-2xx answer is the bank's refusal, a network failure or timeout is thrown as it is. */
+  /**
+   * One request; a non-2xx answer is the bank's refusal, a network failure or timeout is thrown as it is. A redirect
+   * is a refusal too, never followed (fetch would follow it): Document 2 has a 3xx investigated by hand, not retried,
+   * and a bank's money calls must not be sent on to wherever an answer points.
+   */
   private async call(method: string, path: string, body?: unknown): Promise<unknown> {
     const response = await fetch(`${this.base}${path}`, {
       method,
       headers: { 'content-type': 'application/json', accept: 'application/json', date: new Date().toUTCString() },
       body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
       signal: AbortSignal.timeout(this.timeoutMs),
     });
+    if (isRedirect(response.status)) {
+      await response.body?.cancel();
+      throw new CoreBankingRefusal(undefined, `${method} ${path} answered ${response.status}, a redirect, which is not followed`, response.status);
+    }
     const text = await response.text();
     const parsed = parseJson(text);
     if (!response.ok) {

@@ -32,7 +32,7 @@ export class FollowUps {
       case 'repeatedQuote':
         return this.quotes.repeated(followUp.resource, followUp.id, followUp.requestHash, followUp.requester.source, followUp.requester.version);
       case 'quoteCallback':
-        return this.quotes.route(followUp.resource, followUp.id, followUp.isError, followUp.callback);
+        return this.quotes.route(followUp.resource, followUp.id, followUp.isError, followUp.callback, followUp.version);
       case 'transactionRequestGet':
         return this.transactionRequests.get(followUp.transactionRequestId, followUp.requester);
       case 'repeatedTransactionRequest':

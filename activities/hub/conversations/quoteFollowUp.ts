@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { addressOf, quoting, QuoteResource } from '../../../api/contracts/conversations';
+import { errorInformation } from '../../../api/contracts/errors';
 import type { FspiopHeaders, RelayedCallback } from '../../../api/contracts/messages';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { QuoteRecord } from '../db/switchEntities';
@@ -9,7 +10,7 @@ import type { RecordedAnswers, RecordedConversation } from './recordedAnswers';
 /**
  * What the switch answers about a quote or bulk quote outside its workflow: a POST repeated after the
  * conversation ended (spec general rule 3), GET /{resource}/{ID}, and callbacks with no conversation waiting for
- * them (answers to a forwarded GET), which are routed to their FSPIOP-Destination. Each message is sent once: the
+ * them (answers to a forwarded GET), which go from the payee to the payer only. Each message is sent once: the
  * follow-up runs as an activity, and Temporal's retry policy makes the further attempts.
  */
 export class QuoteFollowUp {
@@ -39,14 +40,23 @@ export class QuoteFollowUp {
     });
   }
 
-  /** A PUT /{resource}/{ID}[/error] no workflow waits for goes where its sender addressed it. */
-  async route(resource: QuoteResource, id: string, isError: boolean, callback: RelayedCallback): Promise<void> {
-    const destination = callback.headers['fspiop-destination'];
-    if (!destination) {
-      this.log.info({ resource, id, from: callback.headers['fspiop-source'] }, 'callback without destination and without a waiting quote; dropped');
-      return;
+  /**
+   * A PUT /{resource}/{ID}[/error] no workflow waits for (a late answer, or the answer to a GET the switch passed on),
+   * checked against the record as the workflow checks it: only the payee may answer, and only to the payer; anything
+   * else is refused to its sender (3100). One about a quote the switch never saw is answered as a GET of it is (3205):
+   * Mojaloop's quoting service, too, answers an update of a quote it has no record of with an error to its sender.
+   */
+  async route(resource: QuoteResource, id: string, isError: boolean, callback: RelayedCallback, version: string): Promise<void> {
+    const from = callback.headers['fspiop-source'];
+    const record = await this.quotes.find(resource, id);
+    if (!record) return this.notFound(resource, id, from, version);
+    const to = callback.headers['fspiop-destination'] ?? record.payerFsp;
+    const refusal = refusalOf(record, from, to);
+    if (refusal) {
+      this.log.info({ resource, id, from, to }, 'quote callback refused: not from the payee to the payer');
+      return this.sender.sendHubError(from, resource, id, version, errorInformation('validationError', refusal));
     }
-    await this.sender.send({ to: destination, ...addressOf(resource, isError ? 'error' : 'answer', id), method: 'PUT', ...callback });
+    await this.sender.send({ to, ...addressOf(resource, isError ? 'error' : 'answer', id), method: 'PUT', ...callback });
   }
 
   /** The payee's answer (or the hub's own error) to the payer again. */
@@ -61,4 +71,12 @@ export class QuoteFollowUp {
 
 function conversation(resource: QuoteResource, id: string): RecordedConversation {
   return { resource, id, noun: quoting[resource].noun, idNotFound: quoting[resource].idNotFound };
+}
+
+/** Why a callback about a recorded quote may not go on, or undefined for the payee's answer to the payer. */
+function refusalOf(record: QuoteRecord, from: string, to: string): string | undefined {
+  const { noun } = quoting[record.resource];
+  if (from !== record.payeeFsp) return `only the payee ${record.payeeFsp} may answer ${noun} ${record.quoteId}`;
+  if (to !== record.payerFsp) return `${noun} ${record.quoteId} is answered to its payer only`;
+  return undefined;
 }

@@ -4,7 +4,7 @@ import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType } from '../../../api/
 import type { ErrorInformation } from '../../../api/contracts/errors';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from '../../platform/hubError';
-import { Agents, HttpMethod, httpExchange, isCallback, originatedHeaders } from '../../platform/fspiopHttp';
+import { Agents, HttpMethod, httpExchange, isCallback, isRedirect, originatedHeaders } from '../../platform/fspiopHttp';
 
 /** One HTTP message from the switch to a participant: a forwarded request, a callback or a notification. */
 export interface Delivery {
@@ -96,6 +96,10 @@ export class CallbackSender {
       throw new DeliveryError(`${delivery.method} ${url} failed: ${(error as Error).message}`);
     }
     this.log.debug({ to: delivery.to, method: delivery.method, url, status }, 'delivered');
+    if (isRedirect(status)) {
+      this.log.warn({ to: delivery.to, method: delivery.method, url, status }, 'redirect not followed: the endpoint needs manual investigation');
+      throw new HubError('destinationCommunicationError', `${delivery.method} ${url} answered ${status}, a redirect, which is not followed`);
+    }
     if (status >= 500) throw new DeliveryError(`${delivery.method} ${url} answered ${status}`);
     if (status >= 400) {
       // The participant refused the message itself; sending it again would not change its mind.

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import { Not, type EntityManager } from 'typeorm';
 import type { Database } from '../db/database';
 import { PartyLookup } from '../db/switchEntities';
 
@@ -15,8 +15,7 @@ export type RemoveOutcome = 'removed' | 'notFound' | 'notOwner';
  * The third-party API's identifiers in the lookup (Document 1, "Account link entries in the participant lookup"): a
  * consent, registered by the Auth service that administers it so it can be found later, and an account link,
  * registered by the DFSP that issued it. Each has exactly one holder, as Mojaloop's consent oracle keeps them (a
- * consentId and an fspId, nothing else): a sub-id or currency given with one is ignored, and an entry is never
- * moved to another FSP (only its holder may delete it), so nobody can take over a consent another FSP registered.
+ * consentId and an fspId, nothing else): a sub-id or currency given with one is ignored.
  */
 export const THIRDPARTY_PARTY_ID_TYPES = ['CONSENT', 'THIRD_PARTY_LINK'] as const;
 
@@ -26,8 +25,6 @@ export function isThirdpartyPartyIdType(partyIdType: string): boolean {
 
 /** Rows per statement in a batch registration: well inside SQLite's and MySQL's placeholder limits. */
 const CHUNK = 500;
-
-const KEY_COLUMNS = ['partyIdType', 'partyIdentifier', 'partySubIdOrType', 'currency'];
 
 /** The currency an entry of the party is kept or sought under: none for the third-party types. */
 const currencyFor = (party: PartyAddress, currency: string | undefined) => (isThirdpartyPartyIdType(party.partyIdType) ? undefined : currency);
@@ -70,40 +67,38 @@ export class AccountLookup {
   }
 
   /**
-   * Creates or moves the parties to `fspId` (POST /participants and POST /participants/{Type}/{ID}) and returns
-   * those of `parties` it left alone: a consent or account link that another FSP holds.
-   * One upsert statement per chunk: on MySQL an INSERT IGNORE followed by an UPDATE deadlocks when two
-   * registrations of one party race (both hold the shared lock of the duplicate, both want it exclusive).
-   * Rows are written in key order so concurrent batches take their locks in the same order.
+   * Registers the parties to `fspId` (POST /participants and POST /participants/{Type}/{ID}) and returns those of
+   * `parties` it left alone: entries another FSP holds. An entry (a party, in a currency) is changed only by the FSP
+   * that holds it, as only it may delete it (Document 2, Endpoints): as at Mojaloop's oracles, registering what another
+   * FSP holds is refused, never a takeover. Registering one's own entry again changes nothing.
+   * Entries are only ever inserted, never updated, so concurrent registrations of one party take no lock they would
+   * have to upgrade; rows are written in key order so concurrent batches take their locks in the same order.
    */
   async register(parties: PartyAddress[], fspId: string, currency?: string): Promise<PartyAddress[]> {
     const entries = parties.map((party) => ({ party, key: keyOf(party, currency) })).sort((a, b) => compareKeys(a.key, b.key));
-    const movable = entries.filter(({ party }) => !isThirdpartyPartyIdType(party.partyIdType));
-    const heldOnce = entries.filter(({ party }) => isThirdpartyPartyIdType(party.partyIdType));
     const now = new Date();
     return this.db.transaction(async (manager) => {
-      const insert = (chunk: typeof entries) =>
-        manager
+      for (let start = 0; start < entries.length; start += CHUNK) {
+        const chunk = entries.slice(start, start + CHUNK);
+        await manager
           .createQueryBuilder()
           .insert()
           .into(PartyLookup)
-          .values(chunk.map(({ key }) => ({ ...key, fspId, createdDate: now })));
-      for (let start = 0; start < movable.length; start += CHUNK) {
-        await insert(movable.slice(start, start + CHUNK))
-          .orUpdate(['fspId'], KEY_COLUMNS)
-          .execute();
-      }
-      // A third-party entry is written only where nobody holds it yet (no update, so no lock upgrade either). They are
-      // read back once all are written, so that the transaction's first read (MySQL's snapshot) sees what the writes
-      // saw, and by the database's own key comparison: a holder other than `fspId` means it was left alone.
-      for (let start = 0; start < heldOnce.length; start += CHUNK) {
-        await insert(heldOnce.slice(start, start + CHUNK))
+          .values(chunk.map(({ key }) => ({ ...key, fspId, createdDate: now })))
           .orIgnore()
           .execute();
       }
+      // Read back once all are written, so that the transaction's first read (MySQL's snapshot) sees what the writes
+      // saw, and by the database's own key comparison. One query per chunk finds whether another FSP holds any of
+      // its entries; only then are its entries looked at one by one.
       const refused: PartyAddress[] = [];
-      for (const { party, key } of heldOnce) {
-        if ((await manager.findOneBy(PartyLookup, key))?.fspId !== fspId) refused.push(party);
+      for (let start = 0; start < entries.length; start += CHUNK) {
+        const chunk = entries.slice(start, start + CHUNK);
+        const heldElsewhere = await manager.count(PartyLookup, { where: chunk.map(({ key }) => ({ ...key, fspId: Not(fspId) })) });
+        if (heldElsewhere === 0) continue;
+        for (const { party, key } of chunk) {
+          if ((await manager.findOneBy(PartyLookup, key))?.fspId !== fspId) refused.push(party);
+        }
       }
       return refused;
     });

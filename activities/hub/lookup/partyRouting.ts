@@ -14,7 +14,7 @@ function templateParams(party: PartyAddress): Record<string, string | undefined>
 
 const describe = (party: PartyAddress) => [party.partyIdType, party.partyIdentifier, party.partySubIdOrType].filter(Boolean).join('/');
 
-/** Why a consent or account link was not registered; the FSP that holds it is not named. */
+/** Why an entry was not registered: another FSP holds it, which is not named. */
 const heldElsewhere = (party: PartyAddress) => `${describe(party)} is registered to another FSP`;
 
 /** Who asked, as the gateway's header check recorded it (api/fspiop/headers.ts LookupRequest). */
@@ -49,10 +49,7 @@ export interface PartyRoutingDependencies {
 export class PartyRouting {
   constructor(private readonly deps: PartyRoutingDependencies) {}
 
-  /**
-   * POST /participants: each entry is registered to the requester; entries naming another FSP, and consents or
-   * account links another FSP holds, fail alone.
-   */
+  /** POST /participants: each entry is registered to the requester; entries naming another FSP, or held by one, fail alone. */
   async registerBatch(request: LookupRequest, body: { requestId: string; partyList: PartyIdInfo[]; currency?: string }): Promise<void> {
     const params = { requestId: body.requestId };
     await this.settle(request, 'FSPIOP_CALLBACK_URL_PARTICIPANT_BATCH_PUT_ERROR', params, async () => {
@@ -84,7 +81,7 @@ export class PartyRouting {
     });
   }
 
-  /** POST /participants/{Type}/{ID}[/{SubId}]: an FSP registers its own party, nobody else's, and takes no consent or link another holds. */
+  /** POST /participants/{Type}/{ID}[/{SubId}]: an FSP registers its own party, for itself, and takes over no entry another FSP holds (3003). */
   async registerParticipant(request: LookupRequest, party: PartyAddress, body: { fspId: string; currency?: string }): Promise<void> {
     const [put, error] = participantEndpoints(party);
     await this.settle(request, error, templateParams(party), async () => {
