@@ -9,6 +9,8 @@ import { Ledger } from './ledger/ledger';
 import { Limits } from './ledger/limits';
 import { Participants } from './participants/participants';
 import { SettlementModels } from './participants/settlementModels';
+import { ParticipantSignatures } from './participants/signatureKeys';
+import { readSigningKey } from '../platform/jws';
 
 /** The hub's stateful services over one database, wired once per process. */
 export interface HubServices {
@@ -19,9 +21,13 @@ export interface HubServices {
   funds: Funds;
   settlementModels: SettlementModels;
   transactions: TransactionDetails;
+  signatures: ParticipantSignatures;
 }
 
-type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive'>>;
+type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive' | 'jws'>>;
+
+/** Without settings of its own (tests, the benchmark), the hub neither validates nor signs. */
+const NO_JWS = loadConfig({}).jws;
 
 export async function openHubServices(config: ServicesConfig): Promise<HubServices> {
   const db = await openDatabase(config.databaseUrl, config.hubParticipantName);
@@ -34,6 +40,7 @@ export async function openHubServices(config: ServicesConfig): Promise<HubServic
     funds: new Funds(db, ledger, config.hubParticipantName),
     settlementModels: new SettlementModels(db),
     transactions: new TransactionDetails(db),
+    signatures: new ParticipantSignatures(db, config.jws ?? NO_JWS),
   };
 }
 
@@ -60,7 +67,14 @@ export interface HubOptions extends ServicesConfig, Partial<Pick<HubConfig, 'tra
 export async function openHub(options: HubOptions): Promise<Hub> {
   const services = await openHubServices(options);
   const directory = new ParticipantDirectory(services.db, options.directoryTtlMs);
-  const sender = new CallbackSender({ directory, log: options.log, hubId: options.hubParticipantName, timeoutMs: options.deliveryTimeoutMs });
+  const signingKeyPath = options.jws?.signingKeyPath;
+  const sender = new CallbackSender({
+    directory,
+    log: options.log,
+    hubId: options.hubParticipantName,
+    timeoutMs: options.deliveryTimeoutMs,
+    signingKey: signingKeyPath ? readSigningKey(signingKeyPath) : undefined,
+  });
   // Without settings of its own (tests), the hub keeps transaction requests and its Auth service as the defaults say.
   const defaults = loadConfig({});
   const transactionRequests = options.transactionRequests ?? defaults.transactionRequests;

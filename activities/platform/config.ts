@@ -24,6 +24,7 @@ export interface HubConfig {
   newParticipantsActive: boolean;
   transactionRequests: TransactionRequestPolicy;
   authService: AuthServiceConfig;
+  jws: JwsConfig;
   adminPort: number;
   switchPort: number;
   host: string;
@@ -52,6 +53,16 @@ export interface AuthServiceConfig {
   rpId: string;
   /** The origins a FIDO credential may be created and used from (clientDataJSON.origin): the PISP app's. */
   origins: string[];
+}
+
+/** End-to-end signatures (FSPIOP-Signature), configured as Mojaloop's SDK configures them where it has the setting. */
+export interface JwsConfig {
+  /** JWS_VALIDATE: whether participants' messages must be signed, unless the admin API says otherwise for one. */
+  validate: boolean;
+  /** JWS_VERIFICATION_KEYS_DIRECTORY: participants' public keys as `<fspId>.pem`; a key set through the admin API wins. */
+  verificationKeysDirectory?: string;
+  /** JWS_SIGNING_KEY_PATH: the hub's private key, with which it signs the messages it originates; unset, it signs none. */
+  signingKeyPath?: string;
 }
 
 export const repoRoot = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../../..' : '../..');
@@ -90,6 +101,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
         .split(',')
         .map((origin) => origin.trim())
         .filter(Boolean),
+    },
+    jws: {
+      validate: flag(env, 'JWS_VALIDATE'),
+      verificationKeysDirectory: env.JWS_VERIFICATION_KEYS_DIRECTORY || undefined,
+      signingKeyPath: env.JWS_SIGNING_KEY_PATH || undefined,
     },
     adminPort: integer(env, 'ADMIN_PORT', 3001),
     switchPort: integer(env, 'SWITCH_PORT', 3000),

@@ -4,18 +4,24 @@ import { createGateway } from '../http/gateway';
 import { HttpError } from '../http/httpError';
 import { observabilityRoutes, Health } from '../http/observability';
 import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './routes';
+import { signatureRoutes } from './signatures';
 
 /**
  * The hub administration API (Document 3) with central-ledger's bodies. Only GET, POST and PUT exist
  * here: any other method is 405, an unknown path 404 (3002), both with ErrorInformation.
  */
 export function createAdminApp(services: AdminServices, log: Logger, health: Health): Koa {
-  return createGateway('admin', log, [participantRoutes(services), settlementModelRoutes(services), transactionRoutes(services), observabilityRoutes(health)], {
-    guard: async (ctx, next) => {
-      if (!['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
-        throw new HttpError(405, 'clientError', `Method ${ctx.method} is not supported`);
-      }
-      await next();
+  return createGateway(
+    'admin',
+    log,
+    [participantRoutes(services), signatureRoutes(services), settlementModelRoutes(services), transactionRoutes(services), observabilityRoutes(health)],
+    {
+      guard: async (ctx, next) => {
+        if (!['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
+          throw new HttpError(405, 'clientError', `Method ${ctx.method} is not supported`);
+        }
+        await next();
+      },
     },
-  });
+  );
 }
