@@ -15,7 +15,9 @@ import { HttpError } from '../http/httpError';
 import { ResourceRoutes, sendersOf } from './app';
 import { requestHash } from '../contracts/requestHash';
 import { signalIfRunning, startOrRepeat } from './conversations';
+import { encryptedFields } from './encryption';
 import { FspiopRequest, fspiopHeaders } from './headers';
+import { fspiopSignature } from './signature';
 import { accepted, ok } from './replies';
 import { FspiopSchema, pathId, validateFspiop } from './schemas';
 
@@ -92,7 +94,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
   return (deps) => {
     const { config, temporal, log } = deps;
     const router = new Router({ prefix: `/${resource}` });
-    router.use(fspiopHeaders(resource, sendersOf(deps)));
+    router.use(fspiopHeaders(resource, sendersOf(deps)), fspiopSignature(deps.services.signatures));
     // Every {ID} names a conversation: a CorrelationId, checked before any handler uses it.
     router.param('id', (id, _ctx, next) => {
       pathId(id);
@@ -105,7 +107,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
       router.post('/', async (ctx) => {
         const fspiop: FspiopRequest = ctx.state.fspiop;
         const { body: parsed, text } = await readJsonBody(ctx);
-        const body = validateFspiop<Request>(post.schema, parsed);
+        const body = validateFspiop<Request>(post.schema, parsed, 'body', encryptedFields(fspiop));
         const hash = requestHash(body);
         const passesOn = post.passesOnRequest !== false;
         // The input holds the parsed body (no larger than its text) and, when passed on, the text itself.
@@ -151,7 +153,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const fspiop: FspiopRequest = ctx.state.fspiop;
         const id: string = ctx.params.id;
         const { body: parsed, text } = await readJsonBody(ctx);
-        const body = validateFspiop<Body>(declared.schema, parsed);
+        const body = validateFspiop<Body>(declared.schema, parsed, 'body', encryptedFields(fspiop));
         if (declared.admit && !declared.admit(body, fspiop, id, log)) return ok(ctx);
         const received: ReceivedCallback<Body> = { headers: fspiop.headers, body, rawBody: text };
         const { workflowId, signal, signalArgument } = declared;

@@ -4,6 +4,7 @@ import type { PartyIdInfo } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
 import { ResourceRoutes, sendersOf } from './app';
 import { fspiopHeaders } from './headers';
+import { fspiopSignature } from './signature';
 import { partyOf, partyRoutingFor } from './parties';
 import { accepted, inBackground, ok } from './replies';
 import { validateFspiop, validateThirdparty } from './schemas';
@@ -24,7 +25,7 @@ function currencyOf(ctx: Context): string | undefined {
 export const participantsRoutes: ResourceRoutes = (deps) => {
   const routing = partyRoutingFor(deps);
   const router = new Router();
-  router.use(fspiopHeaders('participants', sendersOf(deps)));
+  router.use(fspiopHeaders('participants', sendersOf(deps)), fspiopSignature(deps.services.signatures));
 
   router.post('/participants', async (ctx) => {
     const { body } = await readJsonBody(ctx);

@@ -11,6 +11,7 @@ import { ResourceRoutes, sendersOf, SwitchDependencies } from '../fspiop/app';
 import { startFollowUp } from '../fspiop/conversationRoutes';
 import { signalIfRunning } from '../fspiop/conversations';
 import { FspiopRequest, fspiopHeaders } from '../fspiop/headers';
+import { fspiopSignature } from '../fspiop/signature';
 import { decodeSegment } from '../fspiop/parties';
 import { accepted, ok } from '../fspiop/replies';
 import { routedMessage } from '../fspiop/routed';
@@ -102,7 +103,7 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
   const { resource } = declaration;
   return (deps) => {
     const router = new Router({ prefix: `/${resource}` });
-    router.use(fspiopHeaders(resource, sendersOf(deps)));
+    router.use(fspiopHeaders(resource, sendersOf(deps)), fspiopSignature(deps.services.signatures));
     // The router's own value of {ID} reads `+` as a space, and an /accounts/{ID} (an MSISDN) may start with one.
     router.param('id', (_decoded, ctx, next) => {
       const id = decodeSegment(ctx.path.split('/')[resource.split('/').length + 1]);

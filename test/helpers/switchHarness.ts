@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hub, HubServices } from '../../activities/hub/services';
+import type { JwsConfig } from '../../activities/platform/config';
 import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/app';
 import { switchResources } from '../../api/fspiop/resources';
 import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
@@ -58,8 +59,8 @@ const THIRDPARTY_PATHS = ['accounts', 'consentRequests', 'consents', 'thirdparty
  * The switch as it runs in production, over real HTTP: the FSPIOP gateway and admin API against the
  * real database, a worker on the real Temporal dev server, and DFSPs as real HTTP servers.
  */
-export async function startSwitch(options: { databaseUrl?: string; externalWorkerTaskQueue?: string } = {}): Promise<SwitchHarness> {
-  const hub = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl());
+export async function startSwitch(options: { databaseUrl?: string; externalWorkerTaskQueue?: string; jws?: JwsConfig } = {}): Promise<SwitchHarness> {
+  const hub = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), options.jws);
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue ? await connectClient(options.externalWorkerTaskQueue) : await startWorker(hub);
   const admin = await startAdmin(services);

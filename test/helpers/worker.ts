@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pino from 'pino';
 import type { ActivityDependencies } from '../../activities';
+import type { JwsConfig } from '../../activities/platform/config';
 import { openHub, Hub } from '../../activities/hub/services';
 import { createWorker } from '../../worker/createWorker';
 import { testDatabaseUrl } from './database';
@@ -35,9 +36,9 @@ export async function connectClient(taskQueue: string): Promise<WorkerHarness> {
 let runtimeInstalled = false;
 
 /** The hub as tests wire it: the test database, no caching of participants, deliveries that give up after 5 s. */
-export function openTestHub(hubParticipantName: string, databaseUrl = testDatabaseUrl()): Promise<Hub> {
+export function openTestHub(hubParticipantName: string, databaseUrl = testDatabaseUrl(), jws?: JwsConfig): Promise<Hub> {
   const log = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
-  return openHub({ databaseUrl, hubParticipantName, log, directoryTtlMs: 0, deliveryTimeoutMs: 5_000 });
+  return openHub({ databaseUrl, hubParticipantName, log, directoryTtlMs: 0, deliveryTimeoutMs: 5_000, jws });
 }
 
 export async function startWorker(dependencies: ActivityDependencies): Promise<WorkerHarness> {
