@@ -25,6 +25,8 @@ export interface ConnectorConfig {
    * name). It must stay the same across restarts, or a quote given before one cannot be fulfilled after it.
    */
   ilpSecret?: string;
+  /** JWS_SIGNING_KEY_PATH: the participant's private key; with it every message with a body is signed, as Mojaloop's SDK signs. */
+  jwsSigningKeyPath?: string;
 }
 
 export function loadConnectorConfig(role: 'dfsp' | 'pisp', env: NodeJS.ProcessEnv = process.env): ConnectorConfig {
@@ -43,5 +45,6 @@ export function loadConnectorConfig(role: 'dfsp' | 'pisp', env: NodeJS.ProcessEn
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
     logLevel: env.LOG_LEVEL || 'info',
     ilpSecret: env.ILP_SECRET || undefined,
+    jwsSigningKeyPath: env.JWS_SIGNING_KEY_PATH || undefined,
   };
 }

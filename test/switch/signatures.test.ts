@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { workflowIds } from '../../api/contracts/conversations';
+import pino from 'pino';
+import { PeerSender } from '../../activities/connector/peerSender';
 import { TransferRecord } from '../../activities/hub/db/entities';
 import { sign, signatureProblem } from '../../activities/platform/jws';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
@@ -312,4 +314,21 @@ test('encrypted fields (FSPIOP-Encryption, signed) pass schema validation and re
   t.is(readBySwitch.body?.errorInformation?.errorCode, '3100');
   const malformed = await send('PUT', urlPath, { ...call, headers: { 'fspiop-encryption': '{"encryptedFields":{}}' } });
   t.is(malformed.body?.errorInformation?.errorCode, '3101');
+});
+
+test("our connectors sign what they send when given a key (JWS_SIGNING_KEY_PATH): the validating switch takes a connector's quote and passes it on as signed", async (t) => {
+  const payer = await participant();
+  const payee = await participant();
+  const keyPath = path.join(keysDirectory, `${payer.name}.key`);
+  fs.writeFileSync(keyPath, pem(keys.get(payer.name)!));
+  const connector = new PeerSender({ participantId: payer.name, peerEndpoint: hub.url, jwsSigningKeyPath: keyPath, log: pino({ level: 'silent' }) });
+  const body = quoteBody(payer.name, payee.name, '3');
+  await connector.send({ to: payee.name, resource: 'quotes', name: 'request', body });
+  const forwarded = await payee.waitFor((r) => r.method === 'POST' && r.path === '/quotes' && r.body.quoteId === body.quoteId);
+  t.true(await holds(forwarded, payer.name, publicKeyOf(payer.name)));
+  const unsigned = new PeerSender({ participantId: payer.name, peerEndpoint: hub.url, log: pino({ level: 'silent' }) });
+  const refused = await unsigned
+    .send({ to: payee.name, resource: 'quotes', name: 'request', body: quoteBody(payer.name, payee.name, '3') })
+    .catch((error: Error) => error);
+  t.regex(String(refused), /3105/, 'without its key the same connector is refused');
 });
