@@ -33,9 +33,9 @@ export function startProcess(entry: string, name: string, env: NodeJS.ProcessEnv
 
 /**
  * A hub of its own for a suite or the demo: a Temporal dev server (in memory; with its Web UI when `ui`), a fresh
- * SQLite file, and central-ledger's behaviour of making new participants active.
+ * SQLite file, and central-ledger's behaviour of making new participants active; `env` adds settings of the caller's.
  */
-export async function startHubProcesses(options: { log: Log; logDir: string; ui?: boolean }): Promise<HubProcesses> {
+export async function startHubProcesses(options: { log: Log; logDir: string; ui?: boolean; env?: NodeJS.ProcessEnv }): Promise<HubProcesses> {
   const temporal = await startDevServer({ cliPath: await temporalCliPath(options.log), ui: options.ui ?? false, log: options.log });
   const [switchPort, adminPort] = await Promise.all([freePort(), freePort()]);
   const env: NodeJS.ProcessEnv = {
@@ -47,6 +47,7 @@ export async function startHubProcesses(options: { log: Log; logDir: string; ui?
     ADMIN_PORT: String(adminPort),
     NEW_PARTICIPANTS_ACTIVE: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+    ...options.env,
   };
   const children = [startProcess('worker/main.js', 'hub-worker', env, options.logDir), startProcess('api/main.js', 'hub-gateway', env, options.logDir)];
   await waitUntilReady({

@@ -37,7 +37,13 @@ async function healthy(url: string): Promise<boolean> {
  * APIs on free ports, over its built-in simulated bank, and waits until its `/health` answers. Its output goes to
  * `.interop/logs/<name>.log`.
  */
-export async function startOurDfsp(options: { name: string; switchUrl: string; temporalAddress: string; currency: string }): Promise<OurDfsp> {
+export async function startOurDfsp(options: {
+  name: string;
+  switchUrl: string;
+  temporalAddress: string;
+  currency: string;
+  jwsSigningKeyPath?: string;
+}): Promise<OurDfsp> {
   const [inboundPort, outboundPort] = await Promise.all([freePort(), freePort()]);
   const prefix = `4479${crypto.randomInt(10 ** 6, 10 ** 7)}`;
   const env: NodeJS.ProcessEnv = {
@@ -52,6 +58,7 @@ export async function startOurDfsp(options: { name: string; switchUrl: string; t
     SIMULATOR_MSISDN_PREFIX: prefix,
     SIMULATOR_CURRENCY: options.currency,
     LOG_LEVEL: 'info',
+    ...(options.jwsSigningKeyPath && { JWS_SIGNING_KEY_PATH: options.jwsSigningKeyPath }),
   };
   const logDir = path.join(PEERS_DIR, 'logs');
   const logFile = path.join(logDir, `${options.name}.log`);

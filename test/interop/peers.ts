@@ -123,7 +123,8 @@ export interface SdkAdapter extends Peer {
 
 /**
  * A stock `@mojaloop/sdk-scheme-adapter` as a DFSP's connector: FSPIOP towards the hub (`peerEndpoint`), its
- * backend behind it, state in its own Redis. No JWS (a later issue), no TLS, no management API.
+ * backend behind it, state in its own Redis. With `jws` it signs every message with a body (PUT /parties too) and
+ * validates every one it receives; no TLS, no management API.
  */
 export async function startSdkAdapter(options: {
   dfspId: string;
@@ -131,7 +132,9 @@ export async function startSdkAdapter(options: {
   backendPort: number;
   cacheUrl: string;
   expirySeconds: number;
+  jws?: { signingKeyPath: string; verificationKeysDirectory: string };
 }): Promise<SdkAdapter> {
+  const jws = String(options.jws !== undefined);
   const [inboundPort, outboundPort, testPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -148,8 +151,11 @@ export async function startSdkAdapter(options: {
     OUTBOUND_LISTEN_PORT: String(outboundPort),
     TEST_LISTEN_PORT: String(testPort),
     METRICS_SERVER_LISTEN_PORT: String(metricsPort),
-    JWS_SIGN: 'false',
-    VALIDATE_INBOUND_JWS: 'false',
+    JWS_SIGN: jws,
+    JWS_SIGN_PUT_PARTIES: jws,
+    VALIDATE_INBOUND_JWS: jws,
+    VALIDATE_INBOUND_PUT_PARTIES_JWS: jws,
+    ...(options.jws && { JWS_SIGNING_KEY_PATH: options.jws.signingKeyPath, JWS_VERIFICATION_KEYS_DIRECTORY: options.jws.verificationKeysDirectory }),
     AUTO_ACCEPT_PARTY: 'true',
     AUTO_ACCEPT_QUOTES: 'true',
     EXPIRY_SECONDS: String(options.expirySeconds),
