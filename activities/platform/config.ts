@@ -75,7 +75,7 @@ export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number):
   return value;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+export function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   const raw = (env[name] ?? '').toLowerCase();
   if (raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;

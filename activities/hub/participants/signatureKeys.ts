@@ -1,11 +1,10 @@
 import type { KeyObject } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Database } from '../db/database';
 import { ParticipantJws } from '../db/entities';
 import { HubError } from '../../platform/hubError';
 import type { JwsConfig } from '../../platform/config';
 import { publicKeyOf } from '../../platform/jws';
+import { directoryKey } from '../../platform/jwsKeyDirectory';
 import { findParticipant } from './participants';
 
 /** How the gateway treats a participant's messages: validated or not, and the key to verify them with. */
@@ -89,24 +88,12 @@ export class ParticipantSignatures {
 
   private async settings(name: string): Promise<SignatureSettings> {
     const row = await this.db.read((manager) => manager.findOneBy(ParticipantJws, { name }));
-    const fromDirectory = row?.publicKey ? null : await this.directoryKey(name);
+    const fromDirectory = row?.publicKey ? null : await directoryKey(this.config.verificationKeysDirectory, name);
     return {
       validate: row?.validate ?? this.config.validate,
       validateSource: row?.validate == null ? 'scheme' : 'participant',
       publicKey: row?.publicKey ?? fromDirectory,
       publicKeySource: row?.publicKey ? 'database' : fromDirectory ? 'directory' : null,
     };
-  }
-
-  private async directoryKey(name: string): Promise<string | null> {
-    const directory = this.config.verificationKeysDirectory;
-    // A participant's name is its file's; nothing else in the directory (or outside it) is anyone's key.
-    if (!directory || path.basename(name) !== name || name.startsWith('.')) return null;
-    try {
-      return await fs.promises.readFile(path.join(directory, `${name}.pem`), 'utf-8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
   }
 }
