@@ -42,7 +42,8 @@ export async function startOurDfsp(options: {
   switchUrl: string;
   temporalAddress: string;
   currency: string;
-  jwsSigningKeyPath?: string;
+  /** Sign with this key, and validate what the hub delivers against the directory's keys. */
+  jws?: { signingKeyPath: string; verificationKeysDirectory: string };
 }): Promise<OurDfsp> {
   const [inboundPort, outboundPort] = await Promise.all([freePort(), freePort()]);
   const prefix = `4479${crypto.randomInt(10 ** 6, 10 ** 7)}`;
@@ -58,7 +59,11 @@ export async function startOurDfsp(options: {
     SIMULATOR_MSISDN_PREFIX: prefix,
     SIMULATOR_CURRENCY: options.currency,
     LOG_LEVEL: 'info',
-    ...(options.jwsSigningKeyPath && { JWS_SIGNING_KEY_PATH: options.jwsSigningKeyPath }),
+    ...(options.jws && {
+      JWS_SIGNING_KEY_PATH: options.jws.signingKeyPath,
+      VALIDATE_INBOUND_JWS: 'true',
+      JWS_VERIFICATION_KEYS_DIRECTORY: options.jws.verificationKeysDirectory,
+    }),
   };
   const logDir = path.join(PEERS_DIR, 'logs');
   const logFile = path.join(logDir, `${options.name}.log`);

@@ -403,7 +403,7 @@ async function startOurs(hub: Hub, name: string): Promise<OurDfsp | undefined> {
       switchUrl: hub.switchUrl,
       temporalAddress: hub.temporalAddress,
       currency: CURRENCY,
-      jwsSigningKeyPath: hub.jws?.signingKeyPath(name),
+      jws: hub.jws && { signingKeyPath: hub.jws.signingKeyPath(name), verificationKeysDirectory: hub.jws.verificationKeysDirectory },
     });
     check(what, true);
     return ours;
