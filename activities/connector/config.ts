@@ -1,4 +1,4 @@
-import { integer } from '../platform/config';
+import { flag, integer } from '../platform/config';
 
 /** What every connector needs to take part in a scheme, named as Mojaloop's SDKs name it where they have the setting. */
 export interface ConnectorConfig {
@@ -25,6 +25,12 @@ export interface ConnectorConfig {
    * name). It must stay the same across restarts, or a quote given before one cannot be fulfilled after it.
    */
   ilpSecret?: string;
+  /** JWS_SIGNING_KEY_PATH: the participant's private key; with it every message with a body is signed, as Mojaloop's SDK signs. */
+  jwsSigningKeyPath?: string;
+  /** VALIDATE_INBOUND_JWS: whether what the switch delivers must be signed (off by default; Mojaloop's SDK has it on). */
+  validateInboundJws?: boolean;
+  /** JWS_VERIFICATION_KEYS_DIRECTORY: the senders' public keys as `<fspId>.pem`, the hub's among them. */
+  jwsVerificationKeysDirectory?: string;
 }
 
 export function loadConnectorConfig(role: 'dfsp' | 'pisp', env: NodeJS.ProcessEnv = process.env): ConnectorConfig {
@@ -43,5 +49,8 @@ export function loadConnectorConfig(role: 'dfsp' | 'pisp', env: NodeJS.ProcessEn
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
     logLevel: env.LOG_LEVEL || 'info',
     ilpSecret: env.ILP_SECRET || undefined,
+    jwsSigningKeyPath: env.JWS_SIGNING_KEY_PATH || undefined,
+    validateInboundJws: flag(env, 'VALIDATE_INBOUND_JWS'),
+    jwsVerificationKeysDirectory: env.JWS_VERIFICATION_KEYS_DIRECTORY || undefined,
   };
 }

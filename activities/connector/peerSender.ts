@@ -1,9 +1,11 @@
+import type { KeyObject } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { THIRDPARTY_RESOURCES, THIRDPARTY_VERSION } from '../../api/contracts/conversations';
 import { errorInformation, ErrorInformation, HUB_REJECTION } from '../../api/contracts/errors';
 import { METHOD_OF, OutgoingMessage, pathOf } from '../../api/contracts/peers';
 import { httpExchange, isRedirect, originatedHeaders } from '../platform/fspiopHttp';
+import { readSigningKey, sign } from '../platform/jws';
 
 /** The FSPIOP version a connector speaks: Mojaloop's current one. */
 export const FSPIOP_VERSION = '1.1';
@@ -26,7 +28,11 @@ function refusalOf(status: number, text: string): ErrorInformation {
  * switch's ErrorInformation for the workflow to act on; a 3xx ends it too, unfollowed.
  */
 export class PeerSender {
-  constructor(private readonly options: { participantId: string; peerEndpoint: string; timeoutMs?: number; log: Logger }) {}
+  private readonly signingKey?: KeyObject;
+
+  constructor(private readonly options: { participantId: string; peerEndpoint: string; timeoutMs?: number; jwsSigningKeyPath?: string; log: Logger }) {
+    this.signingKey = options.jwsSigningKeyPath ? readSigningKey(options.jwsSigningKeyPath) : undefined;
+  }
 
   async send(message: OutgoingMessage): Promise<void> {
     const { participantId, peerEndpoint, timeoutMs = 10_000, log } = this.options;
@@ -42,6 +48,7 @@ export class PeerSender {
       method,
     });
     const body = message.body === undefined ? undefined : JSON.stringify(message.body);
+    if (this.signingKey && body !== undefined) headers['fspiop-signature'] = await sign(headers, body, this.signingKey);
     const { status, text } = await httpExchange(target, method, headers, body, timeoutMs);
     log.debug({ method, url: target.href, status }, 'sent to the switch');
     if (status >= 500 || status === 0) throw new Error(`${method} ${target.href} answered ${status}`);

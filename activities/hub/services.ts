@@ -11,6 +11,8 @@ import { Ledger } from './ledger/ledger';
 import { Limits } from './ledger/limits';
 import { Participants } from './participants/participants';
 import { SettlementModels } from './participants/settlementModels';
+import { ParticipantSignatures } from './participants/signatureKeys';
+import { readSigningKey } from '../platform/jws';
 
 /** The hub's stateful services over one database, wired once per process. */
 export interface HubServices {
@@ -21,9 +23,13 @@ export interface HubServices {
   funds: Funds;
   settlementModels: SettlementModels;
   transactions: TransactionDetails;
+  signatures: ParticipantSignatures;
 }
 
-type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive'>>;
+type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive' | 'jws'>>;
+
+/** Without settings of its own (tests, the benchmark), the hub neither validates nor signs. */
+const NO_JWS = loadConfig({}).jws;
 
 export async function openHubServices(config: ServicesConfig): Promise<HubServices> {
   const db = await openDatabase(config.databaseUrl, config.hubParticipantName);
@@ -36,6 +42,7 @@ export async function openHubServices(config: ServicesConfig): Promise<HubServic
     funds: new Funds(db, ledger, config.hubParticipantName),
     settlementModels: new SettlementModels(db),
     transactions: new TransactionDetails(db),
+    signatures: new ParticipantSignatures(db, config.jws ?? NO_JWS),
   };
 }
 
@@ -63,7 +70,15 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const agents = createAgents(outboundCredentials(options.tls));
   const services = await openHubServices(options);
   const directory = new ParticipantDirectory(services.db, options.directoryTtlMs);
-  const sender = new CallbackSender({ directory, log: options.log, hubId: options.hubParticipantName, timeoutMs: options.deliveryTimeoutMs, agents });
+  const signingKeyPath = options.jws?.signingKeyPath;
+  const sender = new CallbackSender({
+    directory,
+    log: options.log,
+    hubId: options.hubParticipantName,
+    timeoutMs: options.deliveryTimeoutMs,
+    agents,
+    signingKey: signingKeyPath ? readSigningKey(signingKeyPath) : undefined,
+  });
   // Without settings of its own (tests), the hub keeps transaction requests and its Auth service as the defaults say.
   const defaults = loadConfig({});
   const transactionRequests = options.transactionRequests ?? defaults.transactionRequests;

@@ -26,6 +26,7 @@ export interface HubConfig {
   authService: AuthServiceConfig;
   /** The gateway's bound on the lookups it runs itself (/participants, /parties). */
   lookups: LookupLimits;
+  jws: JwsConfig;
   adminPort: number;
   switchPort: number;
   host: string;
@@ -96,6 +97,16 @@ export interface AuthServiceConfig {
   origins: string[];
 }
 
+/** End-to-end signatures (FSPIOP-Signature), configured as Mojaloop's SDK configures them where it has the setting. */
+export interface JwsConfig {
+  /** JWS_VALIDATE: whether participants' messages must be signed, unless the admin API says otherwise for one. */
+  validate: boolean;
+  /** JWS_VERIFICATION_KEYS_DIRECTORY: participants' public keys as `<fspId>.pem`; a key set through the admin API wins. */
+  verificationKeysDirectory?: string;
+  /** JWS_SIGNING_KEY_PATH: the hub's private key, with which it signs the messages it originates; unset, it signs none. */
+  signingKeyPath?: string;
+}
+
 export const repoRoot = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../../..' : '../..');
 
 export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -112,7 +123,7 @@ function atLeastOne(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return value;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+export function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   const raw = (env[name] ?? '').toLowerCase();
   if (raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
@@ -188,6 +199,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       origins: list(env, 'AUTH_SERVICE_ORIGINS', 'http://localhost:3000'),
     },
     lookups: { concurrency: atLeastOne(env, 'LOOKUP_CONCURRENCY', 32), queue: integer(env, 'LOOKUP_QUEUE', 1000) },
+    jws: {
+      validate: flag(env, 'JWS_VALIDATE'),
+      verificationKeysDirectory: env.JWS_VERIFICATION_KEYS_DIRECTORY || undefined,
+      signingKeyPath: env.JWS_SIGNING_KEY_PATH || undefined,
+    },
     adminPort: integer(env, 'ADMIN_PORT', 3001),
     switchPort: integer(env, 'SWITCH_PORT', 3000),
     host,

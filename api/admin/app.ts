@@ -6,6 +6,7 @@ import { HttpError } from '../http/httpError';
 import { observabilityRoutes, Health } from '../http/observability';
 import { adminAuthentication } from './authentication';
 import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './routes';
+import { signatureRoutes } from './signatures';
 
 /**
  * The hub administration API (Document 3) with central-ledger's bodies. Only GET, POST and PUT exist
@@ -14,7 +15,13 @@ import { AdminServices, participantRoutes, settlementModelRoutes, transactionRou
  */
 export function createAdminApp(services: AdminServices, log: Logger, health: Health, access: AdminAccessConfig = { tokens: [] }): Koa {
   const authenticate = adminAuthentication(access);
-  const routers = [participantRoutes(services), settlementModelRoutes(services), transactionRoutes(services), observabilityRoutes(health)];
+  const routers = [
+    participantRoutes(services),
+    signatureRoutes(services),
+    settlementModelRoutes(services),
+    transactionRoutes(services),
+    observabilityRoutes(health),
+  ];
   return createGateway('admin', log, routers, {
     guards: [
       ...(authenticate ? [authenticate] : []),

@@ -5,6 +5,7 @@ import type { Limits } from '../../activities/hub/ledger/limits';
 import type { Participants } from '../../activities/hub/participants/participants';
 import type { SettlementModelRequest, SettlementModels } from '../../activities/hub/participants/settlementModels';
 import type { TransactionDetails } from '../../activities/hub/conversations/transactionDetails';
+import type { ParticipantSignatures } from '../../activities/hub/participants/signatureKeys';
 import { Decimal, formatAmount, unrepresentableAmount } from '../../activities/hub/db/money';
 import { readJsonBody } from '../http/body';
 import { refuseInexactNumbers } from './exactNumbers';
@@ -18,6 +19,7 @@ export interface AdminServices {
   funds: Funds;
   settlementModels: SettlementModels;
   transactions: TransactionDetails;
+  signatures: ParticipantSignatures;
   validator: AdminValidator;
 }
 

@@ -9,12 +9,15 @@ import { validateFspiop } from '../fspiop/schemas';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import { peerMessageSignal } from '../../workflows/participant/inbox';
+import type { SignatureCheck } from './signature';
 
 /** What an inbound message needs to reach its conversation. */
 export interface InboundDependencies {
   client: Client;
   taskQueue: string;
   log: Logger;
+  /** With VALIDATE_INBOUND_JWS: the signature check of every message with a body (inboundSignatures). */
+  checkSignature?: SignatureCheck;
 }
 
 /** One message a connector takes from the switch. */
@@ -120,13 +123,15 @@ export function inboundRouter(routes: InboundRoute[], deps: InboundDependencies)
       router.register(path, [method], async (ctx: Context) => {
         const source = ctx.get('fspiop-source');
         if (!source) throw new HttpError(400, 'missingElement', 'FSPIOP-Source header is required');
-        const { body } = method === 'GET' || method === 'DELETE' ? { body: undefined } : await readJsonBody(ctx);
+        const { body, text } = method === 'GET' || method === 'DELETE' ? { body: undefined, text: '' } : await readJsonBody(ctx);
+        const headers = fspiopHeadersOf(ctx.headers);
+        if (deps.checkSignature && body !== undefined) await deps.checkSignature(headers, text, body);
         const message: PeerMessage = {
           resource: route.resource,
           name: route.name,
           id: idOf(ctx),
           source,
-          headers: fspiopHeadersOf(ctx.headers),
+          headers,
           body: route.validate ? route.validate(body) : body,
         };
         await route.deliver(message, deps);

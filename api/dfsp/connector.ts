@@ -6,6 +6,7 @@ import { createDfspActivities } from '../../activities/dfsp';
 import { SimulatedThirdpartyBackend } from '../../activities/dfsp/backend/thirdpartySimulator';
 import { startConnector, RunningConnector } from '../../worker/connector';
 import { inboundRouter } from '../connector/inbound';
+import { inboundSignatures } from '../connector/signature';
 import { fspiopInbound } from './fspiopInbound';
 import { dfspOutboundRouter } from './outbound';
 import { simulatorPages } from './simulatorPages';
@@ -35,7 +36,7 @@ export function startDfspConnector(
     workflowsPath: require.resolve('../../workflows/dfsp'),
     workflowBundlePath,
     activities: createDfspActivities({ config, sender, backends, log }),
-    inbound: [inboundRouter([...thirdpartyInbound, ...fspiopInbound], { client, taskQueue: config.taskQueue, log })],
+    inbound: [inboundRouter([...thirdpartyInbound, ...fspiopInbound], { client, taskQueue: config.taskQueue, log, checkSignature: inboundSignatures(config) })],
     outbound: [dfspOutboundRouter(client, config), ...pages],
   }));
 }

@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
@@ -8,7 +9,9 @@ import type { ParticipantDirectory } from '../../activities/hub/delivery/directo
 import type { HubServices } from '../../activities/hub/services';
 import { createGateway } from '../http/gateway';
 import { observabilityRoutes, Health } from '../http/observability';
-import { errorMediaType, Senders } from './headers';
+import { errorMediaType, fspiopHeaders, Senders } from './headers';
+import { participantCertificate } from './participantCertificate';
+import { fspiopSignature } from './signature';
 import { LookupQueue } from './lookupQueue';
 import { warmUpSchemas } from './schemas';
 import { FSPIOP_RESOURCES, Resource, THIRDPARTY_RESOURCES } from '../contracts/conversations';
@@ -32,6 +35,14 @@ export function sendersOf({ directory, sender, authService }: Pick<SwitchDepende
 /** What the routers of one gateway share beside its dependencies: the bound on the lookups it runs itself. */
 export interface RouteDependencies extends SwitchDependencies {
   lookups: LookupQueue;
+}
+
+/**
+ * The checks every message from a participant passes, in order, before its router reads it: the client certificate's
+ * participant (with mutual TLS), the FSPIOP headers, then the end-to-end signature of the sender the headers name.
+ */
+export function participantMessage(resource: Resource, deps: SwitchDependencies): Middleware[] {
+  return [participantCertificate, fspiopHeaders(resource, sendersOf(deps)), fspiopSignature(deps.services.signatures)];
 }
 
 /** A resource's router, mounted at its path prefix; it validates, acknowledges and hands over. */

@@ -12,11 +12,11 @@ import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
 import { followedMessageSignal } from '../../workflows/kit/follower';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import { ResourceRoutes, sendersOf } from './app';
+import { participantMessage, ResourceRoutes } from './app';
 import { requestHash } from '../contracts/requestHash';
 import { signalIfRunning, startOrRepeat } from './conversations';
-import { FspiopRequest, fspiopHeaders } from './headers';
-import { participantCertificate } from './participantCertificate';
+import { encryptedFields } from './encryption';
+import type { FspiopRequest } from './headers';
 import { accepted, ok } from './replies';
 import { FspiopSchema, pathId, validateFspiop } from './schemas';
 
@@ -93,8 +93,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
   return (deps) => {
     const { config, temporal, log } = deps;
     const router = new Router({ prefix: `/${resource}` });
-    router.use(participantCertificate);
-    router.use(fspiopHeaders(resource, sendersOf(deps)));
+    router.use(...participantMessage(resource, deps));
     // Every {ID} names a conversation: a CorrelationId, checked before any handler uses it.
     router.param('id', (id, _ctx, next) => {
       pathId(id);
@@ -107,7 +106,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
       router.post('/', async (ctx) => {
         const fspiop: FspiopRequest = ctx.state.fspiop;
         const { body: parsed, text } = await readJsonBody(ctx);
-        const body = validateFspiop<Request>(post.schema, parsed);
+        const body = validateFspiop<Request>(post.schema, parsed, 'body', encryptedFields(fspiop));
         const hash = requestHash(body);
         const passesOn = post.passesOnRequest !== false;
         // The input holds the parsed body (no larger than its text) and, when passed on, the text itself.
@@ -153,7 +152,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const fspiop: FspiopRequest = ctx.state.fspiop;
         const id: string = ctx.params.id;
         const { body: parsed, text } = await readJsonBody(ctx);
-        const body = validateFspiop<Body>(declared.schema, parsed);
+        const body = validateFspiop<Body>(declared.schema, parsed, 'body', encryptedFields(fspiop));
         if (declared.admit && !declared.admit(body, fspiop, id, log)) return ok(ctx);
         const received: ReceivedCallback<Body> = { headers: fspiop.headers, body, rawBody: text };
         const { workflowId, signal, signalArgument } = declared;

@@ -2,9 +2,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { PartyIdInfo } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
-import { ResourceRoutes, sendersOf } from './app';
-import { fspiopHeaders, type FspiopRequest } from './headers';
-import { participantCertificate } from './participantCertificate';
+import { participantMessage, ResourceRoutes } from './app';
+import type { FspiopRequest } from './headers';
 import { partyOf, partyRoutingFor } from './parties';
 import { accepted, ok } from './replies';
 import { validateFspiop, validateThirdparty } from './schemas';
@@ -25,8 +24,7 @@ function currencyOf(ctx: Context): string | undefined {
 export const participantsRoutes: ResourceRoutes = (deps) => {
   const routing = partyRoutingFor(deps);
   const router = new Router();
-  router.use(participantCertificate);
-  router.use(fspiopHeaders('participants', sendersOf(deps)));
+  router.use(...participantMessage('participants', deps));
 
   router.post('/participants', async (ctx) => {
     const { body } = await readJsonBody(ctx);

@@ -4,9 +4,9 @@ import { AccountLookup, isThirdpartyPartyIdType, PartyAddress } from '../../acti
 import { PartyRouting } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import { ResourceRoutes, sendersOf, SwitchDependencies } from './app';
-import { fspiopHeaders, FspiopRequest } from './headers';
-import { participantCertificate } from './participantCertificate';
+import { participantMessage, ResourceRoutes, SwitchDependencies } from './app';
+import { encryptedFields } from './encryption';
+import type { FspiopRequest } from './headers';
 import { accepted, ok } from './replies';
 import { validateFspiop, validateThirdparty } from './schemas';
 
@@ -73,8 +73,7 @@ export function partyOf(ctx: Context): PartyAddress {
 export const partiesRoutes: ResourceRoutes = (deps) => {
   const routing = partyRoutingFor(deps);
   const router = new Router();
-  router.use(participantCertificate);
-  router.use(fspiopHeaders('parties', sendersOf(deps)));
+  router.use(...participantMessage('parties', deps));
 
   const get = (ctx: Context) => {
     const party = partyOf(ctx);
@@ -87,7 +86,7 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
     const party = partyOf(ctx);
     const request: FspiopRequest = ctx.state.fspiop;
     const { body, text } = await readJsonBody(ctx);
-    validateFspiop(isError ? 'ErrorInformationObject' : 'PartiesTypeIDPutResponse', body);
+    validateFspiop(isError ? 'ErrorInformationObject' : 'PartiesTypeIDPutResponse', body, 'body', encryptedFields(request));
     // The answer goes to whoever asked; without FSPIOP-Destination the switch cannot know who that is.
     const destination = request.destination;
     if (!destination) throw new HttpError(400, 'missingElement', 'header FSPIOP-Destination is required');

@@ -8,8 +8,14 @@ export const MAX_PAYLOAD_BYTES = 5_242_880;
 /**
  * Reads and parses a JSON body, turning every way it can be wrong into the spec's error: over the size
  * limit is 3104, unparseable is 3101. An empty body is `undefined`. The raw text is kept for request hashing.
+ * The stream is read once: the signature check reads the body before the route does, and both get that reading.
  */
-export async function readJsonBody(ctx: Context): Promise<{ body: unknown; text: string }> {
+export function readJsonBody(ctx: Context): Promise<{ body: unknown; text: string }> {
+  ctx.state.jsonBody ??= readOnce(ctx);
+  return ctx.state.jsonBody;
+}
+
+async function readOnce(ctx: Context): Promise<{ body: unknown; text: string }> {
   let text: string;
   try {
     text = await getRawBody(ctx.req, { limit: MAX_PAYLOAD_BYTES, encoding: 'utf-8' });

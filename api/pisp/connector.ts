@@ -5,6 +5,7 @@ import { createPispActivities } from '../../activities/pisp';
 import { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import { startConnector, RunningConnector } from '../../worker/connector';
 import { inboundRouter } from '../connector/inbound';
+import { inboundSignatures } from '../connector/signature';
 import { pispInbound } from './inbound';
 import { pispOutboundRouter } from './outbound';
 
@@ -24,7 +25,14 @@ export function startPispConnector(config: PispConfig, log: Logger, workflowBund
       workflowsPath: require.resolve('../../workflows/pisp'),
       workflowBundlePath,
       activities: createPispActivities({ sender, genericKeySecret: secret, client }),
-      inbound: [inboundRouter(pispInbound({ linkedConsents, authServiceId: config.authServiceId }), { client, taskQueue: config.taskQueue, log })],
+      inbound: [
+        inboundRouter(pispInbound({ linkedConsents, authServiceId: config.authServiceId }), {
+          client,
+          taskQueue: config.taskQueue,
+          log,
+          checkSignature: inboundSignatures(config),
+        }),
+      ],
       outbound: [pispOutboundRouter(client, config, linkedConsents)],
     };
   });

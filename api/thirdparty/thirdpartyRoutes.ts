@@ -7,11 +7,10 @@ import type { FollowedFacts, FollowedMessage } from '../contracts/followers';
 import { followedMessageSignal } from '../../workflows/kit/follower';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import { ResourceRoutes, sendersOf, SwitchDependencies } from '../fspiop/app';
+import { participantMessage, ResourceRoutes, SwitchDependencies } from '../fspiop/app';
 import { startFollowUp } from '../fspiop/conversationRoutes';
 import { signalIfRunning } from '../fspiop/conversations';
-import { FspiopRequest, fspiopHeaders } from '../fspiop/headers';
-import { participantCertificate } from '../fspiop/participantCertificate';
+import type { FspiopRequest } from '../fspiop/headers';
 import { decodeSegment } from '../fspiop/parties';
 import { accepted, ok } from '../fspiop/replies';
 import { routedMessage } from '../fspiop/routed';
@@ -103,8 +102,7 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
   const { resource } = declaration;
   return (deps) => {
     const router = new Router({ prefix: `/${resource}` });
-    router.use(participantCertificate);
-    router.use(fspiopHeaders(resource, sendersOf(deps)));
+    router.use(...participantMessage(resource, deps));
     // The router's own value of {ID} reads `+` as a space, and an /accounts/{ID} (an MSISDN) may start with one.
     router.param('id', (_decoded, ctx, next) => {
       const id = decodeSegment(ctx.path.split('/')[resource.split('/').length + 1]);

@@ -1,6 +1,6 @@
 // `npm run bench`: throughput and latency of the real hub, then its ledger invariants.
 //
-//   npm run bench [-- --concurrency 10 --duration 20 --warmup 3 --timeout 30 --no-floor --temporal-db-file]
+//   npm run bench [-- --concurrency 10 --duration 20 --warmup 3 --timeout 30 --no-floor --temporal-db-file --jws]
 //
 // 1. A fresh environment in a temp dir: a headless Temporal dev server on a free port (in-memory, or a SQLite
 //    file with --temporal-db-file), a fresh SQLite database (or DATABASE_URL, with unique participant names),
@@ -13,9 +13,11 @@
 //    payee −sum of the committed amounts). Exit code 1 if they fail; timings are printed, never asserted.
 // 5. The Temporal floor on the same server: an in-process worker running a workflow that waits for one
 //    signal (test/bench/floorWorkflow.ts); start → signal → result, same concurrency and duration.
+// With --jws the DFSPs sign every message with a body (FSPIOP-Signature, keys made for the run) and the hub validates
+// each (JWS_VALIDATE) and signs its own: compared with a run without, the cost of end-to-end signatures.
 //
 // Settings also come from the environment: BENCH_CONCURRENCY, BENCH_DURATION, BENCH_WARMUP, BENCH_TIMEOUT,
-// BENCH_FLOOR=0, BENCH_TEMPORAL_DB_FILE=1. All traffic stays on 127.0.0.1. Ctrl-C stops and cleans up everything.
+// BENCH_FLOOR=0, BENCH_TEMPORAL_DB_FILE=1, BENCH_JWS=1. All traffic stays on 127.0.0.1. Ctrl-C stops and cleans up everything.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -26,6 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadConfig, repoRoot } from '../../activities/platform/config';
+import { sign } from '../../activities/platform/jws';
 import { Decimal } from '../../activities/hub/db/money';
 import { openHubServices, type HubServices } from '../../activities/hub/services';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
@@ -58,6 +61,7 @@ interface Options {
   timeoutMs: number;
   floor: boolean;
   temporalDbFile: boolean;
+  jws: boolean;
   verbose: boolean;
 }
 
@@ -69,6 +73,7 @@ const USAGE = `usage: npm run bench [-- options]
   --no-floor            skip the Temporal floor phase (env BENCH_FLOOR=0)
   --temporal-db-file    Temporal dev server on a SQLite file in the temp dir instead of in-memory
                         (env BENCH_TEMPORAL_DB_FILE=1)
+  --jws                 DFSPs sign, the hub validates and signs (JWS_VALIDATE, env BENCH_JWS=1)
   --verbose             show all output of the worker and gateway processes, not only warnings and errors`;
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
@@ -87,6 +92,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   };
   let floorOn = flag(env.BENCH_FLOOR, true);
   let temporalDbFile = flag(env.BENCH_TEMPORAL_DB_FILE, false);
+  let jws = flag(env.BENCH_JWS, false);
   let verbose = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -97,6 +103,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     if (arg === '--no-floor') floorOn = false;
     else if (arg === '--floor') floorOn = true;
     else if (arg === '--temporal-db-file') temporalDbFile = true;
+    else if (arg === '--jws') jws = true;
     else if (arg === '--verbose') verbose = true;
     else {
       const match = /^--(concurrency|duration|warmup|timeout)(?:=(.*))?$/.exec(arg);
@@ -113,6 +120,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     timeoutMs: number('timeout', values.timeout, 30, 1) * 1000,
     floor: floorOn,
     temporalDbFile,
+    jws,
     verbose,
   };
 }
@@ -365,7 +373,10 @@ async function adminCall(adminUrl: string, method: string, urlPath: string, body
   return text ? JSON.parse(text) : undefined;
 }
 
-/** An FSPIOP request or callback with the headers a DFSP sends (as test/helpers/switchHarness.ts fspiop()). */
+/** The DFSPs' private keys by name, with --jws. */
+type SigningKeys = Map<string, crypto.KeyObject>;
+
+/** An FSPIOP request or callback with the headers a DFSP sends (as test/helpers/switchHarness.ts fspiop()), signed with its key if it has one. */
 async function fspiop(
   switchUrl: string,
   method: string,
@@ -373,6 +384,7 @@ async function fspiop(
   source: string,
   destination: string,
   body: unknown,
+  keys: SigningKeys,
 ): Promise<{ status: number; text: string }> {
   const resource = urlPath.split('/')[1];
   const media = `application/vnd.interoperability.${resource}+json;version=1.1`;
@@ -383,7 +395,13 @@ async function fspiop(
     'fspiop-destination': destination,
   };
   if (method !== 'PUT' && method !== 'PATCH') headers.accept = media;
-  const response = await fetch(`${switchUrl}${urlPath}`, { method, headers, body: JSON.stringify(body) });
+  const text = JSON.stringify(body);
+  const key = keys.get(source);
+  if (key) {
+    Object.assign(headers, { 'fspiop-uri': urlPath, 'fspiop-http-method': method });
+    headers['fspiop-signature'] = await sign(headers, text, key);
+  }
+  const response = await fetch(`${switchUrl}${urlPath}`, { method, headers, body: text });
   return { status: response.status, text: await response.text() };
 }
 
@@ -487,7 +505,7 @@ class PayerSide {
 }
 
 /** The payee side: answers every quote with a fresh condition, and fulfils every transfer whose condition it issued. */
-function payeeAnswers(payee: SimulatedDfsp, switchUrl: string, onError: (kind: string) => void): void {
+function payeeAnswers(payee: SimulatedDfsp, switchUrl: string, keys: SigningKeys, onError: (kind: string) => void): void {
   const fulfilments = new Map<string, string>();
   payee.react(async (request) => {
     payee.received.length = 0;
@@ -496,22 +514,38 @@ function payeeAnswers(payee: SimulatedDfsp, switchUrl: string, onError: (kind: s
     if (request.path === '/quotes') {
       const { fulfilment, condition } = ilpPair();
       fulfilments.set(condition, fulfilment);
-      const answer = await fspiop(switchUrl, 'PUT', `/quotes/${request.body.quoteId}`, payee.name, payerFsp, {
-        transferAmount: request.body.amount,
-        expiration: new Date(Date.now() + TRANSFER_EXPIRY_MS).toISOString(),
-        ilpPacket: Buffer.from(`bench ilp packet ${request.body.quoteId}`).toString('base64url'),
-        condition,
-      });
+      const answer = await fspiop(
+        switchUrl,
+        'PUT',
+        `/quotes/${request.body.quoteId}`,
+        payee.name,
+        payerFsp,
+        {
+          transferAmount: request.body.amount,
+          expiration: new Date(Date.now() + TRANSFER_EXPIRY_MS).toISOString(),
+          ilpPacket: Buffer.from(`bench ilp packet ${request.body.quoteId}`).toString('base64url'),
+          condition,
+        },
+        keys,
+      );
       if (answer.status !== 200) onError(`payee PUT /quotes → ${answer.status}`);
     } else if (request.path === '/transfers') {
       const fulfilment = fulfilments.get(request.body.condition);
       if (!fulfilment) return onError('payee: transfer with a condition it never issued');
       fulfilments.delete(request.body.condition);
-      const answer = await fspiop(switchUrl, 'PUT', `/transfers/${request.body.transferId}`, payee.name, payerFsp, {
-        fulfilment,
-        completedTimestamp: new Date().toISOString(),
-        transferState: 'COMMITTED',
-      });
+      const answer = await fspiop(
+        switchUrl,
+        'PUT',
+        `/transfers/${request.body.transferId}`,
+        payee.name,
+        payerFsp,
+        {
+          fulfilment,
+          completedTimestamp: new Date().toISOString(),
+          transferState: 'COMMITTED',
+        },
+        keys,
+      );
       if (answer.status !== 200) onError(`payee PUT /transfers → ${answer.status}`);
     }
   });
@@ -526,13 +560,13 @@ function errorCode(body: any): string {
   return body?.errorInformation?.errorCode ?? '?';
 }
 
-function hubIteration(switchUrl: string, payer: PayerSide, payerName: string, payeeName: string, timeoutMs: number) {
+function hubIteration(switchUrl: string, payer: PayerSide, payerName: string, payeeName: string, timeoutMs: number, keys: SigningKeys) {
   return async (sample: Sample): Promise<void> => {
     const amount = randomAmount();
     const quote = quoteBody(payerName, payeeName, amount);
     const quoted = payer.expect(`quotes/${quote.quoteId}`, timeoutMs);
     const q0 = performance.now();
-    const qAck = await fspiop(switchUrl, 'POST', '/quotes', payerName, payeeName, quote).catch((error) => {
+    const qAck = await fspiop(switchUrl, 'POST', '/quotes', payerName, payeeName, quote, keys).catch((error) => {
       quoted.cancel();
       throw error;
     });
@@ -554,7 +588,7 @@ function hubIteration(switchUrl: string, payer: PayerSide, payerName: string, pa
     payer.transfers.set(body.transferId, record);
     const fulfilled = payer.expect(`transfers/${body.transferId}`, timeoutMs);
     const t0 = performance.now();
-    const tAck = await fspiop(switchUrl, 'POST', '/transfers', payerName, payeeName, body).catch((error) => {
+    const tAck = await fspiop(switchUrl, 'POST', '/transfers', payerName, payeeName, body, keys).catch((error) => {
       fulfilled.cancel();
       throw error; // the record stays 'sent': the ledger check waits for its outcome
     });
@@ -599,6 +633,9 @@ function floorIteration(client: Client, taskQueue: string, timeoutMs: number) {
 }
 
 // ---------------------------------------------------------------------------------------------- main
+
+/** An RSA key for RS256, as Mojaloop's JWS uses. */
+const rsaKey = () => crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -646,6 +683,14 @@ async function main(): Promise<number> {
     SWITCH_PORT: String(switchPort),
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
   };
+  // With --jws: the hub's key, and a directory the DFSPs' public keys go into once they are named.
+  const keysDirectory = path.join(tmp, 'jws');
+  if (options.jws) {
+    fs.mkdirSync(keysDirectory);
+    const hubKey = path.join(tmp, 'hub.key');
+    fs.writeFileSync(hubKey, rsaKey().export({ type: 'pkcs8', format: 'pem' }));
+    Object.assign(env, { JWS_VALIDATE: 'true', JWS_VERIFICATION_KEYS_DIRECTORY: keysDirectory, JWS_SIGNING_KEY_PATH: hubKey });
+  }
   const taskQueue = loadConfig(env).taskQueue;
   const processes = [startHubProcess('worker', 'worker/main.js', env), startHubProcess('gateway', 'api/main.js', env)];
   cleanups.push({
@@ -672,7 +717,7 @@ async function main(): Promise<number> {
   cleanups.push({ what: 'Temporal client', run: () => connection.close() });
   const client = new Client({ connection, namespace: 'default' });
   log(
-    `hub ready in ${((Date.now() - started) / 1000).toFixed(1)} s: switch ${switchUrl}, admin ${adminUrl}, Temporal ${temporal.address} (${options.temporalDbFile ? 'SQLite file' : 'in-memory'}), database ${sharedDb ? 'DATABASE_URL' : 'fresh SQLite file'}`,
+    `hub ready in ${((Date.now() - started) / 1000).toFixed(1)} s: switch ${switchUrl}, admin ${adminUrl}, Temporal ${temporal.address} (${options.temporalDbFile ? 'SQLite file' : 'in-memory'}), database ${sharedDb ? 'DATABASE_URL' : 'fresh SQLite file'}, JWS ${options.jws ? 'on' : 'off'}`,
   );
 
   // Two DFSPs as real HTTP servers, provisioned through the admin API.
@@ -681,9 +726,17 @@ async function main(): Promise<number> {
   cleanups.push({ what: 'simulated DFSPs', run: async () => void (await Promise.all([payerDfsp.close(), payeeDfsp.close()])) });
   await provision(adminUrl, payerDfsp.name, payerDfsp);
   await provision(adminUrl, payeeDfsp.name, payeeDfsp);
+  const keys: SigningKeys = new Map();
+  if (options.jws) {
+    for (const { name } of [payerDfsp, payeeDfsp]) {
+      const key = rsaKey();
+      keys.set(name, key);
+      fs.writeFileSync(path.join(keysDirectory, `${name}.pem`), crypto.createPublicKey(key).export({ type: 'spki', format: 'pem' }));
+    }
+  }
   const payer = new PayerSide(payerDfsp);
   const payeeErrors = new Map<string, number>();
-  payeeAnswers(payeeDfsp, switchUrl, (kind) => payeeErrors.set(kind, (payeeErrors.get(kind) ?? 0) + 1));
+  payeeAnswers(payeeDfsp, switchUrl, keys, (kind) => payeeErrors.set(kind, (payeeErrors.get(kind) ?? 0) + 1));
   log(`provisioned ${payerDfsp.name} (payer) and ${payeeDfsp.name} (payee)`);
 
   // Hub traffic.
@@ -692,7 +745,7 @@ async function main(): Promise<number> {
     options.concurrency,
     options.warmupS * 1000,
     options.durationS * 1000,
-    hubIteration(switchUrl, payer, payerDfsp.name, payeeDfsp.name, options.timeoutMs),
+    hubIteration(switchUrl, payer, payerDfsp.name, payeeDfsp.name, options.timeoutMs, keys),
     (r, elapsed) => log(`  ${(elapsed / 1000).toFixed(0)} s: ${r.latency.count} transfers, ${r.errorCount} errors`),
   );
   if (aborted) throw new Error(aborted);
@@ -754,6 +807,7 @@ async function main(): Promise<number> {
   const lost = counts.sent;
   const ledgerOk = ledger.violations.length === 0 && positionsOk && lost === 0 && payer.contradictions.length === 0;
   const lines: string[] = [''];
+  lines.push(`jws             ${options.jws ? 'on: DFSPs sign, the hub validates every message and signs its own' : 'off'}`);
   lines.push(
     `hub transfers   concurrency ${options.concurrency}  duration ${options.durationS}s  completed ${hub.latency.count}  ${hub.ratePerS.toFixed(1)}/s  ` +
       `p50 ${ms(hub.latency.percentile(50))}  p95 ${ms(hub.latency.percentile(95))}  p99 ${ms(hub.latency.percentile(99))}  max ${ms(hub.latency.max)}  errors ${hub.errorCount}`,

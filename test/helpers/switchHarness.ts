@@ -1,7 +1,7 @@
 import type { TestFn } from 'ava';
 import crypto from 'node:crypto';
 import type https from 'node:https';
-import type { TlsConfig } from '../../activities/platform/config';
+import type { JwsConfig, TlsConfig } from '../../activities/platform/config';
 import type { Hub, HubServices } from '../../activities/hub/services';
 import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/app';
 import { switchResources } from '../../api/fspiop/resources';
@@ -69,11 +69,12 @@ export async function startSwitch(
     databaseUrl?: string;
     externalWorkerTaskQueue?: string;
     tls?: TlsConfig;
+    jws?: JwsConfig;
     /** Rewires the hub before the worker and the gateway run on it (a test's own sender). */
     adapt?: (hub: Hub) => Hub;
   } = {},
 ): Promise<SwitchHarness> {
-  const opened = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), options.tls);
+  const opened = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), { tls: options.tls, jws: options.jws });
   const hub = options.adapt?.(opened) ?? opened;
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue ? await connectClient(options.externalWorkerTaskQueue) : await startWorker(hub);

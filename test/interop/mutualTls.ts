@@ -4,7 +4,7 @@ import { waitUntilReady } from '../../worker/readiness';
 import { Issued, TestCa } from '../helpers/certificates';
 import { HubProcesses, onboardParticipant, startProcess } from '../helpers/hubProcesses';
 import { DfspBackend } from './backend';
-import { SdkAdapter, SdkTls, startRedis, startSdkAdapter } from './peers';
+import { SdkAdapter, SdkJws, SdkTls, startRedis, startSdkAdapter } from './peers';
 
 /**
  * The scheme's PKI of the suite's mutual TLS part, as a scheme operator runs one: a CA that signs the hub's server
@@ -68,7 +68,7 @@ export async function startMutualTlsGateway(hub: HubProcesses, pki: SchemePki): 
  * Each part started is handed to `stoppers` at once, so a failure later still stops it.
  */
 export async function startMutualTlsDfsp(
-  options: { name: string; switchUrl: string; adminUrl: string; currency: string; redisServer: string; tls: SdkTls },
+  options: { name: string; switchUrl: string; adminUrl: string; currency: string; redisServer: string; tls: SdkTls; jws?: SdkJws },
   stoppers: Array<() => Promise<unknown>>,
 ): Promise<{ name: string; sdk: SdkAdapter; backend: DfspBackend }> {
   const redis = await startRedis(options.redisServer, `redis-${options.name}`);
@@ -82,6 +82,7 @@ export async function startMutualTlsDfsp(
     cacheUrl: redis.url,
     expirySeconds: 60,
     tls: options.tls,
+    jws: options.jws,
   });
   stoppers.push(() => sdk.stop());
   await onboardParticipant(options.adminUrl, options.name, `https://127.0.0.1:${sdk.inboundPort}`, { currency: options.currency });

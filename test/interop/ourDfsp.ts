@@ -37,7 +37,14 @@ async function healthy(url: string): Promise<boolean> {
  * APIs on free ports, over its built-in simulated bank, and waits until its `/health` answers. Its output goes to
  * `.interop/logs/<name>.log`.
  */
-export async function startOurDfsp(options: { name: string; switchUrl: string; temporalAddress: string; currency: string }): Promise<OurDfsp> {
+export async function startOurDfsp(options: {
+  name: string;
+  switchUrl: string;
+  temporalAddress: string;
+  currency: string;
+  /** Sign with this key, and validate what the hub delivers against the directory's keys. */
+  jws?: { signingKeyPath: string; verificationKeysDirectory: string };
+}): Promise<OurDfsp> {
   const [inboundPort, outboundPort] = await Promise.all([freePort(), freePort()]);
   const prefix = `4479${crypto.randomInt(10 ** 6, 10 ** 7)}`;
   const env: NodeJS.ProcessEnv = {
@@ -52,6 +59,11 @@ export async function startOurDfsp(options: { name: string; switchUrl: string; t
     SIMULATOR_MSISDN_PREFIX: prefix,
     SIMULATOR_CURRENCY: options.currency,
     LOG_LEVEL: 'info',
+    ...(options.jws && {
+      JWS_SIGNING_KEY_PATH: options.jws.signingKeyPath,
+      VALIDATE_INBOUND_JWS: 'true',
+      JWS_VERIFICATION_KEYS_DIRECTORY: options.jws.verificationKeysDirectory,
+    }),
   };
   const logDir = path.join(PEERS_DIR, 'logs');
   const logFile = path.join(logDir, `${options.name}.log`);

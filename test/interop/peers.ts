@@ -117,6 +117,12 @@ export async function startRedis(redisServer: string, name: string): Promise<Pee
   return { ...peer, url: `redis://127.0.0.1:${port}` };
 }
 
+/** An SDK DFSP's JWS keys: its own private key, and the directory of everyone's public keys (the hub's too). */
+export interface SdkJws {
+  signingKeyPath: string;
+  verificationKeysDirectory: string;
+}
+
 export interface SdkAdapter extends Peer {
   dfspId: string;
   inboundPort: number;
@@ -135,8 +141,9 @@ export interface SdkTls {
 
 /**
  * A stock `@mojaloop/sdk-scheme-adapter` as a DFSP's connector: FSPIOP towards the hub (`peerEndpoint`), its
- * backend behind it, state in its own Redis. No JWS (a later issue), no management API; with `tls`, mutual TLS both
- * ways (its inbound API takes only the hub's client certificate, and it calls the hub over HTTPS with its own).
+ * backend behind it, state in its own Redis; no management API. With `jws` it signs every message with a body (PUT
+ * /parties too) and validates every one it receives; with `tls`, mutual TLS both ways (its inbound API takes only the
+ * hub's client certificate, and it calls the hub over HTTPS with its own).
  */
 export async function startSdkAdapter(options: {
   dfspId: string;
@@ -145,7 +152,9 @@ export async function startSdkAdapter(options: {
   cacheUrl: string;
   expirySeconds: number;
   tls?: SdkTls;
+  jws?: SdkJws;
 }): Promise<SdkAdapter> {
+  const jws = String(options.jws !== undefined);
   const [inboundPort, outboundPort, testPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -162,8 +171,11 @@ export async function startSdkAdapter(options: {
     OUTBOUND_LISTEN_PORT: String(outboundPort),
     TEST_LISTEN_PORT: String(testPort),
     METRICS_SERVER_LISTEN_PORT: String(metricsPort),
-    JWS_SIGN: 'false',
-    VALIDATE_INBOUND_JWS: 'false',
+    JWS_SIGN: jws,
+    JWS_SIGN_PUT_PARTIES: jws,
+    VALIDATE_INBOUND_JWS: jws,
+    VALIDATE_INBOUND_PUT_PARTIES_JWS: jws,
+    ...(options.jws && { JWS_SIGNING_KEY_PATH: options.jws.signingKeyPath, JWS_VERIFICATION_KEYS_DIRECTORY: options.jws.verificationKeysDirectory }),
     AUTO_ACCEPT_PARTY: 'true',
     AUTO_ACCEPT_QUOTES: 'true',
     EXPIRY_SECONDS: String(options.expirySeconds),

@@ -1,11 +1,13 @@
 // `npm run interop`: the hub against real Mojaloop software. Two stock @mojaloop/sdk-scheme-adapter DFSPs (each
 // with its own Redis and a small backend) are provisioned through the admin API as Mojaloop's onboarding does
 // and make P2P and merchant-initiated payments through the hub; then our own DFSP connector pays one of them and is
-// paid by it. Every check prints a line, and the run ends with `N passed, M failed`.
+// paid by it. Every participant and the hub sign what they send and validate what they receive (JWS, keys made for the
+// run), and forged messages are refused. Every check prints a line, and the run ends with `N passed, M failed`.
 //
 //   npm run interop                                   starts a hub of its own (fresh database, in-memory Temporal)
-//   npm run interop -- --switch URL --admin URL       uses a running hub (started with NEW_PARTICIPANTS_ACTIVE=true);
-//                      [--temporal HOST:PORT]         our connector runs on that Temporal (127.0.0.1:7233 by default)
+//   npm run interop -- --switch URL --admin URL       uses a running hub (started with NEW_PARTICIPANTS_ACTIVE=true),
+//                      [--temporal HOST:PORT]         without JWS (its keys are not the run's); our connector runs on
+//                                                     that Temporal (127.0.0.1:7233 by default)
 
 import crypto from 'node:crypto';
 import path from 'node:path';
@@ -13,6 +15,8 @@ import { answerBody, httpsRequest, jsonOrUndefined } from '../helpers/http';
 import { DfspBackend, MERCHANT_OTP } from './backend';
 import { adminCall, HubProcesses, onboardParticipant, positionOf, startHubProcesses } from '../helpers/hubProcesses';
 import { SchemePki, startMutualTlsDfsp, startMutualTlsGateway } from './mutualTls';
+import { loadConfig } from '../../activities/platform/config';
+import { JwsKeys, makeJwsKeys } from './jws';
 import { OurDfsp, startOurDfsp } from './ourDfsp';
 import { installPeers, PEERS_DIR, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
 
@@ -25,7 +29,8 @@ const PAYER_EXPIRY_SECONDS = 12;
 const REJECTED_AMOUNT = '66';
 const SLOW_AMOUNT = '13';
 
-type Hub = Pick<HubProcesses, 'switchUrl' | 'adminUrl' | 'stop'> & { temporalAddress: string };
+/** The hub under test; `jws` when it and every participant sign and validate with the run's keys. */
+type Hub = Pick<HubProcesses, 'switchUrl' | 'adminUrl' | 'stop'> & { temporalAddress: string; jws?: JwsKeys };
 
 interface Dfsp {
   name: string;
@@ -140,8 +145,8 @@ async function happyPath(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: string, pa
   );
 }
 
-/** Over every message the hub sent either SDK in the whole run. */
-function whatTheHubSent(dfsps: Dfsp[]): void {
+/** Over every message the hub sent either SDK in the whole run; `signed` when JWS is on. */
+function whatTheHubSent(dfsps: Dfsp[], signed: boolean): void {
   say('\n# Every message the hub sent the SDKs');
   const all = dfsps.flatMap((dfsp) => dfsp.tap.seen);
   const refused = all.filter((m) => m.status >= 400);
@@ -162,6 +167,13 @@ function whatTheHubSent(dfsps: Dfsp[]): void {
     fromHub.length > 0 && fromHub.every((m) => m.headers['fspiop-uri'] === m.path && m.headers['fspiop-http-method'] === m.method),
     fromHub.map((m) => [m.method, m.path, m.headers['fspiop-http-method'], m.headers['fspiop-uri']]),
   );
+  if (signed) {
+    const withBody = fromHub.filter((m) => m.raw !== '');
+    check(
+      `the hub's own ${withBody.length} messages with a body are signed, and (as above) each passed its SDK's validation`,
+      withBody.length > 0 && withBody.every((m) => typeof m.headers['fspiop-signature'] === 'string'),
+    );
+  }
 }
 
 async function payeeRejects(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: string, payeeId: string): Promise<void> {
@@ -190,21 +202,33 @@ async function transferExpires(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: stri
   check('the reservation is released: the payer position is unchanged', (await position(hub, payer.name)) === payerBefore);
 }
 
-/** Resends a message exactly as its sender sent it (headers and bytes, as the hub forwarded them), dated now. */
+/** Sends a message to the switch as given; its status and ErrorInformation code, if it was refused. */
+async function sendRaw(hub: Hub, method: string, urlPath: string, headers: Record<string, string>, body?: string): Promise<{ status: number; code?: string }> {
+  const response = await fetch(`${hub.switchUrl}${urlPath}`, { method, headers, body });
+  const answer = (await answerBody(response)) as { errorInformation?: { errorCode?: string } } | undefined;
+  return { status: response.status, code: answer?.errorInformation?.errorCode };
+}
+
+/** A message's headers as the hub passed it on, the end-to-end ones only (`signed` adds those of its signature). */
+function headersOf(message: Tapped, signed: boolean): Record<string, string> {
+  const names = [
+    'accept',
+    'content-type',
+    'date',
+    'fspiop-source',
+    'fspiop-destination',
+    ...(signed ? ['fspiop-uri', 'fspiop-http-method', 'fspiop-signature'] : []),
+  ];
+  return Object.fromEntries(names.flatMap((name) => (typeof message.headers[name] === 'string' ? [[name, message.headers[name] as string]] : [])));
+}
+
+/** Resends a message exactly as its sender sent it (headers, signature and bytes, as the hub forwarded them), or with another body, dated now and signed anew by its sender. */
 async function resend(hub: Hub, message: Tapped, body?: unknown): Promise<number> {
-  const headers: Record<string, string> = {};
-  for (const name of ['accept', 'content-type', 'fspiop-source', 'fspiop-destination']) {
-    const value = message.headers[name];
-    if (typeof value === 'string') headers[name] = value;
-  }
-  headers.date = new Date().toUTCString();
-  const response = await fetch(`${hub.switchUrl}${message.path}`, {
-    method: message.method,
-    headers,
-    body: body === undefined ? message.raw : JSON.stringify(body),
-  });
-  await response.arrayBuffer();
-  return response.status;
+  if (body === undefined) return (await sendRaw(hub, message.method, message.path, headersOf(message, true), message.raw)).status;
+  const text = JSON.stringify(body);
+  const headers: Record<string, string> = { ...headersOf(message, false), date: new Date().toUTCString() };
+  const signed = hub.jws ? await hub.jws.signedBy(headers['fspiop-source'], message.method, message.path, headers, text) : headers;
+  return (await sendRaw(hub, message.method, message.path, signed, text)).status;
 }
 
 async function duplicateTransfer(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: string, payeeId: string): Promise<void> {
@@ -228,23 +252,51 @@ async function duplicateTransfer(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: st
   check('and answered with 3106 Modified request', error?.body?.errorInformation?.errorCode === '3106', error?.body);
 }
 
-/** A message sent to the hub the way a DFSP sends it, with the FSPIOP headers of its resource. */
+/** A message sent to the hub the way a DFSP sends it, with the FSPIOP headers of its resource, signed if it has a body. */
 async function sendFspiop(hub: Hub, method: string, urlPath: string, from: string, to: string | undefined, body?: unknown): Promise<number> {
   const resource = urlPath.split(/[/?]/)[1];
   const mediaType = `application/vnd.interoperability.${resource}+json;version=1.0`;
-  const response = await fetch(`${hub.switchUrl}${urlPath}`, {
-    method,
-    headers: {
-      ...(method === 'PUT' ? {} : { accept: `application/vnd.interoperability.${resource}+json;version=1` }),
-      'content-type': mediaType,
-      date: new Date().toUTCString(),
-      'fspiop-source': from,
-      ...(to === undefined ? {} : { 'fspiop-destination': to }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  await response.arrayBuffer();
-  return response.status;
+  const headers: Record<string, string> = {
+    ...(method === 'PUT' ? {} : { accept: `application/vnd.interoperability.${resource}+json;version=1` }),
+    'content-type': mediaType,
+    date: new Date().toUTCString(),
+    'fspiop-source': from,
+    ...(to === undefined ? {} : { 'fspiop-destination': to }),
+  };
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const signed = hub.jws && text !== undefined ? await hub.jws.signedBy(from, method, urlPath, headers, text) : headers;
+  return (await sendRaw(hub, method, urlPath, signed, text)).status;
+}
+
+/**
+ * With JWS on: the payer SDK's signed POST /transfers sent again with its amount altered, and a new one in the payer's
+ * name signed with a key not the payer's. The hub refuses both with 3105: no money moves and the payee hears nothing.
+ */
+async function forgedMessages(hub: Hub & { jws: JwsKeys }, payer: Dfsp, payee: Dfsp): Promise<void> {
+  say('\n# Forged and altered messages to the hub');
+  const original = payee.tap.seen.find((m) => m.method === 'POST' && m.path === '/transfers' && m.headers['fspiop-source'] === payer.name);
+  if (!check("the payer SDK's POST /transfers reached the payee SDK with its signature", typeof original?.headers['fspiop-signature'] === 'string')) return;
+  const [payerBefore, payeeBefore, payeeSeen] = [await position(hub, payer.name), await position(hub, payee.name), payee.tap.seen.length];
+  const altered = JSON.stringify({ ...original!.body, amount: { ...original!.body.amount, amount: '999' } });
+  const alteredAnswer = await sendRaw(hub, 'POST', '/transfers', headersOf(original!, true), altered);
+  check(
+    "the payer SDK's signed POST /transfers with its amount altered is refused 3105",
+    alteredAnswer.status === 400 && alteredAnswer.code === '3105',
+    alteredAnswer,
+  );
+  const forged = JSON.stringify({ ...original!.body, transferId: crypto.randomUUID() });
+  const headers = { ...headersOf(original!, false), date: new Date().toUTCString() };
+  const forgedAnswer = await sendRaw(hub, 'POST', '/transfers', await hub.jws.forged('POST', '/transfers', headers, forged), forged);
+  check(
+    "a POST /transfers in the payer's name signed with another key is refused 3105",
+    forgedAnswer.status === 400 && forgedAnswer.code === '3105',
+    forgedAnswer,
+  );
+  check(
+    'neither moved money: both positions are unchanged',
+    (await position(hub, payer.name)) === payerBefore && (await position(hub, payee.name)) === payeeBefore,
+  );
+  check('the payee SDK was sent neither', payee.tap.seen.length === payeeSeen);
 }
 
 /**
@@ -347,7 +399,13 @@ async function startOurs(hub: Hub, name: string): Promise<OurDfsp | undefined> {
   say('\n# Our DFSP connector with a stock SDK DFSP');
   const what = `our DFSP connector ${name} runs as its own process (dist/worker/dfsp.js) and answers /health`;
   try {
-    const ours = await startOurDfsp({ name, switchUrl: hub.switchUrl, temporalAddress: hub.temporalAddress, currency: CURRENCY });
+    const ours = await startOurDfsp({
+      name,
+      switchUrl: hub.switchUrl,
+      temporalAddress: hub.temporalAddress,
+      currency: CURRENCY,
+      jws: hub.jws && { signingKeyPath: hub.jws.signingKeyPath(name), verificationKeysDirectory: hub.jws.verificationKeysDirectory },
+    });
     check(what, true);
     return ours;
   } catch (error) {
@@ -508,8 +566,15 @@ function ourConnectorTookEverything(ours: OurDfsp): void {
  * switch over HTTPS and takes only client certificates the scheme CA signed; each SDK calls it with its own (CN = its
  * DFSP ID) and its inbound API takes only the hub's, which the hub's worker and gateways show.
  */
-async function mutualTls(hub: HubProcesses, pki: SchemePki, redisServer: string, suffix: string, stoppers: Array<() => Promise<unknown>>): Promise<void> {
-  say('\n# Mutual TLS: the switch over HTTPS, a client certificate per SDK DFSP');
+async function mutualTls(
+  hub: HubProcesses,
+  pki: SchemePki,
+  jws: JwsKeys | undefined,
+  redisServer: string,
+  suffix: string,
+  stoppers: Array<() => Promise<unknown>>,
+): Promise<void> {
+  say(`\n# Mutual TLS: the switch over HTTPS, a client certificate per SDK DFSP${jws ? ', JWS on as before' : ''}`);
   const gateway = await startMutualTlsGateway(hub, pki);
   stoppers.push(() => gateway.stop());
   const refused = await httpsRequest(`${gateway.switchUrl}/health`, { method: 'GET', tls: { ca: pki.ca.cert } }).then(
@@ -519,8 +584,9 @@ async function mutualTls(hub: HubProcesses, pki: SchemePki, redisServer: string,
   check('a connection without a client certificate is refused at the TLS handshake', refused);
   const [payerTls, payeeTls] = [await pki.dfsp(`tlspayer${suffix}`), await pki.dfsp(`tlspayee${suffix}`)];
   const started = { switchUrl: gateway.switchUrl, adminUrl: hub.adminUrl, currency: CURRENCY, redisServer };
-  const payer = await startMutualTlsDfsp({ ...started, name: `tlspayer${suffix}`, tls: payerTls }, stoppers);
-  const payee = await startMutualTlsDfsp({ ...started, name: `tlspayee${suffix}`, tls: payeeTls }, stoppers);
+  const signing = (name: string) => jws && { signingKeyPath: jws.signingKeyPath(name), verificationKeysDirectory: jws.verificationKeysDirectory };
+  const payer = await startMutualTlsDfsp({ ...started, name: `tlspayer${suffix}`, tls: payerTls, jws: signing(`tlspayer${suffix}`) }, stoppers);
+  const payee = await startMutualTlsDfsp({ ...started, name: `tlspayee${suffix}`, tls: payeeTls, jws: signing(`tlspayee${suffix}`) }, stoppers);
   const [payerId, payeeId] = [msisdn(), msisdn()];
   if (!(await addCustomer(payer, payerId, 'Payer')) || !(await addCustomer(payee, payeeId, 'Payee'))) return;
 
@@ -565,12 +631,31 @@ async function main(): Promise<number> {
     await installPeers(log);
     const redisServer = redisServerPath(log);
     const given = argument('switch');
-    // The mutual TLS part needs a hub of its own, whose processes it starts with the hub's client certificate.
-    const pki = given ? undefined : await SchemePki.create('Hub');
+    const suffix = crypto.randomBytes(3).toString('hex');
+    const hubId = loadConfig().hubParticipantName;
+    // A hub the suite starts itself has every participant sign and validate (JWS), and a second gateway of it serves
+    // the mutual TLS part; a hub given with --switch has keys and certificates the suite cannot know.
+    const jws = given
+      ? undefined
+      : makeJwsKeys([`payerfsp${suffix}`, `payeefsp${suffix}`, `ourdfsp${suffix}`, `tlspayer${suffix}`, `tlspayee${suffix}`, hubId]);
+    if (jws) stoppers.push(async () => jws.remove());
+    const pki = given ? undefined : await SchemePki.create(hubId);
     if (pki) stoppers.push(async () => pki.ca.remove());
-    const processes = pki && (await startHubProcesses({ log, logDir: path.join(PEERS_DIR, 'logs'), env: pki.hubEnv }));
+    const processes =
+      jws &&
+      pki &&
+      (await startHubProcesses({
+        log,
+        logDir: path.join(PEERS_DIR, 'logs'),
+        env: {
+          ...pki.hubEnv,
+          JWS_VALIDATE: 'true',
+          JWS_VERIFICATION_KEYS_DIRECTORY: jws.verificationKeysDirectory,
+          JWS_SIGNING_KEY_PATH: jws.signingKeyPath(hubId),
+        },
+      }));
     const hub: Hub = processes
-      ? { ...processes, temporalAddress: processes.temporal.address }
+      ? { ...processes, temporalAddress: processes.temporal.address, jws }
       : {
           switchUrl: given!,
           adminUrl: argument('admin') ?? given!.replace(/:\d+$/, ':3001'),
@@ -578,7 +663,6 @@ async function main(): Promise<number> {
           stop: async () => undefined,
         };
     stoppers.push(() => hub.stop());
-    const suffix = crypto.randomBytes(3).toString('hex');
     const dfsps: Dfsp[] = [];
     for (const [name, expirySeconds] of [
       [`payerfsp${suffix}`, PAYER_EXPIRY_SECONDS],
@@ -594,6 +678,7 @@ async function main(): Promise<number> {
         backendPort: backend.port,
         cacheUrl: redis.url,
         expirySeconds,
+        jws: jws && { signingKeyPath: jws.signingKeyPath(name), verificationKeysDirectory: jws.verificationKeysDirectory },
       });
       stoppers.push(() => sdk.stop());
       const tap = await Tap.start(sdk.inboundPort);
@@ -604,7 +689,10 @@ async function main(): Promise<number> {
     const [payer, payee] = dfsps;
     payee.backend.decide = (amount) =>
       amount === REJECTED_AMOUNT ? { kind: 'reject' } : amount === SLOW_AMOUNT ? { kind: 'delay', ms: (PAYER_EXPIRY_SECONDS + 3) * 1000 } : { kind: 'accept' };
-    say(`# hub ${hub.switchUrl} (admin ${hub.adminUrl}); DFSPs ${payer.name}, ${payee.name}: @mojaloop/sdk-scheme-adapter with Redis`);
+    say(
+      `# hub ${hub.switchUrl} (admin ${hub.adminUrl}); DFSPs ${payer.name}, ${payee.name}: @mojaloop/sdk-scheme-adapter with Redis; ` +
+        `JWS ${jws ? 'signed and validated by every participant and the hub' : 'off'}`,
+    );
     for (const dfsp of dfsps) {
       const participant = (await admin(hub, 'GET', `/participants/${dfsp.name}`)).body;
       check(`${dfsp.name} onboarded as Mojaloop's onboarding does (numeric strings, no activation step) is active`, participant?.isActive === 1, participant);
@@ -613,6 +701,7 @@ async function main(): Promise<number> {
     const [payerId, payeeId] = [msisdn(), msisdn()];
     if ((await addCustomer(payer, payerId, 'Payer')) && (await addCustomer(payee, payeeId, 'Payee'))) {
       await happyPath(hub, payer, payee, payerId, payeeId);
+      if (hub.jws) await forgedMessages({ ...hub, jws: hub.jws }, payer, payee);
       await payeeRejects(hub, payer, payee, payerId, payeeId);
       await transferExpires(hub, payer, payee, payerId, payeeId);
       await duplicateTransfer(hub, payer, payee, payerId, payeeId);
@@ -629,8 +718,8 @@ async function main(): Promise<number> {
         check(`our connector stops cleanly on SIGTERM (exit 0; see ${ours.logFile})`, (await ours.stop()) === 0);
       }
     }
-    whatTheHubSent(dfsps);
-    if (processes && pki) await mutualTls(processes, pki, redisServer, suffix, stoppers);
+    whatTheHubSent(dfsps, hub.jws !== undefined);
+    if (processes && pki) await mutualTls(processes, pki, jws, redisServer, suffix, stoppers);
     else say('\n# Mutual TLS: skipped, it needs a hub the suite starts itself');
   } catch (error) {
     check('the suite ran to the end', false, (error as Error).message);

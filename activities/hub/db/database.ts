@@ -11,6 +11,7 @@ import { BulkQuotes1795000000300 } from './migrations/1795000000300-BulkQuotes';
 import { BulkTransfers1795000000400 } from './migrations/1795000000400-BulkTransfers';
 import { TransferIlpPacket1795000000500 } from './migrations/1795000000500-TransferIlpPacket';
 import { Thirdparty1795000000600 } from './migrations/1795000000600-Thirdparty';
+import { ParticipantJws1795000000700 } from './migrations/1795000000700-ParticipantJws';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -21,6 +22,7 @@ export const migrations = [
   BulkTransfers1795000000400,
   TransferIlpPacket1795000000500,
   Thirdparty1795000000600,
+  ParticipantJws1795000000700,
 ];
 
 /**

@@ -59,6 +59,19 @@ export class ParticipantEndpoint {
   @Column(timestamp) changedDate!: Date;
 }
 
+/**
+ * A participant's end-to-end signature settings, as the admin API set them: the public key its FSPIOP-Signatures are
+ * verified with (it supersedes the key directory's `<name>.pem`), and whether its messages are validated (null: as the
+ * scheme's JWS_VALIDATE says).
+ */
+@Entity('participant_jws')
+export class ParticipantJws {
+  @PrimaryColumn({ type: 'varchar', length: 30 }) name!: string;
+  @Column({ type: 'text', nullable: true }) publicKey!: string | null;
+  @Column({ type: 'boolean', nullable: true }) validate!: boolean | null;
+  @Column(timestamp) changedDate!: Date;
+}
+
 @Entity('ledger_account_type')
 export class LedgerAccountType {
   @PrimaryColumn({ type: 'varchar', length: 50 }) name!: string;
@@ -127,6 +140,7 @@ export const entities = [
   ParticipantAccount,
   ParticipantLimit,
   ParticipantEndpoint,
+  ParticipantJws,
   LedgerAccountType,
   SettlementModel,
   LedgerTransfer,

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
 import { addressOf, Resource } from '../../../api/contracts/conversations';
 import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType } from '../../../api/contracts/endpoints';
@@ -5,6 +6,7 @@ import type { ErrorInformation } from '../../../api/contracts/errors';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from '../../platform/hubError';
 import { Agents, HttpMethod, httpExchange, isCallback, isRedirect, originatedHeaders } from '../../platform/fspiopHttp';
+import { sign } from '../../platform/jws';
 
 /** One HTTP message from the switch to a participant: a forwarded request, a callback or a notification. */
 export interface Delivery {
@@ -55,13 +57,16 @@ export class CallbackSender {
   private readonly timeoutMs: number;
   /** Its connections, with the hub's client certificate for participants' HTTPS endpoints. */
   private readonly agents?: Agents;
+  /** The hub's JWS key (JWS_SIGNING_KEY_PATH): what the hub originates is signed with it; without one, nothing is. */
+  private readonly signingKey?: KeyObject;
 
-  constructor(options: { directory: ParticipantDirectory; log: Logger; hubId: string; timeoutMs?: number; agents?: Agents }) {
+  constructor(options: { directory: ParticipantDirectory; log: Logger; hubId: string; timeoutMs?: number; agents?: Agents; signingKey?: KeyObject }) {
     this.directory = options.directory;
     this.log = options.log;
     this.hubId = options.hubId;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.agents = options.agents;
+    this.signingKey = options.signingKey;
   }
 
   async url(delivery: Delivery): Promise<string> {
@@ -89,6 +94,9 @@ export class CallbackSender {
     const headers = delivery.fromHub
       ? originatedHeaders({ ...delivery.fromHub, source: delivery.fromHub.source ?? this.hubId, destination: delivery.to, target, method: delivery.method })
       : forwardedHeaders(delivery);
+    // The hub signs what it says itself, as its Auth service too, the way a Mojaloop DFSP signs: every message with a
+    // body. What it passes on keeps its sender's signature.
+    if (delivery.fromHub && this.signingKey && body !== undefined) headers['fspiop-signature'] = await sign(headers, body, this.signingKey);
     let status: number;
     try {
       ({ status } = await httpExchange(target, delivery.method, headers, body, this.timeoutMs, this.agents));
@@ -125,10 +133,12 @@ export class CallbackSender {
 
 /**
  * A passed-on message keeps its sender's headers, except Accept on a callback (see isCallback) and FSPIOP-Destination, which names the participant it goes to, as
- * Mojaloop's services set it also where the sender named none (the switch found the destination in the body).
+ * Mojaloop's services set it also where the sender named none (the switch found the destination in the body). A signed
+ * message with a body is left as signed: Mojaloop's validator refuses a destination its signature does not name.
  */
 function forwardedHeaders(delivery: Delivery): Record<string, string> {
-  const headers: Record<string, string> = { ...delivery.headers, 'fspiop-destination': delivery.to };
+  const headers: Record<string, string> = { ...delivery.headers };
+  if (!(delivery.rawBody !== undefined && headers['fspiop-signature'])) headers['fspiop-destination'] = delivery.to;
   if (isCallback(delivery.method)) delete headers.accept;
   return headers;
 }

@@ -1,0 +1,44 @@
+import type { Context, Middleware } from 'koa';
+import type { ParticipantSignatures, SignaturePolicy } from '../../activities/hub/participants/signatureKeys';
+import { signatureProblem } from '../../activities/platform/jws';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/httpError';
+import type { FspiopRequest } from './headers';
+
+/**
+ * The end-to-end signature check of a participant's message, where validation is on for its sender (JWS_VALIDATE, or
+ * the admin API for one participant): FSPIOP-Signature in Mojaloop's form (activities/platform/jws). It runs after the
+ * header checks, which name the sender, and before the route does anything; a message that fails is refused 400 with
+ * 3105 and goes no further.
+ *
+ * Only messages with a body are checked: Mojaloop's SDK signs every one of those (PUT /parties too, once its
+ * JWS_SIGN_PUT_PARTIES is on) and none without one (GET, DELETE), whose form has nothing to sign. The refusal is the
+ * 400 of Document 2's synchronous errors, never an error callback: a callback would go to the FSPIOP-Source the
+ * signature failed to prove, and the message was never accepted for processing.
+ *
+ * The body is read here, so one that is too large or not JSON gets its own error (3104, 3101) first.
+ */
+export function fspiopSignature(signatures: ParticipantSignatures): Middleware {
+  return async (ctx, next) => {
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    const policy = await signatures.policyOf(fspiop.source);
+    if (policy.validate) {
+      const problem = await problemOf(ctx, fspiop, policy);
+      if (problem) throw new HttpError(400, 'invalidSignature', problem);
+    }
+    await next();
+  };
+}
+
+async function problemOf(ctx: Context, fspiop: FspiopRequest, policy: SignaturePolicy): Promise<string | undefined> {
+  const { body, text } = await readJsonBody(ctx);
+  if (body === undefined) return undefined;
+  if (!policy.key) return policy.keyProblem;
+  const problem = await signatureProblem({ headers: fspiop.headers, body: text, parsed: body }, policy.key);
+  if (problem) return problem;
+  // At the first hop the signed request must be this one: a signed callback replayed at another {ID}'s path is not.
+  const { 'fspiop-uri': uri, 'fspiop-http-method': method } = fspiop.headers;
+  if (method !== ctx.method) return `the signed FSPIOP-HTTP-Method ${method} is not this request's ${ctx.method}`;
+  if (uri !== ctx.originalUrl) return `the signed FSPIOP-URI ${uri} is not this request's ${ctx.originalUrl}`;
+  return undefined;
+}
