@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../activities/platform/config';
+import { exposureProblem, loadConfig } from '../activities/platform/config';
 import { openHub } from '../activities/hub/services';
 import { createLogger } from '../activities/platform/logger';
 import { createAdminApp } from './admin/app';
@@ -11,6 +11,8 @@ import { gatewayTls, serve } from './http/serve';
 /** The gateway process: the FSPIOP switch and the hub admin API, each on its own port. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const exposed = exposureProblem(config);
+  if (exposed) throw new Error(exposed);
   const adminTls = gatewayTls(config.tls, config.adminAccess.clientCaPath, 'checked by the gateway');
   const switchTls = gatewayTls(config.tls, config.tls.switchClientCaPath, 'required');
   const hub = await openHub({ ...config, log: createLogger('gateway', config.logLevel) });

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { loadConfig, repoRoot } from '../activities/platform/config';
+import { exposureProblem, loadConfig, repoRoot } from '../activities/platform/config';
 import { startDevServer, DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
 import { stopChildren } from './children';
@@ -17,6 +17,8 @@ const log = (message: string) => process.stderr.write(`hub: ${message}\n`);
 async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
+  const exposed = exposureProblem(config);
+  if (exposed) throw new Error(exposed);
   const external = Boolean(process.env.TEMPORAL_ADDRESS);
   let temporal: DevServer | undefined;
   if (!external) {
@@ -49,8 +51,10 @@ async function main(): Promise<void> {
   for (const child of children) child.once('exit', (code) => void stop(code ?? 1));
 
   const scheme = config.tls.server ? 'https' : 'http';
+  // An IPv6 address in a URL goes in brackets (RFC 3986).
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   await waitUntilReady({
-    healthUrl: `${scheme}://${config.host}:${config.adminPort}/health`,
+    healthUrl: `${scheme}://${host}:${config.adminPort}/health`,
     temporalAddress: env.TEMPORAL_ADDRESS,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
@@ -59,8 +63,8 @@ async function main(): Promise<void> {
   });
   const lines = [
     `ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    `  switch API   ${scheme}://${config.host}:${config.switchPort}   (FSPIOP${config.tls.switchClientCaPath ? ', client certificates required' : ''})`,
-    `  admin API    ${scheme}://${config.host}:${config.adminPort}`,
+    `  switch API   ${scheme}://${host}:${config.switchPort}   (FSPIOP${config.tls.switchClientCaPath ? ', client certificates required' : ''})`,
+    `  admin API    ${scheme}://${host}:${config.adminPort}`,
     `  Temporal     ${env.TEMPORAL_ADDRESS}${temporal?.uiUrl ? `   (Web UI ${temporal.uiUrl})` : ''}`,
     '  Ctrl-C stops everything',
   ];

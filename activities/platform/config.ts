@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TASK_QUEUE } from '../../api/contracts/conversations';
 
@@ -32,6 +33,8 @@ export interface HubConfig {
   host: string;
   tls: TlsConfig;
   adminAccess: AdminAccessConfig;
+  /** SWITCH_ALLOW_UNAUTHENTICATED: a trusted network or proxy in front of the switch knows who sends. */
+  allowUnauthenticatedSwitch: boolean;
   logLevel: string;
 }
 
@@ -164,19 +167,40 @@ function tlsConfig(env: NodeJS.ProcessEnv): TlsConfig {
   };
 }
 
-function adminAccessConfig(env: NodeJS.ProcessEnv, host: string, tls: TlsConfig): AdminAccessConfig {
+function adminAccessConfig(env: NodeJS.ProcessEnv, tls: TlsConfig): AdminAccessConfig {
   const tokens = list(env, 'ADMIN_API_TOKENS');
   const clientCaPath = env.ADMIN_CLIENT_CA_PATH || undefined;
   if (tokens.some((token) => token.length < MIN_TOKEN_LENGTH)) {
     throw new Error(`every ADMIN_API_TOKENS token must have at least ${MIN_TOKEN_LENGTH} characters`);
   }
   if (clientCaPath && !tls.server) throw new Error('ADMIN_CLIENT_CA_PATH needs TLS_CERT_PATH and TLS_KEY_PATH: client certificates come with HTTPS');
-  if (!isLoopback(host) && tokens.length === 0 && !clientCaPath) {
-    throw new Error(
-      `HOST ${host} is beyond loopback, so the admin API must require authentication: set ADMIN_API_TOKENS (bearer tokens) or ADMIN_CLIENT_CA_PATH (client certificates)`,
+  return { tokens, clientCaPath };
+}
+
+/**
+ * Why the gateways must not serve as configured, or undefined. On loopback only this machine can call them; beyond it,
+ * anyone on the network could, so both APIs must know who speaks: the admin API by a credential, the switch by
+ * participants' client certificates or signatures (SWITCH_ALLOW_UNAUTHENTICATED=true says that a trusted network or
+ * proxy in front of it does). An admin CA that is the participants' CA would make every DFSP an operator. Checked by
+ * the processes that serve (the gateway, `npm start`), not by the worker, which serves nothing.
+ */
+export function exposureProblem(config: HubConfig): string | undefined {
+  const { host, tls, adminAccess, jws } = config;
+  const { switchClientCaPath } = tls;
+  if (adminAccess.clientCaPath && switchClientCaPath && readFileSync(adminAccess.clientCaPath).equals(readFileSync(switchClientCaPath))) {
+    return "ADMIN_CLIENT_CA_PATH is the participants' CA (SWITCH_CLIENT_CA_PATH): every DFSP's certificate would open the admin API; give operators a CA of their own";
+  }
+  if (isLoopback(host)) return undefined;
+  if (adminAccess.tokens.length === 0 && !adminAccess.clientCaPath) {
+    return `HOST ${host} is beyond loopback, so the admin API must require authentication: set ADMIN_API_TOKENS (bearer tokens) or ADMIN_CLIENT_CA_PATH (client certificates)`;
+  }
+  if (!switchClientCaPath && !jws.validate && !config.allowUnauthenticatedSwitch) {
+    return (
+      `HOST ${host} is beyond loopback, so the switch must know who sends: set SWITCH_CLIENT_CA_PATH (mutual TLS) or ` +
+      'JWS_VALIDATE=true (signatures), or SWITCH_ALLOW_UNAUTHENTICATED=true if a trusted network or proxy in front of it does'
     );
   }
-  return { tokens, clientCaPath };
+  return undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
@@ -208,7 +232,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     switchPort: integer(env, 'SWITCH_PORT', 3000),
     host,
     tls,
-    adminAccess: adminAccessConfig(env, host, tls),
+    adminAccess: adminAccessConfig(env, tls),
+    allowUnauthenticatedSwitch: flag(env, 'SWITCH_ALLOW_UNAUTHENTICATED'),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -20,7 +20,8 @@ export const participantCertificate: Middleware = async (ctx, next) => {
   const socket = ctx.req.socket;
   const source = ctx.get('FSPIOP-Source');
   if (socket instanceof TLSSocket && source) {
-    const certificate = socket.getPeerCertificate();
+    // Null once the socket has closed under the request: nobody can be bound, so nothing is taken.
+    const certificate = socket.getPeerCertificate() ?? { subject: {} };
     if (certificate.subject) {
       const participant = socket.authorized ? certificate.subject.CN : undefined;
       if (typeof participant !== 'string') {

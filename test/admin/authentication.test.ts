@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import test from 'ava';
-import { loadConfig, repoRoot } from '../../activities/platform/config';
+import { exposureProblem, loadConfig, repoRoot } from '../../activities/platform/config';
 import { gatewayTls } from '../../api/http/serve';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { TestCa } from '../helpers/certificates';
@@ -47,7 +47,7 @@ async function call(method: string, urlPath: string, headers: Record<string, str
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 test('bound beyond loopback with neither tokens nor a client CA, the hub refuses to start and says what to set', (t) => {
-  t.throws(() => loadConfig({ HOST: '0.0.0.0' }), { message: /HOST 0\.0\.0\.0 is beyond loopback.*ADMIN_API_TOKENS.*ADMIN_CLIENT_CA_PATH/ });
+  t.regex(exposureProblem(loadConfig({ HOST: '0.0.0.0' }))!, /HOST 0\.0\.0\.0 is beyond loopback.*ADMIN_API_TOKENS.*ADMIN_CLIENT_CA_PATH/);
   const gateway = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'api', 'main.js')], {
     env: { PATH: process.env.PATH, HOST: '10.1.2.3' },
     encoding: 'utf-8',
@@ -55,7 +55,21 @@ test('bound beyond loopback with neither tokens nor a client CA, the hub refuses
   });
   t.is(gateway.status, 1);
   t.regex(gateway.stderr, /HOST 10\.1\.2\.3 is beyond loopback, so the admin API must require authentication/);
-  for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) t.notThrows(() => loadConfig({ HOST: host }), `${host} is loopback`);
+  for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) t.is(exposureProblem(loadConfig({ HOST: host })), undefined, `${host} is loopback`);
+});
+
+test('bound beyond loopback, the switch must know who sends: client certificates or signatures, or an explicit statement that a trusted network does', (t) => {
+  const admin = { HOST: '0.0.0.0', ADMIN_API_TOKENS: TOKEN };
+  t.regex(exposureProblem(loadConfig(admin))!, /the switch must know who sends: set SWITCH_CLIENT_CA_PATH .* JWS_VALIDATE=true/);
+  t.is(exposureProblem(loadConfig({ ...admin, JWS_VALIDATE: 'true' })), undefined);
+  t.is(exposureProblem(loadConfig({ ...admin, SWITCH_ALLOW_UNAUTHENTICATED: 'true' })), undefined);
+});
+
+test("an admin CA that is the participants' CA is refused: every DFSP's certificate would open the admin API", async (t) => {
+  const server = await adminCa.server('hub');
+  const tlsEnv = { TLS_CERT_PATH: server.certPath, TLS_KEY_PATH: server.keyPath, SWITCH_CLIENT_CA_PATH: adminCa.certPath };
+  t.regex(exposureProblem(loadConfig({ ...tlsEnv, ADMIN_CLIENT_CA_PATH: adminCa.certPath }))!, /is the participants' CA/);
+  t.is(exposureProblem(loadConfig({ ...tlsEnv, ADMIN_CLIENT_CA_PATH: strangerCa.certPath })), undefined);
 });
 
 test('a token short enough to be guessed is refused at start', (t) => {

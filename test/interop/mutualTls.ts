@@ -13,13 +13,20 @@ import { SdkAdapter, SdkJws, SdkTls, startRedis, startSdkAdapter } from './peers
 export class SchemePki {
   private constructor(
     readonly ca: TestCa,
+    /** Signs the hub's client certificate alone, so a DFSP's inbound API that trusts it takes the hub only. */
+    private readonly hubClientCa: TestCa,
     private readonly hubServer: Issued,
     private readonly hubClient: Issued,
   ) {}
 
   static async create(hubId: string): Promise<SchemePki> {
-    const ca = await TestCa.create('interop-scheme-ca');
-    return new SchemePki(ca, await ca.server('hub'), await ca.client(hubId));
+    const [ca, hubClientCa] = [await TestCa.create('interop-scheme-ca'), await TestCa.create('interop-hub-client-ca')];
+    return new SchemePki(ca, hubClientCa, await ca.server('hub'), await hubClientCa.client(hubId));
+  }
+
+  remove(): void {
+    this.ca.remove();
+    this.hubClientCa.remove();
   }
 
   /** Every hub process's settings: its client certificate for participants' HTTPS endpoints, and the CA it trusts. */
@@ -34,7 +41,7 @@ export class SchemePki {
 
   async dfsp(dfspId: string): Promise<SdkTls & { client: Issued }> {
     const [server, client] = await Promise.all([this.ca.server(dfspId), this.ca.client(dfspId)]);
-    return { caPath: this.ca.certPath, server, client };
+    return { caPath: this.ca.certPath, hubClientCaPath: this.hubClientCa.certPath, server, client };
   }
 }
 

@@ -129,10 +129,16 @@ export interface SdkAdapter extends Peer {
   outboundUrl: string;
 }
 
-/** A DFSP's certificates for mutual TLS with the hub (PEM files), all from the scheme's CA. */
+/** A DFSP's certificates for mutual TLS with the hub (PEM files). */
 export interface SdkTls {
-  /** The scheme CA: it signs the hub's server and client certificates. */
+  /** The scheme CA: it signs the hub's server certificate (and every DFSP's certificates). */
   caPath: string;
+  /**
+   * The CA that signs the hub's client certificate and nothing else: the SDK's inbound API checks only that a client
+   * certificate chains to the CA it trusts, not whose it is, so trusting the scheme CA there would let any DFSP call
+   * another's inbound API as the hub.
+   */
+  hubClientCaPath: string;
   /** The SDK's inbound server certificate, for 127.0.0.1. */
   server: { certPath: string; keyPath: string };
   /** Its client certificate towards the hub, subject CN = its DFSP_ID. */
@@ -184,7 +190,7 @@ export async function startSdkAdapter(options: {
     LOG_INDENT: '0',
     ...(options.tls && {
       INBOUND_MUTUAL_TLS_ENABLED: 'true',
-      IN_CA_CERT_PATH: options.tls.caPath,
+      IN_CA_CERT_PATH: options.tls.hubClientCaPath,
       IN_SERVER_CERT_PATH: options.tls.server.certPath,
       IN_SERVER_KEY_PATH: options.tls.server.keyPath,
       OUTBOUND_MUTUAL_TLS_ENABLED: 'true',

@@ -623,6 +623,18 @@ async function mutualTls(
     spoofed,
   );
   check('and no money moved', (await position(hub, payer.name)) === payerBefore + 100 && (await position(hub, payee.name)) === payeeBefore - 100);
+
+  // A DFSP's inbound API trusts only the CA of the hub's client certificate: another DFSP cannot call it as the hub.
+  const bypass = await httpsRequest(`https://127.0.0.1:${payer.sdk.inboundPort}/transfers/${crypto.randomUUID()}`, {
+    method: 'PATCH',
+    headers: { 'content-type': mediaType, date: new Date().toUTCString(), 'fspiop-source': loadConfig().hubParticipantName, 'fspiop-destination': payer.name },
+    body: JSON.stringify({ transferState: 'COMMITTED', completedTimestamp: new Date().toISOString() }),
+    tls: { ca: pki.ca.cert, cert: payeeTls.client.cert, key: payeeTls.client.key },
+  }).then(
+    () => false,
+    () => true,
+  );
+  check("the payee's certificate cannot open a connection to the payer's inbound API: only the hub's client certificate can", bypass);
 }
 
 async function main(): Promise<number> {
@@ -640,7 +652,7 @@ async function main(): Promise<number> {
       : makeJwsKeys([`payerfsp${suffix}`, `payeefsp${suffix}`, `ourdfsp${suffix}`, `tlspayer${suffix}`, `tlspayee${suffix}`, hubId]);
     if (jws) stoppers.push(async () => jws.remove());
     const pki = given ? undefined : await SchemePki.create(hubId);
-    if (pki) stoppers.push(async () => pki.ca.remove());
+    if (pki) stoppers.push(async () => pki.remove());
     const processes =
       jws &&
       pki &&
