@@ -67,8 +67,9 @@ export class Transfers {
   }
 
   /**
-   * Commits the reservation if the fulfilment hashes to the condition; a wrong or missing one changes nothing
-   * and is a validation error (the workflow then aborts the transfer, as central-ledger does).
+   * Commits the reservation if the fulfilment hashes to the condition and the transfer has not expired; a wrong or
+   * missing fulfilment (3100) or an expired transfer (3303) changes nothing, and the workflow then aborts the
+   * transfer, as central-ledger does.
    */
   async commit(input: { transferId: string; fulfilment?: string; payeeWantsNotification: boolean }): Promise<{ completedTimestamp: string }> {
     const record = await this.get(input.transferId);
@@ -76,6 +77,11 @@ export class Transfers {
     if (!input.fulfilment) throw new HubError('validationError', 'fulfilment is required to commit a transfer');
     if (conditionOf(input.fulfilment) !== record.ilpCondition) {
       throw new HubError('validationError', 'invalid fulfilment: its SHA-256 does not match the transfer condition');
+    }
+    // As central-ledger's fulfil handler: a fulfilment handled once the transfer has expired commits nothing, however
+    // early it arrived (a worker that was down, a signal taken in the same step as the expiry timer).
+    if (record.expiration.getTime() <= Date.now()) {
+      throw new HubError('transferExpired', `transfer ${input.transferId} expired at ${record.expiration.toISOString()} before it could commit`);
     }
     let completed!: Date;
     await this.services.ledger.commit(input.transferId, async (manager) => {
