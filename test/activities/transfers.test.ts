@@ -86,12 +86,12 @@ test('the sweep releases a reservation still held long after its transfer expire
   await transfers.prepare({ body: live, source: payer, requestHash: 'b' });
   await new Promise((resolve) => setTimeout(resolve, 800));
 
-  const stale = await sweep.stale(0);
+  const stale = (await sweep.stale({ graceMs: 0 })).transferIds;
   t.true(stale.includes(stranded.transferId));
   t.false(stale.includes(live.transferId));
   await sweep.release(stranded.transferId);
   t.is((await transfers.get(stranded.transferId)).transferState, 'ABORTED');
   t.is((await transfers.get(live.transferId)).transferState, 'RESERVED');
   t.is((await admin.call('GET', `/participants/${payer}/positions?currency=USD`)).body.value, 3);
-  t.false((await sweep.stale(0)).includes(stranded.transferId));
+  t.false((await sweep.stale({ graceMs: 0 })).transferIds.includes(stranded.transferId));
 });
