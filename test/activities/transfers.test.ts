@@ -59,7 +59,7 @@ test('a decided transfer is never rewritten: a later prepare of the same request
   const body = transferBody(payer, payee, '5', { condition });
   await transfers.prepare({ body, source: payer, requestHash: 'h' });
   await transfers.commit({ transferId: body.transferId, fulfilment, payeeWantsNotification: false });
-  t.deepEqual(await transfers.prepare({ body, source: payer, requestHash: 'h' }), { outcome: 'repeat' });
+  t.deepEqual(await transfers.prepare({ body, source: payer, requestHash: 'h' }), { outcome: 'repeat', transferState: 'COMMITTED' });
   t.is((await transfers.get(body.transferId)).transferState, 'COMMITTED');
   await t.throwsAsync(transfers.abort({ transferId: body.transferId, errorInformation: { errorCode: '3303', errorDescription: 'late' } }));
   t.is((await transfers.get(body.transferId)).transferState, 'COMMITTED');

@@ -72,8 +72,11 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
     try {
       const prepared = await records.prepareTransfer({ body, source: input.headers['fspiop-source'], requestHash: input.requestHash });
       if (prepared.outcome === 'repeat') {
-        // Decided by an earlier workflow whose history has expired: answer from the record, change nothing.
+        // Decided by an earlier workflow whose history has expired (the gateway answers such a repeat from the record
+        // itself; this run was started by one that did not look): answer from the record, change nothing. The state it
+        // records lets a PUT that reaches this run be answered from the record too, instead of waiting for ever.
         decided = true;
+        setState(prepared.transferState);
         await bestEffort(
           followUps.repeatedTransfer({ transferId, requestHash: input.requestHash, requester: input.headers['fspiop-source'], version }),
           'repeat',

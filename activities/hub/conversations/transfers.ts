@@ -34,11 +34,11 @@ export class Transfers {
    * `repeat` means this transfer was decided long ago (its workflow history is gone, its record is not):
    * the caller answers it as a repeated request instead of preparing it again.
    */
-  async prepare({ body, source, requestHash }: PrepareInput): Promise<{ outcome: 'reserved' | 'repeat' }> {
+  async prepare({ body, source, requestHash }: PrepareInput): Promise<{ outcome: 'reserved' } | { outcome: 'repeat'; transferState: 'COMMITTED' | 'ABORTED' }> {
     const { db, ledger } = this.services;
     const { transferId } = body;
     const record = await this.record(body, requestHash);
-    if (record.transferState === 'COMMITTED' || record.transferState === 'ABORTED') return { outcome: 'repeat' };
+    if (record.transferState === 'COMMITTED' || record.transferState === 'ABORTED') return { outcome: 'repeat', transferState: record.transferState };
     // The record turns RESERVED in the reservation's own transaction, so a retried prepare that finds it so
     // re-runs no check: one that failed now (expiry passed meanwhile) must not abort a standing reservation.
     if (record.transferState === 'RESERVED') return { outcome: 'reserved' };
