@@ -81,6 +81,7 @@ export function createActivities({ services, directory, sender, transactionReque
     bulkTransferFollowUp,
     authAnswers,
     new ServiceProviders(services.db, sender, authService),
+    sender,
   );
   const sweep = new ReservationSweep(services, transfers, sender, log);
   return {

@@ -9,7 +9,7 @@ import type { TransferState } from '../../../api/contracts/bodies';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
 import { netDebitCap } from '../ledger/netDebitCap';
-import { checkAmount, checkRequest, transferAccounts, TransferAccounts } from './prepareChecks';
+import { checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
 
 export interface PrepareInput {
   body: TransfersPostRequest;
@@ -23,9 +23,9 @@ export function conditionOf(fulfilment: string): string {
 }
 
 /**
- * The transfer's ledger steps. Prepare records the transfer, checks it as central-ledger does and
- * reserves the payer's amount against its Net Debit Cap and liquidity in one locked transaction; commit
- * and abort settle that reservation. All are idempotent, so Temporal may retry them freely.
+ * The transfer's ledger steps. Prepare checks the sender is the payer, records the transfer, checks it as
+ * central-ledger does and reserves the payer's amount against its Net Debit Cap and liquidity in one locked
+ * transaction; commit and abort settle that reservation. All are idempotent, so Temporal may retry them freely.
  */
 export class Transfers {
   constructor(private readonly services: HubServices) {}
@@ -37,13 +37,14 @@ export class Transfers {
   async prepare({ body, source, requestHash }: PrepareInput): Promise<{ outcome: 'reserved' } | { outcome: 'repeat'; transferState: 'COMMITTED' | 'ABORTED' }> {
     const { db, ledger } = this.services;
     const { transferId } = body;
+    checkSender(source, body.payerFsp);
     const record = await this.record(body, requestHash);
     if (record.transferState === 'COMMITTED' || record.transferState === 'ABORTED') return { outcome: 'repeat', transferState: record.transferState };
     // The record turns RESERVED in the reservation's own transaction, so a retried prepare that finds it so
     // re-runs no check: one that failed now (expiry passed meanwhile) must not abort a standing reservation.
     if (record.transferState === 'RESERVED') return { outcome: 'reserved' };
     try {
-      const accounts = await db.read((manager) => this.check(manager, body, source));
+      const accounts = await db.read((manager) => this.check(manager, body));
       await ledger.reserve(
         {
           transferId,
@@ -159,8 +160,8 @@ export class Transfers {
   }
 
   /** The prepare checks of central-ledger, each failure a 3100 naming the reason (or 3202/3203 for unknown FSPs). */
-  private async check(manager: EntityManager, body: TransfersPostRequest, source: string): Promise<TransferAccounts> {
-    checkRequest({ source, ...body });
+  private async check(manager: EntityManager, body: TransfersPostRequest): Promise<TransferAccounts> {
+    checkRequest(body);
     checkAmount(body.amount);
     return transferAccounts(manager, body.payerFsp, body.payeeFsp, body.amount.currency);
   }
