@@ -1,6 +1,6 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { HubActivities } from '../../activities';
-import type { SweepCursor } from '../../activities/hub/conversations/reservationSweep';
+import type { StalePage, SweepCursor } from '../../activities/hub/conversations/reservationSweep';
 import { bestEffort } from '../kit/failures';
 
 const { staleReservations, releaseStaleReservation } = proxyActivities<HubActivities>({
@@ -17,11 +17,19 @@ export async function reservationSweep(after?: SweepCursor): Promise<number> {
   let swept = 0;
   let cursor = after;
   do {
-    const page = await staleReservations(cursor);
+    const page = pageOf(await staleReservations(cursor));
     for (const transferId of page.transferIds) await bestEffort(releaseStaleReservation(transferId), `release of ${transferId}`);
     swept += page.transferIds.length;
     cursor = page.next;
     if (cursor && workflowInfo().continueAsNewSuggested) await continueAsNew<typeof reservationSweep>(cursor);
   } while (cursor);
   return swept;
+}
+
+/**
+ * A run begun before the sweep read pages (a deploy makes the new worker replay it) recorded a bare list: read as a
+ * last page it replays unchanged, instead of failing its workflow task for ever and holding up every later run.
+ */
+function pageOf(result: StalePage | string[]): StalePage {
+  return Array.isArray(result) ? { transferIds: result } : result;
 }
