@@ -10,7 +10,7 @@ import { FollowUps } from './hub/conversations/followUps';
 import { QuoteFollowUp } from './hub/conversations/quoteFollowUp';
 import { RecordedAnswers } from './hub/conversations/recordedAnswers';
 import { Quotes } from './hub/conversations/quotes';
-import { ReservationSweep } from './hub/conversations/reservationSweep';
+import { ReservationSweep, SweepCursor } from './hub/conversations/reservationSweep';
 import { TransactionRequestFollowUp } from './hub/conversations/transactionRequestFollowUp';
 import { TransactionRequests } from './hub/conversations/transactionRequests';
 import { TransferFollowUp } from './hub/conversations/transferFollowUp';
@@ -81,6 +81,7 @@ export function createActivities({ services, directory, sender, transactionReque
     bulkTransferFollowUp,
     authAnswers,
     new ServiceProviders(services.db, sender, authService),
+    sender,
   );
   const sweep = new ReservationSweep(services, transfers, sender, log);
   return {
@@ -109,7 +110,7 @@ export function createActivities({ services, directory, sender, transactionReque
     ),
     /** An answer from a conversation's record that the gateway handed to a `followUp` workflow. */
     answerFollowUp: rejecting((followUp: FollowUp) => followUps.answer(followUp)),
-    staleReservations: () => sweep.stale(),
+    staleReservations: (after?: SweepCursor) => sweep.stale({ after }),
     releaseStaleReservation: rejecting((transferId: string) => sweep.release(transferId)),
     registerQuote: rejecting(quotes.register.bind(quotes)),
     prepareBulkTransfer: rejecting(bulkTransfers.prepare.bind(bulkTransfers)),

@@ -1,6 +1,7 @@
 import type { ConsentRequest } from './authService';
 import type { ServiceType, TransfersIDPutResponse } from './bodies';
-import type { MessageName, QuoteResource, Resource } from './conversations';
+import type { FspiopResource, MessageName, QuoteResource, Resource } from './conversations';
+import type { ErrorInformation } from './errors';
 import type { FspiopHeaders, ReceivedCallback, RelayedCallback } from './messages';
 
 /** Who asked, in which FSPIOP version the hub answers, and the headers it came with. */
@@ -32,7 +33,20 @@ export type FollowUp =
   | { kind: 'consentGet'; consentId: string; requester: Requester }
   | { kind: 'servicesGet'; serviceType: ServiceType; requester: Requester }
   | { kind: 'consentRequest'; consentId: string; request: ConsentRequest }
+  | RefusedRequest
   | RoutedMessage;
+
+/**
+ * A message refused before anything of it was recorded or signalled (a POST not from the payer it names, a callback not
+ * from the participant its conversation waits on): the error goes to its sender.
+ */
+export interface RefusedRequest {
+  kind: 'refusedRequest';
+  resource: FspiopResource;
+  id: string;
+  requester: Requester;
+  errorInformation: ErrorInformation;
+}
 
 /**
  * A message the switch passes on by its FSPIOP-Destination alone, as Mojaloop's transaction-requests service and

@@ -1,3 +1,5 @@
+import { BulkTransfers } from '../../activities/hub/conversations/bulkTransfers';
+import { checkSender } from '../../activities/hub/conversations/prepareChecks';
 import type { BulkTransfersIDPutResponse, BulkTransfersPostRequest, ErrorInformationObject } from '../contracts/bodies';
 import { workflowIds } from '../contracts/conversations';
 import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
@@ -6,8 +8,8 @@ import { conversationRoutes } from './conversationRoutes';
 import { refuseFutureTimestamp } from './timestamps';
 
 /**
- * /bulkTransfers: POST starts the bulk transfer workflow (or repeats into it), the payee's PUT and PUT …/error are
- * signals to it; GET, and a payee's callback after the bulk ended, are answered from the record.
+ * /bulkTransfers: the payer's POST starts the bulk transfer workflow, the payee's PUT and PUT …/error are signals to it
+ * until the outcome is recorded; GET, a repeated POST, and anything else are answered from the record.
  */
 export const bulkTransfersRoutes = conversationRoutes<BulkTransfersPostRequest, BulkTransfersIDPutResponse, ErrorInformationObject>({
   resource: 'bulkTransfers',
@@ -31,9 +33,15 @@ export const bulkTransfersRoutes = conversationRoutes<BulkTransfersPostRequest, 
         summary: `Bulk transfer of ${body.individualTransfers.length} items from ${body.payerFsp} to ${body.payeeFsp}`,
       };
     },
+    // Only the payer it names may send it: anyone else's request would take its bulkTransferId (workflow and record) from the payer.
+    check: (body, fspiop) => checkSender(fspiop.source, body.payerFsp),
     repeatedAfterEnd: (bulkTransferId, requestHash, requester) => ({ kind: 'repeatedBulkTransfer', bulkTransferId, requestHash, requester }),
   },
   get: (bulkTransferId, requester) => ({ kind: 'bulkTransferStatus', bulkTransferId, requester }),
+  stored: async (services, bulkTransferId) => {
+    const bulk = await new BulkTransfers(services).find(bulkTransferId);
+    return bulk ? { answerer: bulk.payeeFsp, decided: bulk.bulkTransferState === 'COMPLETED' || bulk.bulkTransferState === 'REJECTED' } : undefined;
+  },
   answer: {
     schema: 'BulkTransfersIDPutResponse',
     admit: (body) => {

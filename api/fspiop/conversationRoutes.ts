@@ -4,8 +4,11 @@ import type { Client } from '@temporalio/client';
 import type { SearchAttributePair, SignalDefinition, Workflow } from '@temporalio/common';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
+import type { HubServices } from '../../activities/hub/services';
+import { HubError } from '../../activities/platform/hubError';
 import { workflowIds, FspiopResource, Resource } from '../contracts/conversations';
 import type { FollowedMessage } from '../contracts/followers';
+import { errorInformation, ErrorInformation } from '../contracts/errors';
 import type { FollowUp } from '../contracts/followUps';
 import type { ReceivedCallback, RepeatedRequest } from '../contracts/messages';
 import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
@@ -18,6 +21,7 @@ import { signalIfRunning, startOrRepeat } from './conversations';
 import { encryptedFields } from './encryption';
 import type { FspiopRequest } from './headers';
 import { accepted, ok } from './replies';
+import { requesterOf } from './routed';
 import { FspiopSchema, pathId, validateFspiop } from './schemas';
 
 /** How the gateway names and labels a new conversation, read from its validated request. */
@@ -27,6 +31,18 @@ export interface ConversationStart {
   searchAttributes: SearchAttributePair[];
   /** The one line an operator reads in the Temporal UI's list. */
   summary: string;
+}
+
+/**
+ * What a conversation's stored record says of it, read by the gateway before it troubles the workflow: each message the
+ * workflow takes is one more event in its history, and only the participant it waits on, before the outcome is recorded,
+ * has anything to tell it.
+ */
+export interface StoredConversation {
+  /** The one participant whose callbacks the conversation takes (a transfer's payee). */
+  answerer: string;
+  /** The outcome is recorded: whatever comes now is answered from the record. */
+  decided: boolean;
 }
 
 /** A callback (PUT /{resource}/{ID} or …/error): to its running conversation as a signal, else a follow-up. */
@@ -68,7 +84,12 @@ export interface ConversationDeclaration<Request, Answer, Failure> {
     workflow: Workflow;
     repeatSignal: SignalDefinition<[RepeatedRequest]>;
     start: (body: Request, fspiop: FspiopRequest) => ConversationStart;
-    /** The follow-up that applies the duplicate rule from the record once the conversation has ended. */
+    /**
+     * A check before anything is recorded or started, such as who may send the request; it throws a HubError, which
+     * its sender gets as an error callback, as central-ledger answers it.
+     */
+    check?: (body: Request, fspiop: FspiopRequest) => void;
+    /** The follow-up that applies the duplicate rule from the record once the conversation has ended, or has a record. */
     repeatedAfterEnd: (id: string, requestHash: string, fspiop: FspiopRequest) => FollowUp;
     /**
      * The third-party conversation this request is a step of (a quote for a PISP's transaction request), whose
@@ -83,6 +104,11 @@ export interface ConversationDeclaration<Request, Answer, Failure> {
   };
   get?: (id: string, fspiop: FspiopRequest, ctx: Context) => FollowUp;
   getStep?: GetStepDeclaration;
+  /**
+   * The conversation's stored record, if it keeps one from its first step: then a POST repeating an ID that has a
+   * record is answered from the record, and a callback reaches the workflow only from its answerer, until decided.
+   */
+  stored?: (services: HubServices, id: string) => Promise<StoredConversation | undefined>;
   answer?: CallbackDeclaration<Answer>;
   error?: CallbackDeclaration<Failure>;
 }
@@ -100,8 +126,11 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
       return next();
     });
     const followUp = (id: string, request: FollowUp) => startFollowUp(temporal, config.taskQueue, resource, id, request);
+    const refuse = (id: string, fspiop: FspiopRequest, refusal: ErrorInformation) =>
+      followUp(id, { kind: 'refusedRequest', resource, id, requester: requesterOf(fspiop), errorInformation: refusal });
 
-    const { post, get, getStep, answer, error } = declaration;
+    const { post, get, getStep, answer, error, stored } = declaration;
+    const storedRecord = (id: string) => stored?.(deps.services, id);
     if (post) {
       router.post('/', async (ctx) => {
         const fspiop: FspiopRequest = ctx.state.fspiop;
@@ -113,20 +142,29 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         refuseOversizedInput(Buffer.byteLength(text) * (passesOn ? 2 : 1));
         const input = { body, ...(passesOn ? { rawBody: text } : {}), headers: fspiop.headers, requestHash: hash, version: fspiop.version };
         const started = post.start(body, fspiop);
-        const outcome = await startOrRepeat(
-          temporal,
-          post.workflow,
-          {
-            workflowId: started.workflowId,
-            taskQueue: config.taskQueue,
-            args: [input],
-            typedSearchAttributes: started.searchAttributes,
-            staticSummary: started.summary,
-          },
-          post.repeatSignal,
-          { requestHash: hash, headers: fspiop.headers },
-        );
-        if (outcome === 'finished') await followUp(started.id, post.repeatedAfterEnd(started.id, hash, fspiop));
+        const refusal = refusalOf(() => post.check?.(body, fspiop));
+        if (refusal) {
+          await refuse(started.id, fspiop, refusal);
+          return accepted(ctx);
+        }
+        // Once a record exists, the record answers a repeat: the workflow has nothing to learn from it (each signal would
+        // only lengthen its history), and none may be running any more (its history expired) to answer it.
+        const outcome = (await storedRecord(started.id))
+          ? 'recorded'
+          : await startOrRepeat(
+              temporal,
+              post.workflow,
+              {
+                workflowId: started.workflowId,
+                taskQueue: config.taskQueue,
+                args: [input],
+                typedSearchAttributes: started.searchAttributes,
+                staticSummary: started.summary,
+              },
+              post.repeatSignal,
+              { requestHash: hash, headers: fspiop.headers },
+            );
+        if (outcome === 'finished' || outcome === 'recorded') await followUp(started.id, post.repeatedAfterEnd(started.id, hash, fspiop));
         const follower = outcome === 'started' ? post.partOf?.(body, fspiop) : undefined;
         if (follower) {
           await signalIfRunning(temporal, follower.workflowId, followedMessageSignal, follower.message).catch((err: Error) =>
@@ -146,6 +184,17 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         accepted(ctx);
       });
     }
+    /**
+     * Where a callback goes, read from the record: to the workflow only from its answerer until the outcome is recorded,
+     * anyone else's refused, and the rest answered from the record. A conversation without one judges every callback.
+     */
+    const callbackRoute = async (id: string, source: string): Promise<'workflow' | 'stranger' | 'record'> => {
+      if (!stored) return 'workflow';
+      const record = await storedRecord(id);
+      if (!record) return 'record';
+      if (record.answerer !== source) return 'stranger';
+      return record.decided ? 'record' : 'workflow';
+    };
     const callback =
       <Body>(declared: CallbackDeclaration<Body>): Router.Middleware =>
       async (ctx) => {
@@ -155,13 +204,21 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const body = validateFspiop<Body>(declared.schema, parsed, 'body', encryptedFields(fspiop));
         if (declared.admit && !declared.admit(body, fspiop, id, log)) return ok(ctx);
         const received: ReceivedCallback<Body> = { headers: fspiop.headers, body, rawBody: text };
+        const route = await callbackRoute(id, fspiop.source);
+        if (route === 'stranger') {
+          // As central-ledger refuses a fulfil from anyone but the payee (3100), without naming whom it waits on.
+          await refuse(id, fspiop, errorInformation('validationError', `FSPIOP-Source ${fspiop.source} may not answer ${resource} ${id}`));
+          return ok(ctx);
+        }
         const { workflowId, signal, signalArgument } = declared;
         const signalled =
-          workflowId && signal && signalArgument ? await signalIfRunning(temporal, workflowId(id), signal, signalArgument(received, fspiop)) : false;
+          route === 'workflow' && workflowId && signal && signalArgument
+            ? await signalIfRunning(temporal, workflowId(id), signal, signalArgument(received, fspiop))
+            : false;
         if (!signalled) {
           const orphan = declared.orphan?.(id, received, fspiop);
           if (orphan) await followUp(id, orphan);
-          else log.info({ resource, id, from: fspiop.source }, 'callback for a conversation that has ended; dropped');
+          else log.info({ resource, id, from: fspiop.source }, 'callback no running conversation takes; dropped');
         }
         ok(ctx);
       };
@@ -178,6 +235,17 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
  * with ILP packets of some 1.5 KB each) is refused as too large (3104) until requests are kept outside the history.
  */
 export const MAX_CONVERSATION_INPUT_BYTES = 1_500_000;
+
+/** The ErrorInformation of the HubError a check throws, or undefined when it passes. */
+function refusalOf(check: () => void): ErrorInformation | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if (error instanceof HubError) return error.errorInformation;
+    throw error;
+  }
+}
 
 function refuseOversizedInput(size: number): void {
   if (size > MAX_CONVERSATION_INPUT_BYTES) {

@@ -1,3 +1,5 @@
+import { checkSender } from '../../activities/hub/conversations/prepareChecks';
+import { Transfers } from '../../activities/hub/conversations/transfers';
 import type { ErrorInformationObject, TransfersIDPutResponse, TransfersPostRequest } from '../contracts/bodies';
 import { workflowIds } from '../contracts/conversations';
 import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
@@ -7,8 +9,8 @@ import { conversationRoutes } from './conversationRoutes';
 import { refuseFutureTimestamp } from './timestamps';
 
 /**
- * /transfers: POST starts the transfer workflow (or repeats into it), PUT and PUT …/error from the payee
- * are signals to it; GET and anything arriving after the workflow ended are answered from the record.
+ * /transfers: the payer's POST starts the transfer workflow, PUT and PUT …/error from the payee are signals to it
+ * until the outcome is recorded; GET, a repeated POST, and anything else are answered from the record.
  */
 export const transfersRoutes = conversationRoutes<TransfersPostRequest, TransfersIDPutResponse, ErrorInformationObject>({
   resource: 'transfers',
@@ -27,9 +29,15 @@ export const transfersRoutes = conversationRoutes<TransfersPostRequest, Transfer
       ],
       summary: `Transfer ${body.amount.amount} ${body.amount.currency} from ${body.payerFsp} to ${body.payeeFsp}`,
     }),
+    // Only the payer it names may send it: anyone else's request would take its transferId (workflow and record) from the payer.
+    check: (body, fspiop) => checkSender(fspiop.source, body.payerFsp),
     repeatedAfterEnd: (transferId, requestHash, requester) => ({ kind: 'repeatedTransfer', transferId, requestHash, requester }),
   },
   get: (transferId, requester) => ({ kind: 'transferStatus', transferId, requester }),
+  stored: async (services, transferId) => {
+    const record = await new Transfers(services).find(transferId);
+    return record ? { answerer: record.payeeFsp, decided: record.transferState === 'COMMITTED' || record.transferState === 'ABORTED' } : undefined;
+  },
   answer: {
     schema: 'TransfersIDPutResponse',
     admit: (body, fspiop, transferId, log) => {

@@ -59,7 +59,7 @@ test('a decided transfer is never rewritten: a later prepare of the same request
   const body = transferBody(payer, payee, '5', { condition });
   await transfers.prepare({ body, source: payer, requestHash: 'h' });
   await transfers.commit({ transferId: body.transferId, fulfilment, payeeWantsNotification: false });
-  t.deepEqual(await transfers.prepare({ body, source: payer, requestHash: 'h' }), { outcome: 'repeat' });
+  t.deepEqual(await transfers.prepare({ body, source: payer, requestHash: 'h' }), { outcome: 'repeat', transferState: 'COMMITTED' });
   t.is((await transfers.get(body.transferId)).transferState, 'COMMITTED');
   await t.throwsAsync(transfers.abort({ transferId: body.transferId, errorInformation: { errorCode: '3303', errorDescription: 'late' } }));
   t.is((await transfers.get(body.transferId)).transferState, 'COMMITTED');
@@ -86,12 +86,12 @@ test('the sweep releases a reservation still held long after its transfer expire
   await transfers.prepare({ body: live, source: payer, requestHash: 'b' });
   await new Promise((resolve) => setTimeout(resolve, 800));
 
-  const stale = await sweep.stale(0);
+  const stale = (await sweep.stale({ graceMs: 0 })).transferIds;
   t.true(stale.includes(stranded.transferId));
   t.false(stale.includes(live.transferId));
   await sweep.release(stranded.transferId);
   t.is((await transfers.get(stranded.transferId)).transferState, 'ABORTED');
   t.is((await transfers.get(live.transferId)).transferState, 'RESERVED');
   t.is((await admin.call('GET', `/participants/${payer}/positions?currency=USD`)).body.value, 3);
-  t.false((await sweep.stale(0)).includes(stranded.transferId));
+  t.false((await sweep.stale({ graceMs: 0 })).transferIds.includes(stranded.transferId));
 });

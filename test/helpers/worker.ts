@@ -44,14 +44,14 @@ export function openTestHub(hubParticipantName: string, databaseUrl = testDataba
   return openHub({ databaseUrl, hubParticipantName, log, directoryTtlMs: 0, deliveryTimeoutMs: 5_000, ...security });
 }
 
-export async function startWorker(dependencies: ActivityDependencies): Promise<WorkerHarness> {
+/** `taskQueue` names one shared with a client started before (`connectClient`), for a test that stops and restarts its worker. */
+export async function startWorker(dependencies: ActivityDependencies, taskQueue = `test-${crypto.randomUUID()}`): Promise<WorkerHarness> {
   if (!runtimeInstalled) {
     // Business rejections (limits, expiries) are expected in tests; keep the SDK's log to real errors.
     Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'ERROR') || 'ERROR') });
     runtimeInstalled = true;
   }
   const address = temporalAddress();
-  const taskQueue = `test-${crypto.randomUUID()}`;
   const nativeConnection = await NativeConnection.connect({ address });
   const worker = await createWorker({
     connection: nativeConnection,

@@ -1,14 +1,35 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { HubActivities } from '../../activities';
+import type { StalePage, SweepCursor } from '../../activities/hub/conversations/reservationSweep';
+import { bestEffort } from '../kit/failures';
 
 const { staleReservations, releaseStaleReservation } = proxyActivities<HubActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumAttempts: 5 },
 });
 
-/** Run every minute by a Temporal Schedule: releases reservations whose transfers expired long ago. */
-export async function reservationSweep(): Promise<number> {
-  const stale = await staleReservations();
-  for (const transferId of stale) await releaseStaleReservation(transferId);
-  return stale.length;
+/**
+ * Run every minute by a Temporal Schedule: releases reservations whose transfers expired long ago, oldest first, a
+ * page at a time until none is left. A release that still fails is left to the next run and holds up none of the
+ * others; a long backlog goes on in a new run of the workflow before its history grows too long.
+ */
+export async function reservationSweep(after?: SweepCursor): Promise<number> {
+  let swept = 0;
+  let cursor = after;
+  do {
+    const page = pageOf(await staleReservations(cursor));
+    for (const transferId of page.transferIds) await bestEffort(releaseStaleReservation(transferId), `release of ${transferId}`);
+    swept += page.transferIds.length;
+    cursor = page.next;
+    if (cursor && workflowInfo().continueAsNewSuggested) await continueAsNew<typeof reservationSweep>(cursor);
+  } while (cursor);
+  return swept;
+}
+
+/**
+ * A run begun before the sweep read pages (a deploy makes the new worker replay it) recorded a bare list: read as a
+ * last page it replays unchanged, instead of failing its workflow task for ever and holding up every later run.
+ */
+function pageOf(result: StalePage | string[]): StalePage {
+  return Array.isArray(result) ? { transferIds: result } : result;
 }

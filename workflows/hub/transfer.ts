@@ -72,8 +72,11 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
     try {
       const prepared = await records.prepareTransfer({ body, source: input.headers['fspiop-source'], requestHash: input.requestHash });
       if (prepared.outcome === 'repeat') {
-        // Decided by an earlier workflow whose history has expired: answer from the record, change nothing.
+        // Decided by an earlier workflow whose history has expired (the gateway answers such a repeat from the record
+        // itself; this run was started by one that did not look): answer from the record, change nothing. The state it
+        // records lets a PUT that reaches this run be answered from the record too, instead of waiting for ever.
         decided = true;
+        setState(prepared.transferState);
         await bestEffort(
           followUps.repeatedTransfer({ transferId, requestHash: input.requestHash, requester: input.headers['fspiop-source'], version }),
           'repeat',
@@ -112,12 +115,13 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
     try {
       ({ completedTimestamp } = await records.commitTransfer({ transferId, fulfilment: callback.body.fulfilment, payeeWantsNotification }));
     } catch (error) {
-      const invalid = rejectionOf(error);
-      if (!invalid) throw error;
-      const aborted = await records.abortTransfer({ transferId, errorInformation: invalid, payeeWantsNotification });
-      await bestEffort(talk.hubError(payeeFsp, invalid), 'invalid fulfilment to payee');
+      // An invalid fulfilment (3100), or one handled after the expiration (3303): nothing commits, both sides are told.
+      const refused = rejectionOf(error);
+      if (!refused) throw error;
+      const aborted = await records.abortTransfer({ transferId, errorInformation: refused, payeeWantsNotification });
+      await bestEffort(talk.hubError(payeeFsp, refused), 'refused fulfilment to payee');
       if (payeeWantsNotification) await notifyPayee('ABORTED', aborted.completedTimestamp);
-      return finish('ABORTED', () => talk.hubError(payerFsp, invalid), invalid);
+      return finish('ABORTED', () => talk.hubError(payerFsp, refused), refused);
     }
     // A payee that answered RESERVED waits for the switch's PATCH before it commits; the payer hears COMMITTED.
     // The payee's own PUT goes to the payer byte for byte; after RESERVED the switch states the outcome itself,

@@ -42,7 +42,10 @@ export class BulkTransferFollowUp {
     await this.put(requester, bulk, party, version);
   }
 
-  /** A POST with the ID of a finished bulk: its final answer again to whoever repeated it, or 3106 if the body differs. */
+  /**
+   * A POST with the ID of a recorded bulk: its final answer again if it has one, or 3106 if the body differs. The
+   * requester of the same body is its payer: no one else's POST gets this far (the gateway's and prepare's sender check).
+   */
   async repeated(bulkTransferId: string, hash: string, requester: string, version: string): Promise<void> {
     const bulk = await this.bulks.find(bulkTransferId);
     if (!bulk) return this.error(requester, bulkTransferId, version, errorInformation('bulkTransferIdNotFound', `bulk transfer ${bulkTransferId} not found`));

@@ -8,7 +8,7 @@ import type { Movement, Reservation } from '../ledger/ledger';
 import { netDebitCap } from '../ledger/netDebitCap';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
-import { activeParticipant, checkAmount, checkRequest, transferAccounts, TransferAccounts } from './prepareChecks';
+import { activeParticipant, checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
 import { conditionOf, errorColumns, finishIn } from './transfers';
 
 export interface PrepareBulkInput {
@@ -56,12 +56,14 @@ export class BulkTransfers {
   constructor(private readonly services: HubServices) {}
 
   /**
-   * Records the bulk, checks it as a whole (a failure rejects it: nothing is reserved), then checks each item and
-   * reserves those that pass against the payer's Net Debit Cap and liquidity, in order, in one transaction: an item
-   * that does not fit is refused (4001, 4200) and the others go on.
+   * Checks the sender is the payer (before anything is recorded), records the bulk, checks it as a whole (a failure
+   * rejects it: nothing is reserved), then checks each item and reserves those that pass against the payer's Net
+   * Debit Cap and liquidity, in order, in one transaction: an item that does not fit is refused (4001, 4200) and the
+   * others go on.
    */
   async prepare({ body, source, requestHash }: PrepareBulkInput): Promise<BulkPrepared> {
     const { db, ledger, participants } = this.services;
+    checkSender(source, body.payerFsp);
     const bulk = await this.record(body, requestHash);
     if (bulk.bulkTransferState === 'COMPLETED' || bulk.bulkTransferState === 'REJECTED')
       return { outcome: 'repeat', bulkTransferState: bulk.bulkTransferState };
@@ -72,7 +74,7 @@ export class BulkTransfers {
     let movements: Movement[];
     let locks: number[];
     try {
-      ({ planned, movements, locks } = await db.read((manager) => this.plan(manager, body, source)));
+      ({ planned, movements, locks } = await db.read((manager) => this.plan(manager, body)));
     } catch (error) {
       if (error instanceof HubError) await this.reject(body.bulkTransferId, error.errorInformation);
       throw error;
@@ -186,8 +188,8 @@ export class BulkTransfers {
    * The bulk checks of central-ledger's bulk prepare handler (a failure throws: the whole bulk is refused), then each
    * item's: its transferId is its own (else 3106), its amount is valid and both FSPs have a position in its currency.
    */
-  private async plan(manager: EntityManager, body: BulkTransfersPostRequest, source: string) {
-    checkRequest({ source, ...body });
+  private async plan(manager: EntityManager, body: BulkTransfersPostRequest) {
+    checkRequest(body);
     await activeParticipant(manager, body.payerFsp, 'payerFspIdNotFound', 'payerFspIdNotFound');
     await activeParticipant(manager, body.payeeFsp, 'payeeFspIdNotFound', 'payeeFspIdNotFound');
     const taken = await recordsById(

@@ -1,5 +1,6 @@
 import type { FollowUp } from '../../../api/contracts/followUps';
 import type { AuthServiceAnswers } from '../auth/answers';
+import type { CallbackSender } from '../delivery/callbacks';
 import type { Routing } from '../delivery/routing';
 import type { ServiceProviders } from '../thirdparty/serviceProviders';
 import type { BulkTransferFollowUp } from './bulkTransferFollowUp';
@@ -17,6 +18,7 @@ export class FollowUps {
     private readonly bulkTransfers: BulkTransferFollowUp,
     private readonly authService: AuthServiceAnswers,
     private readonly serviceProviders: ServiceProviders,
+    private readonly sender: CallbackSender,
   ) {}
 
   answer(followUp: FollowUp): Promise<void> {
@@ -56,6 +58,10 @@ export class FollowUps {
               ? this.authService.verification(request.request, request.requester)
               : this.authService.revocation(followUp.consentId, request.requester);
         return answering.then(() => undefined);
+      }
+      case 'refusedRequest': {
+        const { requester, resource, id, errorInformation } = followUp;
+        return this.sender.sendHubError(requester.source, resource, id, requester.version, errorInformation);
       }
       case 'repeatedBulkTransfer':
         return this.bulkTransfers.repeated(followUp.bulkTransferId, followUp.requestHash, followUp.requester.source, followUp.requester.version);

@@ -5,9 +5,8 @@ import { Decimal, unrepresentableAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import { findAccountByType, findParticipant } from '../participants/participants';
 
-/** Who a transfer request (a single transfer or a bulk) is between, who sent it and until when it holds. */
+/** Who a transfer request (a single transfer or a bulk) is between and until when it holds. */
 export interface TransferRequest {
-  source: string;
   payerFsp: string;
   payeeFsp: string;
   expiration: string;
@@ -22,11 +21,15 @@ export interface TransferAccounts {
 }
 
 /**
- * central-ledger's checks of a request as a whole, each failure a 3100 naming the reason: the sender is the payer,
- * the expiration lies ahead, payer and payee differ.
+ * central-ledger's first check of a transfer request (a single transfer or a bulk): it comes from the payer it names
+ * (3100 otherwise). It runs before anything is recorded, so that no one but the payer can take the request's ID.
  */
-export function checkRequest({ source, payerFsp, payeeFsp, expiration }: TransferRequest): void {
+export function checkSender(source: string, payerFsp: string): void {
   if (source !== payerFsp) throw new HubError('validationError', `FSPIOP-Source ${source} does not match payerFsp ${payerFsp}`);
+}
+
+/** central-ledger's checks of a request as a whole, each failure a 3100 naming the reason: the expiration lies ahead, payer and payee differ. */
+export function checkRequest({ payerFsp, payeeFsp, expiration }: TransferRequest): void {
   const expires = Date.parse(expiration);
   if (Number.isNaN(expires) || expires <= Date.now()) throw new HubError('validationError', `expiration ${expiration} is not in the future`);
   if (payerFsp === payeeFsp) throw new HubError('validationError', 'payerFsp and payeeFsp must differ');

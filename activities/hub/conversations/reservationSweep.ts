@@ -1,14 +1,24 @@
 import type { Logger } from 'pino';
-import { In, IsNull, LessThan } from 'typeorm';
+import { And, Equal, IsNull, LessThan, MoreThan } from 'typeorm';
 import { errorInformation } from '../../../api/contracts/errors';
 import type { CallbackSender } from '../delivery/callbacks';
-import { LedgerTransfer } from '../db/entities';
 import { BulkTransferItem, TransferRecord } from '../db/switchEntities';
 import type { HubServices } from '../services';
 import type { Transfers } from './transfers';
 
 /** How long after its expiration a reservation may stand before the sweep releases it. */
 export const SWEEP_GRACE_MS = 5 * 60_000;
+
+/** Where a sweep has got to: the last transfer it read, in the order it reads them. */
+export interface SweepCursor {
+  expiration: string;
+  transferId: string;
+}
+
+export interface StalePage {
+  transferIds: string[];
+  next?: SweepCursor;
+}
 
 /**
  * The backstop behind the transfer workflows' own expiry: a reservation whose transfer (or bulk item) expired long
@@ -23,18 +33,29 @@ export class ReservationSweep {
     private readonly log: Logger,
   ) {}
 
-  /** Transfers still reserved more than `graceMs` after their expiration (at most `limit` of them). */
-  async stale(graceMs = SWEEP_GRACE_MS, limit = 500): Promise<string[]> {
-    return this.services.db.read(async (manager) => {
-      const reserved = await manager.find(LedgerTransfer, { where: { state: 'RESERVED', kind: 'TRANSFER' }, select: { transferId: true }, take: 5_000 });
-      if (reserved.length === 0) return [];
-      const expired = await manager.find(TransferRecord, {
-        where: { transferId: In(reserved.map((r) => r.transferId)), expiration: LessThan(new Date(Date.now() - graceMs)) },
-        select: { transferId: true },
-        take: limit,
-      });
-      return expired.map((record) => record.transferId);
-    });
+  /**
+   * A page of the transfers (bulk items too) still reserved more than `graceMs` after their expiration, oldest first,
+   * from `after` on; `next` is where the following page starts, absent on the last. The record is RESERVED exactly
+   * while the ledger holds the reservation (both change in one transaction), and the release decides from the ledger.
+   */
+  async stale({ after, graceMs = SWEEP_GRACE_MS, limit = 500 }: { after?: SweepCursor; graceMs?: number; limit?: number } = {}): Promise<StalePage> {
+    const expired = LessThan(new Date(Date.now() - graceMs));
+    const reserved = { transferState: 'RESERVED' as const };
+    // Keyset paging on (expiration, transferId): a transfer whose release failed is passed over, never read again and again.
+    const where = after
+      ? [
+          { ...reserved, expiration: And(MoreThan(new Date(after.expiration)), expired) },
+          { ...reserved, expiration: Equal(new Date(after.expiration)), transferId: MoreThan(after.transferId) },
+        ]
+      : { ...reserved, expiration: expired };
+    const page = await this.services.db.read((manager) =>
+      manager.find(TransferRecord, { where, select: { transferId: true, expiration: true }, order: { expiration: 'ASC', transferId: 'ASC' }, take: limit }),
+    );
+    const last = page.at(-1);
+    return {
+      transferIds: page.map((record) => record.transferId),
+      ...(last && page.length === limit ? { next: { expiration: last.expiration.toISOString(), transferId: last.transferId } } : {}),
+    };
   }
 
   async release(transferId: string): Promise<void> {

@@ -35,14 +35,16 @@ export class TransferFollowUp {
     await this.send(requester, 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', 'PUT', transferId, body, version);
   }
 
-  /** A POST with the ID of a finished transfer: resend its outcome, or 3106 if the body differs. */
+  /**
+   * A POST with the ID of a recorded transfer: resend its outcome if it has one, or 3106 if the body differs. The
+   * requester of the same body is its payer: no one else's POST gets this far (the gateway's and prepare's sender check).
+   */
   async repeated(transferId: string, hash: string, requester: string, version: string): Promise<void> {
     const record = await this.transfers.find(transferId);
     if (!record) return this.error(requester, transferId, version, errorInformation('transferIdNotFound', `transfer ${transferId} not found`));
     if (record.requestHash !== hash) {
       return this.error(requester, transferId, version, errorInformation('modifiedRequest', `transfer ${transferId} exists with different details`));
     }
-    // The outcome goes to whoever repeated the request, as the first answer went to whoever sent it.
     if (record.transferState === 'ABORTED') return this.error(requester, transferId, version, storedError(record));
     if (record.transferState === 'COMMITTED') return this.put(requester, record, version);
   }

@@ -9,7 +9,7 @@ import type { TransferState } from '../../../api/contracts/bodies';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
 import { netDebitCap } from '../ledger/netDebitCap';
-import { checkAmount, checkRequest, transferAccounts, TransferAccounts } from './prepareChecks';
+import { checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
 
 export interface PrepareInput {
   body: TransfersPostRequest;
@@ -23,9 +23,9 @@ export function conditionOf(fulfilment: string): string {
 }
 
 /**
- * The transfer's ledger steps. Prepare records the transfer, checks it as central-ledger does and
- * reserves the payer's amount against its Net Debit Cap and liquidity in one locked transaction; commit
- * and abort settle that reservation. All are idempotent, so Temporal may retry them freely.
+ * The transfer's ledger steps. Prepare checks the sender is the payer, records the transfer, checks it as
+ * central-ledger does and reserves the payer's amount against its Net Debit Cap and liquidity in one locked
+ * transaction; commit and abort settle that reservation. All are idempotent, so Temporal may retry them freely.
  */
 export class Transfers {
   constructor(private readonly services: HubServices) {}
@@ -34,16 +34,17 @@ export class Transfers {
    * `repeat` means this transfer was decided long ago (its workflow history is gone, its record is not):
    * the caller answers it as a repeated request instead of preparing it again.
    */
-  async prepare({ body, source, requestHash }: PrepareInput): Promise<{ outcome: 'reserved' | 'repeat' }> {
+  async prepare({ body, source, requestHash }: PrepareInput): Promise<{ outcome: 'reserved' } | { outcome: 'repeat'; transferState: 'COMMITTED' | 'ABORTED' }> {
     const { db, ledger } = this.services;
     const { transferId } = body;
+    checkSender(source, body.payerFsp);
     const record = await this.record(body, requestHash);
-    if (record.transferState === 'COMMITTED' || record.transferState === 'ABORTED') return { outcome: 'repeat' };
+    if (record.transferState === 'COMMITTED' || record.transferState === 'ABORTED') return { outcome: 'repeat', transferState: record.transferState };
     // The record turns RESERVED in the reservation's own transaction, so a retried prepare that finds it so
     // re-runs no check: one that failed now (expiry passed meanwhile) must not abort a standing reservation.
     if (record.transferState === 'RESERVED') return { outcome: 'reserved' };
     try {
-      const accounts = await db.read((manager) => this.check(manager, body, source));
+      const accounts = await db.read((manager) => this.check(manager, body));
       await ledger.reserve(
         {
           transferId,
@@ -67,8 +68,9 @@ export class Transfers {
   }
 
   /**
-   * Commits the reservation if the fulfilment hashes to the condition; a wrong or missing one changes nothing
-   * and is a validation error (the workflow then aborts the transfer, as central-ledger does).
+   * Commits the reservation if the fulfilment hashes to the condition and the transfer has not expired; a wrong or
+   * missing fulfilment (3100) or an expired transfer (3303) changes nothing, and the workflow then aborts the
+   * transfer, as central-ledger does.
    */
   async commit(input: { transferId: string; fulfilment?: string; payeeWantsNotification: boolean }): Promise<{ completedTimestamp: string }> {
     const record = await this.get(input.transferId);
@@ -76,6 +78,11 @@ export class Transfers {
     if (!input.fulfilment) throw new HubError('validationError', 'fulfilment is required to commit a transfer');
     if (conditionOf(input.fulfilment) !== record.ilpCondition) {
       throw new HubError('validationError', 'invalid fulfilment: its SHA-256 does not match the transfer condition');
+    }
+    // As central-ledger's fulfil handler: a fulfilment handled once the transfer has expired commits nothing, however
+    // early it arrived (a worker that was down, a signal taken in the same step as the expiry timer).
+    if (record.expiration.getTime() <= Date.now()) {
+      throw new HubError('transferExpired', `transfer ${input.transferId} expired at ${record.expiration.toISOString()} before it could commit`);
     }
     let completed!: Date;
     await this.services.ledger.commit(input.transferId, async (manager) => {
@@ -153,8 +160,8 @@ export class Transfers {
   }
 
   /** The prepare checks of central-ledger, each failure a 3100 naming the reason (or 3202/3203 for unknown FSPs). */
-  private async check(manager: EntityManager, body: TransfersPostRequest, source: string): Promise<TransferAccounts> {
-    checkRequest({ source, ...body });
+  private async check(manager: EntityManager, body: TransfersPostRequest): Promise<TransferAccounts> {
+    checkRequest(body);
     checkAmount(body.amount);
     return transferAccounts(manager, body.payerFsp, body.payeeFsp, body.amount.currency);
   }
