@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import type Koa from 'koa';
 import { loadConfig } from '../activities/platform/config';
@@ -8,11 +8,10 @@ import { createAdminApp } from './admin/app';
 import { AdminValidator } from './admin/validation';
 import { createSwitchApp } from './fspiop/app';
 import { switchResources } from './fspiop/resources';
-import { requestListener } from './http/gateway';
+import { gatewayServer } from './http/gateway';
 
 function listen(app: Koa, port: number, host: string): Promise<http.Server> {
-  // FSPIOP allows headers up to 64 KiB (Node's default limit is 16 KiB).
-  const server = http.createServer({ maxHeaderSize: 65_536 }, requestListener(app));
+  const server = gatewayServer(app);
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }
 

@@ -1,11 +1,10 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { openHubServices, HubServices } from '../../activities/hub/services';
 import { createAdminApp } from '../../api/admin/app';
 import { AdminValidator } from '../../api/admin/validation';
 import { testDatabaseUrl } from './database';
-import { requestListener } from '../../api/http/gateway';
+import { gatewayServer } from '../../api/http/gateway';
 import { answerBody } from './http';
 
 export const HUB_NAME = 'Hub';
@@ -22,7 +21,7 @@ export async function startAdmin(given?: HubServices): Promise<AdminHarness> {
   const services = given ?? (await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME }));
   const health = [{ name: 'datastore', check: () => services.db.ping() }];
   const app = createAdminApp({ ...services, validator: new AdminValidator() }, pino({ level: 'silent' }), health);
-  const server = http.createServer(requestListener(app));
+  const server = gatewayServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

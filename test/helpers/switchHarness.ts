@@ -1,6 +1,5 @@
 import type { TestFn } from 'ava';
 import crypto from 'node:crypto';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hub, HubServices } from '../../activities/hub/services';
 import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/app';
@@ -9,7 +8,7 @@ import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
 import { testDatabaseUrl, uniqueName } from './database';
 import { endpointsOf, SimulatedDfsp } from './dfsp';
 import { connectClient, openTestHub, startWorker, WorkerHarness } from './worker';
-import { requestListener } from '../../api/http/gateway';
+import { gatewayServer } from '../../api/http/gateway';
 
 /** The hub's identity: its participant name and the FSPIOP-Source of what it originates. */
 export const HUB_ID = HUB_NAME;
@@ -118,7 +117,7 @@ export async function startSwitch(options: { databaseUrl?: string; externalWorke
 
 /** The switch's gateway over real HTTP on a free port, wired to `deps`: a test may hand it dependencies of its own. */
 export async function serveGateway(deps: SwitchDependencies): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer({ maxHeaderSize: 65_536 }, requestListener(createSwitchApp(deps, switchResources, [])));
+  const server = gatewayServer(createSwitchApp(deps, switchResources, []));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
