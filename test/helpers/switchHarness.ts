@@ -125,13 +125,12 @@ export async function serveGateway(deps: SwitchDependencies): Promise<{ url: str
   };
 }
 
-/** An FSPIOP or third-party message sent to the gateway at `url` with the standard headers, as a participant sends it. */
-export async function fspiopAt(
-  url: string,
+/** The standard headers of an FSPIOP or third-party message, as a participant sends it; `headers` adds or (undefined) removes. */
+export function fspiopHeadersOf(
   method: string,
   path: string,
-  { source, destination, body, headers = {}, version }: FspiopCall,
-): Promise<{ status: number; body: any; headers: Headers }> {
+  { source, destination, headers = {}, version }: Omit<FspiopCall, 'body'>,
+): Record<string, string> {
   // The third-party API names one media type for all its resources, at its own version.
   const thirdparty = THIRDPARTY_PATHS.includes(resourceOf(path));
   const resource = thirdparty ? 'thirdparty' : resourceOf(path);
@@ -146,10 +145,15 @@ export async function fspiopAt(
     'fspiop-destination': destination,
     ...headers,
   };
-  const sent = Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/** An FSPIOP or third-party message sent to the gateway at `url` with the standard headers, as a participant sends it. */
+export async function fspiopAt(url: string, method: string, path: string, call: FspiopCall): Promise<{ status: number; body: any; headers: Headers }> {
+  const { body } = call;
   const response = await fetch(`${url}${path}`, {
     method,
-    headers: sent,
+    headers: fspiopHeadersOf(method, path, call),
     // Bytes, not a string: fetch would otherwise add a Content-Type of its own.
     body: body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
   });
