@@ -1,10 +1,10 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { ConnectorConfig } from '../activities/connector/config';
-import { createGateway, requestListener } from '../api/http/gateway';
+import { createGateway, gatewayServer } from '../api/http/gateway';
 import { observabilityRoutes } from '../api/http/observability';
 import { ensureNamespace } from '../temporal/namespaces';
 
@@ -61,8 +61,8 @@ export async function startConnector(
   const health = [{ name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) }];
   const name = `${role} ${config.participantId}`;
   const servers = [
-    http.createServer({ maxHeaderSize: 65_536 }, requestListener(createGateway(`${name} inbound`, log, [observabilityRoutes(health), ...parts.inbound]))),
-    http.createServer(requestListener(createGateway(`${name} outbound`, log, [observabilityRoutes(health), ...parts.outbound]))),
+    gatewayServer(createGateway(`${name} inbound`, log, [observabilityRoutes(health), ...parts.inbound])),
+    gatewayServer(createGateway(`${name} outbound`, log, [observabilityRoutes(health), ...parts.outbound])),
   ];
   const inboundPort = await listen(servers[0], config.inboundPort, config.host);
   const outboundPort = await listen(servers[1], config.outboundPort, config.host);

@@ -45,7 +45,8 @@ function acceptNumericStrings(node: unknown): void {
   Object.values(schema).forEach(acceptNumericStrings);
 }
 
-function loadDocument(): { components: { schemas: Record<string, Record<string, unknown>> } } {
+/** The central-ledger admin document as the hub reads it: NET settlement and numeric strings accepted. */
+export function adminDocument(): { components: { schemas: Record<string, Record<string, unknown>> } } {
   const document = YAML.parse(fs.readFileSync(documentPath, 'utf-8'));
   // The published document lists only GROSS, yet central-ledger (and every deferred net scheme) uses NET.
   const granularity = document.components.schemas.SettlementModel.properties.settlementGranularity;
@@ -60,7 +61,7 @@ export class AdminValidator {
   constructor() {
     const ajv = new Ajv({ strict: false, allErrors: false });
     addFormats(ajv);
-    ajv.addSchema({ ...loadDocument(), $id: 'admin' });
+    ajv.addSchema({ ...adminDocument(), $id: 'admin' });
     for (const name of [
       'PostParticipantsRequest',
       'ParticipantIsActive',

@@ -1,3 +1,4 @@
+import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { QueryFailedError } from 'typeorm';
@@ -9,6 +10,22 @@ import { unavailableDependency } from './unavailable';
 /** HTTP status for a hub rule that the gateway reports synchronously. */
 function statusOf(error: HubError): number {
   return error.errorInformation.errorCode.startsWith('32') ? 404 : 400;
+}
+
+/** gRPC status codes, fixed by the gRPC specification. */
+const GRPC_INVALID_ARGUMENT = 3;
+const GRPC_RESOURCE_EXHAUSTED = 8;
+
+/**
+ * Temporal refuses a signal or workflow input over its blob size limit (2 MiB by default), and its gRPC server a
+ * message over 4 MiB. A callback that large is within FSPIOP's 5 MiB but more than a conversation can carry: it is too
+ * large (3104), as it would be again, and as a request that large already is before its conversation starts.
+ */
+function tooLargeForTemporal(error: unknown): boolean {
+  const cause = error instanceof ServiceError ? error.cause : undefined;
+  if (!isGrpcServiceError(cause)) return false;
+  if (cause.code === GRPC_INVALID_ARGUMENT) return /blob data size exceeds limit/i.test(cause.details);
+  return cause.code === GRPC_RESOURCE_EXHAUSTED && /message larger than max/i.test(cause.details);
 }
 
 /**
@@ -31,6 +48,9 @@ export function errorMiddleware(log: Logger): Middleware {
       } else if (error instanceof HubError) {
         ctx.status = statusOf(error);
         ctx.body = { errorInformation: error.errorInformation };
+      } else if (tooLargeForTemporal(error)) {
+        ctx.status = 400;
+        ctx.body = { errorInformation: errorInformation('tooLargePayload', 'the message is larger than the switch can hold in a conversation') };
       } else {
         const dependency = unavailableDependency(error);
         if (dependency) {

@@ -1,7 +1,10 @@
-import type http from 'node:http';
+import http from 'node:http';
+import https from 'node:https';
+import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
+import { errorInformation } from '../contracts/errors';
 import { errorMiddleware } from './errorMiddleware';
 import { HttpError } from './httpError';
 import { httpTiming } from './observability';
@@ -47,8 +50,36 @@ export function createGateway(name: string, log: Logger, routers: Router[], opti
   return app;
 }
 
-/** Koa's handler for Node's HTTP server. Koa settles each request's promise itself, errors included. */
-export function requestListener(app: Koa): http.RequestListener {
+/** FSPIOP allows headers up to 64 KiB (Document 2, "Limits"; Node's default limit is 16 KiB). */
+export const MAX_HEADER_BYTES = 65_536;
+
+/**
+ * A gateway's server: HTTPS with `tls`, plain HTTP otherwise. Koa settles each request's promise itself, errors
+ * included. A request Node's parser refuses before Koa sees it (headers over 64 KiB, bytes no header may hold) is
+ * answered as bad input always is, with ErrorInformation, where Node would answer a bare status.
+ */
+export function gatewayServer(app: Koa, tls?: https.ServerOptions): http.Server | https.Server {
   const handle = app.callback();
-  return (request, response) => void handle(request, response);
+  const listener: http.RequestListener = (request, response) => void handle(request, response);
+  const options = { maxHeaderSize: MAX_HEADER_BYTES };
+  const server = tls ? https.createServer({ ...options, ...tls }, listener) : http.createServer(options, listener);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuseUnparsed(error, socket));
+  return server;
+}
+
+function refuseUnparsed(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, information] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', errorInformation('tooLargePayload', `headers exceed ${MAX_HEADER_BYTES} bytes`)]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', errorInformation('clientError', 'the request did not arrive in time')]
+        : [400, 'Bad Request', errorInformation('malformedSyntax', 'the request is not valid HTTP')];
+  const body = JSON.stringify({ errorInformation: information });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

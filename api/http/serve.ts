@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import type { TlsConfig } from '../../activities/platform/config';
 import { readCertificate, readPem } from '../../activities/platform/tlsFiles';
-import { requestListener } from './gateway';
+import { gatewayServer } from './gateway';
 
 export interface Served {
   server: http.Server | https.Server;
@@ -13,12 +13,10 @@ export interface Served {
 }
 
 /**
- * A gateway's server on `host:port` (port 0 picks a free one): HTTPS when `tls` is given, plain HTTP otherwise.
- * FSPIOP allows headers up to 64 KiB (Node's default limit is 16 KiB).
+ * A gateway's server (gatewayServer) listening on `host:port`; port 0 picks a free one.
  */
 export function serve(app: Koa, port: number, host: string, tls?: https.ServerOptions): Promise<Served> {
-  const options = { maxHeaderSize: 65_536 };
-  const server = tls ? https.createServer({ ...options, ...tls }, requestListener(app)) : http.createServer(options, requestListener(app));
+  const server = gatewayServer(app, tls);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

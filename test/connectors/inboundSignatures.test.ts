@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import type { PeerMessage } from '../../api/contracts/peers';
 import { inboundRouter } from '../../api/connector/inbound';
 import { inboundSignatures } from '../../api/connector/signature';
-import { createGateway, requestListener } from '../../api/http/gateway';
+import { createGateway, gatewayServer } from '../../api/http/gateway';
 import { sign } from '../../activities/platform/jws';
 import { quoteBody } from '../helpers/fspiopBodies';
 
@@ -23,7 +22,7 @@ fs.writeFileSync(path.join(directory, 'payerfsp.pem'), payer.publicKey.export({ 
 const delivered: PeerMessage[] = [];
 const log = pino({ level: 'silent' });
 let url: string;
-let server: http.Server;
+let server: ReturnType<typeof gatewayServer>;
 test.before(async () => {
   const routes = [{ resource: 'quotes' as const, name: 'request' as const, deliver: async (message: PeerMessage) => void delivered.push(message) }];
   const deps = {
@@ -32,7 +31,7 @@ test.before(async () => {
     log,
     checkSignature: inboundSignatures({ validateInboundJws: true, jwsVerificationKeysDirectory: directory }),
   };
-  server = http.createServer(requestListener(createGateway('inbound', log, [inboundRouter(routes, deps)])));
+  server = gatewayServer(createGateway('inbound', log, [inboundRouter(routes, deps)]));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

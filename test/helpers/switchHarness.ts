@@ -142,13 +142,12 @@ export async function serveGateway(deps: SwitchDependencies, tls?: https.ServerO
   };
 }
 
-/** An FSPIOP or third-party message sent to the gateway at `url` with the standard headers, as a participant sends it. */
-export async function fspiopAt(
-  url: string,
+/** The standard headers of an FSPIOP or third-party message, as a participant sends it; `headers` adds or (undefined) removes. */
+export function fspiopHeadersOf(
   method: string,
   path: string,
-  { source, destination, body, headers = {}, version, tls }: FspiopCall,
-): Promise<{ status: number; body: any; headers: Headers }> {
+  { source, destination, headers = {}, version }: Omit<FspiopCall, 'body' | 'tls'>,
+): Record<string, string> {
   // The third-party API names one media type for all its resources, at its own version.
   const thirdparty = THIRDPARTY_PATHS.includes(resourceOf(path));
   const resource = thirdparty ? 'thirdparty' : resourceOf(path);
@@ -163,7 +162,13 @@ export async function fspiopAt(
     'fspiop-destination': destination,
     ...headers,
   };
-  const sent = Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/** An FSPIOP or third-party message sent to the gateway at `url` with the standard headers, as a participant sends it. */
+export async function fspiopAt(url: string, method: string, path: string, call: FspiopCall): Promise<{ status: number; body: any; headers: Headers }> {
+  const { body, tls } = call;
+  const sent = fspiopHeadersOf(method, path, call);
   // Bytes, not a string: fetch would otherwise add a Content-Type of its own.
   const bytes = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   if (tls) {

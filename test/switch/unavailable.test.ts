@@ -1,10 +1,9 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import test from 'ava';
 import { createSwitchApp } from '../../api/fspiop/app';
 import { switchResources } from '../../api/fspiop/resources';
-import { requestListener } from '../../api/http/gateway';
+import { gatewayServer } from '../../api/http/gateway';
 import { transferBody } from '../helpers/fspiopBodies';
 import { withSwitch } from '../helpers/switchHarness';
 import { openTestHub } from '../helpers/worker';
@@ -15,7 +14,7 @@ const fixture = withSwitch(test);
 /** What a POST /transfers gets from a switch gateway of its own, wired to the given hub and Temporal client. */
 async function answerFrom(parts: Pick<Hub, 'services' | 'directory' | 'sender' | 'authService' | 'log'>, temporal: Client) {
   const app = createSwitchApp({ ...parts, config: { taskQueue: fixture.hub.worker.taskQueue }, temporal }, switchResources, []);
-  const server = http.createServer(requestListener(app));
+  const server = gatewayServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     return await postTransfer(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);

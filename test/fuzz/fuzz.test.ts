@@ -1,0 +1,101 @@
+import test from 'ava';
+import { checkLedger } from '../../activities/hub/ledger/invariants';
+import { ilpPair, transferBody } from '../helpers/fspiopBodies';
+import { useSwitch } from '../helpers/switchHarness';
+import { runCampaign } from './campaign';
+import { operationsOf, type Api } from './documents';
+import { setUpScheme, type FuzzScheme } from './fixture';
+import { KNOWN_DEFECTS, unexplained } from './knownDefects';
+import { idKindsOf, sampleOf } from './samples';
+import { heardFromOutsiders, untouchedState } from './untouched';
+
+// `npm test` sends RUNS cases per API from a fixed seed; FUZZ_RUNS and FUZZ_SEED ask for more, or for other cases.
+const RUNS = Number(process.env.FUZZ_RUNS || 500);
+const SEED = Number(process.env.FUZZ_SEED || 20_240_601);
+
+const APIS: Array<[Api, string]> = [
+  ['fspiop', 'FSPIOP v1.1'],
+  ['thirdparty', 'third-party v1.0'],
+  ['admin', 'admin'],
+];
+
+let scheme: FuzzScheme;
+let before: unknown;
+useSwitch(test, async (hub) => {
+  scheme = await setUpScheme(hub);
+  before = await untouchedState(scheme);
+});
+
+test.serial('every path and method of the FSPIOP, third-party and admin documents has a sample message the document finds valid', (t) => {
+  const wrong = APIS.flatMap(([api]) =>
+    operationsOf(api).flatMap((operation) =>
+      idKindsOf(operation, scheme).flatMap((kind) => {
+        const message = sampleOf(operation, scheme, kind);
+        if (!message) return [`${api} ${operation.key}: no sample`];
+        const valid = operation.validBody ? operation.validBody(message.body) : message.body === undefined;
+        return valid ? [] : [`${api} ${operation.key} (${kind} ID): ${JSON.stringify(operation.validBody?.errors ?? 'a body where none is taken')}`];
+      }),
+    ),
+  );
+  t.deepEqual(wrong, []);
+});
+
+APIS.forEach(([api, name], index) => {
+  test.serial(
+    `${name}: ${RUNS} fuzzed requests and callbacks: a malformed one gets a 4xx with ErrorInformation, a stranger's a 4xx or the error callback owed, none a 5xx, and nothing changes`,
+    async (t) => {
+      t.timeout(Math.max(120_000, RUNS * 400));
+      const heardEarlier = new Set(heardFromOutsiders(scheme));
+      const report = await runCampaign(scheme, api, { seed: SEED + index, runs: RUNS });
+      const heard = unexplained(
+        heardFromOutsiders(scheme).filter((line) => !heardEarlier.has(line)),
+        report.known,
+      );
+      t.log(`seed ${SEED + index}: ${report.sent} sent`, report.byExpectation, 'answers', report.byStatus, `${report.owed} error callbacks owed to strangers`);
+      if (Object.keys(report.known).length > 0) t.log('findings explained by known defects (see the failing tests):', report.known);
+
+      t.is(report.sent, RUNS);
+      t.deepEqual(report.problems, []);
+      t.deepEqual(report.missing, []);
+      t.deepEqual(heard, []);
+      t.deepEqual(await untouchedState(scheme), before);
+      t.deepEqual((await checkLedger(scheme.hub.services.db)).violations, []);
+    },
+  );
+});
+
+test.serial.failing(`known defect: ${KNOWN_DEFECTS.uncheckedAlsCallbacks.name}`, async (t) => {
+  const { hub, payer, party } = scheme;
+  const path = `/participants/MSISDN/${party.partyIdentifier}`;
+  const answer = await hub.fspiop('PUT', path, { source: payer.name, body: { fspId: 42 } });
+  t.is(answer.status, 400);
+  t.is(answer.body?.errorInformation?.errorCode, '3101');
+});
+
+test.serial.failing(`known defect: ${KNOWN_DEFECTS.strangersQuoteGets.name}`, async (t) => {
+  const { hub, payee, stranger, conversations } = scheme;
+  const path = `/quotes/${conversations.quotes.inFlight}`;
+  t.is((await hub.fspiop('GET', path, { source: stranger.name, destination: payee.name })).status, 202);
+  // As a GET /transfers/{ID} from a stranger is: answered with an error callback, and passed on to nobody.
+  const refusal = await stranger.waitFor((r) => r.method === 'PUT' && r.path === `${path}/error`, 5_000).catch(() => undefined);
+  t.truthy(refusal);
+  t.false(payee.received.some((r) => r.method === 'GET' && r.path === path && r.headers['fspiop-source'] === stranger.name));
+});
+
+test.serial('afterwards the payer still pays the payee: a valid transfer is committed', async (t) => {
+  const { hub, payer, payee } = scheme;
+  const { fulfilment, condition } = ilpPair();
+  const body = transferBody(payer.name, payee.name, '3', { condition });
+  payee.react(async (request) => {
+    if (request.method !== 'POST' || request.body?.transferId !== body.transferId) return;
+    await hub.fspiop('PUT', `/transfers/${body.transferId}`, {
+      source: payee.name,
+      destination: payer.name,
+      body: { transferState: 'COMMITTED', fulfilment, completedTimestamp: new Date().toISOString() },
+    });
+  });
+  t.is((await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body })).status, 202);
+  const answer = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`);
+  t.is(answer.body.transferState, 'COMMITTED');
+  t.deepEqual((await checkLedger(hub.services.db)).violations, []);
+});
