@@ -35,8 +35,17 @@ function requireRsa(key: KeyObject, what: string): KeyObject {
   return key;
 }
 
-/** A participant's public key from its PEM text (SPKI, PKCS#1 or an X.509 certificate); throws if it cannot verify RS256. */
+/** No RSA public key's PEM comes near this; a longer text carries something else besides. */
+const MAX_PUBLIC_KEY_PEM = 16_384;
+
+/**
+ * A participant's public key from its PEM text (SPKI, PKCS#1 or an X.509 certificate); throws if it cannot verify RS256.
+ * A private key is refused, though Node would derive the public key from it: it is a secret its owner must not have
+ * handed over, and the hub would otherwise keep it and show it back.
+ */
 export function publicKeyOf(pem: string | Buffer, what = 'the public key'): KeyObject {
+  if (pem.length > MAX_PUBLIC_KEY_PEM) throw new Error(`${what} is longer than any PEM public key (${MAX_PUBLIC_KEY_PEM} characters)`);
+  if (isPrivateKey(pem)) throw new Error(`${what} is a private key: register the public key only, and keep the private key secret`);
   let key: KeyObject;
   try {
     key = crypto.createPublicKey(pem);
@@ -44,6 +53,15 @@ export function publicKeyOf(pem: string | Buffer, what = 'the public key'): KeyO
     throw new Error(`${what} is not a PEM public key`);
   }
   return requireRsa(key, what);
+}
+
+function isPrivateKey(pem: string | Buffer): boolean {
+  try {
+    crypto.createPrivateKey(pem);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A signer's private key read from a PEM file (JWS_SIGNING_KEY_PATH, as Mojaloop's SDK names it). */
@@ -70,11 +88,10 @@ export async function sign(headers: SignedHeaders, body: string, privateKey: Key
   return JSON.stringify({ signature: jws.signature, protectedHeader: jws.protected });
 }
 
-/** A message as received: its headers, its body exactly as it came, and that body parsed (undefined if it had none). */
+/** A message as received: its headers and its body exactly as it came. */
 export interface ReceivedMessage {
   headers: SignedHeaders;
   body: string;
-  parsed?: unknown;
 }
 
 /**
@@ -84,9 +101,11 @@ export interface ReceivedMessage {
  * message naming a destination must have signed it. Beyond Mojaloop, a message's FSPIOP-Encryption must be signed too
  * (Document 2, encryption rule 4), which no Mojaloop DFSP sends.
  *
- * The body is taken as it came; if that fails, as `JSON.stringify` of the parsed body, which is what Mojaloop's
- * validator verifies (and its signer signs), so a message whose bytes a proxy re-serialised still holds. jose takes
- * RS256 alone: a header naming another algorithm (HS256 keyed with the public key, `none`) does not verify.
+ * The body is verified exactly as it came, the bytes the hub passes on and keeps. Mojaloop's validator verifies
+ * `JSON.stringify` of the parsed body instead, which its signer sends as the body, so the two agree on every message a
+ * Mojaloop SDK makes; taking a re-serialised form as well would let bytes nobody signed travel on (a duplicate key
+ * JSON.parse drops, for one). jose takes RS256 alone: a header naming another algorithm (HS256 keyed with the public
+ * key, `none`) does not verify.
  */
 export async function signatureProblem(message: ReceivedMessage, publicKey: KeyObject): Promise<string | undefined> {
   const { headers } = message;
@@ -95,23 +114,13 @@ export async function signatureProblem(message: ReceivedMessage, publicKey: KeyO
   if (!headers['fspiop-uri'] || !headers['fspiop-http-method']) return 'a signed message needs FSPIOP-URI and FSPIOP-HTTP-Method headers';
   const parts = signatureParts(signatureHeader);
   if (typeof parts === 'string') return parts;
-  const bodies = [message.body];
-  if (message.parsed !== undefined) {
-    const reserialised = JSON.stringify(message.parsed);
-    if (reserialised !== message.body) bodies.push(reserialised);
+  let signed: Record<string, unknown>;
+  try {
+    const jws = { protected: parts.protectedHeader, payload: Buffer.from(message.body, 'utf8').toString('base64url'), signature: parts.signature };
+    signed = (await flattenedVerify(jws, publicKey, { algorithms: [SIGNATURE_ALGORITHM] })).protectedHeader as Record<string, unknown>;
+  } catch (error) {
+    return `the signature does not verify with ${headers['fspiop-source']}'s key: ${(error as Error).message}`;
   }
-  let signed: Record<string, unknown> | undefined;
-  let failure = '';
-  for (const body of bodies) {
-    try {
-      const jws = { protected: parts.protectedHeader, payload: Buffer.from(body, 'utf8').toString('base64url'), signature: parts.signature };
-      signed = (await flattenedVerify(jws, publicKey, { algorithms: [SIGNATURE_ALGORITHM] })).protectedHeader as Record<string, unknown>;
-      break;
-    } catch (error) {
-      failure = (error as Error).message;
-    }
-  }
-  if (!signed) return `the signature does not verify with ${headers['fspiop-source']}'s key: ${failure}`;
   return protectedHeaderProblem(signed, headers);
 }
 
@@ -139,6 +148,7 @@ function protectedHeaderProblem(signed: Record<string, unknown>, headers: Signed
   for (const [member, sent, required] of mustMatch) {
     const value = signed[member];
     if (value === undefined && required) return `the protected header has no ${member}`;
+    if (value !== undefined && typeof value !== 'string') return `the protected header's ${member} is not a string`;
     // A member signed must be the message's; a destination or encryption the message names must have been signed.
     const checked = value !== undefined || (sent !== undefined && member !== DATE);
     if (checked && value !== sent) return `the signed ${member} (${String(value)}) is not the message's (${String(sent)})`;

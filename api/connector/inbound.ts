@@ -125,7 +125,7 @@ export function inboundRouter(routes: InboundRoute[], deps: InboundDependencies)
         if (!source) throw new HttpError(400, 'missingElement', 'FSPIOP-Source header is required');
         const { body, text } = method === 'GET' || method === 'DELETE' ? { body: undefined, text: '' } : await readJsonBody(ctx);
         const headers = fspiopHeadersOf(ctx.headers);
-        if (deps.checkSignature && body !== undefined) await deps.checkSignature(headers, text, body);
+        if (deps.checkSignature && body !== undefined) await deps.checkSignature(headers, text);
         const message: PeerMessage = {
           resource: route.resource,
           name: route.name,

@@ -5,7 +5,7 @@ import { directoryKey } from '../../activities/platform/jwsKeyDirectory';
 import { HttpError } from '../http/httpError';
 
 /** Throws the 400 (3105) for a message whose signature does not hold. */
-export type SignatureCheck = (headers: SignedHeaders, body: string, parsed: unknown) => Promise<void>;
+export type SignatureCheck = (headers: SignedHeaders, body: string) => Promise<void>;
 
 /**
  * A connector's check of what the switch delivers to it, where VALIDATE_INBOUND_JWS is on (the SDK's setting): every
@@ -16,13 +16,12 @@ export type SignatureCheck = (headers: SignedHeaders, body: string, parsed: unkn
  */
 export function inboundSignatures(config: Pick<ConnectorConfig, 'validateInboundJws' | 'jwsVerificationKeysDirectory'>): SignatureCheck | undefined {
   if (!config.validateInboundJws) return undefined;
-  return async (headers, body, parsed) => {
+  return async (headers, body) => {
     const source = headers['fspiop-source'] ?? '';
-    const pem = await directoryKey(config.jwsVerificationKeysDirectory, source);
-    if (!pem) throw new HttpError(400, 'invalidSignature', `no public key for ${source}`);
     let problem: string | undefined;
     try {
-      problem = await signatureProblem({ headers, body, parsed }, publicKeyOf(pem, `the key of ${source}`));
+      const pem = await directoryKey(config.jwsVerificationKeysDirectory, source);
+      problem = pem ? await signatureProblem({ headers, body }, publicKeyOf(pem, `the key of ${source}`)) : `no public key for ${source}`;
     } catch (error) {
       problem = (error as Error).message;
     }

@@ -89,7 +89,7 @@ const headersOf = (request: ReceivedRequest) => request.headers as Record<string
  * checks it, where the interop install is there, else by this hub's.
  */
 async function holds(request: ReceivedRequest, signer: string, publicKey: KeyObject): Promise<boolean> {
-  if (mojaloopJwsMissing) return (await signatureProblem({ headers: headersOf(request), body: request.raw, parsed: request.body }, publicKey)) === undefined;
+  if (mojaloopJwsMissing) return (await signatureProblem({ headers: headersOf(request), body: request.raw }, publicKey)) === undefined;
   try {
     mojaloopJws(pem(stranger.privateKey), { [signer]: pem(publicKey) }).validate({ headers: headersOf(request), body: request.body });
     return true;
@@ -257,12 +257,33 @@ test('a participant the admin API exempts from validation sends unsigned; a rota
   t.like((await hub.admin.call('GET', `/participants/${payer.name}/jws`)).body, { publicKeySource: 'directory' });
 });
 
+test("a signed FSPIOP-URI that holds the switch's host before the path, as Mojaloop's signer cuts it for some resources, is this request's; one naming another path is not", async (t) => {
+  const payer = await participant();
+  const payee = await participant();
+  const prepare = (uri: string) => ({
+    source: payer.name,
+    destination: payee.name,
+    body: transferBody(payer.name, payee.name, '1'),
+    headers: { 'fspiop-uri': uri },
+  });
+  t.is((await send('POST', '/transfers', prepare('//switch:3000/transfers'))).status, 202);
+  const elsewhere = await send('POST', '/transfers', prepare('/quotes'));
+  t.is(elsewhere.status, 400);
+  t.is(elsewhere.body.errorInformation.errorCode, '3105');
+});
+
 test('the admin API refuses what cannot be a key or a setting, and a participant it does not know', async (t) => {
   const dfsp = await participant();
   const put = (body: unknown, name = dfsp.name) => hub.admin.call('PUT', `/participants/${name}/jws`, body);
   const ec = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
   t.is((await put({ publicKey: pem(ec) })).body.errorInformation.errorCode, '3100');
   t.is((await put({ publicKey: 'not a key' })).body.errorInformation.errorCode, '3100');
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const handedOver = await put({ publicKey: pem(privateKey) });
+  t.is(handedOver.body.errorInformation.errorCode, '3100', 'a private key is refused, never kept or shown back');
+  t.regex(handedOver.body.errorInformation.errorDescription, /private key/);
+  const registered = await put({ publicKey: `${pem(publicKey)}and whatever else came with it` });
+  t.is(registered.body.publicKey, pem(publicKey), 'the key is kept as its own PEM, nothing around it');
   t.is((await put({ validate: 'yes' })).body.errorInformation.errorCode, '3101');
   t.is((await put({ key: 'x' })).body.errorInformation.errorCode, '3103');
   t.is((await put({})).body.errorInformation.errorCode, '3102');

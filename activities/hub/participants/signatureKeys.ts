@@ -47,7 +47,13 @@ export class ParticipantSignatures {
   async policyOf(name: string): Promise<SignaturePolicy> {
     const cached = this.cache.get(name);
     if (cached && cached.expires > Date.now()) return cached.policy;
-    const settings = await this.settings(name);
+    let settings: SignatureSettings;
+    try {
+      settings = await this.settings(name);
+    } catch (error) {
+      // An unreadable key file: refused as unsigned (400, 3105), not a 500 the sender would retry. Not cached.
+      return { validate: true, keyProblem: (error as Error).message };
+    }
     const policy: SignaturePolicy = { validate: settings.validate };
     if (!settings.publicKey) policy.keyProblem = `no public key is registered for ${name}`;
     else {
@@ -69,16 +75,18 @@ export class ParticipantSignatures {
 
   /** Registers or rotates a participant's key, or turns validation on or off for it; effective at once here. */
   async change(name: string, change: SignatureChange): Promise<SignatureSettings> {
-    if (change.publicKey) {
+    let publicKey = change.publicKey;
+    if (publicKey) {
       try {
-        publicKeyOf(change.publicKey);
+        // Kept as the key's own SPKI PEM, whatever else the text held around it.
+        publicKey = publicKeyOf(publicKey).export({ type: 'spki', format: 'pem' }).toString();
       } catch (error) {
         throw new HubError('validationError', `publicKey: ${(error as Error).message}`);
       }
     }
     await this.db.transaction(async (manager) => {
       await findParticipant(manager, name);
-      const changed = { ...change, changedDate: new Date() };
+      const changed = { ...change, ...(publicKey !== undefined && { publicKey }), changedDate: new Date() };
       if (await manager.existsBy(ParticipantJws, { name })) await manager.update(ParticipantJws, { name }, changed);
       else await manager.insert(ParticipantJws, { name, publicKey: null, validate: null, ...changed });
     });
