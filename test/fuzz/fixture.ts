@@ -62,7 +62,8 @@ export async function setUpScheme(hub: SwitchHarness): Promise<FuzzScheme> {
   const { fulfilment, condition } = ilpPair();
   const done = transferBody(payer.name, payee.name, '2', { condition, expiresInMs: IN_FLIGHT_MS });
   await sent(hub, 'POST', '/transfers', payer.name, payee.name, done);
-  await received(payee, 'POST', '/transfers');
+  // This transfer's own POST: the payee answers only what it has received, as a real one does.
+  await payee.waitFor((r) => r.method === 'POST' && r.body?.transferId === done.transferId, 30_000, `POST /transfers ${done.transferId}`);
   await sent(hub, 'PUT', `/transfers/${done.transferId}`, payee.name, payer.name, {
     transferState: 'COMMITTED',
     fulfilment,

@@ -83,13 +83,13 @@ test("a third-party transaction not over by its request's expiration is marked E
 test('a follower that cannot be found (its database out of reach) is only logged: the message is acknowledged and routed', async (t) => {
   const dfsp = await fixture.hub.provision();
   const pisp = await fixture.hub.provision();
-  // A gateway whose follower lookups fail: its services' database is closed. The participants' directory and the
-  // worker that routes keep the hub's own.
+  // A gateway whose follower lookups fail: its services' database is closed. The participants' directory, their
+  // signature settings and the worker that routes keep the hub's own.
   const down = await openTestHub(fixture.hub.services.participants.hubName);
   await down.close();
   const gateway = await serveGateway({
     ...fixture.hub.hub,
-    services: down.services,
+    services: { ...down.services, signatures: fixture.hub.services.signatures },
     config: { taskQueue: fixture.hub.worker.taskQueue },
     temporal: fixture.hub.worker.client,
   });
