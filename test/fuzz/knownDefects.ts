@@ -10,11 +10,6 @@ export interface KnownDefect {
 }
 
 export const KNOWN_DEFECTS = {
-  // api/fspiop/participants.ts: `ignore` reads the body as JSON and checks neither it nor the path's parameters.
-  uncheckedAlsCallbacks: {
-    name: 'a /participants callback to the hub (PUT /participants/…) is acknowledged 200 with its body and path unchecked',
-    explains: /^200: a malformed message was acknowledged — \w+ PUT \/participants\//,
-  },
   // activities/hub/conversations/quoteFollowUp.ts: `get` passes the GET on to its FSPIOP-Destination whoever asks.
   strangersQuoteGets: {
     name: "a GET /quotes/{ID} or /bulkQuotes/{ID} from a participant that is neither the quote's payer nor its payee is passed on to the payee",
