@@ -6,7 +6,7 @@ import { participantMessage, ResourceRoutes } from './app';
 import type { FspiopRequest } from './headers';
 import { partyOf, partyRoutingFor } from './parties';
 import { accepted, ok } from './replies';
-import { validateFspiop, validateThirdparty } from './schemas';
+import { pathId, validateFspiop, validateThirdparty } from './schemas';
 
 /** The optional `currency` query of GET and DELETE /participants/{Type}/{ID}. */
 function currencyOf(ctx: Context): string | undefined {
@@ -64,14 +64,41 @@ export const participantsRoutes: ResourceRoutes = (deps) => {
   }
 
   // Callbacks to the ALS itself: this switch is the oracle and asks nobody, so none is expected. They are
-  // acknowledged (a DFSP must not see its callback refused) and dropped.
-  const ignore = async (ctx: Context) => {
-    await readJsonBody(ctx);
+  // acknowledged (a DFSP must not see its callback refused) and dropped, once they are what the API says they are: a
+  // malformed one is refused as any other message is, so its sender learns of the fault.
+  const ignore = (check: (ctx: Context, body: unknown) => void) => async (ctx: Context) => {
+    const { body } = await readJsonBody(ctx);
+    check(ctx, body);
     deps.log.info({ source: ctx.state.fspiop.source, path: ctx.path }, 'unexpected /participants callback ignored');
     ok(ctx);
   };
-  for (const path of ['/participants/:ID', '/participants/:Type/:ID', '/participants/:Type/:ID/:SubId', '/participants/:Type/:ID/:SubId/error']) {
-    router.put(path, ignore);
-  }
+  const partyError = ignore((ctx, body) => {
+    partyOf(ctx);
+    validateFspiop('ErrorInformationObject', body);
+  });
+  const partyAnswer = ignore((ctx, body) => {
+    partyOf(ctx);
+    validateFspiop('ParticipantsTypeIDPutResponse', body);
+  });
+  // The error paths first: /participants/{ID}/error would also match {Type}/{ID}, and …/{ID}/error {SubId}.
+  router.put(
+    '/participants/:ID/error',
+    ignore((ctx, body) => {
+      pathId(ctx.params.ID);
+      validateFspiop('ErrorInformationObject', body);
+    }),
+  );
+  router.put('/participants/:Type/:ID/error', partyError);
+  router.put('/participants/:Type/:ID/:SubId/error', partyError);
+  // The third-party API's form of the batch answer: its entries may also be consents and account links.
+  router.put(
+    '/participants/:ID',
+    ignore((ctx, body) => {
+      pathId(ctx.params.ID);
+      validateThirdparty('ParticipantsIDPutResponse', body);
+    }),
+  );
+  router.put('/participants/:Type/:ID', partyAnswer);
+  router.put('/participants/:Type/:ID/:SubId', partyAnswer);
   return router;
 };

@@ -87,6 +87,7 @@ export const THIRDPARTY_SCHEMAS = [
   // The account lookup's, which know the third-party API's CONSENT and THIRD_PARTY_LINK.
   'PartyIdType',
   'ParticipantsPostRequest',
+  'ParticipantsIDPutResponse',
   // The parts of the PISP connector's outbound API bodies (thirdparty-sdk's, built of these).
   'Account',
   'ScopeAction',

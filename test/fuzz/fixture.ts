@@ -40,8 +40,9 @@ export interface FuzzScheme {
 /** Long enough to outlast the run: what is in flight stays so, unless a hostile message changes it. */
 const IN_FLIGHT_MS = 15 * 60_000;
 
-const received = (dfsp: SimulatedDfsp, method: string, path: string) =>
-  dfsp.waitFor((r) => r.method === method && r.path === path, 30_000, `${method} ${path}`);
+/** The first such request, or with `id` the first whose body carries that ID: two POST /transfers share a path. */
+const received = (dfsp: SimulatedDfsp, method: string, path: string, id?: string) =>
+  dfsp.waitFor((r) => r.method === method && r.path === path && (id === undefined || r.body?.transferId === id), 30_000, `${method} ${path}`);
 
 async function sent(hub: SwitchHarness, method: string, path: string, source: string, destination: string | undefined, body?: unknown): Promise<void> {
   const { status, body: answer } = await hub.fspiop(method, path, { source, destination, body });
@@ -58,12 +59,12 @@ export async function setUpScheme(hub: SwitchHarness): Promise<FuzzScheme> {
   // A transfer the payee never answers (its reservation stays), and one it fulfilled.
   const open = transferBody(payer.name, payee.name, '1', { expiresInMs: IN_FLIGHT_MS });
   await sent(hub, 'POST', '/transfers', payer.name, payee.name, open);
-  await received(payee, 'POST', '/transfers');
+  await received(payee, 'POST', '/transfers', open.transferId);
   const { fulfilment, condition } = ilpPair();
   const done = transferBody(payer.name, payee.name, '2', { condition, expiresInMs: IN_FLIGHT_MS });
   await sent(hub, 'POST', '/transfers', payer.name, payee.name, done);
-  // This transfer's own POST: the payee answers only what it has received, as a real one does.
-  await payee.waitFor((r) => r.method === 'POST' && r.body?.transferId === done.transferId, 30_000, `POST /transfers ${done.transferId}`);
+  // Fulfilled only once prepared: a PUT for a transfer the hub has not recorded yet is not taken as its answer.
+  await received(payee, 'POST', '/transfers', done.transferId);
   await sent(hub, 'PUT', `/transfers/${done.transferId}`, payee.name, payer.name, {
     transferState: 'COMMITTED',
     fulfilment,

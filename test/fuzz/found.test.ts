@@ -54,3 +54,26 @@ test('headers over the 64 KiB FSPIOP allows are 431 with ErrorInformation (3104)
   t.is(control.status, 400);
   t.is(errorCodeOf(control), '3101');
 });
+
+test('a /participants callback to the hub, which it acknowledges and ignores, is still checked: a body or path its schema refuses gets 400', async (t) => {
+  const { hub, payer } = fixture;
+  const party = `/participants/MSISDN/${27_700_000_000 + crypto.randomInt(99_999_999)}`;
+  const notFound = { errorInformation: { errorCode: '3204', errorDescription: 'Party not found' } };
+  const refusals: Array<[string, unknown, string]> = [
+    [party, { fspId: 42 }, '3101'],
+    [`${party}/home`, { fspId: 42 }, '3101'],
+    [`${party}/error`, { errorInformation: { errorCode: '3204' } }, '3102'],
+    [`${party}/home/error`, {}, '3102'],
+    ['/participants/PHONE/123', { fspId: payer }, '3100'],
+    [`/participants/${crypto.randomUUID()}`, { currency: 'USD' }, '3102'],
+    ['/participants/not-a-correlation-id', { partyList: [{ partyId: { partyIdType: 'MSISDN', partyIdentifier: '1', fspId: payer } }] }, '3101'],
+    [`/participants/${crypto.randomUUID()}/error`, { errorInformation: 'none' }, '3101'],
+  ];
+  for (const [path, body, code] of refusals) {
+    const answer = await hub.fspiop('PUT', path, { source: payer, body });
+    t.is(answer.status, 400, `PUT ${path} ${JSON.stringify(body)}`);
+    t.is(answer.body?.errorInformation?.errorCode, code, `PUT ${path} ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`);
+  }
+  t.is((await hub.fspiop('PUT', party, { source: payer, body: { fspId: payer } })).status, 200, 'a valid one is still acknowledged');
+  t.is((await hub.fspiop('PUT', `${party}/error`, { source: payer, body: notFound })).status, 200);
+});

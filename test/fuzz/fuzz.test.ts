@@ -64,14 +64,6 @@ APIS.forEach(([api, name], index) => {
   );
 });
 
-test.serial.failing(`known defect: ${KNOWN_DEFECTS.uncheckedAlsCallbacks.name}`, async (t) => {
-  const { hub, payer, party } = scheme;
-  const path = `/participants/MSISDN/${party.partyIdentifier}`;
-  const answer = await hub.fspiop('PUT', path, { source: payer.name, body: { fspId: 42 } });
-  t.is(answer.status, 400);
-  t.is(answer.body?.errorInformation?.errorCode, '3101');
-});
-
 test.serial.failing(`known defect: ${KNOWN_DEFECTS.strangersQuoteGets.name}`, async (t) => {
   const { hub, payee, stranger, conversations } = scheme;
   const path = `/quotes/${conversations.quotes.inFlight}`;

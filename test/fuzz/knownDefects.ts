@@ -10,14 +10,12 @@ export interface KnownDefect {
 }
 
 export const KNOWN_DEFECTS = {
-  // api/fspiop/participants.ts: `ignore` reads the body as JSON and checks neither it nor the path's parameters.
-  uncheckedAlsCallbacks: {
-    name: 'a /participants callback to the hub (PUT /participants/…) is acknowledged 200 with its body and path unchecked',
-    explains: /^200: a malformed message was acknowledged — \w+ PUT \/participants\//,
-  },
-  // activities/hub/conversations/quoteFollowUp.ts: `get` passes the GET on to its FSPIOP-Destination whoever asks.
+  // activities/hub/conversations/quoteFollowUp.ts: `get` passes the GET on to its FSPIOP-Destination whoever asks, as
+  // Mojaloop's quoting service does (its QuotesModel.handleQuoteGet forwards it with no check of the asker). Kept
+  // because the payee's answer cannot reach the stranger: `route` takes a callback about a recorded quote from its
+  // payee to its payer only, and refuses any other with 3100 (test/switch/quotes.test.ts shows it).
   strangersQuoteGets: {
-    name: "a GET /quotes/{ID} or /bulkQuotes/{ID} from a participant that is neither the quote's payer nor its payee is passed on to the payee",
+    name: "a GET /quotes/{ID} or /bulkQuotes/{ID} from a participant that is neither the quote's payer nor its payee is passed on to the payee, as Mojaloop's quoting service passes it on; the payee's answer reaches the payer only, never the stranger",
     explains: /heard GET \/(quotes|bulkQuotes)\/[^/]+ from /,
   },
 } satisfies Record<string, KnownDefect>;
