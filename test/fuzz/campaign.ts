@@ -5,6 +5,9 @@ import { operationsOf, type Api } from './documents';
 import type { FuzzScheme } from './fixture';
 import { unexplained } from './knownDefects';
 import { problemWith } from './oracle';
+import type { SchemeKeys } from './schemeKeys';
+import { signatureCaseOf } from './signatureAttacks';
+import { prepareSigned, type SignedCase } from './signatureCases';
 import { sendOnWire } from './wire';
 
 export interface CampaignReport {
@@ -29,6 +32,21 @@ export function runCampaign(scheme: FuzzScheme, api: Api, { seed, runs }: { seed
     { seed, numRuns: runs },
   );
   return sendCases(scheme, api === 'admin' ? scheme.hub.admin.url : scheme.hub.url, cases);
+}
+
+/**
+ * Sends `runs` FSPIOP and third-party messages with bodies, generated from `seed`, whose signatures do not hold, to a
+ * switch validating the senders' signatures with `keys`.
+ */
+export async function runSignatureCampaign(
+  scheme: FuzzScheme,
+  keys: SchemeKeys,
+  { seed, runs }: { seed: number; runs: number },
+): Promise<{ report: CampaignReport; cases: SignedCase[] }> {
+  const operations = [...operationsOf('fspiop'), ...operationsOf('thirdparty')];
+  const specs = fc.sample(signatureCaseOf(operations), { seed, numRuns: runs });
+  const cases = await Promise.all(specs.map((spec) => prepareSigned(spec, scheme, keys, operations)));
+  return { report: await sendCases(scheme, scheme.hub.url, cases), cases };
 }
 
 /**

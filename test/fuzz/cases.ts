@@ -125,8 +125,8 @@ export function prepare(fuzzCase: FuzzCase, scheme: FuzzScheme): PreparedCase | 
         if (fspiop) setHeader('fspiop-destination', impostorName(mutation.as, scheme));
         break;
       case 'signature':
-        // Passed on unchecked until JWS validation (JWS_VALIDATE) is merged: then a forged signature is malformed (3105)
-        // here, and the samples are signed by their senders' keys.
+        // These campaigns run with JWS validation off, so the signature is passed on unchecked; the signatures campaign
+        // (signatureCases.ts) sends forged ones where it is on.
         if (fspiop) setHeader('fspiop-signature', mutation.value);
         break;
       case 'oversizeHeader':
