@@ -5,6 +5,9 @@ import { operationsOf, type Api } from './documents';
 import type { FuzzScheme } from './fixture';
 import { unexplained } from './knownDefects';
 import { problemWith } from './oracle';
+import type { SchemeKeys } from './schemeKeys';
+import { signatureCaseOf } from './signatureAttacks';
+import { prepareSigned, type SignedCase } from './signatureCases';
 import { sendOnWire } from './wire';
 
 export interface CampaignReport {
@@ -20,22 +23,42 @@ export interface CampaignReport {
   missing: string[];
 }
 
-/**
- * Sends `runs` cases of the API, generated from `seed`, a few at a time; checks each answer as it comes; then waits for
- * the error callbacks owed to strangers, all together.
- */
-export async function runCampaign(
-  scheme: FuzzScheme,
-  api: Api,
-  { seed, runs, concurrency = 6, callbackWaitMs = 60_000 }: { seed: number; runs: number; concurrency?: number; callbackWaitMs?: number },
-): Promise<CampaignReport> {
+/** Sends `runs` cases of the API, generated from `seed` (see sendCases). */
+export function runCampaign(scheme: FuzzScheme, api: Api, { seed, runs }: { seed: number; runs: number }): Promise<CampaignReport> {
   const cases = fc.sample(
     caseOf(operationsOf(api))
       .map((fuzzCase) => prepare(fuzzCase, scheme))
       .filter((prepared): prepared is PreparedCase => prepared !== undefined),
     { seed, numRuns: runs },
   );
-  const url = api === 'admin' ? scheme.hub.admin.url : scheme.hub.url;
+  return sendCases(scheme, api === 'admin' ? scheme.hub.admin.url : scheme.hub.url, cases);
+}
+
+/**
+ * Sends `runs` FSPIOP and third-party messages with bodies, generated from `seed`, whose signatures do not hold, to a
+ * switch validating the senders' signatures with `keys`.
+ */
+export async function runSignatureCampaign(
+  scheme: FuzzScheme,
+  keys: SchemeKeys,
+  { seed, runs }: { seed: number; runs: number },
+): Promise<{ report: CampaignReport; cases: SignedCase[] }> {
+  const operations = [...operationsOf('fspiop'), ...operationsOf('thirdparty')];
+  const specs = fc.sample(signatureCaseOf(operations), { seed, numRuns: runs });
+  const cases = await Promise.all(specs.map((spec) => prepareSigned(spec, scheme, keys, operations)));
+  return { report: await sendCases(scheme, scheme.hub.url, cases), cases };
+}
+
+/**
+ * Sends the cases to the gateway at `url`, a few at a time; checks each answer as it comes; then waits for the error
+ * callbacks owed to strangers, all together.
+ */
+export async function sendCases(
+  scheme: FuzzScheme,
+  url: string,
+  cases: PreparedCase[],
+  { concurrency = 6, callbackWaitMs = 60_000 }: { concurrency?: number; callbackWaitMs?: number } = {},
+): Promise<CampaignReport> {
   const report: CampaignReport = { sent: 0, byExpectation: {}, byStatus: {}, problems: [], known: {}, owed: 0, missing: [] };
   const problems = new Map<string, { cases: number; example: string }>();
   const owed = new Map<string, { to: PreparedCase['owed'] & object; count: number; example: string }>();
@@ -46,7 +69,7 @@ export async function runCampaign(
     report.byExpectation[prepared.expectation] = (report.byExpectation[prepared.expectation] ?? 0) + 1;
     const status = answer instanceof Error ? 'none' : String(answer.status);
     report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
-    const problem = problemWith(answer, prepared.expectation);
+    const problem = problemWith(answer, prepared.expectation, prepared.refusal);
     // One line per kind of problem and operation: the problem, the API, the method and the path.
     const finding = problem && `${problem.slice(0, 80)} — ${prepared.description.split(' ').slice(0, 3).join(' ')}`;
     if (finding) {

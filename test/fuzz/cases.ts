@@ -8,7 +8,7 @@ import { AUTH_SERVICE } from '../helpers/thirdpartyFlows';
 import { operationsOf, type Operation } from './documents';
 import type { FuzzScheme } from './fixture';
 import { mutationOf, Nested, type Impostor, type Mutation, type TextForm } from './mutations';
-import { idKindsOf, sampleOf, type IdKind } from './samples';
+import { idKindsOf, pathWith, sampleOf, type IdKind, type Message } from './samples';
 import type { WireRequest } from './wire';
 
 /** What the suite generates: an operation's valid message, who sends it, and how it is spoiled. */
@@ -28,6 +28,11 @@ export interface FuzzCase {
  */
 export type Expectation = 'refused' | 'hostile' | 'harmless';
 
+export interface Refusal {
+  status: number;
+  code: string;
+}
+
 export interface PreparedCase {
   operation: Operation;
   /** The method sent, which a mutation may have changed. */
@@ -37,6 +42,8 @@ export interface PreparedCase {
   expectation: Expectation;
   /** Why it is malformed, when it is. */
   malformed: string[];
+  /** The one refusal it is owed, where the checks' order says which comes first; else any 4xx with ErrorInformation. */
+  refusal?: Refusal;
   /** The error callback a stranger is owed for it, once it is acknowledged. */
   owed?: { to: SimulatedDfsp; path: string };
   request(): WireRequest;
@@ -78,16 +85,13 @@ export function prepare(fuzzCase: FuzzCase, scheme: FuzzScheme): PreparedCase | 
   const message = sampleOf(operation, scheme, idKind);
   if (!message) throw new Error(`no sample message for ${operation.api} ${operation.key}`);
   const fspiop = operation.api !== 'admin' && !BARE_PATHS.includes(operation.path);
-  const participants = [scheme.payer, scheme.payee, scheme.stranger, scheme.pisp];
-  const rightful = message.senders ?? [message.source];
-  const strangers = participants.filter((dfsp) => !rightful.includes(dfsp.name));
-  const stranger = fspiop && fuzzCase.stranger !== undefined ? strangers[fuzzCase.stranger % strangers.length] : undefined;
+  const stranger = fspiop ? strangerTo(message, scheme, fuzzCase.stranger) : undefined;
   const source = stranger?.name ?? message.source;
   if (fspiop && !source) throw new Error(`the sample message for ${operation.api} ${operation.key} has no source`);
 
   const malformed: string[] = [];
   const params = { ...message.params };
-  const pathOf = () => operation.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name]);
+  const pathOf = () => pathWith(operation, params);
   const headers = new Map(
     Object.entries(
       fspiop
@@ -102,15 +106,6 @@ export function prepare(fuzzCase: FuzzCase, scheme: FuzzScheme): PreparedCase | 
   let body = structuredClone(message.body);
   let text: TextForm | undefined;
   let padding = 0;
-  const names: Record<Exclude<Impostor, 'absent' | 'empty'> | 'payee' | 'stranger', string> = {
-    unknown: uniqueName('nobody'),
-    hub: HUB_ID,
-    authService: AUTH_SERVICE,
-    inactive: scheme.inactive,
-    payee: scheme.payee.name,
-    stranger: scheme.stranger.name,
-  };
-  const named = (as: Impostor | 'payee' | 'stranger') => (as === 'absent' ? undefined : as === 'empty' ? '' : names[as]);
   const setHeader = (name: string, value: string | undefined) => (value === undefined ? headers.delete(name) : headers.set(name, value));
 
   for (const mutation of fuzzCase.mutations) {
@@ -123,15 +118,15 @@ export function prepare(fuzzCase: FuzzCase, scheme: FuzzScheme): PreparedCase | 
         break;
       case 'source':
         if (!fspiop) break;
-        setHeader('fspiop-source', named(mutation.as));
+        setHeader('fspiop-source', impostorName(mutation.as, scheme));
         malformed.push(`source ${mutation.as}`);
         break;
       case 'destination':
-        if (fspiop) setHeader('fspiop-destination', named(mutation.as));
+        if (fspiop) setHeader('fspiop-destination', impostorName(mutation.as, scheme));
         break;
       case 'signature':
-        // Passed on unchecked until JWS validation (JWS_VALIDATE) is merged: then a forged signature is malformed (3105)
-        // here, and the samples are signed by their senders' keys.
+        // These campaigns run with JWS validation off, so the signature is passed on unchecked; the signatures campaign
+        // (signatureCases.ts) sends forged ones where it is on.
         if (fspiop) setHeader('fspiop-signature', mutation.value);
         break;
       case 'oversizeHeader':
@@ -216,6 +211,27 @@ export function prepare(fuzzCase: FuzzCase, scheme: FuzzScheme): PreparedCase | 
   };
 }
 
+/** With `pick`, one of the scheme's participants with no right to send the message; without, nobody. */
+export function strangerTo(message: Message, scheme: FuzzScheme, pick: number | undefined): SimulatedDfsp | undefined {
+  if (pick === undefined) return undefined;
+  const rightful = message.senders ?? [message.source];
+  const strangers = [scheme.payer, scheme.payee, scheme.stranger, scheme.pisp].filter((dfsp) => !rightful.includes(dfsp.name));
+  return strangers[pick % strangers.length];
+}
+
+/** The name an impostor gives in FSPIOP-Source or FSPIOP-Destination: undefined leaves the header out. */
+export function impostorName(as: Impostor | 'payee' | 'stranger', scheme: FuzzScheme): string | undefined {
+  const names: Record<Exclude<Impostor, 'absent' | 'empty'> | 'payee' | 'stranger', string> = {
+    unknown: uniqueName('nobody'),
+    hub: HUB_ID,
+    authService: AUTH_SERVICE,
+    inactive: scheme.inactive,
+    payee: scheme.payee.name,
+    stranger: scheme.stranger.name,
+  };
+  return as === 'absent' ? undefined : as === 'empty' ? '' : names[as];
+}
+
 /** The places of a body a mutation can reach, as key paths: every node but the root (objects' own included for `extra`). */
 function nodesOf(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
   if (value === null || typeof value !== 'object' || value instanceof Nested) return [];
@@ -235,7 +251,7 @@ function setOwn(target: Record<string | number, unknown>, key: string | number, 
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function mutateBody(body: unknown, mutation: Extract<Mutation, { kind: 'drop' | 'retype' | 'extra' }>): unknown {
+export function mutateBody(body: unknown, mutation: Extract<Mutation, { kind: 'drop' | 'retype' | 'extra' }>): unknown {
   if (body === undefined) return body;
   if (mutation.kind === 'extra') {
     const objects = [[], ...nodesOf(body)].filter((path) => isObject(nodeAt(body, path)));

@@ -1,15 +1,20 @@
-import test from 'ava';
+import { setTimeout } from 'node:timers/promises';
+import test, { type ExecutionContext } from 'ava';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { ilpPair, transferBody } from '../helpers/fspiopBodies';
-import { useSwitch } from '../helpers/switchHarness';
-import { runCampaign } from './campaign';
+import { signedCall } from '../helpers/signedCalls';
+import { useSwitch, type FspiopCall } from '../helpers/switchHarness';
+import { runCampaign, runSignatureCampaign } from './campaign';
 import { operationsOf, type Api } from './documents';
 import { setUpScheme, type FuzzScheme } from './fixture';
 import { KNOWN_DEFECTS, unexplained } from './knownDefects';
 import { idKindsOf, sampleOf } from './samples';
-import { heardFromOutsiders, untouchedState } from './untouched';
+import { validateSignatures } from './schemeKeys';
+import type { SignedCase } from './signatureCases';
+import { heardFromOutsiders, receivedCounts, receivedSince, untouchedState } from './untouched';
 
-// `npm test` sends RUNS cases per API from a fixed seed; FUZZ_RUNS and FUZZ_SEED ask for more, or for other cases.
+// `npm test` sends RUNS cases per campaign (one per API, then signatures) from a fixed seed; FUZZ_RUNS and FUZZ_SEED ask
+// for more, or for other cases.
 const RUNS = Number(process.env.FUZZ_RUNS || 500);
 const SEED = Number(process.env.FUZZ_SEED || 20_240_601);
 
@@ -74,20 +79,68 @@ test.serial.failing(`known defect: ${KNOWN_DEFECTS.strangersQuoteGets.name}`, as
   t.false(payee.received.some((r) => r.method === 'GET' && r.path === path && r.headers['fspiop-source'] === stranger.name));
 });
 
-test.serial('afterwards the payer still pays the payee: a valid transfer is committed', async (t) => {
+/** A valid transfer from the payer to the payee, each message passed through `send` as it goes (signed, say), commits. */
+async function paysAndCommits(
+  t: ExecutionContext,
+  send: (method: string, path: string, call: FspiopCall) => Promise<FspiopCall> = async (_, __, call) => call,
+) {
   const { hub, payer, payee } = scheme;
   const { fulfilment, condition } = ilpPair();
   const body = transferBody(payer.name, payee.name, '3', { condition });
+  const path = `/transfers/${body.transferId}`;
   payee.react(async (request) => {
     if (request.method !== 'POST' || request.body?.transferId !== body.transferId) return;
-    await hub.fspiop('PUT', `/transfers/${body.transferId}`, {
-      source: payee.name,
-      destination: payer.name,
-      body: { transferState: 'COMMITTED', fulfilment, completedTimestamp: new Date().toISOString() },
-    });
+    const fulfil = { transferState: 'COMMITTED', fulfilment, completedTimestamp: new Date().toISOString() };
+    await hub.fspiop('PUT', path, await send('PUT', path, { source: payee.name, destination: payer.name, body: fulfil }));
   });
-  t.is((await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body })).status, 202);
-  const answer = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`);
+  const prepared = await hub.fspiop('POST', '/transfers', await send('POST', '/transfers', { source: payer.name, destination: payee.name, body }));
+  t.is(prepared.status, 202);
+  const answer = await payer.waitFor((r) => r.method === 'PUT' && r.path === path);
   t.is(answer.body.transferState, 'COMMITTED');
   t.deepEqual((await checkLedger(hub.services.db)).violations, []);
+}
+
+test.serial('afterwards the payer still pays the payee: a valid transfer is committed', (t) => paysAndCommits(t));
+
+test.serial(
+  `signatures: ${RUNS} FSPIOP and third-party messages with bodies from participants whose signatures are validated, none signed right: each is refused 400 with 3105, or with the error of a header or body check that comes before the signature's, and nothing changes`,
+  async (t) => {
+    t.timeout(Math.max(120_000, RUNS * 400));
+    const keys = await validateSignatures(scheme);
+    // What the campaign may not change: the state the tests before left, the transfer just committed included.
+    const unchanged = await untouchedState(scheme);
+    const counts = receivedCounts(scheme);
+    const seed = SEED + APIS.length;
+    const { report, cases } = await runSignatureCampaign(scheme, keys, { seed, runs: RUNS });
+    // Time for what a message wrongly taken would have set going to reach someone.
+    await setTimeout(1_000);
+    t.log(
+      `seed ${seed}: ${report.sent} sent`,
+      tally(cases, 'attack'),
+      'refused first for',
+      tally(cases, 'earlier'),
+      'also malformed after',
+      tally(cases, 'later'),
+      'answers',
+      report.byStatus,
+    );
+
+    t.is(report.sent, RUNS);
+    t.deepEqual(report.problems, []);
+    t.deepEqual(receivedSince(counts), []);
+    t.deepEqual(await untouchedState(scheme), unchanged);
+    t.deepEqual((await checkLedger(scheme.hub.services.db)).violations, []);
+  },
+);
+
+test.serial('with signatures validated, the payer still pays the payee: a correctly signed valid transfer is committed', async (t) => {
+  const keys = await validateSignatures(scheme);
+  await paysAndCommits(t, (method, path, call) => signedCall(method, path, call, keys.privateKeyOf(call.source)));
 });
+
+/** How many cases had each value of `field`. */
+function tally(cases: SignedCase[], field: 'attack' | 'earlier' | 'later'): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of cases.map((prepared) => prepared[field]).filter((value) => value !== undefined)) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}

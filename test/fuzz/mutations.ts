@@ -92,8 +92,8 @@ const impostor = fc.constantFrom<Impostor>('unknown', 'hub', 'authService', 'ina
 
 /**
  * FSPIOP-Signature values a DFSP could forge: not JWS at all, Mojaloop's JSON form with random parts, a compact JWS of
- * random bytes, a very long one. The hub checks no signature yet (JWS_VALIDATE is coming): none may cause a 5xx now,
- * and once validation is on, each must be refused (3105).
+ * random bytes, a very long one. Where the sender's signatures are not validated none may cause a 5xx; where they are,
+ * each must be refused (3105).
  */
 export const forgedSignature: fc.Arbitrary<string> = fc.oneof(
   fc.string(),

@@ -588,3 +588,8 @@ export function sampleOf(operation: Operation, scheme: FuzzScheme, kind: IdKind)
   const declaration = DECLARATIONS[operation.api][operation.key];
   return declaration?.build(scheme, idOf(scheme, declaration.names, kind));
 }
+
+/** The operation's path with its parameters filled in, as they are: a spoiled one stays spoiled. */
+export function pathWith(operation: Operation, params: Record<string, string>): string {
+  return operation.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name]);
+}

@@ -2,6 +2,7 @@ import { In } from 'typeorm';
 import { AccountLookup } from '../../activities/hub/lookup/accountLookup';
 import { JournalEntry, Participant, ParticipantAccount } from '../../activities/hub/db/entities';
 import { ConsentRecord } from '../../activities/hub/db/thirdpartyEntities';
+import type { SimulatedDfsp } from '../helpers/dfsp';
 import { HUB_ID } from '../helpers/switchHarness';
 import type { FuzzScheme } from './fixture';
 
@@ -52,5 +53,17 @@ export function heardFromOutsiders(scheme: FuzzScheme): string[] {
     party.received
       .filter((r) => outsiders.includes(String(r.headers['fspiop-source'])) && inFlight.some((id) => r.path.includes(id)))
       .map((r) => `${party.name} heard ${r.method} ${r.path} from ${r.headers['fspiop-source']}`),
+  );
+}
+
+/** How many messages each of the scheme's participants has received so far. */
+export function receivedCounts(scheme: FuzzScheme): Map<SimulatedDfsp, number> {
+  return new Map([scheme.payer, scheme.payee, scheme.stranger, scheme.pisp].map((dfsp) => [dfsp, dfsp.received.length]));
+}
+
+/** What the participants received after `counts` were taken, one line a message. */
+export function receivedSince(counts: Map<SimulatedDfsp, number>): string[] {
+  return [...counts].flatMap(([dfsp, count]) =>
+    dfsp.received.slice(count).map((r) => `${dfsp.name} received ${r.method} ${r.path} from ${r.headers['fspiop-source']}`),
   );
 }

@@ -7,10 +7,11 @@ import { workflowIds } from '../../api/contracts/conversations';
 import pino from 'pino';
 import { PeerSender } from '../../activities/connector/peerSender';
 import { TransferRecord } from '../../activities/hub/db/entities';
-import { sign, signatureProblem } from '../../activities/platform/jws';
+import { signatureProblem } from '../../activities/platform/jws';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
 import { mojaloopJws, mojaloopJwsMissing } from '../helpers/mojaloopJws';
+import { signedCall, type Forgery } from '../helpers/signedCalls';
 import { FspiopCall, HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 // The switch with JWS validation on for the scheme (JWS_VALIDATE), participants' public keys in a directory of
@@ -43,29 +44,16 @@ async function participant(): Promise<SimulatedDfsp> {
 }
 
 /** How a message is signed, where a test forges it: another key, other headers or another body than those sent. */
-interface Signing {
+interface Signing extends Forgery {
   key?: KeyObject;
-  signedHeaders?: Record<string, string>;
-  signedBody?: string;
 }
 
-/** A call as a signing DFSP sends it, Mojaloop's way: FSPIOP-URI and FSPIOP-HTTP-Method named, all signed with its key. */
-async function signedCall(method: string, urlPath: string, call: FspiopCall, signing: Signing = {}): Promise<FspiopCall> {
-  const text = typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
-  const headers: Record<string, string | undefined> = {
-    date: new Date().toUTCString(),
-    'fspiop-source': call.source,
-    'fspiop-destination': call.destination,
-    'fspiop-uri': urlPath,
-    'fspiop-http-method': method,
-    ...call.headers,
-  };
-  const signature = await sign({ ...headers, ...signing.signedHeaders }, signing.signedBody ?? text, signing.key ?? keys.get(call.source)!);
-  return { ...call, body: text, headers: { ...headers, 'fspiop-signature': signature } };
-}
+/** A call signed as its FSPIOP-Source signs it, unless a test forges it. */
+const signedAs = (method: string, urlPath: string, call: FspiopCall, signing: Signing = {}): Promise<FspiopCall> =>
+  signedCall(method, urlPath, call, signing.key ?? keys.get(call.source)!, signing);
 
 const send = async (method: string, urlPath: string, call: FspiopCall, signing?: Signing) =>
-  hub.fspiop(method, urlPath, await signedCall(method, urlPath, call, signing));
+  hub.fspiop(method, urlPath, await signedAs(method, urlPath, call, signing));
 
 /** The payee fulfils every transfer it is asked for, signing its answer. */
 function fulfilling(payee: SimulatedDfsp, fulfilment: string, transferState: 'COMMITTED' | 'RESERVED' = 'COMMITTED') {
@@ -118,7 +106,7 @@ test('a transfer signed by payer and payee commits, each message passed on with 
   const { fulfilment, condition } = ilpPair();
   fulfilling(payee, fulfilment);
   const body = transferBody(payer.name, payee.name, '75', { condition });
-  const call = await signedCall('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  const call = await signedAs('POST', '/transfers', { source: payer.name, destination: payee.name, body });
   t.is((await hub.fspiop('POST', '/transfers', call)).status, 202);
 
   const prepare = await payee.waitFor((r) => r.method === 'POST' && r.path === '/transfers');
@@ -188,7 +176,7 @@ test("a payee's forged fulfilment, or one replayed at another transfer's path, i
     { key: stranger.privateKey },
   );
   t.is(forged.body?.errorInformation?.errorCode, '3105');
-  const genuine = await signedCall('PUT', `/transfers/${first.transferId}`, { source: payee.name, destination: payer.name, body: answer });
+  const genuine = await signedAs('PUT', `/transfers/${first.transferId}`, { source: payee.name, destination: payer.name, body: answer });
   const replayed = await hub.fspiop('PUT', `/transfers/${second.transferId}`, genuine);
   t.is(replayed.status, 400);
   t.is(replayed.body?.errorInformation?.errorCode, '3105', 'a signature for /transfers/{first} does not hold at /transfers/{second}');
