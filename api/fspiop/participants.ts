@@ -80,23 +80,23 @@ export const participantsRoutes: ResourceRoutes = (deps) => {
     partyOf(ctx);
     validateFspiop('ParticipantsTypeIDPutResponse', body);
   });
+  // A batch's callback names its request by ID alone; `check` refuses a body its schema does not allow.
+  const batchCallback = (check: (body: unknown) => void) =>
+    ignore((ctx, body) => {
+      pathId(ctx.params.ID);
+      check(body);
+    });
   // The error paths first: /participants/{ID}/error would also match {Type}/{ID}, and …/{ID}/error {SubId}.
   router.put(
     '/participants/:ID/error',
-    ignore((ctx, body) => {
-      pathId(ctx.params.ID);
-      validateFspiop('ErrorInformationObject', body);
-    }),
+    batchCallback((body) => validateFspiop('ErrorInformationObject', body)),
   );
   router.put('/participants/:Type/:ID/error', partyError);
   router.put('/participants/:Type/:ID/:SubId/error', partyError);
   // The third-party API's form of the batch answer: its entries may also be consents and account links.
   router.put(
     '/participants/:ID',
-    ignore((ctx, body) => {
-      pathId(ctx.params.ID);
-      validateThirdparty('ParticipantsIDPutResponse', body);
-    }),
+    batchCallback((body) => validateThirdparty('ParticipantsIDPutResponse', body)),
   );
   router.put('/participants/:Type/:ID', partyAnswer);
   router.put('/participants/:Type/:ID/:SubId', partyAnswer);
