@@ -113,7 +113,7 @@ function dataSourceFor(databaseUrl: string): DataSource {
 /**
  * Applies pending migrations once, even when several processes (gateways, workers, test files) start
  * against a new database together: MySQL serialises them with a named lock; on SQLite the loser of the
- * race finds the migrations applied.
+ * race tries again until it finds them applied.
  */
 async function migrate(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type === 'mysql') {
@@ -127,10 +127,17 @@ async function migrate(dataSource: DataSource): Promise<void> {
     }
     return;
   }
-  try {
-    await dataSource.runMigrations({ transaction: 'all' });
-  } catch (error) {
-    if (await dataSource.showMigrations()) throw error;
+  // SQLite has no named lock, and TypeORM checks for a table before creating it, so the loser of the race fails on
+  // "already exists". Its attempt is one transaction and rolled back: try again until the winner's work is visible.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await dataSource.runMigrations({ transaction: 'all' });
+      return;
+    } catch (error) {
+      if (!(await dataSource.showMigrations())) return;
+      if (attempt >= 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 }
 
