@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { repoRoot } from '../../activities/platform/config';
 import { freePort } from '../../temporal/ports';
 import { connectorWorkflowsPaths } from '../helpers/connectors';
-import { HubProcesses, onboardParticipant, startHubProcesses, startProcess } from '../helpers/hubProcesses';
+import { HubProcesses, logTail, onboardParticipant, startHubProcesses, startProcess } from '../helpers/hubProcesses';
 import { stopChildren } from '../../worker/children';
 
 type Log = (message: string) => void;
@@ -27,15 +27,15 @@ export interface Scheme {
   stop(): Promise<void>;
 }
 
-async function healthy(url: string, child: ChildProcess, timeoutMs: number, logFile: string): Promise<void> {
+async function healthy(url: string, child: ChildProcess, timeoutMs: number, logDir: string, name: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url} exited during start-up (see ${logFile})`);
+    if (child.exitCode !== null) throw new Error(`${url} exited during start-up; ${logTail(logDir, name)}`);
     const ok = await fetch(`${url}/health`)
       .then((response) => response.ok)
       .catch(() => false);
     if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url} was not healthy within ${timeoutMs / 1000} s (see ${logFile})`);
+    if (Date.now() > deadline) throw new Error(`${url} was not healthy within ${timeoutMs / 1000} s; ${logTail(logDir, name)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -80,7 +80,7 @@ export async function startScheme(
       const child = startProcess(`worker/${role}.js`, id, env, logDir);
       children.push(child);
       const connector = { role, id, inboundUrl: `http://127.0.0.1:${inboundPort}`, outboundUrl: `http://127.0.0.1:${outboundPort}` };
-      await healthy(connector.inboundUrl, child, 120_000, path.join(logDir, `${id}.log`));
+      await healthy(connector.inboundUrl, child, 120_000, logDir, id);
       await onboardParticipant(hub.adminUrl, id, connector.inboundUrl, { currency, role });
       connectors[id] = connector;
     });

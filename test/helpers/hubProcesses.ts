@@ -33,6 +33,13 @@ export function startProcess(entry: string, name: string, env: NodeJS.ProcessEnv
   return spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: ['ignore', out, out] });
 }
 
+/** The last lines a child started by `startProcess` wrote, for a failure message a CI log can show. */
+export function logTail(logDir: string, name: string, lines = 20): string {
+  const file = path.join(logDir, `${name}.log`);
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trimEnd() : '';
+  return `last output (${file}):\n  ${text.split('\n').slice(-lines).join('\n  ')}`;
+}
+
 /**
  * A hub of its own for a suite or the demo: a Temporal dev server (in memory; with its Web UI when `ui`), a fresh
  * SQLite file, and central-ledger's behaviour of making new participants active; `env` adds settings.
@@ -51,14 +58,18 @@ export async function startHubProcesses(options: { log: Log; logDir: string; ui?
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
     ...options.env,
   };
-  const children = [startProcess('worker/main.js', 'hub-worker', env, options.logDir), startProcess('api/main.js', 'hub-gateway', env, options.logDir)];
+  const names = ['hub-worker', 'hub-gateway'];
+  const children = [startProcess('worker/main.js', names[0], env, options.logDir), startProcess('api/main.js', names[1], env, options.logDir)];
   await waitUntilReady({
     healthUrl: `http://127.0.0.1:${adminPort}/health`,
     temporalAddress: temporal.address,
     namespace: 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE!,
     timeoutMs: 120_000,
-    failed: () => (children.some((child) => child.exitCode !== null) ? `a hub process exited during start-up (see ${options.logDir}/hub-*.log)` : undefined),
+    failed: () => {
+      const dead = names.filter((_, index) => children[index].exitCode !== null);
+      return dead.length ? dead.map((name) => `the ${name} process exited during start-up; ${logTail(options.logDir, name)}`).join('\n') : undefined;
+    },
   });
   return {
     switchUrl: `http://127.0.0.1:${switchPort}`,

@@ -2,7 +2,7 @@ import { freePort } from '../../temporal/ports';
 import { stopChildren } from '../../worker/children';
 import { waitUntilReady } from '../../worker/readiness';
 import { Issued, TestCa } from '../helpers/certificates';
-import { HubProcesses, onboardParticipant, startProcess } from '../helpers/hubProcesses';
+import { HubProcesses, logTail, onboardParticipant, startProcess } from '../helpers/hubProcesses';
 import { DfspBackend } from './backend';
 import { SdkAdapter, SdkJws, SdkTls, startRedis, startSdkAdapter } from './peers';
 
@@ -61,7 +61,7 @@ export async function startMutualTlsGateway(hub: HubProcesses, pki: SchemePki): 
       namespace: 'default',
       taskQueue: env.TEMPORAL_TASK_QUEUE!,
       timeoutMs: 60_000,
-      failed: () => (child.exitCode !== null ? `the mutual TLS gateway exited (see ${hub.logDir}/hub-gateway-mtls.log)` : undefined),
+      failed: () => (child.exitCode !== null ? `the mutual TLS gateway exited; ${logTail(hub.logDir, 'hub-gateway-mtls')}` : undefined),
     });
   } catch (error) {
     await stop();
