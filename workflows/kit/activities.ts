@@ -1,5 +1,6 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { HubActivities } from '../../activities';
+import { firstAttemptLocally } from './firstAttemptLocally';
 
 /**
  * The retry presets every conversation shares, one proxy each.
@@ -13,13 +14,16 @@ export const records = proxyLocalActivities<HubActivities>({
 });
 
 /**
- * Messages to DFSPs are ordinary activities: retried with backoff on network errors and 5xx for minutes if
- * need be, without holding up the workflow's timers and signals meanwhile.
+ * Messages to DFSPs: a first attempt as a local activity, then, on a network error or 5xx, ordinary activities retried
+ * with backoff for minutes if need be, without holding up the workflow's timers and signals meanwhile.
  */
-export const deliveries = proxyActivities<HubActivities>({
-  startToCloseTimeout: '15 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
-});
+export const deliveries = firstAttemptLocally<HubActivities>(
+  { startToCloseTimeout: '15 seconds' },
+  {
+    startToCloseTimeout: '15 seconds',
+    retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+  },
+);
 
 /** Answers read from a conversation's record (repeats, late callbacks, GETs), each with its own attempts. */
 export const followUps = proxyActivities<HubActivities>({
