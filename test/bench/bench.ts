@@ -1,23 +1,30 @@
-// `npm run bench`: throughput and latency of the real hub, then its ledger invariants.
+// `npm run bench`: throughput and latency of the real hub against the Temporal floor, where the time goes, then the
+// hub's ledger invariants.
 //
-//   npm run bench [-- --concurrency 10 --duration 20 --warmup 3 --timeout 30 --no-floor --temporal-db-file --jws]
+//   npm run bench [-- --mode payments|transfers --concurrency 10[,20,50,100] --duration 20 --warmup 3 --timeout 30
+//                     --no-floor --temporal-in-memory --jws --soak MINUTES --chart FILE]
 //
-// 1. A fresh environment in a temp dir: a headless Temporal dev server on a free port (in-memory, or a SQLite
-//    file with --temporal-db-file), a fresh SQLite database (or DATABASE_URL, with unique participant names),
-//    and the real worker and gateway processes (dist/worker/main.js, dist/api/main.js) as child processes.
+// 1. A fresh environment in a temp dir: a headless Temporal dev server on a free port (on a SQLite file, as `npm start`
+//    runs it, or in memory with --temporal-in-memory), a fresh SQLite database (or DATABASE_URL, with unique
+//    participant names), and the real worker and gateway processes (dist/worker/main.js, dist/api/main.js).
 // 2. Two DFSPs provisioned through the admin API as an operator would, each a real HTTP server (SimulatedDfsp):
 //    the payee answers quotes and fulfils transfers, the payer measures.
-// 3. N virtual users, each looping POST /quotes → PUT /quotes/{ID} → POST /transfers → PUT /transfers/{ID}
-//    for D seconds (after a short warm-up that is not counted). Latencies run from the POST to the payer's callback.
-// 4. Once every transfer is decided: the ledger invariants (checkLedger) and the positions (payer +sum,
-//    payee −sum of the committed amounts). Exit code 1 if they fail; timings are printed, never asserted.
-// 5. The Temporal floor on the same server: an in-process worker running a workflow that waits for one
-//    signal (test/bench/floorWorkflow.ts); start → signal → result, same concurrency and duration.
-// With --jws the DFSPs sign every message with a body (FSPIOP-Signature, keys made for the run) and the hub validates
-// each (JWS_VALIDATE) and signs its own: compared with a run without, the cost of end-to-end signatures.
+// 3. For each concurrency N, N virtual users loop for D seconds (after a short warm-up that is not counted): a payment
+//    is POST /quotes → PUT /quotes/{ID} → POST /transfers → PUT /transfers/{ID}; with --mode transfers the quote is
+//    left out (the payee is handed the fulfilment). Latencies run from the POST to the payer's callback.
+// 4. Once every transfer is decided: the ledger invariants (checkLedger) and the positions (payer +sum, payee −sum of
+//    the committed amounts). Exit code 1 if they fail; timings are printed, never asserted.
+// 5. The Temporal floor on the same server at each concurrency: an in-process worker running a workflow that waits for
+//    one signal (test/bench/floorWorkflow.ts); start → signal → result.
+// 6. Where the time goes: CPU and disk writes of each process over the first measured window, and the events in the
+//    histories of a sample of quotes, transfers and floor workflows (workflow tasks, activity tasks, local activities,
+//    signals), from which the requests each costs the server. With several concurrencies, a chart (SVG).
+// With --soak the first concurrency runs for that many minutes instead, and the memory of the worker and gateway is
+// printed every 30 s. With --jws the DFSPs sign every message with a body and the hub validates each and signs its own.
 //
-// Settings also come from the environment: BENCH_CONCURRENCY, BENCH_DURATION, BENCH_WARMUP, BENCH_TIMEOUT,
-// BENCH_FLOOR=0, BENCH_TEMPORAL_DB_FILE=1, BENCH_JWS=1. All traffic stays on 127.0.0.1. Ctrl-C stops and cleans up everything.
+// Settings also come from the environment: BENCH_MODE, BENCH_CONCURRENCY, BENCH_DURATION, BENCH_WARMUP, BENCH_TIMEOUT,
+// BENCH_FLOOR=0, BENCH_TEMPORAL_IN_MEMORY=1, BENCH_JWS=1, BENCH_SOAK, BENCH_CHART. All traffic stays on 127.0.0.1.
+// Ctrl-C stops and cleans up everything.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -28,7 +35,6 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadConfig, repoRoot } from '../../activities/platform/config';
-import { sign } from '../../activities/platform/jws';
 import { Decimal } from '../../activities/hub/db/money';
 import { openHubServices, type HubServices } from '../../activities/hub/services';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
@@ -37,220 +43,21 @@ import { temporalCliPath } from '../../temporal/setup';
 import { freePort } from '../../temporal/ports';
 import { waitUntilReady } from '../../worker/readiness';
 import { uniqueName } from '../helpers/database';
-import { SimulatedDfsp, type ReceivedRequest } from '../helpers/dfsp';
-import { ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
-import { floor, floorGoSignal } from './floorWorkflow';
+import { SimulatedDfsp } from '../helpers/dfsp';
+import { historyCost, residentMb, serverRequests, UsageMeter, type HistoryCost, type Measured, type Usage } from './breakdown';
+import { concurrencyChart } from './chart';
+import { floorIteration } from './floor';
+import { parseOptions, type Options } from './options';
+import { profileSummary } from './profile';
+import { CURRENCY, hubIteration, PayerSide, payeeAnswers, provision, TRANSFER_EXPIRY_MS, type Parties, type SigningKeys, type TransferState } from './payments';
+import { describeErrors, drive, type Phase, type Recorder } from './statistics';
 
 const HOST = '127.0.0.1';
-const CURRENCY = 'USD';
 const HUB_NAME = 'Hub';
-/** Large enough that no benchmark run reaches it: the bench measures the happy path. */
-const NET_DEBIT_CAP = 1_000_000_000;
-const FUNDS_IN = 1_000_000_000;
-/** Transfer expiration: well beyond the callback timeout, so a slow transfer is counted as a timeout, not aborted. */
-const TRANSFER_EXPIRY_MS = 60_000;
+/** Histories read per conversation type for the breakdown. */
+const HISTORY_SAMPLE = 30;
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
-
-// ---------------------------------------------------------------------------------------------- options
-
-interface Options {
-  concurrency: number;
-  durationS: number;
-  warmupS: number;
-  timeoutMs: number;
-  floor: boolean;
-  temporalDbFile: boolean;
-  jws: boolean;
-  verbose: boolean;
-}
-
-const USAGE = `usage: npm run bench [-- options]
-  --concurrency N       virtual users (default 10, env BENCH_CONCURRENCY)
-  --duration S          measured seconds per phase (default 20, env BENCH_DURATION)
-  --warmup S            unmeasured seconds before each phase (default 3, env BENCH_WARMUP)
-  --timeout S           how long a user waits for a callback (default 30, env BENCH_TIMEOUT)
-  --no-floor            skip the Temporal floor phase (env BENCH_FLOOR=0)
-  --temporal-db-file    Temporal dev server on a SQLite file in the temp dir instead of in-memory
-                        (env BENCH_TEMPORAL_DB_FILE=1)
-  --jws                 DFSPs sign, the hub validates and signs (JWS_VALIDATE, env BENCH_JWS=1)
-  --verbose             show all output of the worker and gateway processes, not only warnings and errors`;
-
-function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
-  const number = (name: string, raw: string | undefined, fallback: number, min: number): number => {
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number >= ${min}, got "${raw}"\n${USAGE}`);
-    return value;
-  };
-  const flag = (raw: string | undefined, fallback: boolean) => (raw === undefined || raw === '' ? fallback : !/^(0|false|no|off)$/i.test(raw));
-  const values: Record<string, string | undefined> = {
-    concurrency: env.BENCH_CONCURRENCY,
-    duration: env.BENCH_DURATION,
-    warmup: env.BENCH_WARMUP,
-    timeout: env.BENCH_TIMEOUT,
-  };
-  let floorOn = flag(env.BENCH_FLOOR, true);
-  let temporalDbFile = flag(env.BENCH_TEMPORAL_DB_FILE, false);
-  let jws = flag(env.BENCH_JWS, false);
-  let verbose = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--help' || arg === '-h') {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    }
-    if (arg === '--no-floor') floorOn = false;
-    else if (arg === '--floor') floorOn = true;
-    else if (arg === '--temporal-db-file') temporalDbFile = true;
-    else if (arg === '--jws') jws = true;
-    else if (arg === '--verbose') verbose = true;
-    else {
-      const match = /^--(concurrency|duration|warmup|timeout)(?:=(.*))?$/.exec(arg);
-      if (!match) throw new Error(`unknown argument "${arg}"\n${USAGE}`);
-      const value = match[2] ?? argv[++i];
-      if (value === undefined) throw new Error(`--${match[1]} needs a value\n${USAGE}`);
-      values[match[1]] = value;
-    }
-  }
-  return {
-    concurrency: Math.floor(number('concurrency', values.concurrency, 10, 1)),
-    durationS: number('duration', values.duration, 20, 1),
-    warmupS: number('warmup', values.warmup, 3, 0),
-    timeoutMs: number('timeout', values.timeout, 30, 1) * 1000,
-    floor: floorOn,
-    temporalDbFile,
-    jws,
-    verbose,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------- statistics
-
-class Series {
-  private readonly values: number[] = [];
-  private sorted = true;
-
-  add(ms: number): void {
-    this.values.push(ms);
-    this.sorted = false;
-  }
-
-  get count(): number {
-    return this.values.length;
-  }
-
-  /** Nearest-rank percentile, in ms. */
-  percentile(p: number): number {
-    if (this.values.length === 0) return NaN;
-    if (!this.sorted) {
-      this.values.sort((a, b) => a - b);
-      this.sorted = true;
-    }
-    const rank = Math.max(1, Math.ceil((p / 100) * this.values.length));
-    return this.values[rank - 1];
-  }
-
-  get max(): number {
-    return this.percentile(100);
-  }
-}
-
-/** What one iteration of a virtual user observed; `drive` files it under a phase by when it finished. */
-class Sample {
-  transferMs?: number;
-  quoteMs?: number;
-  errorKind?: string;
-
-  error(kind: string): void {
-    this.errorKind ??= kind;
-  }
-}
-
-/** What one phase (warm-up or measured window) of one scenario recorded. */
-class Recorder {
-  readonly latency = new Series();
-  readonly quotes = new Series();
-  readonly errors = new Map<string, number>();
-  /** Errors of iterations that finished after the window (they are counted in `errors` too). */
-  errorsAfterWindow = 0;
-
-  constructor(readonly durationS: number) {}
-
-  add(sample: Sample): void {
-    if (sample.quoteMs !== undefined) this.quotes.add(sample.quoteMs);
-    if (sample.transferMs !== undefined) this.latency.add(sample.transferMs);
-    if (sample.errorKind !== undefined) this.error(sample.errorKind);
-  }
-
-  error(kind: string): void {
-    this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
-  }
-
-  get errorCount(): number {
-    let total = 0;
-    for (const n of this.errors.values()) total += n;
-    return total;
-  }
-
-  /** Completions inside the window per second of the window. */
-  get ratePerS(): number {
-    return this.durationS > 0 ? this.latency.count / this.durationS : 0;
-  }
-}
-
-/**
- * N virtual users looping `iteration` for the warm-up and then the measured window; none starts a new
- * iteration after the window (or after an abort), the ones under way run to their end. Steady-state figures:
- * the measured recorder holds the iterations that finished inside the window (whenever they started), so
- * throughput is completions in the window / its duration; errors of iterations that finish later count too.
- */
-async function drive(
-  concurrency: number,
-  warmupMs: number,
-  durationMs: number,
-  iteration: (sample: Sample) => Promise<void>,
-  progress: (measured: Recorder, elapsedMs: number) => void,
-): Promise<Recorder> {
-  const warmup = new Recorder(warmupMs / 1000);
-  const measured = new Recorder(durationMs / 1000);
-  const start = performance.now();
-  const measureFrom = start + warmupMs;
-  const end = measureFrom + durationMs;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    if (now >= measureFrom && !aborted) progress(measured, now - measureFrom);
-  }, 5_000);
-  try {
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (performance.now() < end && !aborted) {
-          const sample = new Sample();
-          try {
-            await iteration(sample);
-          } catch (error) {
-            sample.error(`exception: ${error instanceof Error ? error.message : String(error)}`.slice(0, 120));
-          }
-          const finished = performance.now();
-          if (finished < measureFrom) warmup.add(sample);
-          else if (finished < end) measured.add(sample);
-          else if (sample.errorKind !== undefined) {
-            measured.error(sample.errorKind);
-            measured.errorsAfterWindow++;
-          }
-        }
-      }),
-    );
-  } finally {
-    clearInterval(ticker);
-  }
-  if (warmup.errorCount > 0) log(`warm-up errors (not counted): ${describeErrors(warmup)}`);
-  return measured;
-}
-
-function describeErrors(recorder: Recorder): string {
-  return [...recorder.errors].map(([kind, n]) => `${n}× ${kind}`).join('; ');
-}
 
 // ---------------------------------------------------------------------------------------------- clean-up
 
@@ -315,8 +122,10 @@ function worthShowing(line: string): boolean {
   return /\[(WARN|ERROR)\]|error/i.test(line) && !/\[INFO\]/.test(line);
 }
 
-function startHubProcess(name: string, entry: string, env: NodeJS.ProcessEnv): HubProcess {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** With `profileDir`, V8 writes the process's CPU profile there as it exits. */
+function startHubProcess(name: string, entry: string, env: NodeJS.ProcessEnv, profileDir?: string): HubProcess {
+  const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profiling, path.join(repoRoot, 'dist', entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   liveChildren.add(child);
   const hub: HubProcess = {
     name,
@@ -360,279 +169,85 @@ function startHubProcess(name: string, entry: string, env: NodeJS.ProcessEnv): H
   return hub;
 }
 
-// ---------------------------------------------------------------------------------------------- HTTP
+// ---------------------------------------------------------------------------------------------- phases
 
-async function adminCall(adminUrl: string, method: string, urlPath: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${adminUrl}${urlPath}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`admin ${method} ${urlPath}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+/** One measured phase at one concurrency: what the users saw, and what each process used meanwhile. */
+interface Measurement {
+  level: number;
+  recorder: Recorder;
+  usage?: Usage[];
 }
 
-/** The DFSPs' private keys by name, with --jws. */
-type SigningKeys = Map<string, crypto.KeyObject>;
-
-/** An FSPIOP request or callback with the headers a DFSP sends (as test/helpers/switchHarness.ts fspiop()), signed with its key if it has one. */
-async function fspiop(
-  switchUrl: string,
-  method: string,
-  urlPath: string,
-  source: string,
-  destination: string,
-  body: unknown,
-  keys: SigningKeys,
-): Promise<{ status: number; text: string }> {
-  const resource = urlPath.split('/')[1];
-  const media = `application/vnd.interoperability.${resource}+json;version=1.1`;
-  const headers: Record<string, string> = {
-    'content-type': media,
-    date: new Date().toUTCString(),
-    'fspiop-source': source,
-    'fspiop-destination': destination,
+function phaseAt(options: Options, level: number, what: string, meter: UsageMeter, usage: (measured: Usage[]) => void): Phase {
+  return {
+    concurrency: level,
+    warmupMs: options.warmupS * 1000,
+    durationMs: options.durationS * 1000,
+    aborted: () => aborted,
+    window: { open: () => meter.start(), close: () => usage(meter.stop()) },
+    progress: (r, elapsed) => log(`  ${(elapsed / 1000).toFixed(0)} s: ${r.latency.count} ${what}, ${r.errorCount} errors`),
+    warmupErrors: (description) => log(`warm-up errors (not counted): ${description}`),
   };
-  if (method !== 'PUT' && method !== 'PATCH') headers.accept = media;
-  const text = JSON.stringify(body);
-  const key = keys.get(source);
-  if (key) {
-    Object.assign(headers, { 'fspiop-uri': urlPath, 'fspiop-http-method': method });
-    headers['fspiop-signature'] = await sign(headers, text, key);
-  }
-  const response = await fetch(`${switchUrl}${urlPath}`, { method, headers, body: text });
-  return { status: response.status, text: await response.text() };
 }
 
-async function provision(adminUrl: string, name: string, dfsp: SimulatedDfsp): Promise<void> {
-  const created = await adminCall(adminUrl, 'POST', '/participants', { name, currency: CURRENCY });
-  await adminCall(adminUrl, 'PUT', `/participants/${name}`, { isActive: true });
-  for (const endpoint of dfsp.endpoints()) await adminCall(adminUrl, 'POST', `/participants/${name}/endpoints`, endpoint);
-  await adminCall(adminUrl, 'POST', `/participants/${name}/initialPositionAndLimits`, {
-    currency: CURRENCY,
-    limit: { type: 'NET_DEBIT_CAP', value: NET_DEBIT_CAP },
-    initialPosition: 0,
-  });
-  const settlement = created.accounts.find((a: any) => a.ledgerAccountType === 'SETTLEMENT' && a.currency === CURRENCY).id;
-  await adminCall(adminUrl, 'POST', `/participants/${name}/accounts/${settlement}`, {
-    transferId: crypto.randomUUID(),
-    externalReference: 'bench opening deposit',
-    action: 'recordFundsIn',
-    reason: 'bench',
-    amount: { amount: FUNDS_IN, currency: CURRENCY },
-  });
+async function measure(options: Options, level: number, what: string, meter: UsageMeter, iteration: Parameters<typeof drive>[1]): Promise<Measurement> {
+  log(`${what}: concurrency ${level}, warm-up ${options.warmupS} s, duration ${options.durationS} s`);
+  let usage: Usage[] | undefined;
+  const recorder = await drive(
+    phaseAt(options, level, what, meter, (measuredUsage) => (usage = measuredUsage)),
+    iteration,
+  );
+  return { level, recorder, usage };
 }
 
-// ---------------------------------------------------------------------------------------------- the hub scenario
-
-interface Arrival {
-  error: boolean;
-  body: any;
-  at: number;
-}
-
-type TransferState = 'sent' | 'committed' | 'aborted' | 'refused' | 'other';
-
-/** The payer side: callbacks routed to the user waiting for them, and every transfer's outcome as the payer heard it. */
-class PayerSide {
-  private readonly waiters = new Map<string, (arrival: Arrival) => void>();
-  readonly transfers = new Map<string, { amount: string; state: TransferState }>();
-  unmatched = 0;
-  contradictions: string[] = [];
-
-  constructor(readonly dfsp: SimulatedDfsp) {
-    dfsp.react((request) => this.received(request));
-  }
-
-  private received(request: ReceivedRequest): void {
-    const at = performance.now();
-    this.dfsp.received.length = 0; // the bench keeps its own books; don't let the simulator's list grow
-    const match = /^\/(quotes|transfers)\/([^/?]+)(\/error)?$/.exec(request.path);
-    if (request.method !== 'PUT' || !match) {
-      this.unmatched++;
-      return;
-    }
-    const [, resource, id, errorSuffix] = match;
-    const error = Boolean(errorSuffix);
-    if (resource === 'transfers') {
-      const transfer = this.transfers.get(id);
-      if (transfer) {
-        const state: TransferState = error ? 'aborted' : request.body?.transferState === 'COMMITTED' ? 'committed' : 'other';
-        if (transfer.state !== 'sent' && transfer.state !== 'refused' && transfer.state !== state) {
-          this.contradictions.push(`transfer ${id}: payer told ${transfer.state}, later ${state}`);
-        }
-        transfer.state = state;
-      }
-    }
-    const key = `${resource}/${id}`;
-    const waiter = this.waiters.get(key);
-    if (waiter) {
-      this.waiters.delete(key);
-      waiter({ error, body: request.body, at });
-    } else {
-      this.unmatched++;
-    }
-  }
-
-  /** Registers interest in the callback for `key` (before the request is sent); undefined on timeout. */
-  expect(key: string, timeoutMs: number): { arrival: Promise<Arrival | undefined>; cancel(): void } {
-    let timer: NodeJS.Timeout | undefined;
-    const arrival = new Promise<Arrival | undefined>((resolve) => {
-      timer = setTimeout(() => {
-        this.waiters.delete(key);
-        resolve(undefined);
-      }, timeoutMs);
-      this.waiters.set(key, (a) => {
-        clearTimeout(timer);
-        resolve(a);
-      });
+/** Load at the first concurrency for `minutes`, the memory of each process sampled every 30 s. */
+async function soak(options: Options, minutes: number, processes: Measured[], iteration: Parameters<typeof drive>[1]): Promise<string[]> {
+  const rows: string[] = [`soak            concurrency ${options.levels[0]} for ${minutes} min; resident memory (MB) every 30 s`];
+  rows.push(`  ${'minute'.padEnd(8)}${processes.map((p) => p.name.padStart(12)).join('')}${'completed'.padStart(12)}${'errors'.padStart(8)}`);
+  const first = new Map<string, number>();
+  const last = new Map<string, number>();
+  let live: Recorder | undefined;
+  const sample = (elapsedMs: number, measured: Recorder) => {
+    const cells = processes.map((p) => {
+      const mb = residentMb(p.pid);
+      if (!first.has(p.name)) first.set(p.name, mb);
+      last.set(p.name, mb);
+      return mb.toFixed(0).padStart(12);
     });
-    return {
-      arrival,
-      cancel: () => {
-        clearTimeout(timer);
-        this.waiters.delete(key);
+    rows.push(
+      `  ${(elapsedMs / 60_000).toFixed(1).padEnd(8)}${cells.join('')}${String(measured.latency.count).padStart(12)}${String(measured.errorCount).padStart(8)}`,
+    );
+  };
+  let started = 0;
+  let ticker: NodeJS.Timeout | undefined;
+  const phase: Phase = {
+    concurrency: options.levels[0],
+    warmupMs: options.warmupS * 1000,
+    durationMs: minutes * 60_000,
+    aborted: () => aborted,
+    window: {
+      open: () => {
+        started = performance.now();
+        ticker = setInterval(() => live && sample(performance.now() - started, live), 30_000);
       },
-    };
-  }
-
-  get undecided(): number {
-    let n = 0;
-    for (const t of this.transfers.values()) if (t.state === 'sent') n++;
-    return n;
-  }
-}
-
-/** The payee side: answers every quote with a fresh condition, and fulfils every transfer whose condition it issued. */
-function payeeAnswers(payee: SimulatedDfsp, switchUrl: string, keys: SigningKeys, onError: (kind: string) => void): void {
-  const fulfilments = new Map<string, string>();
-  payee.react(async (request) => {
-    payee.received.length = 0;
-    if (request.method !== 'POST') return; // PATCH notifications and error callbacks need no answer
-    const payerFsp = String(request.headers['fspiop-source']);
-    if (request.path === '/quotes') {
-      const { fulfilment, condition } = ilpPair();
-      fulfilments.set(condition, fulfilment);
-      const answer = await fspiop(
-        switchUrl,
-        'PUT',
-        `/quotes/${request.body.quoteId}`,
-        payee.name,
-        payerFsp,
-        {
-          transferAmount: request.body.amount,
-          expiration: new Date(Date.now() + TRANSFER_EXPIRY_MS).toISOString(),
-          ilpPacket: Buffer.from(`bench ilp packet ${request.body.quoteId}`).toString('base64url'),
-          condition,
-        },
-        keys,
-      );
-      if (answer.status !== 200) onError(`payee PUT /quotes → ${answer.status}`);
-    } else if (request.path === '/transfers') {
-      const fulfilment = fulfilments.get(request.body.condition);
-      if (!fulfilment) return onError('payee: transfer with a condition it never issued');
-      fulfilments.delete(request.body.condition);
-      const answer = await fspiop(
-        switchUrl,
-        'PUT',
-        `/transfers/${request.body.transferId}`,
-        payee.name,
-        payerFsp,
-        {
-          fulfilment,
-          completedTimestamp: new Date().toISOString(),
-          transferState: 'COMMITTED',
-        },
-        keys,
-      );
-      if (answer.status !== 200) onError(`payee PUT /transfers → ${answer.status}`);
-    }
-  });
-}
-
-/** A random amount between 1 and 99.99 in FSPIOP's form (no trailing zeros). */
-function randomAmount(): string {
-  return new Decimal(crypto.randomInt(100, 10_000)).div(100).toFixed();
-}
-
-function errorCode(body: any): string {
-  return body?.errorInformation?.errorCode ?? '?';
-}
-
-function hubIteration(switchUrl: string, payer: PayerSide, payerName: string, payeeName: string, timeoutMs: number, keys: SigningKeys) {
-  return async (sample: Sample): Promise<void> => {
-    const amount = randomAmount();
-    const quote = quoteBody(payerName, payeeName, amount);
-    const quoted = payer.expect(`quotes/${quote.quoteId}`, timeoutMs);
-    const q0 = performance.now();
-    const qAck = await fspiop(switchUrl, 'POST', '/quotes', payerName, payeeName, quote, keys).catch((error) => {
-      quoted.cancel();
-      throw error;
-    });
-    if (qAck.status !== 202) {
-      quoted.cancel();
-      return sample.error(`POST /quotes → ${qAck.status}`);
-    }
-    const qAnswer = await quoted.arrival;
-    if (!qAnswer) return sample.error('quote callback timeout');
-    if (qAnswer.error) return sample.error(`quote error callback ${errorCode(qAnswer.body)}`);
-    sample.quoteMs = qAnswer.at - q0;
-
-    const transferAmount: string = qAnswer.body.transferAmount.amount;
-    const body = {
-      ...transferBody(payerName, payeeName, transferAmount, { condition: qAnswer.body.condition, expiresInMs: TRANSFER_EXPIRY_MS }),
-      ilpPacket: qAnswer.body.ilpPacket,
-    };
-    const record = { amount: transferAmount, state: 'sent' as TransferState };
-    payer.transfers.set(body.transferId, record);
-    const fulfilled = payer.expect(`transfers/${body.transferId}`, timeoutMs);
-    const t0 = performance.now();
-    const tAck = await fspiop(switchUrl, 'POST', '/transfers', payerName, payeeName, body, keys).catch((error) => {
-      fulfilled.cancel();
-      throw error; // the record stays 'sent': the ledger check waits for its outcome
-    });
-    if (tAck.status !== 202) {
-      fulfilled.cancel();
-      if (record.state === 'sent') record.state = 'refused';
-      return sample.error(`POST /transfers → ${tAck.status}`);
-    }
-    const tAnswer = await fulfilled.arrival;
-    if (!tAnswer) return sample.error('transfer callback timeout');
-    if (tAnswer.error) return sample.error(`transfer error callback ${errorCode(tAnswer.body)}`);
-    if (tAnswer.body?.transferState !== 'COMMITTED') return sample.error(`transfer state ${tAnswer.body?.transferState}`);
-    sample.transferMs = tAnswer.at - t0;
+      close: () => clearInterval(ticker),
+    },
+    // Called every 5 s with the measured recorder: the samples read its counts.
+    progress: (measured) => (live = measured),
+    warmupErrors: (description) => log(`warm-up errors (not counted): ${description}`),
   };
+  log(`soak: concurrency ${options.levels[0]} for ${minutes} min`);
+  const recorder = await drive(phase, iteration);
+  clearInterval(ticker);
+  sample(performance.now() - started, recorder);
+  rows.push(
+    `  growth  ${processes.map((p) => `${p.name} ${((last.get(p.name) ?? 0) - (first.get(p.name) ?? 0)).toFixed(0)} MB`).join(', ')} ` +
+      `(first sample to last); ${recorder.ratePerS.toFixed(1)}/s, p99 ${ms(recorder.latency.percentile(99))}, errors ${recorder.errorCount}`,
+  );
+  return rows;
 }
 
-// ---------------------------------------------------------------------------------------------- the floor scenario
-
-function floorIteration(client: Client, taskQueue: string, timeoutMs: number) {
-  return async (sample: Sample): Promise<void> => {
-    const t0 = performance.now();
-    const work = (async () => {
-      const handle = await client.workflow.start(floor, {
-        taskQueue,
-        workflowId: `benchFloor/${crypto.randomUUID()}`,
-        workflowExecutionTimeout: '2 minutes',
-      });
-      await handle.signal(floorGoSignal);
-      await handle.result();
-    })();
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
-    const outcome = await Promise.race([work.then(() => 'done' as const), timedOut]).finally(() => clearTimeout(timer));
-    if (outcome === 'timeout') {
-      work.catch(() => undefined);
-      return sample.error('workflow timeout');
-    }
-    sample.transferMs = performance.now() - t0;
-  };
-}
-
-// ---------------------------------------------------------------------------------------------- main
+// ---------------------------------------------------------------------------------------------- report
 
 /** An RSA key for RS256, as Mojaloop's JWS uses. */
 const rsaKey = () => crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
@@ -642,6 +257,72 @@ function sleep(ms: number): Promise<void> {
 }
 
 const ms = (value: number) => (Number.isNaN(value) ? '-' : `${Math.round(value)} ms`);
+const cell = (text: string, width: number) => text.padStart(width);
+
+/** The hub and the floor at each concurrency, side by side. */
+function throughputTable(options: Options, hub: Measurement[], floor: Measurement[]): string[] {
+  const unit = options.mode === 'payments' ? 'payments/s' : 'transfers/s';
+  const rows = [
+    `${'concurrency'.padEnd(12)}${cell(unit, 12)}${cell('transfer p50', 14)}${cell('p95', 9)}${cell('p99', 9)}${cell('quote p50', 11)}${cell('p99', 9)}${cell('errors', 8)}` +
+      `${cell('floor wf/s', 12)}${cell('floor p50', 11)}${cell('p99', 9)}${cell('ratio', 7)}`,
+  ];
+  hub.forEach(({ level, recorder }, index) => {
+    const f = floor[index]?.recorder;
+    rows.push(
+      `${String(level).padEnd(12)}${cell(recorder.ratePerS.toFixed(1), 12)}${cell(ms(recorder.latency.percentile(50)), 14)}${cell(ms(recorder.latency.percentile(95)), 9)}` +
+        `${cell(ms(recorder.latency.percentile(99)), 9)}${cell(ms(recorder.quotes.percentile(50)), 11)}${cell(ms(recorder.quotes.percentile(99)), 9)}${cell(String(recorder.errorCount), 8)}` +
+        (f
+          ? `${cell(f.ratePerS.toFixed(1), 12)}${cell(ms(f.latency.percentile(50)), 11)}${cell(ms(f.latency.percentile(99)), 9)}${cell((recorder.ratePerS / f.ratePerS).toFixed(2), 7)}`
+          : ''),
+    );
+    if (recorder.errorCount > 0)
+      rows.push(`  errors: ${describeErrors(recorder)}${recorder.errorsAfterWindow ? ` (${recorder.errorsAfterWindow} of them after the window)` : ''}`);
+    if (f && f.errorCount > 0) rows.push(`  floor errors: ${describeErrors(f)}`);
+  });
+  return rows;
+}
+
+/** CPU and writes of each process in one measured window, also per completed iteration. */
+function usageTable(title: string, measurement: Measurement, per: string): string[] {
+  const { usage, recorder } = measurement;
+  if (!usage) return [];
+  const done = Math.max(1, recorder.latency.count);
+  const rows = [
+    title,
+    `  ${'process'.padEnd(24)}${cell('CPU s', 8)}${cell('cores', 7)}${cell(`CPU ms/${per}`, 16)}${cell('MB written', 12)}${cell(`KB/${per}`, 14)}`,
+  ];
+  for (const u of usage) {
+    rows.push(
+      `  ${u.name.padEnd(24)}${cell(u.cpuS.toFixed(1), 8)}${cell(u.cores.toFixed(2), 7)}${cell(((u.cpuS * 1000) / done).toFixed(1), 16)}` +
+        `${cell((u.writtenBytes / 1e6).toFixed(1), 12)}${cell((u.writtenBytes / 1024 / done).toFixed(1), 14)}`,
+    );
+  }
+  return rows;
+}
+
+function historyTable(costs: Array<[string, HistoryCost]>): string[] {
+  const rows = [
+    `what a run costs the Temporal server (mean over the histories of a sample of ${HISTORY_SAMPLE} of each)`,
+    `  ${'workflow'.padEnd(10)}${cell('events', 8)}${cell('wf tasks', 10)}${cell('activities', 12)}${cell('local acts', 12)}${cell('signals', 9)}${cell('SA upserts', 12)}${cell('timers', 8)}${cell('requests', 10)}`,
+  ];
+  for (const [name, c] of costs) {
+    if (c.runs === 0) continue;
+    rows.push(
+      `  ${name.padEnd(10)}${cell(c.events.toFixed(1), 8)}${cell(c.workflowTasks.toFixed(1), 10)}${cell(c.activityTasks.toFixed(1), 12)}${cell(c.localActivities.toFixed(1), 12)}` +
+        `${cell(c.signals.toFixed(1), 9)}${cell(c.searchAttributeUpserts.toFixed(1), 12)}${cell(c.timers.toFixed(1), 8)}${cell(serverRequests(c).toFixed(1), 10)}`,
+    );
+  }
+  rows.push('  requests: start + signals + a poll and a completion per workflow task and per activity task; local activities cost none');
+  return rows;
+}
+
+/** A sample from the middle of a run's IDs, where the load was steady. */
+function middleOf(ids: string[]): string[] {
+  const from = Math.max(0, Math.floor(ids.length / 2) - HISTORY_SAMPLE / 2);
+  return ids.slice(from, from + HISTORY_SAMPLE);
+}
+
+// ---------------------------------------------------------------------------------------------- main
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2), process.env);
@@ -659,7 +340,7 @@ async function main(): Promise<number> {
     cliPath: await temporalCliPath(log),
     ip: HOST,
     ui: false,
-    dbFile: options.temporalDbFile ? path.join(tmp, 'temporal.sqlite') : undefined,
+    dbFile: options.temporalInMemory ? undefined : path.join(tmp, 'temporal.sqlite'),
     log,
   });
   cleanups.push({ what: 'Temporal dev server', run: () => temporal.stop() });
@@ -692,7 +373,8 @@ async function main(): Promise<number> {
     Object.assign(env, { JWS_VALIDATE: 'true', JWS_VERIFICATION_KEYS_DIRECTORY: keysDirectory, JWS_SIGNING_KEY_PATH: hubKey });
   }
   const taskQueue = loadConfig(env).taskQueue;
-  const processes = [startHubProcess('worker', 'worker/main.js', env), startHubProcess('gateway', 'api/main.js', env)];
+  const profileDir = options.profile ? path.resolve(repoRoot, options.profile) : undefined;
+  const processes = [startHubProcess('worker', 'worker/main.js', env, profileDir), startHubProcess('gateway', 'api/main.js', env, profileDir)];
   cleanups.push({
     what: 'hub processes',
     run: async () => {
@@ -716,8 +398,9 @@ async function main(): Promise<number> {
   const connection = await Connection.connect({ address: temporal.address });
   cleanups.push({ what: 'Temporal client', run: () => connection.close() });
   const client = new Client({ connection, namespace: 'default' });
+  const temporalKind = options.temporalInMemory ? 'in memory' : 'on a SQLite file';
   log(
-    `hub ready in ${((Date.now() - started) / 1000).toFixed(1)} s: switch ${switchUrl}, admin ${adminUrl}, Temporal ${temporal.address} (${options.temporalDbFile ? 'SQLite file' : 'in-memory'}), database ${sharedDb ? 'DATABASE_URL' : 'fresh SQLite file'}, JWS ${options.jws ? 'on' : 'off'}`,
+    `hub ready in ${((Date.now() - started) / 1000).toFixed(1)} s: switch ${switchUrl}, admin ${adminUrl}, Temporal ${temporal.address} (${temporalKind}), database ${sharedDb ? 'DATABASE_URL' : 'fresh SQLite file'}, JWS ${options.jws ? 'on' : 'off'}`,
   );
 
   // Two DFSPs as real HTTP servers, provisioned through the admin API.
@@ -736,18 +419,30 @@ async function main(): Promise<number> {
   }
   const payer = new PayerSide(payerDfsp);
   const payeeErrors = new Map<string, number>();
-  payeeAnswers(payeeDfsp, switchUrl, keys, (kind) => payeeErrors.set(kind, (payeeErrors.get(kind) ?? 0) + 1));
+  const fulfilments = payeeAnswers(payeeDfsp, switchUrl, keys, (kind) => payeeErrors.set(kind, (payeeErrors.get(kind) ?? 0) + 1));
   log(`provisioned ${payerDfsp.name} (payer) and ${payeeDfsp.name} (payee)`);
+  const parties: Parties = { switchUrl, payer, payerName: payerDfsp.name, payeeName: payeeDfsp.name, fulfilments, timeoutMs: options.timeoutMs, keys };
 
-  // Hub traffic.
-  log(`hub transfers: concurrency ${options.concurrency}, warm-up ${options.warmupS} s, duration ${options.durationS} s`);
-  const hub = await drive(
-    options.concurrency,
-    options.warmupS * 1000,
-    options.durationS * 1000,
-    hubIteration(switchUrl, payer, payerDfsp.name, payeeDfsp.name, options.timeoutMs, keys),
-    (r, elapsed) => log(`  ${(elapsed / 1000).toFixed(0)} s: ${r.latency.count} transfers, ${r.errorCount} errors`),
-  );
+  const measured: Measured[] = [
+    { name: 'temporal server', pid: temporal.pid },
+    ...processes.map((p) => ({ name: `hub ${p.name}`, pid: p.child.pid! })),
+    { name: 'bench (load, DFSPs)', pid: process.pid },
+  ];
+  const meter = new UsageMeter(measured);
+  const noun = options.mode === 'payments' ? 'payments' : 'transfers';
+  const iteration = hubIteration(options.mode, parties);
+
+  // Hub traffic: each concurrency in turn, or one long soak.
+  const hub: Measurement[] = [];
+  let soakRows: string[] = [];
+  if (options.soakMinutes !== undefined) {
+    soakRows = await soak(options, options.soakMinutes, measured.slice(0, 3), iteration);
+  } else {
+    for (const level of options.levels) {
+      if (aborted) break;
+      hub.push(await measure(options, level, `hub ${noun}`, meter, iteration));
+    }
+  }
   if (aborted) throw new Error(aborted);
 
   // Every transfer decided before the books are checked: each gets a callback by its expiration at the latest.
@@ -768,16 +463,17 @@ async function main(): Promise<number> {
   const payeePosition = await positionOf(payeeDfsp.name);
   const ledger = await checkLedger(services.db);
 
-  // The Temporal floor.
-  let floorResult: Recorder | undefined;
-  if (options.floor && !aborted) {
-    const taskQueue = `bench-floor-${crypto.randomUUID()}`;
+  // The Temporal floor at the same concurrencies.
+  const floor: Measurement[] = [];
+  const floorIds: string[] = [];
+  if (options.floor && options.soakMinutes === undefined && !aborted) {
+    const floorQueue = `bench-floor-${crypto.randomUUID()}`;
     const nativeConnection = await NativeConnection.connect({ address: temporal.address });
     cleanups.push({ what: 'floor worker connection', run: () => nativeConnection.close() });
     const worker = await Worker.create({
       connection: nativeConnection,
       namespace: 'default',
-      taskQueue,
+      taskQueue: floorQueue,
       workflowsPath: require.resolve('./floorWorkflow'),
     });
     const running = worker.run();
@@ -788,18 +484,34 @@ async function main(): Promise<number> {
         await running;
       },
     });
-    log(`temporal floor: concurrency ${options.concurrency}, warm-up ${options.warmupS} s, duration ${options.durationS} s`);
-    floorResult = await drive(
-      options.concurrency,
-      options.warmupS * 1000,
-      options.durationS * 1000,
-      floorIteration(client, taskQueue, options.timeoutMs),
-      (r, elapsed) => log(`  ${(elapsed / 1000).toFixed(0)} s: ${r.latency.count} workflows, ${r.errorCount} errors`),
-    );
+    const floorMeter = new UsageMeter([measured[0], { name: 'bench (floor worker, load)', pid: process.pid }]);
+    for (const level of options.levels) {
+      if (aborted) break;
+      floor.push(await measure(options, level, 'temporal floor', floorMeter, floorIteration(client, floorQueue, options.timeoutMs, floorIds)));
+    }
     worker.shutdown();
     await running;
   }
   if (aborted) throw new Error(aborted);
+
+  // Where the time goes.
+  const costs: Array<[string, HistoryCost]> = [
+    [
+      'quote',
+      await historyCost(
+        client,
+        middleOf(payer.quoteIds).map((id) => `quote/${id}`),
+      ),
+    ],
+    [
+      'transfer',
+      await historyCost(
+        client,
+        middleOf([...payer.transfers.keys()]).map((id) => `transfer/${id}`),
+      ),
+    ],
+    ['floor', await historyCost(client, middleOf(floorIds))],
+  ];
 
   // Report.
   const expectedPayee = committedSum.negated();
@@ -807,27 +519,22 @@ async function main(): Promise<number> {
   const lost = counts.sent;
   const ledgerOk = ledger.violations.length === 0 && positionsOk && lost === 0 && payer.contradictions.length === 0;
   const lines: string[] = [''];
+  lines.push(`mode            ${options.mode === 'payments' ? 'payments: quote + transfer, each a workflow' : 'transfers: pre-quoted, one workflow each'}`);
+  lines.push(`temporal        dev server ${temporalKind}; hub database ${sharedDb ? 'DATABASE_URL' : 'SQLite file'}`);
   lines.push(`jws             ${options.jws ? 'on: DFSPs sign, the hub validates every message and signs its own' : 'off'}`);
-  lines.push(
-    `hub transfers   concurrency ${options.concurrency}  duration ${options.durationS}s  completed ${hub.latency.count}  ${hub.ratePerS.toFixed(1)}/s  ` +
-      `p50 ${ms(hub.latency.percentile(50))}  p95 ${ms(hub.latency.percentile(95))}  p99 ${ms(hub.latency.percentile(99))}  max ${ms(hub.latency.max)}  errors ${hub.errorCount}`,
-  );
-  lines.push(
-    `hub quotes      completed ${hub.quotes.count}  p50 ${ms(hub.quotes.percentile(50))}  p95 ${ms(hub.quotes.percentile(95))}  p99 ${ms(hub.quotes.percentile(99))}  max ${ms(hub.quotes.max)}`,
-  );
-  if (hub.errorCount > 0) lines.push(`  errors: ${describeErrors(hub)}${hub.errorsAfterWindow ? ` (${hub.errorsAfterWindow} of them after the window)` : ''}`);
-  if (payeeErrors.size > 0) lines.push(`  payee errors: ${[...payeeErrors].map(([kind, n]) => `${n}× ${kind}`).join('; ')}`);
-  if (floorResult) {
+  lines.push(`duration        ${options.durationS} s measured per concurrency, after ${options.warmupS} s of warm-up`);
+  if (hub.length) lines.push('', ...throughputTable(options, hub, floor));
+  if (soakRows.length) lines.push('', ...soakRows);
+  if (hub[0])
     lines.push(
-      `temporal floor  concurrency ${options.concurrency}  duration ${options.durationS}s  completed ${floorResult.latency.count}  ${floorResult.ratePerS.toFixed(1)}/s  ` +
-        `p50 ${ms(floorResult.latency.percentile(50))}  p95 ${ms(floorResult.latency.percentile(95))}  p99 ${ms(floorResult.latency.percentile(99))}  max ${ms(floorResult.latency.max)}  errors ${floorResult.errorCount}`,
+      '',
+      ...usageTable(`where the time goes: hub ${noun} at concurrency ${hub[0].level}`, hub[0], options.mode === 'payments' ? 'payment' : 'transfer'),
     );
-    if (floorResult.errorCount > 0)
-      lines.push(
-        `  errors: ${describeErrors(floorResult)}${floorResult.errorsAfterWindow ? ` (${floorResult.errorsAfterWindow} of them after the window)` : ''}`,
-      );
-  }
+  if (floor[0]) lines.push(...usageTable(`  and the floor at concurrency ${floor[0].level}`, floor[0], 'workflow'));
+  lines.push('', ...historyTable(costs));
+  if (payeeErrors.size > 0) lines.push(`  payee errors: ${[...payeeErrors].map(([kind, n]) => `${n}× ${kind}`).join('; ')}`);
   lines.push(
+    '',
     `transfers       sent ${payer.transfers.size} (warm-up included): committed ${counts.committed}, aborted ${counts.aborted}, refused ${counts.refused}, ` +
       `other ${counts.other}, undecided ${lost}`,
   );
@@ -841,6 +548,23 @@ async function main(): Promise<number> {
   if (lost > 0) lines.push(`  FAIL: ${lost} transfer(s) sent but never decided for the payer (no callback by expiration + 20 s)`);
   for (const contradiction of payer.contradictions.slice(0, 10)) lines.push(`  FAIL: ${contradiction}`);
   lines.push(`invariants      ${ledgerOk ? 'PASS' : 'FAIL'}`);
+  if (hub.length > 1) {
+    const chart = path.resolve(repoRoot, options.chart);
+    fs.mkdirSync(path.dirname(chart), { recursive: true });
+    const series = [{ name: `hub ${noun}/s`, colour: '#1f77b4', values: hub.map((m) => m.recorder.ratePerS) }];
+    if (floor.length) series.push({ name: 'Temporal floor wf/s', colour: '#d62728', values: floor.map((m) => m.recorder.ratePerS) });
+    fs.writeFileSync(chart, concurrencyChart(`Throughput against concurrency (Temporal ${temporalKind})`, 'completed per second', options.levels, series));
+    lines.push(`chart           ${chart}`);
+  }
+  if (profileDir) {
+    // V8 writes a profile as its process exits.
+    stopping = true;
+    await Promise.all(processes.map((p) => p.stop()));
+    for (const { name } of processes) {
+      const file = path.join(profileDir, `${name}.cpuprofile`);
+      if (fs.existsSync(file)) lines.push('', `CPU profile of the ${name} (${file}), self time by place:`, ...profileSummary(file));
+    }
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
   return ledgerOk ? 0 : 1;
 }

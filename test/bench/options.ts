@@ -1,0 +1,101 @@
+// The command line of `npm run bench`.
+
+/** What each virtual user does in a loop. */
+export type Mode = 'payments' | 'transfers';
+
+export interface Options {
+  mode: Mode;
+  /** The concurrencies to measure, one phase each, in this order. */
+  levels: number[];
+  durationS: number;
+  warmupS: number;
+  timeoutMs: number;
+  floor: boolean;
+  /** Temporal's dev server in memory instead of on a SQLite file (as `npm start` runs it). */
+  temporalInMemory: boolean;
+  jws: boolean;
+  /** Minutes of load at the first concurrency with memory sampled throughout, instead of the phases. */
+  soakMinutes?: number;
+  /** A directory for the CPU profiles of the worker and gateway (written as they stop), and their summary. */
+  profile?: string;
+  /** Where the throughput-against-concurrency chart goes (SVG), when more than one concurrency is measured. */
+  chart: string;
+  verbose: boolean;
+}
+
+export const USAGE = `usage: npm run bench [-- options]
+  --mode M              payments: quote + transfer (default); transfers: pre-quoted transfers only (env BENCH_MODE)
+  --concurrency N[,N…]  virtual users; a list measures each in turn and draws the chart (default 10, env BENCH_CONCURRENCY)
+  --duration S          measured seconds per phase (default 20, env BENCH_DURATION)
+  --warmup S            unmeasured seconds before each phase (default 3, env BENCH_WARMUP)
+  --timeout S           how long a user waits for a callback (default 30, env BENCH_TIMEOUT)
+  --no-floor            skip the Temporal floor phases (env BENCH_FLOOR=0)
+  --temporal-in-memory  Temporal dev server in memory instead of on a SQLite file in the temp dir, as npm start
+                        runs it (env BENCH_TEMPORAL_IN_MEMORY=1)
+  --jws                 DFSPs sign, the hub validates and signs (JWS_VALIDATE, env BENCH_JWS=1)
+  --soak MINUTES        load at the first concurrency for that long, memory of the worker and gateway sampled
+                        every 30 s (env BENCH_SOAK)
+  --profile DIR         CPU profiles of the worker and gateway into DIR, and the functions that took the most
+                        (env BENCH_PROFILE)
+  --chart FILE          the concurrency chart (default bench-results/concurrency.svg, env BENCH_CHART)
+  --verbose             show all output of the worker and gateway processes, not only warnings and errors`;
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
+  const number = (name: string, raw: string | undefined, fallback: number, min: number): number => {
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number >= ${min}, got "${raw}"\n${USAGE}`);
+    return value;
+  };
+  const flag = (raw: string | undefined, fallback: boolean) => (raw === undefined || raw === '' ? fallback : !/^(0|false|no|off)$/i.test(raw));
+  const values: Record<string, string | undefined> = {
+    mode: env.BENCH_MODE,
+    concurrency: env.BENCH_CONCURRENCY,
+    duration: env.BENCH_DURATION,
+    warmup: env.BENCH_WARMUP,
+    timeout: env.BENCH_TIMEOUT,
+    soak: env.BENCH_SOAK,
+    chart: env.BENCH_CHART,
+    profile: env.BENCH_PROFILE,
+  };
+  let floor = flag(env.BENCH_FLOOR, true);
+  let temporalInMemory = flag(env.BENCH_TEMPORAL_IN_MEMORY, false);
+  let jws = flag(env.BENCH_JWS, false);
+  let verbose = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    }
+    if (arg === '--no-floor') floor = false;
+    else if (arg === '--floor') floor = true;
+    else if (arg === '--temporal-in-memory') temporalInMemory = true;
+    else if (arg === '--jws') jws = true;
+    else if (arg === '--verbose') verbose = true;
+    else {
+      const match = /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile)(?:=(.*))?$/.exec(arg);
+      if (!match) throw new Error(`unknown argument "${arg}"\n${USAGE}`);
+      const value = match[2] ?? argv[++i];
+      if (value === undefined) throw new Error(`--${match[1]} needs a value\n${USAGE}`);
+      values[match[1]] = value;
+    }
+  }
+  const mode = values.mode ?? 'payments';
+  if (mode !== 'payments' && mode !== 'transfers') throw new Error(`--mode must be payments or transfers, got "${mode}"\n${USAGE}`);
+  const levels = (values.concurrency ?? '10').split(',').map((level) => Math.floor(number('concurrency', level.trim(), 10, 1)));
+  return {
+    mode,
+    levels,
+    durationS: number('duration', values.duration, 20, 1),
+    warmupS: number('warmup', values.warmup, 3, 0),
+    timeoutMs: number('timeout', values.timeout, 30, 1) * 1000,
+    floor,
+    temporalInMemory,
+    jws,
+    soakMinutes: values.soak === undefined ? undefined : number('soak', values.soak, 10, 0.5),
+    chart: values.chart || 'bench-results/concurrency.svg',
+    profile: values.profile || undefined,
+    verbose,
+  };
+}

@@ -1,0 +1,305 @@
+// The hub scenario of `npm run bench`: two DFSPs provisioned as an operator would, a payee that answers quotes and
+// fulfils transfers, and a payer whose virtual users pay through the switch and keep their own books.
+
+import crypto from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { sign } from '../../activities/platform/jws';
+import { Decimal } from '../../activities/hub/db/money';
+import { SimulatedDfsp, type ReceivedRequest } from '../helpers/dfsp';
+import { ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
+import type { Mode } from './options';
+import type { Sample } from './statistics';
+
+export const CURRENCY = 'USD';
+/** Large enough that no benchmark run reaches it: the bench measures the happy path. */
+const NET_DEBIT_CAP = 1_000_000_000;
+const FUNDS_IN = 1_000_000_000;
+/** Transfer expiration: well beyond the callback timeout, so a slow transfer is counted as a timeout, not aborted. */
+export const TRANSFER_EXPIRY_MS = 60_000;
+
+export async function adminCall(adminUrl: string, method: string, urlPath: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${adminUrl}${urlPath}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`admin ${method} ${urlPath}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** The DFSPs' private keys by name, with --jws. */
+export type SigningKeys = Map<string, crypto.KeyObject>;
+
+/** An FSPIOP request or callback with the headers a DFSP sends (as test/helpers/switchHarness.ts fspiop()), signed with its key if it has one. */
+async function fspiop(
+  switchUrl: string,
+  method: string,
+  urlPath: string,
+  source: string,
+  destination: string,
+  body: unknown,
+  keys: SigningKeys,
+): Promise<{ status: number; text: string }> {
+  const resource = urlPath.split('/')[1];
+  const media = `application/vnd.interoperability.${resource}+json;version=1.1`;
+  const headers: Record<string, string> = {
+    'content-type': media,
+    date: new Date().toUTCString(),
+    'fspiop-source': source,
+    'fspiop-destination': destination,
+  };
+  if (method !== 'PUT' && method !== 'PATCH') headers.accept = media;
+  const text = JSON.stringify(body);
+  const key = keys.get(source);
+  if (key) {
+    Object.assign(headers, { 'fspiop-uri': urlPath, 'fspiop-http-method': method });
+    headers['fspiop-signature'] = await sign(headers, text, key);
+  }
+  const response = await fetch(`${switchUrl}${urlPath}`, { method, headers, body: text });
+  return { status: response.status, text: await response.text() };
+}
+
+export async function provision(adminUrl: string, name: string, dfsp: SimulatedDfsp): Promise<void> {
+  const created = await adminCall(adminUrl, 'POST', '/participants', { name, currency: CURRENCY });
+  await adminCall(adminUrl, 'PUT', `/participants/${name}`, { isActive: true });
+  for (const endpoint of dfsp.endpoints()) await adminCall(adminUrl, 'POST', `/participants/${name}/endpoints`, endpoint);
+  await adminCall(adminUrl, 'POST', `/participants/${name}/initialPositionAndLimits`, {
+    currency: CURRENCY,
+    limit: { type: 'NET_DEBIT_CAP', value: NET_DEBIT_CAP },
+    initialPosition: 0,
+  });
+  const settlement = created.accounts.find((a: any) => a.ledgerAccountType === 'SETTLEMENT' && a.currency === CURRENCY).id;
+  await adminCall(adminUrl, 'POST', `/participants/${name}/accounts/${settlement}`, {
+    transferId: crypto.randomUUID(),
+    externalReference: 'bench opening deposit',
+    action: 'recordFundsIn',
+    reason: 'bench',
+    amount: { amount: FUNDS_IN, currency: CURRENCY },
+  });
+}
+
+interface Arrival {
+  error: boolean;
+  body: any;
+  at: number;
+}
+
+export type TransferState = 'sent' | 'committed' | 'aborted' | 'refused' | 'other';
+
+/** The payer side: callbacks routed to the user waiting for them, and every transfer's outcome as the payer heard it. */
+export class PayerSide {
+  private readonly waiters = new Map<string, (arrival: Arrival) => void>();
+  readonly transfers = new Map<string, { amount: string; state: TransferState }>();
+  /** Every quote sent, for the history sample of the breakdown. */
+  readonly quoteIds: string[] = [];
+  unmatched = 0;
+  contradictions: string[] = [];
+
+  constructor(readonly dfsp: SimulatedDfsp) {
+    dfsp.react((request) => this.received(request));
+  }
+
+  private received(request: ReceivedRequest): void {
+    const at = performance.now();
+    this.dfsp.received.length = 0; // the bench keeps its own books; don't let the simulator's list grow
+    const match = /^\/(quotes|transfers)\/([^/?]+)(\/error)?$/.exec(request.path);
+    if (request.method !== 'PUT' || !match) {
+      this.unmatched++;
+      return;
+    }
+    const [, resource, id, errorSuffix] = match;
+    const error = Boolean(errorSuffix);
+    if (resource === 'transfers') {
+      const transfer = this.transfers.get(id);
+      if (transfer) {
+        const state: TransferState = error ? 'aborted' : request.body?.transferState === 'COMMITTED' ? 'committed' : 'other';
+        if (transfer.state !== 'sent' && transfer.state !== 'refused' && transfer.state !== state) {
+          this.contradictions.push(`transfer ${id}: payer told ${transfer.state}, later ${state}`);
+        }
+        transfer.state = state;
+      }
+    }
+    const key = `${resource}/${id}`;
+    const waiter = this.waiters.get(key);
+    if (waiter) {
+      this.waiters.delete(key);
+      waiter({ error, body: request.body, at });
+    } else {
+      this.unmatched++;
+    }
+  }
+
+  /** Registers interest in the callback for `key` (before the request is sent); undefined on timeout. */
+  expect(key: string, timeoutMs: number): { arrival: Promise<Arrival | undefined>; cancel(): void } {
+    let timer: NodeJS.Timeout | undefined;
+    const arrival = new Promise<Arrival | undefined>((resolve) => {
+      timer = setTimeout(() => {
+        this.waiters.delete(key);
+        resolve(undefined);
+      }, timeoutMs);
+      this.waiters.set(key, (a) => {
+        clearTimeout(timer);
+        resolve(a);
+      });
+    });
+    return {
+      arrival,
+      cancel: () => {
+        clearTimeout(timer);
+        this.waiters.delete(key);
+      },
+    };
+  }
+
+  get undecided(): number {
+    let n = 0;
+    for (const t of this.transfers.values()) if (t.state === 'sent') n++;
+    return n;
+  }
+}
+
+/** The conditions a payee issued and the fulfilment of each, until it fulfils the transfer. */
+export type Fulfilments = Map<string, string>;
+
+/**
+ * The payee side: answers every quote with a fresh condition, and fulfils every transfer whose condition it issued
+ * (in a quote, or in `fulfilments` directly for a pre-quoted transfer).
+ */
+export function payeeAnswers(payee: SimulatedDfsp, switchUrl: string, keys: SigningKeys, onError: (kind: string) => void): Fulfilments {
+  const fulfilments: Fulfilments = new Map();
+  payee.react(async (request) => {
+    payee.received.length = 0;
+    if (request.method !== 'POST') return; // PATCH notifications and error callbacks need no answer
+    const payerFsp = String(request.headers['fspiop-source']);
+    if (request.path === '/quotes') {
+      const { fulfilment, condition } = ilpPair();
+      fulfilments.set(condition, fulfilment);
+      const answer = await fspiop(
+        switchUrl,
+        'PUT',
+        `/quotes/${request.body.quoteId}`,
+        payee.name,
+        payerFsp,
+        {
+          transferAmount: request.body.amount,
+          expiration: new Date(Date.now() + TRANSFER_EXPIRY_MS).toISOString(),
+          ilpPacket: Buffer.from(`bench ilp packet ${request.body.quoteId}`).toString('base64url'),
+          condition,
+        },
+        keys,
+      );
+      if (answer.status !== 200) onError(`payee PUT /quotes → ${answer.status}`);
+    } else if (request.path === '/transfers') {
+      const fulfilment = fulfilments.get(request.body.condition);
+      if (!fulfilment) return onError('payee: transfer with a condition it never issued');
+      fulfilments.delete(request.body.condition);
+      const answer = await fspiop(
+        switchUrl,
+        'PUT',
+        `/transfers/${request.body.transferId}`,
+        payee.name,
+        payerFsp,
+        {
+          fulfilment,
+          completedTimestamp: new Date().toISOString(),
+          transferState: 'COMMITTED',
+        },
+        keys,
+      );
+      if (answer.status !== 200) onError(`payee PUT /transfers → ${answer.status}`);
+    }
+  });
+  return fulfilments;
+}
+
+/** A random amount between 1 and 99.99 in FSPIOP's form (no trailing zeros). */
+function randomAmount(): string {
+  return new Decimal(crypto.randomInt(100, 10_000)).div(100).toFixed();
+}
+
+function errorCode(body: any): string {
+  return body?.errorInformation?.errorCode ?? '?';
+}
+
+/** Where a virtual user sends from and to. */
+export interface Parties {
+  switchUrl: string;
+  payer: PayerSide;
+  payerName: string;
+  payeeName: string;
+  fulfilments: Fulfilments;
+  timeoutMs: number;
+  keys: SigningKeys;
+}
+
+/** What the payer agreed with the payee before the transfer: amount, condition and ILP packet. */
+interface Agreed {
+  amount: string;
+  condition: string;
+  ilpPacket: string;
+}
+
+/** POST /quotes and its callback through the switch; undefined when the sample recorded an error. */
+async function quoteStep(parties: Parties, sample: Sample): Promise<Agreed | undefined> {
+  const { switchUrl, payer, payerName, payeeName, timeoutMs, keys } = parties;
+  const quote = quoteBody(payerName, payeeName, randomAmount());
+  payer.quoteIds.push(quote.quoteId);
+  const quoted = payer.expect(`quotes/${quote.quoteId}`, timeoutMs);
+  const q0 = performance.now();
+  const qAck = await fspiop(switchUrl, 'POST', '/quotes', payerName, payeeName, quote, keys).catch((error) => {
+    quoted.cancel();
+    throw error;
+  });
+  if (qAck.status !== 202) {
+    quoted.cancel();
+    return void sample.error(`POST /quotes → ${qAck.status}`);
+  }
+  const qAnswer = await quoted.arrival;
+  if (!qAnswer) return void sample.error('quote callback timeout');
+  if (qAnswer.error) return void sample.error(`quote error callback ${errorCode(qAnswer.body)}`);
+  sample.quoteMs = qAnswer.at - q0;
+  return { amount: qAnswer.body.transferAmount.amount, condition: qAnswer.body.condition, ilpPacket: qAnswer.body.ilpPacket };
+}
+
+/** Terms the payee would have quoted, agreed without a quote: the payee is handed the fulfilment directly. */
+function preQuoted(parties: Parties): Agreed {
+  const { fulfilment, condition } = ilpPair();
+  parties.fulfilments.set(condition, fulfilment);
+  return { amount: randomAmount(), condition, ilpPacket: Buffer.from(`bench ilp packet ${condition}`).toString('base64url') };
+}
+
+/** POST /transfers and the payer's callback through the switch. */
+async function transferStep(parties: Parties, agreed: Agreed, sample: Sample): Promise<void> {
+  const { switchUrl, payer, payerName, payeeName, timeoutMs, keys } = parties;
+  const body = {
+    ...transferBody(payerName, payeeName, agreed.amount, { condition: agreed.condition, expiresInMs: TRANSFER_EXPIRY_MS }),
+    ilpPacket: agreed.ilpPacket,
+  };
+  const record = { amount: agreed.amount, state: 'sent' as TransferState };
+  payer.transfers.set(body.transferId, record);
+  const fulfilled = payer.expect(`transfers/${body.transferId}`, timeoutMs);
+  const t0 = performance.now();
+  const tAck = await fspiop(switchUrl, 'POST', '/transfers', payerName, payeeName, body, keys).catch((error) => {
+    fulfilled.cancel();
+    throw error; // the record stays 'sent': the ledger check waits for its outcome
+  });
+  if (tAck.status !== 202) {
+    fulfilled.cancel();
+    if (record.state === 'sent') record.state = 'refused';
+    return sample.error(`POST /transfers → ${tAck.status}`);
+  }
+  const tAnswer = await fulfilled.arrival;
+  if (!tAnswer) return sample.error('transfer callback timeout');
+  if (tAnswer.error) return sample.error(`transfer error callback ${errorCode(tAnswer.body)}`);
+  if (tAnswer.body?.transferState !== 'COMMITTED') return sample.error(`transfer state ${tAnswer.body?.transferState}`);
+  sample.transferMs = tAnswer.at - t0;
+}
+
+/** One loop of a virtual user: a payment (quote, then transfer) or, pre-quoted, a transfer alone. */
+export function hubIteration(mode: Mode, parties: Parties) {
+  return async (sample: Sample): Promise<void> => {
+    const agreed = mode === 'payments' ? await quoteStep(parties, sample) : preQuoted(parties);
+    if (agreed) await transferStep(parties, agreed, sample);
+  };
+}
