@@ -522,7 +522,7 @@ async function main(): Promise<number> {
   lines.push(`mode            ${options.mode === 'payments' ? 'payments: quote + transfer, each a workflow' : 'transfers: pre-quoted, one workflow each'}`);
   lines.push(`temporal        dev server ${temporalKind}; hub database ${sharedDb ? 'DATABASE_URL' : 'SQLite file'}`);
   lines.push(`jws             ${options.jws ? 'on: DFSPs sign, the hub validates every message and signs its own' : 'off'}`);
-  lines.push(`duration        ${options.durationS} s measured per concurrency, after ${options.warmupS} s of warm-up`);
+  if (options.soakMinutes === undefined) lines.push(`duration        ${options.durationS} s measured per concurrency, after ${options.warmupS} s of warm-up`);
   if (hub.length) lines.push('', ...throughputTable(options, hub, floor));
   if (soakRows.length) lines.push('', ...soakRows);
   if (hub[0])
