@@ -90,7 +90,8 @@ export type TransferState = 'sent' | 'committed' | 'aborted' | 'refused' | 'othe
 /** The payer side: callbacks routed to the user waiting for them, and every transfer's outcome as the payer heard it. */
 export class PayerSide {
   private readonly waiters = new Map<string, (arrival: Arrival) => void>();
-  readonly transfers = new Map<string, { amount: string; state: TransferState }>();
+  /** Every transfer sent, its amount, what the payer heard of it, and whether the switch accepted its POST (202). */
+  readonly transfers = new Map<string, { amount: string; state: TransferState; accepted: boolean }>();
   /** Every quote sent, for the history sample of the breakdown. */
   readonly quoteIds: string[] = [];
   unmatched = 0;
@@ -159,7 +160,7 @@ export class PayerSide {
   }
 }
 
-/** The conditions a payee issued and the fulfilment of each, until it fulfils the transfer. */
+/** The conditions a payee issued and the fulfilment of each. */
 export type Fulfilments = Map<string, string>;
 
 /**
@@ -192,8 +193,8 @@ export function payeeAnswers(payee: SimulatedDfsp, switchUrl: string, keys: Sign
       if (answer.status !== 200) onError(`payee PUT /quotes → ${answer.status}`);
     } else if (request.path === '/transfers') {
       const fulfilment = fulfilments.get(request.body.condition);
+      // Kept after use: a POST the switch sends again (after a crash, say) is answered again, as a payee's records would.
       if (!fulfilment) return onError('payee: transfer with a condition it never issued');
-      fulfilments.delete(request.body.condition);
       const answer = await fspiop(
         switchUrl,
         'PUT',
@@ -231,6 +232,8 @@ export interface Parties {
   fulfilments: Fulfilments;
   timeoutMs: number;
   keys: SigningKeys;
+  /** How long after it is sent a transfer expires; TRANSFER_EXPIRY_MS unless given. */
+  expiryMs?: number;
 }
 
 /** What the payer agreed with the payee before the transfer: amount, condition and ILP packet. */
@@ -273,10 +276,10 @@ function preQuoted(parties: Parties): Agreed {
 async function transferStep(parties: Parties, agreed: Agreed, sample: Sample): Promise<void> {
   const { switchUrl, payer, payerName, payeeName, timeoutMs, keys } = parties;
   const body = {
-    ...transferBody(payerName, payeeName, agreed.amount, { condition: agreed.condition, expiresInMs: TRANSFER_EXPIRY_MS }),
+    ...transferBody(payerName, payeeName, agreed.amount, { condition: agreed.condition, expiresInMs: parties.expiryMs ?? TRANSFER_EXPIRY_MS }),
     ilpPacket: agreed.ilpPacket,
   };
-  const record = { amount: agreed.amount, state: 'sent' as TransferState };
+  const record = { amount: agreed.amount, state: 'sent' as TransferState, accepted: false };
   payer.transfers.set(body.transferId, record);
   const fulfilled = payer.expect(`transfers/${body.transferId}`, timeoutMs);
   const t0 = performance.now();
@@ -289,6 +292,7 @@ async function transferStep(parties: Parties, agreed: Agreed, sample: Sample): P
     if (record.state === 'sent') record.state = 'refused';
     return sample.error(`POST /transfers → ${tAck.status}`);
   }
+  record.accepted = true;
   const tAnswer = await fulfilled.arrival;
   if (!tAnswer) return sample.error('transfer callback timeout');
   if (tAnswer.error) return sample.error(`transfer error callback ${errorCode(tAnswer.body)}`);
