@@ -40,9 +40,9 @@ import { openHubServices, type HubServices } from '../../activities/hub/services
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { startDevServer, type DevServer } from '../../temporal/devServer';
 import { temporalCliPath } from '../../temporal/setup';
-import { freePort } from '../../temporal/ports';
 import { waitUntilReady } from '../../worker/readiness';
 import { uniqueName } from '../helpers/database';
+import { hubProcessSettings } from '../helpers/hubProcesses';
 import { SimulatedDfsp } from '../helpers/dfsp';
 import { historyCost, residentMb, serverRequests, UsageMeter, type HistoryCost, type Measured, type Usage } from './breakdown';
 import { concurrencyChart } from './chart';
@@ -351,19 +351,7 @@ async function main(): Promise<number> {
   cleanups.push({ what: 'database connection', run: () => services.db.close() });
 
   // Worker and gateway processes.
-  const adminPort = await freePort(HOST);
-  let switchPort = await freePort(HOST);
-  while (switchPort === adminPort) switchPort = await freePort(HOST);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_NAMESPACE: 'default',
-    HOST,
-    ADMIN_PORT: String(adminPort),
-    SWITCH_PORT: String(switchPort),
-    LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
-  };
+  const { env, switchUrl, adminUrl } = await hubProcessSettings({ databaseUrl, temporalAddress: temporal.address, host: HOST });
   // With --jws: the hub's key, and a directory the DFSPs' public keys go into once they are named.
   const keysDirectory = path.join(tmp, 'jws');
   if (options.jws) {
@@ -382,8 +370,6 @@ async function main(): Promise<number> {
       await Promise.all(processes.map((p) => p.stop()));
     },
   });
-  const adminUrl = `http://${HOST}:${adminPort}`;
-  const switchUrl = `http://${HOST}:${switchPort}`;
   await waitUntilReady({
     healthUrl: `${adminUrl}/health`,
     temporalAddress: temporal.address,

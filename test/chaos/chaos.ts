@@ -30,7 +30,7 @@ import { freePort } from '../../temporal/ports';
 import { stopChildren } from '../../worker/children';
 import { waitUntilReady } from '../../worker/readiness';
 import { SimulatedDfsp } from '../helpers/dfsp';
-import { logTail, startProcess } from '../helpers/hubProcesses';
+import { hubProcessSettings, logTail, startProcess } from '../helpers/hubProcesses';
 import { uniqueName } from '../helpers/database';
 import { CURRENCY, hubIteration, PayerSide, payeeAnswers, provision, type Parties } from '../bench/payments';
 import { describeErrors, drive, type Sample } from '../bench/statistics';
@@ -114,19 +114,7 @@ export async function runChaos(options: ChaosOptions): Promise<{ ok: boolean; re
     const databaseUrl = `sqlite:${path.join(tmp, 'hub.sqlite')}`;
     const services = await openHubServices({ databaseUrl, hubParticipantName: 'Hub' });
     stops.unshift(() => services.db.close());
-    const [switchPort, adminPort] = [await freePort(HOST), await freePort(HOST)];
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: 'default',
-      HOST,
-      SWITCH_PORT: String(switchPort),
-      ADMIN_PORT: String(adminPort),
-      LOG_LEVEL: 'warn',
-    };
-    const adminUrl = `http://${HOST}:${adminPort}`;
-    const switchUrl = `http://${HOST}:${switchPort}`;
+    const { env, switchUrl, adminUrl } = await hubProcessSettings({ databaseUrl, temporalAddress: temporal.address, host: HOST });
     const processes: Record<'worker' | 'gateway', ChildProcess> = {
       worker: startProcess('worker/main.js', 'worker', env, logDir),
       gateway: startProcess('api/main.js', 'gateway', env, logDir),

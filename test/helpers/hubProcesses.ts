@@ -41,6 +41,32 @@ export function logTail(logDir: string, name: string, lines = 20): string {
 }
 
 /**
+ * The settings of a hub's worker and gateway bound to `host`: its database, its Temporal server (namespace `default`),
+ * and a switch port and an admin port of their own, two different free ports.
+ */
+export async function hubProcessSettings(options: { databaseUrl: string; temporalAddress: string; host: string }): Promise<{
+  env: NodeJS.ProcessEnv;
+  switchUrl: string;
+  adminUrl: string;
+}> {
+  const { databaseUrl, temporalAddress, host } = options;
+  const adminPort = await freePort(host);
+  let switchPort = await freePort(host);
+  while (switchPort === adminPort) switchPort = await freePort(host);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: 'default',
+    HOST: host,
+    ADMIN_PORT: String(adminPort),
+    SWITCH_PORT: String(switchPort),
+    LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+  };
+  return { env, switchUrl: `http://${host}:${switchPort}`, adminUrl: `http://${host}:${adminPort}` };
+}
+
+/**
  * A hub of its own for a suite or the demo: a Temporal dev server (in memory; with its Web UI when `ui`), a fresh
  * SQLite file, and central-ledger's behaviour of making new participants active; `env` adds settings.
  */
