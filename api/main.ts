@@ -3,16 +3,18 @@ import { exposureProblem, loadConfig } from '../activities/platform/config';
 import { openHub } from '../activities/hub/services';
 import { createLogger } from '../activities/platform/logger';
 import { createAdminApp } from './admin/app';
+import { superviseCopies } from './copies';
 import { AdminValidator } from './admin/validation';
 import { createSwitchApp } from './fspiop/app';
 import { switchResources } from './fspiop/resources';
 import { gatewayTls, serve } from './http/serve';
 
-/** The gateway process: the FSPIOP switch and the hub admin API, each on its own port. */
+/** The gateway process: the FSPIOP switch and the hub admin API, each on its own port (GATEWAY_PROCESSES copies). */
 async function main(): Promise<void> {
   const config = loadConfig();
   const exposed = exposureProblem(config);
   if (exposed) throw new Error(exposed);
+  if (superviseCopies(config.gatewayProcesses, createLogger('gateway', config.logLevel))) return;
   const adminTls = gatewayTls(config.tls, config.adminAccess.clientCaPath, 'checked by the gateway');
   const switchTls = gatewayTls(config.tls, config.tls.switchClientCaPath, 'required');
   const hub = await openHub({ ...config, log: createLogger('gateway', config.logLevel) });

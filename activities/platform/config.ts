@@ -30,6 +30,8 @@ export interface HubConfig {
   jws: JwsConfig;
   adminPort: number;
   switchPort: number;
+  /** GATEWAY_PROCESSES: copies of the gateway sharing its two ports, to use more than one core. */
+  gatewayProcesses: number;
   host: string;
   tls: TlsConfig;
   adminAccess: AdminAccessConfig;
@@ -230,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     },
     adminPort: integer(env, 'ADMIN_PORT', 3001),
     switchPort: integer(env, 'SWITCH_PORT', 3000),
+    gatewayProcesses: atLeastOne(env, 'GATEWAY_PROCESSES', 1),
     host,
     tls,
     adminAccess: adminAccessConfig(env, tls),
