@@ -134,16 +134,16 @@ export function mysqlStore(url: string): MysqlStore {
 }
 
 /**
- * Where Temporal keeps its state: TEMPORAL_DATABASE_URL, or else database `temporal` on the hub's own MySQL server
+ * Where Temporal keeps its state: TEMPORAL_DATABASE_URL, or else database `database` on the hub's own MySQL server
  * with the hub's credentials (DATABASE_URL).
  */
-export function temporalDatabaseUrl(env: NodeJS.ProcessEnv): string {
+export function temporalDatabaseUrl(env: NodeJS.ProcessEnv, database = 'temporal'): string {
   if (env.TEMPORAL_DATABASE_URL) return env.TEMPORAL_DATABASE_URL;
   const hub = env.DATABASE_URL ?? '';
   if (!/^(mysql|mariadb):/.test(hub))
     throw new Error('set DATABASE_URL=mysql://user:password@host:port/hub (and TEMPORAL_DATABASE_URL if Temporal has its own server)');
   const url = new URL(hub);
-  url.pathname = '/temporal';
+  url.pathname = `/${database}`;
   url.search = '';
   return url.toString();
 }

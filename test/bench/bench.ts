@@ -38,13 +38,16 @@ import { loadConfig, repoRoot } from '../../activities/platform/config';
 import { Decimal } from '../../activities/hub/db/money';
 import { openHubServices, type HubServices } from '../../activities/hub/services';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
-import { startDevServer, type DevServer } from '../../temporal/devServer';
+import { mysqlStore, temporalDatabaseUrl } from '../../temporal/cluster/config';
+import { startTemporalServer } from '../../temporal/cluster/server';
+import { startDevServer } from '../../temporal/devServer';
+import type { TemporalProcess } from '../../temporal/serverProcess';
 import { temporalCliPath } from '../../temporal/setup';
 import { waitUntilReady } from '../../worker/readiness';
 import { uniqueName } from '../helpers/database';
 import { hubProcessSettings } from '../helpers/hubProcesses';
 import { SimulatedDfsp } from '../helpers/dfsp';
-import { historyCost, residentMb, serverRequests, UsageMeter, type HistoryCost, type Measured, type Usage } from './breakdown';
+import { childPids, historyCost, processNamed, residentMb, serverRequests, UsageMeter, type HistoryCost, type Measured, type Usage } from './breakdown';
 import { concurrencyChart } from './chart';
 import { floorIteration } from './floor';
 import { parseOptions, type Options } from './options';
@@ -73,7 +76,7 @@ const CLEANUP_ORDER = [
   'Temporal client',
   'floor worker connection',
   'database connection',
-  'Temporal dev server',
+  'Temporal server',
   'temp dir',
 ] as const;
 const cleanups: Array<{ what: (typeof CLEANUP_ORDER)[number]; run: () => Promise<void> | void }> = [];
@@ -335,15 +338,25 @@ async function main(): Promise<number> {
   const sharedDb = Boolean(process.env.DATABASE_URL);
   const databaseUrl = process.env.DATABASE_URL || `sqlite:${path.join(tmp, 'hub.sqlite')}`;
 
-  // Temporal dev server.
-  const temporal: DevServer = await startDevServer({
-    cliPath: await temporalCliPath(log),
-    ip: HOST,
-    ui: false,
-    dbFile: options.temporalInMemory ? undefined : path.join(tmp, 'temporal.sqlite'),
-    log,
-  });
-  cleanups.push({ what: 'Temporal dev server', run: () => temporal.stop() });
+  // The Temporal dev server, or with --topology a Temporal server on MySQL/MariaDB with a fresh schema.
+  const { topology } = options;
+  if (topology && !/^(mysql|mariadb):/.test(databaseUrl)) throw new Error('--topology runs the hub on MySQL/MariaDB: set DATABASE_URL=mysql://…');
+  const temporal: TemporalProcess = topology
+    ? await startTemporalServer({
+        store: mysqlStore(temporalDatabaseUrl(process.env, 'temporal_bench')),
+        historyShards: topology.historyShards,
+        dataDir: path.join(tmp, 'temporal'),
+        fresh: true,
+        log,
+      })
+    : await startDevServer({
+        cliPath: await temporalCliPath(log),
+        ip: HOST,
+        ui: false,
+        dbFile: options.temporalInMemory ? undefined : path.join(tmp, 'temporal.sqlite'),
+        log,
+      });
+  cleanups.push({ what: 'Temporal server', run: () => temporal.stop() });
   if (aborted) throw new Error(aborted);
 
   // The database: migrated once here, before the hub processes race to do it; also used for the ledger check.
@@ -362,7 +375,12 @@ async function main(): Promise<number> {
   }
   const taskQueue = loadConfig(env).taskQueue;
   const profileDir = options.profile ? path.resolve(repoRoot, options.profile) : undefined;
-  const processes = [startHubProcess('worker', 'worker/main.js', env, profileDir), startHubProcess('gateway', 'api/main.js', env, profileDir)];
+  const workers = topology ? Array.from({ length: topology.workers }, (_, i) => `worker-${i + 1}`) : ['worker'];
+  if (topology) env.GATEWAY_PROCESSES = String(topology.gateways);
+  const processes = [
+    ...workers.map((name) => startHubProcess(name, 'worker/main.js', env, profileDir)),
+    startHubProcess('gateway', 'api/main.js', env, profileDir),
+  ];
   cleanups.push({
     what: 'hub processes',
     run: async () => {
@@ -384,7 +402,11 @@ async function main(): Promise<number> {
   const connection = await Connection.connect({ address: temporal.address });
   cleanups.push({ what: 'Temporal client', run: () => connection.close() });
   const client = new Client({ connection, namespace: 'default' });
-  const temporalKind = options.temporalInMemory ? 'in memory' : 'on a SQLite file';
+  const temporalKind = topology
+    ? `temporal-server, ${topology.historyShards} history shards on MySQL/MariaDB, ${topology.workers} workers, ${topology.gateways} gateways`
+    : options.temporalInMemory
+      ? 'dev server in memory'
+      : 'dev server on a SQLite file';
   log(
     `hub ready in ${((Date.now() - started) / 1000).toFixed(1)} s: switch ${switchUrl}, admin ${adminUrl}, Temporal ${temporal.address} (${temporalKind}), database ${sharedDb ? 'DATABASE_URL' : 'fresh SQLite file'}, JWS ${options.jws ? 'on' : 'off'}`,
   );
@@ -409,9 +431,14 @@ async function main(): Promise<number> {
   log(`provisioned ${payerDfsp.name} (payer) and ${payeeDfsp.name} (payee)`);
   const parties: Parties = { switchUrl, payer, payerName: payerDfsp.name, payeeName: payeeDfsp.name, fulfilments, timeoutMs: options.timeoutMs, keys };
 
+  const gateway = processes.at(-1)!.child.pid!;
+  const database = topology ? processNamed(['mariadbd', 'mysqld']) : undefined;
   const measured: Measured[] = [
     { name: 'temporal server', pid: temporal.pid },
     ...processes.map((p) => ({ name: `hub ${p.name}`, pid: p.child.pid! })),
+    // With GATEWAY_PROCESSES the gateway process only hands connections to its copies, which do the work.
+    ...childPids(gateway).map((pid, i) => ({ name: `hub gateway copy ${i + 1}`, pid })),
+    ...(database ? [{ name: 'mysql server', pid: database }] : []),
     { name: 'bench (load, DFSPs)', pid: process.pid },
   ];
   const meter = new UsageMeter(measured);
@@ -422,7 +449,7 @@ async function main(): Promise<number> {
   const hub: Measurement[] = [];
   let soakRows: string[] = [];
   if (options.soakMinutes !== undefined) {
-    soakRows = await soak(options, options.soakMinutes, measured.slice(0, 3), iteration);
+    soakRows = await soak(options, options.soakMinutes, measured.slice(0, -1), iteration);
   } else {
     for (const level of options.levels) {
       if (aborted) break;
@@ -506,7 +533,7 @@ async function main(): Promise<number> {
   const ledgerOk = ledger.violations.length === 0 && positionsOk && lost === 0 && payer.contradictions.length === 0;
   const lines: string[] = [''];
   lines.push(`mode            ${options.mode === 'payments' ? 'payments: quote + transfer, each a workflow' : 'transfers: pre-quoted, one workflow each'}`);
-  lines.push(`temporal        dev server ${temporalKind}; hub database ${sharedDb ? 'DATABASE_URL' : 'SQLite file'}`);
+  lines.push(`temporal        ${temporalKind}; hub database ${sharedDb ? 'DATABASE_URL' : 'SQLite file'}`);
   lines.push(`jws             ${options.jws ? 'on: DFSPs sign, the hub validates every message and signs its own' : 'off'}`);
   if (options.soakMinutes === undefined) lines.push(`duration        ${options.durationS} s measured per concurrency, after ${options.warmupS} s of warm-up`);
   if (hub.length) lines.push('', ...throughputTable(options, hub, floor));

@@ -48,6 +48,28 @@ export function residentMb(pid: number): number {
   }
 }
 
+/** The processes `pid` started, as Linux lists them (none where /proc cannot tell). */
+export function childPids(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The first process running one of these programs, for a server the bench did not start (the MySQL server). */
+export function processNamed(names: string[]): number | undefined {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (names.includes(fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
 /** Each process's CPU and writes between `start()` and `stop()`. */
 export class UsageMeter {
   private started = new Map<number, Counters>();

@@ -14,6 +14,8 @@ export interface Options {
   /** Temporal's dev server in memory instead of on a SQLite file (as `npm start` runs it). */
   temporalInMemory: boolean;
   jws: boolean;
+  /** The multi-process topology (npm run topology) instead of one worker and one gateway on the dev server. */
+  topology?: Topology;
   /** Minutes of load at the first concurrency with memory sampled throughout, instead of the phases. */
   soakMinutes?: number;
   /** A directory for the CPU profiles of the worker and gateway (written as they stop), and their summary. */
@@ -21,6 +23,12 @@ export interface Options {
   /** Where the throughput-against-concurrency chart goes (SVG), when more than one concurrency is measured. */
   chart: string;
   verbose: boolean;
+}
+
+export interface Topology {
+  workers: number;
+  gateways: number;
+  historyShards: number;
 }
 
 export const USAGE = `usage: npm run bench [-- options]
@@ -32,6 +40,11 @@ export const USAGE = `usage: npm run bench [-- options]
   --no-floor            skip the Temporal floor phases (env BENCH_FLOOR=0)
   --temporal-in-memory  Temporal dev server in memory instead of on a SQLite file in the temp dir, as npm start
                         runs it (env BENCH_TEMPORAL_IN_MEMORY=1)
+  --topology            npm run topology's hub: a Temporal server (not the dev server) with its history in shards on
+                        MySQL/MariaDB, several workers and gateways; needs DATABASE_URL=mysql://… and wipes Temporal's
+                        tables in TEMPORAL_DATABASE_URL (default: database temporal_bench beside DATABASE_URL's)
+  --workers N, --gateways N, --shards N
+                        its worker processes, gateway processes and history shards (default 2, 2, 4)
   --jws                 DFSPs sign, the hub validates and signs (JWS_VALIDATE, env BENCH_JWS=1)
   --soak MINUTES        load at the first concurrency for that long, memory of the worker and gateway sampled
                         every 30 s (env BENCH_SOAK)
@@ -62,6 +75,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   let temporalInMemory = flag(env.BENCH_TEMPORAL_IN_MEMORY, false);
   let jws = flag(env.BENCH_JWS, false);
   let verbose = false;
+  let topology: Topology | undefined;
+  const topologyValues: Partial<Record<'workers' | 'gateways' | 'shards', string>> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
@@ -72,14 +87,24 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     else if (arg === '--floor') floor = true;
     else if (arg === '--temporal-in-memory') temporalInMemory = true;
     else if (arg === '--jws') jws = true;
+    else if (arg === '--topology') topology = { workers: 2, gateways: 2, historyShards: 4 };
     else if (arg === '--verbose') verbose = true;
     else {
-      const match = /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile)(?:=(.*))?$/.exec(arg);
+      const match = /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile|workers|gateways|shards)(?:=(.*))?$/.exec(arg);
       if (!match) throw new Error(`unknown argument "${arg}"\n${USAGE}`);
       const value = match[2] ?? argv[++i];
       if (value === undefined) throw new Error(`--${match[1]} needs a value\n${USAGE}`);
-      values[match[1]] = value;
+      if (match[1] === 'workers' || match[1] === 'gateways' || match[1] === 'shards') topologyValues[match[1]] = value;
+      else values[match[1]] = value;
     }
+  }
+  if (Object.keys(topologyValues).length && !topology) throw new Error(`--workers, --gateways and --shards go with --topology\n${USAGE}`);
+  if (topology) {
+    topology = {
+      workers: Math.floor(number('workers', topologyValues.workers, 2, 1)),
+      gateways: Math.floor(number('gateways', topologyValues.gateways, 2, 1)),
+      historyShards: Math.floor(number('shards', topologyValues.shards, 4, 1)),
+    };
   }
   const mode = values.mode ?? 'payments';
   if (mode !== 'payments' && mode !== 'transfers') throw new Error(`--mode must be payments or transfers, got "${mode}"\n${USAGE}`);
@@ -93,6 +118,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     floor,
     temporalInMemory,
     jws,
+    topology,
     soakMinutes: values.soak === undefined ? undefined : number('soak', values.soak, 10, 0.5),
     chart: values.chart || 'bench-results/concurrency.svg',
     profile: values.profile || undefined,
