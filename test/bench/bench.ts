@@ -1,17 +1,20 @@
 // `npm run bench`: throughput and latency of the real hub against the Temporal floor, where the time goes, then the
 // hub's ledger invariants.
 //
-//   npm run bench [-- --mode payments|transfers --concurrency 10[,20,50,100] --duration 20 --warmup 3 --timeout 30
-//                     --no-floor --temporal-in-memory --jws --soak MINUTES --chart FILE]
+//   npm run bench [-- --mode payments|transfers|bulk --concurrency 10[,20,50,100] --duration 20 --warmup 3 --timeout 30
+//                     --no-floor --temporal-in-memory --topology --jws --soak MINUTES --chart FILE]
 //
 // 1. A fresh environment in a temp dir: a headless Temporal dev server on a free port (on a SQLite file, as `npm start`
 //    runs it, or in memory with --temporal-in-memory), a fresh SQLite database (or DATABASE_URL, with unique
-//    participant names), and the real worker and gateway processes (dist/worker/main.js, dist/api/main.js).
+//    participant names), and the real worker and gateway processes (dist/worker/main.js, dist/api/main.js). With
+//    --topology, npm run topology's hub instead: a Temporal server on MySQL/MariaDB with a fresh schema in shards,
+//    several workers and a gateway running several processes.
 // 2. Two DFSPs provisioned through the admin API as an operator would, each a real HTTP server (SimulatedDfsp):
 //    the payee answers quotes and fulfils transfers, the payer measures.
 // 3. For each concurrency N, N virtual users loop for D seconds (after a short warm-up that is not counted): a payment
 //    is POST /quotes → PUT /quotes/{ID} → POST /transfers → PUT /transfers/{ID}; with --mode transfers the quote is
-//    left out (the payee is handed the fulfilment). Latencies run from the POST to the payer's callback.
+//    left out (the payee is handed the fulfilment); with --mode bulk a user sends bulk transfers of pre-quoted items.
+//    Latencies run from the POST to the payer's callback.
 // 4. Once every transfer is decided: the ledger invariants (checkLedger) and the positions (payer +sum, payee −sum of
 //    the committed amounts). Exit code 1 if they fail; timings are printed, never asserted.
 // 5. The Temporal floor on the same server at each concurrency: an in-process worker running a workflow that waits for
@@ -59,6 +62,17 @@ const HOST = '127.0.0.1';
 const HUB_NAME = 'Hub';
 /** Histories read per conversation type for the breakdown. */
 const HISTORY_SAMPLE = 30;
+
+/** What one iteration of each mode is called, and what it does. */
+const NOUNS: Record<Options['mode'], { singular: string; plural: string; description: (bulkSize: number) => string }> = {
+  payments: { singular: 'payment', plural: 'payments', description: () => 'payments: quote + transfer, each a workflow' },
+  transfers: { singular: 'transfer', plural: 'transfers', description: () => 'transfers: pre-quoted, one workflow each' },
+  bulk: {
+    singular: 'bulk',
+    plural: 'bulks',
+    description: (size) => `bulk: bulk transfers of ${size} pre-quoted items, one workflow each; latency is the whole bulk's`,
+  },
+};
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
@@ -264,7 +278,7 @@ const cell = (text: string, width: number) => text.padStart(width);
 
 /** The hub and the floor at each concurrency, side by side. */
 function throughputTable(options: Options, hub: Measurement[], floor: Measurement[]): string[] {
-  const unit = options.mode === 'payments' ? 'payments/s' : 'transfers/s';
+  const unit = `${NOUNS[options.mode].plural}/s`;
   const rows = [
     `${'concurrency'.padEnd(12)}${cell(unit, 12)}${cell('transfer p50', 14)}${cell('p95', 9)}${cell('p99', 9)}${cell('quote p50', 11)}${cell('p99', 9)}${cell('errors', 8)}` +
       `${cell('floor wf/s', 12)}${cell('floor p50', 11)}${cell('p99', 9)}${cell('ratio', 7)}`,
@@ -278,6 +292,7 @@ function throughputTable(options: Options, hub: Measurement[], floor: Measuremen
           ? `${cell(f.ratePerS.toFixed(1), 12)}${cell(ms(f.latency.percentile(50)), 11)}${cell(ms(f.latency.percentile(99)), 9)}${cell((recorder.ratePerS / f.ratePerS).toFixed(2), 7)}`
           : ''),
     );
+    if (options.mode === 'bulk') rows.push(`  that is ${(recorder.ratePerS * options.bulkSize).toFixed(0)} transfers/s, in bulks of ${options.bulkSize}`);
     if (recorder.errorCount > 0)
       rows.push(`  errors: ${describeErrors(recorder)}${recorder.errorsAfterWindow ? ` (${recorder.errorsAfterWindow} of them after the window)` : ''}`);
     if (f && f.errorCount > 0) rows.push(`  floor errors: ${describeErrors(f)}`);
@@ -429,7 +444,16 @@ async function main(): Promise<number> {
   const payeeErrors = new Map<string, number>();
   const fulfilments = payeeAnswers(payeeDfsp, switchUrl, keys, (kind) => payeeErrors.set(kind, (payeeErrors.get(kind) ?? 0) + 1));
   log(`provisioned ${payerDfsp.name} (payer) and ${payeeDfsp.name} (payee)`);
-  const parties: Parties = { switchUrl, payer, payerName: payerDfsp.name, payeeName: payeeDfsp.name, fulfilments, timeoutMs: options.timeoutMs, keys };
+  const parties: Parties = {
+    switchUrl,
+    payer,
+    payerName: payerDfsp.name,
+    payeeName: payeeDfsp.name,
+    fulfilments,
+    timeoutMs: options.timeoutMs,
+    keys,
+    bulkSize: options.bulkSize,
+  };
 
   const gateway = processes.at(-1)!.child.pid!;
   const database = topology ? processNamed(['mariadbd', 'mysqld']) : undefined;
@@ -442,7 +466,7 @@ async function main(): Promise<number> {
     { name: 'bench (load, DFSPs)', pid: process.pid },
   ];
   const meter = new UsageMeter(measured);
-  const noun = options.mode === 'payments' ? 'payments' : 'transfers';
+  const noun = NOUNS[options.mode].plural;
   const iteration = hubIteration(options.mode, parties);
 
   // Hub traffic: each concurrency in turn, or one long soak.
@@ -516,13 +540,21 @@ async function main(): Promise<number> {
         middleOf(payer.quoteIds).map((id) => `quote/${id}`),
       ),
     ],
-    [
-      'transfer',
-      await historyCost(
-        client,
-        middleOf([...payer.transfers.keys()]).map((id) => `transfer/${id}`),
-      ),
-    ],
+    options.mode === 'bulk'
+      ? [
+          'bulk',
+          await historyCost(
+            client,
+            middleOf(payer.bulkTransferIds).map((id) => `bulkTransfer/${id}`),
+          ),
+        ]
+      : [
+          'transfer',
+          await historyCost(
+            client,
+            middleOf([...payer.transfers.keys()]).map((id) => `transfer/${id}`),
+          ),
+        ],
     ['floor', await historyCost(client, middleOf(floorIds))],
   ];
 
@@ -532,17 +564,13 @@ async function main(): Promise<number> {
   const lost = counts.sent;
   const ledgerOk = ledger.violations.length === 0 && positionsOk && lost === 0 && payer.contradictions.length === 0;
   const lines: string[] = [''];
-  lines.push(`mode            ${options.mode === 'payments' ? 'payments: quote + transfer, each a workflow' : 'transfers: pre-quoted, one workflow each'}`);
+  lines.push(`mode            ${NOUNS[options.mode].description(options.bulkSize)}`);
   lines.push(`temporal        ${temporalKind}; hub database ${sharedDb ? 'DATABASE_URL' : 'SQLite file'}`);
   lines.push(`jws             ${options.jws ? 'on: DFSPs sign, the hub validates every message and signs its own' : 'off'}`);
   if (options.soakMinutes === undefined) lines.push(`duration        ${options.durationS} s measured per concurrency, after ${options.warmupS} s of warm-up`);
   if (hub.length) lines.push('', ...throughputTable(options, hub, floor));
   if (soakRows.length) lines.push('', ...soakRows);
-  if (hub[0])
-    lines.push(
-      '',
-      ...usageTable(`where the time goes: hub ${noun} at concurrency ${hub[0].level}`, hub[0], options.mode === 'payments' ? 'payment' : 'transfer'),
-    );
+  if (hub[0]) lines.push('', ...usageTable(`where the time goes: hub ${noun} at concurrency ${hub[0].level}`, hub[0], NOUNS[options.mode].singular));
   if (floor[0]) lines.push(...usageTable(`  and the floor at concurrency ${floor[0].level}`, floor[0], 'workflow'));
   lines.push('', ...historyTable(costs));
   if (payeeErrors.size > 0) lines.push(`  payee errors: ${[...payeeErrors].map(([kind, n]) => `${n}× ${kind}`).join('; ')}`);

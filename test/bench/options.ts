@@ -1,10 +1,12 @@
 // The command line of `npm run bench`.
 
 /** What each virtual user does in a loop. */
-export type Mode = 'payments' | 'transfers';
+export type Mode = 'payments' | 'transfers' | 'bulk';
 
 export interface Options {
   mode: Mode;
+  /** Items in each bulk transfer, with --mode bulk. */
+  bulkSize: number;
   /** The concurrencies to measure, one phase each, in this order. */
   levels: number[];
   durationS: number;
@@ -32,7 +34,9 @@ export interface Topology {
 }
 
 export const USAGE = `usage: npm run bench [-- options]
-  --mode M              payments: quote + transfer (default); transfers: pre-quoted transfers only (env BENCH_MODE)
+  --mode M              payments: quote + transfer (default); transfers: pre-quoted transfers only; bulk: pre-quoted
+                        bulk transfers (env BENCH_MODE)
+  --bulk-size N         items in each bulk transfer (default 1000, the most FSPIOP allows; env BENCH_BULK_SIZE)
   --concurrency N[,N…]  virtual users; a list measures each in turn and draws the chart (default 10, env BENCH_CONCURRENCY)
   --duration S          measured seconds per phase (default 20, env BENCH_DURATION)
   --warmup S            unmeasured seconds before each phase (default 3, env BENCH_WARMUP)
@@ -63,6 +67,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const flag = (raw: string | undefined, fallback: boolean) => (raw === undefined || raw === '' ? fallback : !/^(0|false|no|off)$/i.test(raw));
   const values: Record<string, string | undefined> = {
     mode: env.BENCH_MODE,
+    'bulk-size': env.BENCH_BULK_SIZE,
     concurrency: env.BENCH_CONCURRENCY,
     duration: env.BENCH_DURATION,
     warmup: env.BENCH_WARMUP,
@@ -90,7 +95,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     else if (arg === '--topology') topology = { workers: 2, gateways: 2, historyShards: 4 };
     else if (arg === '--verbose') verbose = true;
     else {
-      const match = /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile|workers|gateways|shards)(?:=(.*))?$/.exec(arg);
+      const match = /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile|workers|gateways|shards|bulk-size)(?:=(.*))?$/.exec(arg);
       if (!match) throw new Error(`unknown argument "${arg}"\n${USAGE}`);
       const value = match[2] ?? argv[++i];
       if (value === undefined) throw new Error(`--${match[1]} needs a value\n${USAGE}`);
@@ -107,10 +112,13 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     };
   }
   const mode = values.mode ?? 'payments';
-  if (mode !== 'payments' && mode !== 'transfers') throw new Error(`--mode must be payments or transfers, got "${mode}"\n${USAGE}`);
+  if (mode !== 'payments' && mode !== 'transfers' && mode !== 'bulk') throw new Error(`--mode must be payments, transfers or bulk, got "${mode}"\n${USAGE}`);
+  const bulkSize = Math.floor(number('bulk-size', values['bulk-size'], 1000, 1));
+  if (bulkSize > 1000) throw new Error(`--bulk-size must be at most 1000 (FSPIOP's limit), got ${bulkSize}\n${USAGE}`);
   const levels = (values.concurrency ?? '10').split(',').map((level) => Math.floor(number('concurrency', level.trim(), 10, 1)));
   return {
     mode,
+    bulkSize,
     levels,
     durationS: number('duration', values.duration, 20, 1),
     warmupS: number('warmup', values.warmup, 3, 0),

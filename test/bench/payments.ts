@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { sign } from '../../activities/platform/jws';
 import { Decimal } from '../../activities/hub/db/money';
 import { SimulatedDfsp, type ReceivedRequest } from '../helpers/dfsp';
-import { ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
+import { bulkItem, bulkTransferBody, ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
 import type { Mode } from './options';
 import type { Sample } from './statistics';
 
@@ -92,8 +92,9 @@ export class PayerSide {
   private readonly waiters = new Map<string, (arrival: Arrival) => void>();
   /** Every transfer sent, its amount, what the payer heard of it, and whether the switch accepted its POST (202). */
   readonly transfers = new Map<string, { amount: string; state: TransferState; accepted: boolean }>();
-  /** Every quote sent, for the history sample of the breakdown. */
+  /** Every quote and bulk transfer sent, for the history sample of the breakdown. */
   readonly quoteIds: string[] = [];
+  readonly bulkTransferIds: string[] = [];
   unmatched = 0;
   contradictions: string[] = [];
 
@@ -104,21 +105,22 @@ export class PayerSide {
   private received(request: ReceivedRequest): void {
     const at = performance.now();
     this.dfsp.received.length = 0; // the bench keeps its own books; don't let the simulator's list grow
-    const match = /^\/(quotes|transfers)\/([^/?]+)(\/error)?$/.exec(request.path);
+    const match = /^\/(quotes|transfers|bulkTransfers)\/([^/?]+)(\/error)?$/.exec(request.path);
     if (request.method !== 'PUT' || !match) {
       this.unmatched++;
       return;
     }
     const [, resource, id, errorSuffix] = match;
     const error = Boolean(errorSuffix);
-    if (resource === 'transfers') {
-      const transfer = this.transfers.get(id);
-      if (transfer) {
-        const state: TransferState = error ? 'aborted' : request.body?.transferState === 'COMMITTED' ? 'committed' : 'other';
-        if (transfer.state !== 'sent' && transfer.state !== 'refused' && transfer.state !== state) {
-          this.contradictions.push(`transfer ${id}: payer told ${transfer.state}, later ${state}`);
-        }
-        transfer.state = state;
+    if (resource === 'transfers') this.told(id, error ? 'aborted' : request.body?.transferState === 'COMMITTED' ? 'committed' : 'other');
+    if (resource === 'bulkTransfers') {
+      // Each item's result: a fulfilment when it committed, errorInformation when it did not. An error callback for
+      // the whole bulk means no item moved.
+      const results: Array<{ transferId: string; fulfilment?: string }> = error ? [] : (request.body?.individualTransferResults ?? []);
+      const items = this.bulkItems.get(id) ?? [];
+      for (const transferId of items) {
+        const result = results.find((r) => r.transferId === transferId);
+        this.told(transferId, result?.fulfilment ? 'committed' : 'aborted');
       }
     }
     const key = `${resource}/${id}`;
@@ -129,6 +131,19 @@ export class PayerSide {
     } else {
       this.unmatched++;
     }
+  }
+
+  /** The items of each bulk transfer sent, by bulk transfer ID. */
+  readonly bulkItems = new Map<string, string[]>();
+
+  /** Records what the payer heard of a transfer; hearing two different outcomes is a contradiction. */
+  private told(transferId: string, state: TransferState): void {
+    const transfer = this.transfers.get(transferId);
+    if (!transfer) return;
+    if (transfer.state !== 'sent' && transfer.state !== 'refused' && transfer.state !== state) {
+      this.contradictions.push(`transfer ${transferId}: payer told ${transfer.state}, later ${state}`);
+    }
+    transfer.state = state;
   }
 
   /** Registers interest in the callback for `key` (before the request is sent); undefined on timeout. */
@@ -209,6 +224,26 @@ export function payeeAnswers(payee: SimulatedDfsp, switchUrl: string, keys: Sign
         keys,
       );
       if (answer.status !== 200) onError(`payee PUT /transfers → ${answer.status}`);
+    } else if (request.path === '/bulkTransfers') {
+      const items: Array<{ transferId: string; condition: string }> = request.body.individualTransfers;
+      const unknown = items.filter((item) => !fulfilments.has(item.condition)).length;
+      if (unknown > 0) onError(`payee: ${unknown} bulk item(s) with a condition it never issued`);
+      const answer = await fspiop(
+        switchUrl,
+        'PUT',
+        `/bulkTransfers/${request.body.bulkTransferId}`,
+        payee.name,
+        payerFsp,
+        {
+          completedTimestamp: new Date().toISOString(),
+          individualTransferResults: items
+            .filter((item) => fulfilments.has(item.condition))
+            .map((item) => ({ transferId: item.transferId, fulfilment: fulfilments.get(item.condition)! })),
+          bulkTransferState: 'COMPLETED',
+        },
+        keys,
+      );
+      if (answer.status !== 200) onError(`payee PUT /bulkTransfers → ${answer.status}`);
     }
   });
   return fulfilments;
@@ -234,6 +269,8 @@ export interface Parties {
   keys: SigningKeys;
   /** How long after it is sent a transfer expires; TRANSFER_EXPIRY_MS unless given. */
   expiryMs?: number;
+  /** Items in each bulk transfer (--mode bulk). */
+  bulkSize?: number;
 }
 
 /** What the payer agreed with the payee before the transfer: amount, condition and ILP packet. */
@@ -300,9 +337,47 @@ async function transferStep(parties: Parties, agreed: Agreed, sample: Sample): P
   sample.transferMs = tAnswer.at - t0;
 }
 
-/** One loop of a virtual user: a payment (quote, then transfer) or, pre-quoted, a transfer alone. */
+/**
+ * POST /bulkTransfers of pre-quoted items (the payee is handed each fulfilment) and the payer's callback with every
+ * item's result; the latency is the whole bulk's.
+ */
+async function bulkStep(parties: Parties, sample: Sample): Promise<void> {
+  const { switchUrl, payer, payerName, payeeName, timeoutMs, keys } = parties;
+  const items = Array.from({ length: parties.bulkSize ?? 1000 }, () => bulkItem(randomAmount()));
+  const body = bulkTransferBody(payerName, payeeName, items, { expiresInMs: parties.expiryMs ?? TRANSFER_EXPIRY_MS });
+  for (const { transfer, fulfilment } of items) {
+    parties.fulfilments.set(transfer.condition, fulfilment);
+    payer.transfers.set(transfer.transferId, { amount: transfer.transferAmount.amount, state: 'sent', accepted: false });
+  }
+  payer.bulkTransferIds.push(body.bulkTransferId);
+  payer.bulkItems.set(
+    body.bulkTransferId,
+    items.map((item) => item.transfer.transferId),
+  );
+  const answered = payer.expect(`bulkTransfers/${body.bulkTransferId}`, timeoutMs);
+  const t0 = performance.now();
+  const ack = await fspiop(switchUrl, 'POST', '/bulkTransfers', payerName, payeeName, body, keys).catch((error) => {
+    answered.cancel();
+    throw error;
+  });
+  if (ack.status !== 202) {
+    answered.cancel();
+    for (const { transfer } of items) payer.transfers.get(transfer.transferId)!.state = 'refused';
+    return sample.error(`POST /bulkTransfers → ${ack.status}`);
+  }
+  for (const { transfer } of items) payer.transfers.get(transfer.transferId)!.accepted = true;
+  const answer = await answered.arrival;
+  if (!answer) return sample.error('bulk transfer callback timeout');
+  if (answer.error) return sample.error(`bulk transfer error callback ${errorCode(answer.body)}`);
+  const failed = (answer.body?.individualTransferResults ?? []).filter((r: { fulfilment?: string }) => !r.fulfilment).length;
+  if (failed > 0) return sample.error(`${failed} bulk item(s) not committed`);
+  sample.transferMs = answer.at - t0;
+}
+
+/** One loop of a virtual user: a payment (quote, then transfer), a pre-quoted transfer alone, or a bulk transfer. */
 export function hubIteration(mode: Mode, parties: Parties) {
   return async (sample: Sample): Promise<void> => {
+    if (mode === 'bulk') return bulkStep(parties, sample);
     const agreed = mode === 'payments' ? await quoteStep(parties, sample) : preQuoted(parties);
     if (agreed) await transferStep(parties, agreed, sample);
   };
