@@ -47,11 +47,13 @@ import { startDevServer } from '../../temporal/devServer';
 import type { TemporalProcess } from '../../temporal/serverProcess';
 import { temporalCliPath } from '../../temporal/setup';
 import { waitUntilReady } from '../../worker/readiness';
+import { workflowIds } from '../../api/contracts/conversations';
 import { uniqueName } from '../helpers/database';
 import { hubProcessSettings } from '../helpers/hubProcesses';
 import { SimulatedDfsp } from '../helpers/dfsp';
 import { childPids, historyCost, processNamed, residentMb, serverRequests, UsageMeter, type HistoryCost, type Measured, type Usage } from './breakdown';
 import { concurrencyChart } from './chart';
+import { linkAccount, provisionPisp, thirdpartyIteration, type ThirdpartyScene } from './thirdparty';
 import { floorIteration } from './floor';
 import { parseOptions, type Options } from './options';
 import { profileSummary } from './profile';
@@ -67,6 +69,12 @@ const HISTORY_SAMPLE = 30;
 const NOUNS: Record<Options['mode'], { singular: string; plural: string; description: (bulkSize: number) => string }> = {
   payments: { singular: 'payment', plural: 'payments', description: () => 'payments: quote + transfer, each a workflow' },
   transfers: { singular: 'transfer', plural: 'transfers', description: () => 'transfers: pre-quoted, one workflow each' },
+  thirdparty: {
+    singular: 'payment',
+    plural: 'third-party payments',
+    description: () =>
+      "thirdparty: a PISP's payments from a linked account: transaction request, quote, authorization, verification by the hub's Auth service, transfer; latency is the whole payment's",
+  },
   bulk: {
     singular: 'bulk',
     plural: 'bulks',
@@ -279,14 +287,15 @@ const cell = (text: string, width: number) => text.padStart(width);
 /** The hub and the floor at each concurrency, side by side. */
 function throughputTable(options: Options, hub: Measurement[], floor: Measurement[]): string[] {
   const unit = `${NOUNS[options.mode].plural}/s`;
+  const width = Math.max(12, unit.length + 2);
   const rows = [
-    `${'concurrency'.padEnd(12)}${cell(unit, 12)}${cell('transfer p50', 14)}${cell('p95', 9)}${cell('p99', 9)}${cell('quote p50', 11)}${cell('p99', 9)}${cell('errors', 8)}` +
+    `${'concurrency'.padEnd(12)}${cell(unit, width)}${cell('transfer p50', 14)}${cell('p95', 9)}${cell('p99', 9)}${cell('quote p50', 11)}${cell('p99', 9)}${cell('errors', 8)}` +
       `${cell('floor wf/s', 12)}${cell('floor p50', 11)}${cell('p99', 9)}${cell('ratio', 7)}`,
   ];
   hub.forEach(({ level, recorder }, index) => {
     const f = floor[index]?.recorder;
     rows.push(
-      `${String(level).padEnd(12)}${cell(recorder.ratePerS.toFixed(1), 12)}${cell(ms(recorder.latency.percentile(50)), 14)}${cell(ms(recorder.latency.percentile(95)), 9)}` +
+      `${String(level).padEnd(12)}${cell(recorder.ratePerS.toFixed(1), width)}${cell(ms(recorder.latency.percentile(50)), 14)}${cell(ms(recorder.latency.percentile(95)), 9)}` +
         `${cell(ms(recorder.latency.percentile(99)), 9)}${cell(ms(recorder.quotes.percentile(50)), 11)}${cell(ms(recorder.quotes.percentile(99)), 9)}${cell(String(recorder.errorCount), 8)}` +
         (f
           ? `${cell(f.ratePerS.toFixed(1), 12)}${cell(ms(f.latency.percentile(50)), 11)}${cell(ms(f.latency.percentile(99)), 9)}${cell((recorder.ratePerS / f.ratePerS).toFixed(2), 7)}`
@@ -467,7 +476,15 @@ async function main(): Promise<number> {
   ];
   const meter = new UsageMeter(measured);
   const noun = NOUNS[options.mode].plural;
-  const iteration = hubIteration(options.mode, parties);
+  let scene: ThirdpartyScene | undefined;
+  if (options.mode === 'thirdparty') {
+    const pisp = await SimulatedDfsp.start(uniqueName('benchpisp'));
+    cleanups.push({ what: 'simulated DFSPs', run: () => pisp.close() });
+    await provisionPisp(adminUrl, pisp);
+    scene = await linkAccount(switchUrl, pisp, payerDfsp);
+    log(`provisioned ${pisp.name} (PISP) and linked an account at ${payerDfsp.name}, consent ${scene.consentId}`);
+  }
+  const iteration = scene ? thirdpartyIteration(scene, parties) : hubIteration(options.mode, parties);
 
   // Hub traffic: each concurrency in turn, or one long soak.
   const hub: Measurement[] = [];
@@ -555,6 +572,17 @@ async function main(): Promise<number> {
             middleOf([...payer.transfers.keys()]).map((id) => `transfer/${id}`),
           ),
         ],
+    ...(scene
+      ? [
+          [
+            'follower',
+            await historyCost(
+              client,
+              middleOf(scene.transactionRequestIds).map((id) => workflowIds.thirdpartyTransaction(id)),
+            ),
+          ] as [string, HistoryCost],
+        ]
+      : []),
     ['floor', await historyCost(client, middleOf(floorIds))],
   ];
 

@@ -1,7 +1,7 @@
 // The command line of `npm run bench`.
 
 /** What each virtual user does in a loop. */
-export type Mode = 'payments' | 'transfers' | 'bulk';
+export type Mode = 'payments' | 'transfers' | 'bulk' | 'thirdparty';
 
 export interface Options {
   mode: Mode;
@@ -35,7 +35,7 @@ export interface Topology {
 
 export const USAGE = `usage: npm run bench [-- options]
   --mode M              payments: quote + transfer (default); transfers: pre-quoted transfers only; bulk: pre-quoted
-                        bulk transfers (env BENCH_MODE)
+                        bulk transfers; thirdparty: third-party payments from a linked account (env BENCH_MODE)
   --bulk-size N         items in each bulk transfer (default 1000, the most FSPIOP allows; env BENCH_BULK_SIZE)
   --concurrency N[,N…]  virtual users; a list measures each in turn and draws the chart (default 10, env BENCH_CONCURRENCY)
   --duration S          measured seconds per phase (default 20, env BENCH_DURATION)
@@ -112,12 +112,14 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     };
   }
   const mode = values.mode ?? 'payments';
-  if (mode !== 'payments' && mode !== 'transfers' && mode !== 'bulk') throw new Error(`--mode must be payments, transfers or bulk, got "${mode}"\n${USAGE}`);
+  if (!['payments', 'transfers', 'bulk', 'thirdparty'].includes(mode))
+    throw new Error(`--mode must be payments, transfers, bulk or thirdparty, got "${mode}"\n${USAGE}`);
+  if (mode === 'thirdparty' && jws) throw new Error(`--jws is not supported with --mode thirdparty yet\n${USAGE}`);
   const bulkSize = Math.floor(number('bulk-size', values['bulk-size'], 1000, 1));
   if (bulkSize > 1000) throw new Error(`--bulk-size must be at most 1000 (FSPIOP's limit), got ${bulkSize}\n${USAGE}`);
   const levels = (values.concurrency ?? '10').split(',').map((level) => Math.floor(number('concurrency', level.trim(), 10, 1)));
   return {
-    mode,
+    mode: mode as Mode,
     bulkSize,
     levels,
     durationS: number('duration', values.duration, 20, 1),

@@ -250,7 +250,7 @@ export function payeeAnswers(payee: SimulatedDfsp, switchUrl: string, keys: Sign
 }
 
 /** A random amount between 1 and 99.99 in FSPIOP's form (no trailing zeros). */
-function randomAmount(): string {
+export function randomAmount(): string {
   return new Decimal(crypto.randomInt(100, 10_000)).div(100).toFixed();
 }
 
@@ -274,16 +274,19 @@ export interface Parties {
 }
 
 /** What the payer agreed with the payee before the transfer: amount, condition and ILP packet. */
-interface Agreed {
+export interface Agreed {
   amount: string;
   condition: string;
   ilpPacket: string;
 }
 
-/** POST /quotes and its callback through the switch; undefined when the sample recorded an error. */
-async function quoteStep(parties: Parties, sample: Sample): Promise<Agreed | undefined> {
+/**
+ * POST /quotes and its callback through the switch; undefined when the sample recorded an error. `terms` sets the
+ * amount and adds fields (the transaction request a third-party payment quotes for).
+ */
+export async function quoteStep(parties: Parties, sample: Sample, terms: { amount?: string; extra?: object } = {}): Promise<Agreed | undefined> {
   const { switchUrl, payer, payerName, payeeName, timeoutMs, keys } = parties;
-  const quote = quoteBody(payerName, payeeName, randomAmount());
+  const quote = { ...quoteBody(payerName, payeeName, terms.amount ?? randomAmount()), ...terms.extra };
   payer.quoteIds.push(quote.quoteId);
   const quoted = payer.expect(`quotes/${quote.quoteId}`, timeoutMs);
   const q0 = performance.now();
@@ -310,7 +313,7 @@ function preQuoted(parties: Parties): Agreed {
 }
 
 /** POST /transfers and the payer's callback through the switch. */
-async function transferStep(parties: Parties, agreed: Agreed, sample: Sample): Promise<void> {
+export async function transferStep(parties: Parties, agreed: Agreed, sample: Sample): Promise<void> {
   const { switchUrl, payer, payerName, payeeName, timeoutMs, keys } = parties;
   const body = {
     ...transferBody(payerName, payeeName, agreed.amount, { condition: agreed.condition, expiresInMs: parties.expiryMs ?? TRANSFER_EXPIRY_MS }),

@@ -34,7 +34,10 @@ export interface Linking {
   credential: Credential;
 }
 
-async function send(hub: SwitchHarness, method: string, path: string, source: string, destination: string, body?: object): Promise<void> {
+/** Whatever sends a participant's messages to the switch: a test's harness, or the bench's `fspiopAt`. */
+type Sender = Pick<SwitchHarness, 'fspiop'>;
+
+async function send(hub: Sender, method: string, path: string, source: string, destination: string, body?: object): Promise<void> {
   const { status, body: answer } = await hub.fspiop(method, path, { source, destination, body });
   if (status !== 202 && status !== 200) throw new Error(`${method} ${path} refused: ${status} ${JSON.stringify(answer)}`);
 }
@@ -45,7 +48,7 @@ async function send(hub: SwitchHarness, method: string, path: string, source: st
  * PISP's signed credential, and the DFSP's POST /consents to the Auth service. `credential` signs the challenge.
  */
 export async function linkThroughSwitch(
-  hub: SwitchHarness,
+  hub: Sender,
   dfsp: SimulatedDfsp,
   pisp: SimulatedDfsp,
   credential: (consentId: string, scopes: thirdparty.Schemas.Scope[]) => Credential,
@@ -65,7 +68,7 @@ export async function linkThroughSwitch(
 }
 
 /** The DFSP tells the PISP the credential is registered (PATCH /consents/{ID}): the linking is done. */
-export function finishLinking(hub: SwitchHarness, dfsp: SimulatedDfsp, pisp: SimulatedDfsp, consentId: string): Promise<void> {
+export function finishLinking(hub: Sender, dfsp: SimulatedDfsp, pisp: SimulatedDfsp, consentId: string): Promise<void> {
   return send(hub, 'PATCH', `/consents/${consentId}`, dfsp.name, pisp.name, { credential: { status: 'VERIFIED' } });
 }
 
