@@ -28,6 +28,21 @@ export interface ServerProcessOptions {
 const STOP_GRACE_MS = 10_000;
 const OUTPUT_TAIL_LINES = 40;
 
+/** Calls `onLine` with each line a process writes to `stream`, the last one too when it ends without a newline. */
+export function eachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let partial = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+  stream.on('end', () => {
+    if (partial) onLine(partial);
+    partial = '';
+  });
+}
+
 /** The process exited before it served: `output` is its last lines, for a caller that retries on a port clash. */
 export class EarlyExitError extends Error {
   constructor(
@@ -53,19 +68,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     if (tail.length > OUTPUT_TAIL_LINES) tail.shift();
     options.onOutput?.(line);
   };
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let partial = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
-    });
-    stream.on('end', () => {
-      if (partial) onLine(partial);
-      partial = '';
-    });
-  }
+  for (const stream of [child.stdout!, child.stderr!]) eachLine(stream, onLine);
 
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let spawnError: Error | undefined;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { exposureProblem, loadConfig, repoRoot } from '../activities/platform/config';
 import { startDevServer, DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
-import { stopChildren } from './children';
-import { waitUntilReady } from './readiness';
+import { stopTogether } from './children';
+import { waitUntilLaunched } from './readiness';
 
 /**
  * `npm start`: the whole hub on one machine with the embedded defaults. Starts the Temporal dev server
@@ -37,30 +37,12 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = ['worker/main.js', 'api/main.js'].map((entry) =>
     spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: 'inherit' }),
   );
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    log('stopping');
-    await stopChildren(children);
-    await temporal?.stop();
-    process.exit(code);
-  };
-  process.once('SIGINT', () => void stop(0));
-  process.once('SIGTERM', () => void stop(0));
-  for (const child of children) child.once('exit', (code) => void stop(code ?? 1));
+  const stopping = stopTogether(children, temporal, log);
 
   const scheme = config.tls.server ? 'https' : 'http';
   // An IPv6 address in a URL goes in brackets (RFC 3986).
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  await waitUntilReady({
-    healthUrl: `${scheme}://${host}:${config.adminPort}/health`,
-    temporalAddress: env.TEMPORAL_ADDRESS,
-    namespace: config.temporalNamespace,
-    taskQueue: config.taskQueue,
-    timeoutMs: 120_000,
-    failed: () => (stopping ? 'a hub process exited during start-up (see its output above)' : undefined),
-  });
+  await waitUntilLaunched(config, `${scheme}://${host}:${config.adminPort}/health`, env.TEMPORAL_ADDRESS, stopping);
   const lines = [
     `ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     `  switch API   ${scheme}://${host}:${config.switchPort}   (FSPIOP${config.tls.switchClientCaPath ? ', client certificates required' : ''})`,

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { Client, Connection } from '@temporalio/client';
+import type { HubConfig } from '../activities/platform/config';
 import { healthCheck } from '../workflows';
 
 export interface ReadinessOptions {
@@ -45,6 +46,21 @@ export async function waitUntilReady(options: ReadinessOptions): Promise<void> {
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * The wait of a launcher (`npm start`, `npm run topology`) for the hub it started, whose processes stop together
+ * (`stopTogether`): given up as soon as they are stopping.
+ */
+export function waitUntilLaunched(config: HubConfig, healthUrl: string, temporalAddress: string, stopping: () => boolean): Promise<void> {
+  return waitUntilReady({
+    healthUrl,
+    temporalAddress,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    timeoutMs: 120_000,
+    failed: () => (stopping() ? 'a hub process exited during start-up (see its output above)' : undefined),
+  });
 }
 
 /**

@@ -4,8 +4,8 @@ import { loadConfig, repoRoot } from '../activities/platform/config';
 import { openDatabase } from '../activities/hub/db/database';
 import { mysqlStore, temporalDatabaseUrl } from '../temporal/cluster/config';
 import { startTemporalServer, type TemporalServer } from '../temporal/cluster/server';
-import { stopChildren } from './children';
-import { waitUntilReady } from './readiness';
+import { stopTogether } from './children';
+import { waitUntilLaunched } from './readiness';
 
 /**
  * `npm run topology`: the hub as it runs beyond one process, on this machine. A Temporal server (not the dev
@@ -64,27 +64,9 @@ async function main(): Promise<void> {
   const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, GATEWAY_PROCESSES: String(options.gateways) };
   const entries = [...Array.from({ length: options.workers }, () => 'worker/main.js'), 'api/main.js'];
   const children: ChildProcess[] = entries.map((entry) => spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: 'inherit' }));
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    log('stopping');
-    await stopChildren(children);
-    await temporal.stop();
-    process.exit(code);
-  };
-  process.once('SIGINT', () => void stop(0));
-  process.once('SIGTERM', () => void stop(0));
-  for (const child of children) child.once('exit', (code) => void stop(code ?? 1));
+  const stopping = stopTogether(children, temporal, log);
 
-  await waitUntilReady({
-    healthUrl: `http://${config.host}:${config.adminPort}/health`,
-    temporalAddress: temporal.address,
-    namespace: config.temporalNamespace,
-    taskQueue: config.taskQueue,
-    timeoutMs: 120_000,
-    failed: () => (stopping ? 'a hub process exited during start-up (see its output above)' : undefined),
-  });
+  await waitUntilLaunched(config, `http://${config.host}:${config.adminPort}/health`, temporal.address, stopping);
   const lines = [
     `ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     `  switch API   http://${config.host}:${config.switchPort}   (${options.gateways} gateway processes)`,

@@ -44,7 +44,7 @@ import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { mysqlStore, temporalDatabaseUrl } from '../../temporal/cluster/config';
 import { startTemporalServer } from '../../temporal/cluster/server';
 import { startDevServer } from '../../temporal/devServer';
-import type { TemporalProcess } from '../../temporal/serverProcess';
+import { eachLine, type TemporalProcess } from '../../temporal/serverProcess';
 import { temporalCliPath } from '../../temporal/setup';
 import { waitUntilReady } from '../../worker/readiness';
 import { workflowIds } from '../../api/contracts/conversations';
@@ -170,17 +170,11 @@ function startHubProcess(name: string, entry: string, env: NodeJS.ProcessEnv, pr
       }),
   };
   for (const stream of [child.stdout!, child.stderr!]) {
-    let partial = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line) continue;
-        hub.tail.push(line);
-        if (hub.tail.length > 30) hub.tail.shift();
-        if (verbose || (!stopping && worthShowing(line))) process.stderr.write(`[${name}] ${line}\n`);
-      }
+    eachLine(stream, (line) => {
+      if (!line) return;
+      hub.tail.push(line);
+      if (hub.tail.length > 30) hub.tail.shift();
+      if (verbose || (!stopping && worthShowing(line))) process.stderr.write(`[${name}] ${line}\n`);
     });
   }
   child.once('exit', (code, signal) => {
