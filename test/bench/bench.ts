@@ -616,7 +616,9 @@ async function main(): Promise<number> {
     fs.mkdirSync(path.dirname(chart), { recursive: true });
     const series = [{ name: `hub ${noun}/s`, colour: '#1f77b4', values: hub.map((m) => m.recorder.ratePerS) }];
     if (floor.length) series.push({ name: 'Temporal floor wf/s', colour: '#d62728', values: floor.map((m) => m.recorder.ratePerS) });
-    fs.writeFileSync(chart, concurrencyChart(`Throughput against concurrency (Temporal ${temporalKind})`, 'completed per second', options.levels, series));
+    // The title must fit the chart's width: the topology is named by its Temporal server alone.
+    const server = topology ? `temporal-server, ${topology.historyShards} shards` : temporalKind;
+    fs.writeFileSync(chart, concurrencyChart(`Throughput against concurrency (${server})`, 'completed per second', options.levels, series));
     lines.push(`chart           ${chart}`);
   }
   if (profileDir) {
