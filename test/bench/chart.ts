@@ -54,7 +54,9 @@ export function concurrencyChart(title: string, yLabel: string, levels: number[]
     parts.push(`<polyline fill="none" stroke="${s.colour}" stroke-width="2" points="${points.map(([px, py]) => `${px},${py}`).join(' ')}"/>`);
     for (const [px, py, value] of points) {
       parts.push(`<circle cx="${px}" cy="${py}" r="3.5" fill="${s.colour}"/>`);
-      parts.push(`<text x="${px}" y="${py - 8}" text-anchor="middle" fill="${s.colour}">${value.toFixed(1)}</text>`);
+      // A label on the y axis would sit on its tick labels: it goes to the right of its point instead.
+      const onAxis = px === MARGIN.left;
+      parts.push(`<text x="${onAxis ? px + 6 : px}" y="${py - 8}" text-anchor="${onAxis ? 'start' : 'middle'}" fill="${s.colour}">${value.toFixed(1)}</text>`);
     }
     const legendY = MARGIN.top + 10 + row * 20;
     parts.push(
