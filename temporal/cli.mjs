@@ -79,7 +79,7 @@ export async function ensureTemporalCli({ log = defaultLog } = {}) {
 // ---------------------------------------------------------------------------------------------------------
 // Go build
 
-function findGo() {
+export function findGo() {
   const candidates = [
     which('go'),
     process.env.GOROOT && join(process.env.GOROOT, 'bin', IS_WINDOWS ? 'go.exe' : 'go'),

@@ -18,6 +18,12 @@ export async function temporalCliPath(log: Log): Promise<string> {
   return ensureTemporalCli({ log });
 }
 
+/** The Go toolchain temporal/cli.mjs builds the CLI with, if this machine has one. */
+export async function goBinary(): Promise<string | undefined> {
+  const { findGo } = await setupScript<{ findGo: () => string | undefined }>('cli.mjs');
+  return findGo();
+}
+
 /** `npm install` in `dir`, native addons compiled from source as for the hub's own dependencies (temporal/ensure.mjs). */
 export async function npmInstall(dir: string, log: Log): Promise<void> {
   const { npmInstall: install } = await setupScript<{ npmInstall: (dir: string, options: { log: Log }) => Promise<void> }>('ensure.mjs');

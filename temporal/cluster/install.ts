@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../activities/platform/config';
+import { goBinary } from '../setup';
 import { runQuietly } from './run';
 
 type Log = (message: string) => void;
@@ -32,7 +32,7 @@ export async function temporalServerBinaries(log: Log): Promise<ServerBinaries> 
   const built = { server: path.join(dir, 'server'), sqlTool: path.join(dir, 'sql') };
   if (fs.existsSync(built.server) && fs.existsSync(built.sqlTool)) return built;
 
-  const go = goBinary();
+  const go = await goBinary();
   if (!go) throw new Error('building the Temporal server needs Go (https://go.dev/dl); or set TEMPORAL_SERVER_BIN and TEMPORAL_SQL_TOOL');
   // Built into a scratch directory and renamed, so an interrupted build never leaves half a pair behind.
   const scratch = `${dir}.partial-${process.pid}`;
@@ -45,11 +45,4 @@ export async function temporalServerBinaries(log: Log): Promise<ServerBinaries> 
   fs.renameSync(scratch, dir);
   log(`temporal server: built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return built;
-}
-
-function goBinary(): string | undefined {
-  for (const candidate of ['go', '/usr/local/go/bin/go', '/usr/lib/go/bin/go']) {
-    if (spawnSync(candidate, ['version'], { stdio: 'ignore' }).status === 0) return candidate;
-  }
-  return undefined;
 }
