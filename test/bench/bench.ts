@@ -57,7 +57,7 @@ import { linkAccount, provisionPisp, thirdpartyIteration, type ThirdpartyScene }
 import { floorIteration } from './floor';
 import { parseOptions, type Options } from './options';
 import { profileSummary } from './profile';
-import { CURRENCY, hubIteration, PayerSide, payeeAnswers, provision, TRANSFER_EXPIRY_MS, type Parties, type SigningKeys, type TransferState } from './payments';
+import { CURRENCY, hubIteration, partiesBetween, provision, TRANSFER_EXPIRY_MS, type SigningKeys, type TransferState } from './payments';
 import { describeErrors, drive, type Phase, type Recorder } from './statistics';
 
 const HOST = '127.0.0.1';
@@ -443,20 +443,16 @@ async function main(): Promise<number> {
       fs.writeFileSync(path.join(keysDirectory, `${name}.pem`), crypto.createPublicKey(key).export({ type: 'spki', format: 'pem' }));
     }
   }
-  const payer = new PayerSide(payerDfsp);
   const payeeErrors = new Map<string, number>();
-  const fulfilments = payeeAnswers(payeeDfsp, switchUrl, keys, (kind) => payeeErrors.set(kind, (payeeErrors.get(kind) ?? 0) + 1));
-  log(`provisioned ${payerDfsp.name} (payer) and ${payeeDfsp.name} (payee)`);
-  const parties: Parties = {
+  const parties = partiesBetween(payerDfsp, payeeDfsp, {
     switchUrl,
-    payer,
-    payerName: payerDfsp.name,
-    payeeName: payeeDfsp.name,
-    fulfilments,
     timeoutMs: options.timeoutMs,
     keys,
     bulkSize: options.bulkSize,
-  };
+    onPayeeError: (kind) => payeeErrors.set(kind, (payeeErrors.get(kind) ?? 0) + 1),
+  });
+  const { payer } = parties;
+  log(`provisioned ${payerDfsp.name} (payer) and ${payeeDfsp.name} (payee)`);
 
   const gateway = processes.at(-1)!.child.pid!;
   const database = topology ? processNamed(['mariadbd', 'mysqld']) : undefined;

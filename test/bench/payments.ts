@@ -188,62 +188,35 @@ export function payeeAnswers(payee: SimulatedDfsp, switchUrl: string, keys: Sign
     payee.received.length = 0;
     if (request.method !== 'POST') return; // PATCH notifications and error callbacks need no answer
     const payerFsp = String(request.headers['fspiop-source']);
+    const answer = async (resource: string, id: string, body: object) => {
+      const sent = await fspiop(switchUrl, 'PUT', `/${resource}/${id}`, payee.name, payerFsp, body, keys);
+      if (sent.status !== 200) onError(`payee PUT /${resource} → ${sent.status}`);
+    };
     if (request.path === '/quotes') {
       const { fulfilment, condition } = ilpPair();
       fulfilments.set(condition, fulfilment);
-      const answer = await fspiop(
-        switchUrl,
-        'PUT',
-        `/quotes/${request.body.quoteId}`,
-        payee.name,
-        payerFsp,
-        {
-          transferAmount: request.body.amount,
-          expiration: new Date(Date.now() + TRANSFER_EXPIRY_MS).toISOString(),
-          ilpPacket: Buffer.from(`bench ilp packet ${request.body.quoteId}`).toString('base64url'),
-          condition,
-        },
-        keys,
-      );
-      if (answer.status !== 200) onError(`payee PUT /quotes → ${answer.status}`);
+      await answer('quotes', request.body.quoteId, {
+        transferAmount: request.body.amount,
+        expiration: new Date(Date.now() + TRANSFER_EXPIRY_MS).toISOString(),
+        ilpPacket: Buffer.from(`bench ilp packet ${request.body.quoteId}`).toString('base64url'),
+        condition,
+      });
     } else if (request.path === '/transfers') {
       const fulfilment = fulfilments.get(request.body.condition);
       // Kept after use: a POST the switch sends again (after a crash, say) is answered again, as a payee's records would.
       if (!fulfilment) return onError('payee: transfer with a condition it never issued');
-      const answer = await fspiop(
-        switchUrl,
-        'PUT',
-        `/transfers/${request.body.transferId}`,
-        payee.name,
-        payerFsp,
-        {
-          fulfilment,
-          completedTimestamp: new Date().toISOString(),
-          transferState: 'COMMITTED',
-        },
-        keys,
-      );
-      if (answer.status !== 200) onError(`payee PUT /transfers → ${answer.status}`);
+      await answer('transfers', request.body.transferId, { fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' });
     } else if (request.path === '/bulkTransfers') {
       const items: Array<{ transferId: string; condition: string }> = request.body.individualTransfers;
       const unknown = items.filter((item) => !fulfilments.has(item.condition)).length;
       if (unknown > 0) onError(`payee: ${unknown} bulk item(s) with a condition it never issued`);
-      const answer = await fspiop(
-        switchUrl,
-        'PUT',
-        `/bulkTransfers/${request.body.bulkTransferId}`,
-        payee.name,
-        payerFsp,
-        {
-          completedTimestamp: new Date().toISOString(),
-          individualTransferResults: items
-            .filter((item) => fulfilments.has(item.condition))
-            .map((item) => ({ transferId: item.transferId, fulfilment: fulfilments.get(item.condition)! })),
-          bulkTransferState: 'COMPLETED',
-        },
-        keys,
-      );
-      if (answer.status !== 200) onError(`payee PUT /bulkTransfers → ${answer.status}`);
+      await answer('bulkTransfers', request.body.bulkTransferId, {
+        completedTimestamp: new Date().toISOString(),
+        individualTransferResults: items
+          .filter((item) => fulfilments.has(item.condition))
+          .map((item) => ({ transferId: item.transferId, fulfilment: fulfilments.get(item.condition)! })),
+        bulkTransferState: 'COMPLETED',
+      });
     }
   });
   return fulfilments;
@@ -273,6 +246,25 @@ export interface Parties {
   bulkSize?: number;
 }
 
+/**
+ * The two sides of a run through the switch at `switchUrl`: the payer waiting for its callbacks and the payee
+ * answering every quote and transfer, each answer it cannot give passed to `onPayeeError`.
+ */
+export function partiesBetween(
+  payerDfsp: SimulatedDfsp,
+  payeeDfsp: SimulatedDfsp,
+  run: Pick<Parties, 'switchUrl' | 'timeoutMs' | 'keys' | 'expiryMs' | 'bulkSize'> & { onPayeeError: (kind: string) => void },
+): Parties {
+  const { onPayeeError, ...settings } = run;
+  return {
+    ...settings,
+    payer: new PayerSide(payerDfsp),
+    payerName: payerDfsp.name,
+    payeeName: payeeDfsp.name,
+    fulfilments: payeeAnswers(payeeDfsp, run.switchUrl, run.keys, onPayeeError),
+  };
+}
+
 /** What the payer agreed with the payee before the transfer: amount, condition and ILP packet. */
 export interface Agreed {
   amount: string;
@@ -281,27 +273,39 @@ export interface Agreed {
 }
 
 /**
+ * A payer's POST through the switch, with the payer's callback for it expected before it is sent: the POST's
+ * status, when it was sent, and, after a 202, the callback (undefined if none came within the timeout).
+ */
+async function post(
+  parties: Parties,
+  resource: 'quotes' | 'transfers' | 'bulkTransfers',
+  id: string,
+  body: object,
+): Promise<{ status: number; sentAt: number; answer: Promise<Arrival | undefined> }> {
+  const { switchUrl, payer, payerName, payeeName, timeoutMs, keys } = parties;
+  const expected = payer.expect(`${resource}/${id}`, timeoutMs);
+  const sentAt = performance.now();
+  const ack = await fspiop(switchUrl, 'POST', `/${resource}`, payerName, payeeName, body, keys).catch((error) => {
+    expected.cancel();
+    throw error;
+  });
+  if (ack.status !== 202) expected.cancel();
+  return { status: ack.status, sentAt, answer: expected.arrival };
+}
+
+/**
  * POST /quotes and its callback through the switch; undefined when the sample recorded an error. `terms` sets the
  * amount and adds fields (the transaction request a third-party payment quotes for).
  */
 export async function quoteStep(parties: Parties, sample: Sample, terms: { amount?: string; extra?: object } = {}): Promise<Agreed | undefined> {
-  const { switchUrl, payer, payerName, payeeName, timeoutMs, keys } = parties;
-  const quote = { ...quoteBody(payerName, payeeName, terms.amount ?? randomAmount()), ...terms.extra };
-  payer.quoteIds.push(quote.quoteId);
-  const quoted = payer.expect(`quotes/${quote.quoteId}`, timeoutMs);
-  const q0 = performance.now();
-  const qAck = await fspiop(switchUrl, 'POST', '/quotes', payerName, payeeName, quote, keys).catch((error) => {
-    quoted.cancel();
-    throw error;
-  });
-  if (qAck.status !== 202) {
-    quoted.cancel();
-    return void sample.error(`POST /quotes → ${qAck.status}`);
-  }
-  const qAnswer = await quoted.arrival;
+  const quote = { ...quoteBody(parties.payerName, parties.payeeName, terms.amount ?? randomAmount()), ...terms.extra };
+  parties.payer.quoteIds.push(quote.quoteId);
+  const sent = await post(parties, 'quotes', quote.quoteId, quote);
+  if (sent.status !== 202) return void sample.error(`POST /quotes → ${sent.status}`);
+  const qAnswer = await sent.answer;
   if (!qAnswer) return void sample.error('quote callback timeout');
   if (qAnswer.error) return void sample.error(`quote error callback ${errorCode(qAnswer.body)}`);
-  sample.quoteMs = qAnswer.at - q0;
+  sample.quoteMs = qAnswer.at - sent.sentAt;
   return { amount: qAnswer.body.transferAmount.amount, condition: qAnswer.body.condition, ilpPacket: qAnswer.body.ilpPacket };
 }
 
@@ -314,30 +318,27 @@ function preQuoted(parties: Parties): Agreed {
 
 /** POST /transfers and the payer's callback through the switch. */
 export async function transferStep(parties: Parties, agreed: Agreed, sample: Sample): Promise<void> {
-  const { switchUrl, payer, payerName, payeeName, timeoutMs, keys } = parties;
   const body = {
-    ...transferBody(payerName, payeeName, agreed.amount, { condition: agreed.condition, expiresInMs: parties.expiryMs ?? TRANSFER_EXPIRY_MS }),
+    ...transferBody(parties.payerName, parties.payeeName, agreed.amount, {
+      condition: agreed.condition,
+      expiresInMs: parties.expiryMs ?? TRANSFER_EXPIRY_MS,
+    }),
     ilpPacket: agreed.ilpPacket,
   };
   const record = { amount: agreed.amount, state: 'sent' as TransferState, accepted: false };
-  payer.transfers.set(body.transferId, record);
-  const fulfilled = payer.expect(`transfers/${body.transferId}`, timeoutMs);
-  const t0 = performance.now();
-  const tAck = await fspiop(switchUrl, 'POST', '/transfers', payerName, payeeName, body, keys).catch((error) => {
-    fulfilled.cancel();
-    throw error; // the record stays 'sent': the ledger check waits for its outcome
-  });
-  if (tAck.status !== 202) {
-    fulfilled.cancel();
+  parties.payer.transfers.set(body.transferId, record);
+  // A POST that throws leaves the record 'sent': the ledger check waits for its outcome.
+  const sent = await post(parties, 'transfers', body.transferId, body);
+  if (sent.status !== 202) {
     if (record.state === 'sent') record.state = 'refused';
-    return sample.error(`POST /transfers → ${tAck.status}`);
+    return sample.error(`POST /transfers → ${sent.status}`);
   }
   record.accepted = true;
-  const tAnswer = await fulfilled.arrival;
+  const tAnswer = await sent.answer;
   if (!tAnswer) return sample.error('transfer callback timeout');
   if (tAnswer.error) return sample.error(`transfer error callback ${errorCode(tAnswer.body)}`);
   if (tAnswer.body?.transferState !== 'COMMITTED') return sample.error(`transfer state ${tAnswer.body?.transferState}`);
-  sample.transferMs = tAnswer.at - t0;
+  sample.transferMs = tAnswer.at - sent.sentAt;
 }
 
 /**
@@ -345,7 +346,7 @@ export async function transferStep(parties: Parties, agreed: Agreed, sample: Sam
  * item's result; the latency is the whole bulk's.
  */
 async function bulkStep(parties: Parties, sample: Sample): Promise<void> {
-  const { switchUrl, payer, payerName, payeeName, timeoutMs, keys } = parties;
+  const { payer, payerName, payeeName } = parties;
   const items = Array.from({ length: parties.bulkSize ?? 1000 }, () => bulkItem(randomAmount()));
   const body = bulkTransferBody(payerName, payeeName, items, { expiresInMs: parties.expiryMs ?? TRANSFER_EXPIRY_MS });
   for (const { transfer, fulfilment } of items) {
@@ -357,24 +358,18 @@ async function bulkStep(parties: Parties, sample: Sample): Promise<void> {
     body.bulkTransferId,
     items.map((item) => item.transfer.transferId),
   );
-  const answered = payer.expect(`bulkTransfers/${body.bulkTransferId}`, timeoutMs);
-  const t0 = performance.now();
-  const ack = await fspiop(switchUrl, 'POST', '/bulkTransfers', payerName, payeeName, body, keys).catch((error) => {
-    answered.cancel();
-    throw error;
-  });
-  if (ack.status !== 202) {
-    answered.cancel();
+  const sent = await post(parties, 'bulkTransfers', body.bulkTransferId, body);
+  if (sent.status !== 202) {
     for (const { transfer } of items) payer.transfers.get(transfer.transferId)!.state = 'refused';
-    return sample.error(`POST /bulkTransfers → ${ack.status}`);
+    return sample.error(`POST /bulkTransfers → ${sent.status}`);
   }
   for (const { transfer } of items) payer.transfers.get(transfer.transferId)!.accepted = true;
-  const answer = await answered.arrival;
+  const answer = await sent.answer;
   if (!answer) return sample.error('bulk transfer callback timeout');
   if (answer.error) return sample.error(`bulk transfer error callback ${errorCode(answer.body)}`);
   const failed = (answer.body?.individualTransferResults ?? []).filter((r: { fulfilment?: string }) => !r.fulfilment).length;
   if (failed > 0) return sample.error(`${failed} bulk item(s) not committed`);
-  sample.transferMs = answer.at - t0;
+  sample.transferMs = answer.at - sent.sentAt;
 }
 
 /** One loop of a virtual user: a payment (quote, then transfer), a pre-quoted transfer alone, or a bulk transfer. */

@@ -32,7 +32,7 @@ import { waitUntilReady } from '../../worker/readiness';
 import { SimulatedDfsp } from '../helpers/dfsp';
 import { hubProcessSettings, logTail, startProcess } from '../helpers/hubProcesses';
 import { uniqueName } from '../helpers/database';
-import { CURRENCY, hubIteration, PayerSide, payeeAnswers, provision, type Parties } from '../bench/payments';
+import { CURRENCY, hubIteration, partiesBetween, provision, type PayerSide } from '../bench/payments';
 import { describeErrors, drive, type Sample } from '../bench/statistics';
 
 const HOST = '127.0.0.1';
@@ -141,19 +141,15 @@ export async function runChaos(options: ChaosOptions): Promise<{ ok: boolean; re
     stops.unshift(async () => Promise.all([payerDfsp.close(), payeeDfsp.close()]));
     await provision(adminUrl, payerDfsp.name, payerDfsp);
     await provision(adminUrl, payeeDfsp.name, payeeDfsp);
-    const payer = new PayerSide(payerDfsp);
     const payeeErrors: string[] = [];
-    const fulfilments = payeeAnswers(payeeDfsp, switchUrl, new Map(), (kind) => payeeErrors.push(kind));
-    const parties: Parties = {
+    const parties = partiesBetween(payerDfsp, payeeDfsp, {
       switchUrl,
-      payer,
-      payerName: payerDfsp.name,
-      payeeName: payeeDfsp.name,
-      fulfilments,
       timeoutMs: EXPIRY_MS + 10_000,
       keys: new Map(),
       expiryMs: EXPIRY_MS,
-    };
+      onPayeeError: (kind) => payeeErrors.push(kind),
+    });
+    const { payer } = parties;
 
     // The faults, each at its point of the load: kill, stay down, start again, wait until the hub answers.
     const durationMs = options.durationS * 1000;
