@@ -7,6 +7,7 @@ import { sign } from '../../activities/platform/jws';
 import { Decimal } from '../../activities/hub/db/money';
 import { SimulatedDfsp, type ReceivedRequest } from '../helpers/dfsp';
 import { bulkItem, bulkTransferBody, ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
+import { callApi } from '../helpers/pispApp';
 import type { Mode } from './options';
 import type { Sample } from './statistics';
 
@@ -17,15 +18,11 @@ const FUNDS_IN = 1_000_000_000;
 /** Transfer expiration: well beyond the callback timeout, so a slow transfer is counted as a timeout, not aborted. */
 export const TRANSFER_EXPIRY_MS = 60_000;
 
+/** A call to the hub's admin API that must succeed; its JSON answer. */
 export async function adminCall(adminUrl: string, method: string, urlPath: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${adminUrl}${urlPath}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`admin ${method} ${urlPath}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+  const answer = await callApi(adminUrl, method, urlPath, body);
+  if (answer.status >= 300) throw new Error(`admin ${method} ${urlPath}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
 }
 
 /** The DFSPs' private keys by name, with --jws. */

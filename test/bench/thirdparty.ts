@@ -9,7 +9,7 @@ import { adminCall, quoteStep, randomAmount, transferStep, TRANSFER_EXPIRY_MS, C
 import type { Sample } from './statistics';
 import { endpointsOf, type ReceivedRequest, type SimulatedDfsp } from '../helpers/dfsp';
 import { GenericSigner } from '../helpers/softAuthenticator';
-import { fspiopAt } from '../helpers/switchHarness';
+import { sendAccepted, switchAt } from '../helpers/switchHarness';
 import {
   AUTH_SERVICE,
   authorizationRequest,
@@ -40,7 +40,7 @@ export async function provisionPisp(adminUrl: string, pisp: SimulatedDfsp): Prom
 
 /** Links an account at `dfsp` for `pisp` through the switch, its GENERIC credential registered with the Auth service. */
 export async function linkAccount(switchUrl: string, pisp: SimulatedDfsp, dfsp: SimulatedDfsp): Promise<ThirdpartyScene> {
-  const switchSender = { fspiop: (method: string, path: string, call: Parameters<typeof fspiopAt>[3]) => fspiopAt(switchUrl, method, path, call) };
+  const switchSender = switchAt(switchUrl);
   const signer = new GenericSigner();
   const registered = dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith('/consents/') && r.headers['fspiop-source'] === AUTH_SERVICE, 30_000);
   const { consentId } = await linkThroughSwitch(switchSender, dfsp, pisp, (id, scopes) => genericCredential(signer, id, scopes));
@@ -58,11 +58,9 @@ export async function linkAccount(switchUrl: string, pisp: SimulatedDfsp, dfsp: 
 export function thirdpartyIteration(scene: ThirdpartyScene, parties: Parties) {
   const { pisp, dfsp, consentId, signer } = scene;
   const { switchUrl, timeoutMs, payeeName } = parties;
-  const send = async (method: string, path: string, source: string, destination: string, body: object) => {
-    const { status, body: answer } = await fspiopAt(switchUrl, method, path, { source, destination, body });
-    if (status !== 200 && status !== 202)
-      throw new Error(`${method} ${path.replace(/[0-9a-f-]{36}/, '{ID}')} → ${status} ${JSON.stringify(answer).slice(0, 80)}`);
-  };
+  const switchSender = switchAt(switchUrl);
+  const send = (method: string, path: string, source: string, destination: string, body: object) =>
+    sendAccepted(switchSender, method, path, source, destination, body);
   const arrival = (at: SimulatedDfsp, method: string, path: string, what: string) =>
     at.waitFor((r: ReceivedRequest) => r.method === method && r.path.split('?')[0] === path, timeoutMs, what);
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { bulkItem, bulkQuoteBody, bulkTransferBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';
 import { GenericSigner } from '../helpers/softAuthenticator';
-import type { SwitchHarness } from '../helpers/switchHarness';
+import { sendAccepted, type SwitchHarness } from '../helpers/switchHarness';
 import { AUTH_SERVICE, genericCredential, linkThroughSwitch, Linking } from '../helpers/thirdpartyFlows';
 
 /** The IDs a hostile message may name for one kind of conversation: one still running, and one already decided. */
@@ -44,11 +44,6 @@ const IN_FLIGHT_MS = 15 * 60_000;
 const received = (dfsp: SimulatedDfsp, method: string, path: string, id?: string) =>
   dfsp.waitFor((r) => r.method === method && r.path === path && (id === undefined || r.body?.transferId === id), 30_000, `${method} ${path}`);
 
-async function sent(hub: SwitchHarness, method: string, path: string, source: string, destination: string | undefined, body?: unknown): Promise<void> {
-  const { status, body: answer } = await hub.fspiop(method, path, { source, destination, body });
-  if (status !== 202 && status !== 200) throw new Error(`${method} ${path} refused: ${status} ${JSON.stringify(answer)}`);
-}
-
 /** Onboards the participants and leaves each kind of conversation in flight between payer and payee. */
 export async function setUpScheme(hub: SwitchHarness): Promise<FuzzScheme> {
   const [payer, payee, stranger] = [await hub.provision(), await hub.provision(), await hub.provision()];
@@ -58,14 +53,14 @@ export async function setUpScheme(hub: SwitchHarness): Promise<FuzzScheme> {
 
   // A transfer the payee never answers (its reservation stays), and one it fulfilled.
   const open = transferBody(payer.name, payee.name, '1', { expiresInMs: IN_FLIGHT_MS });
-  await sent(hub, 'POST', '/transfers', payer.name, payee.name, open);
+  await sendAccepted(hub, 'POST', '/transfers', payer.name, payee.name, open);
   await received(payee, 'POST', '/transfers', open.transferId);
   const { fulfilment, condition } = ilpPair();
   const done = transferBody(payer.name, payee.name, '2', { condition, expiresInMs: IN_FLIGHT_MS });
-  await sent(hub, 'POST', '/transfers', payer.name, payee.name, done);
+  await sendAccepted(hub, 'POST', '/transfers', payer.name, payee.name, done);
   // Fulfilled only once prepared: a PUT for a transfer the hub has not recorded yet is not taken as its answer.
   await received(payee, 'POST', '/transfers', done.transferId);
-  await sent(hub, 'PUT', `/transfers/${done.transferId}`, payee.name, payer.name, {
+  await sendAccepted(hub, 'PUT', `/transfers/${done.transferId}`, payee.name, payer.name, {
     transferState: 'COMMITTED',
     fulfilment,
     completedTimestamp: new Date().toISOString(),
@@ -73,14 +68,14 @@ export async function setUpScheme(hub: SwitchHarness): Promise<FuzzScheme> {
   await received(payer, 'PUT', `/transfers/${done.transferId}`);
 
   const quote = quoteBody(payer.name, payee.name, '1', { expiresInMs: IN_FLIGHT_MS });
-  await sent(hub, 'POST', '/quotes', payer.name, payee.name, quote);
+  await sendAccepted(hub, 'POST', '/quotes', payer.name, payee.name, quote);
   const bulkQuote = bulkQuoteBody(payer.name, payee.name, 1, { expiresInMs: IN_FLIGHT_MS });
-  await sent(hub, 'POST', '/bulkQuotes', payer.name, payee.name, bulkQuote);
+  await sendAccepted(hub, 'POST', '/bulkQuotes', payer.name, payee.name, bulkQuote);
   const bulkTransfer = bulkTransferBody(payer.name, payee.name, [bulkItem('1')], { expiresInMs: IN_FLIGHT_MS });
-  await sent(hub, 'POST', '/bulkTransfers', payer.name, payee.name, bulkTransfer);
+  await sendAccepted(hub, 'POST', '/bulkTransfers', payer.name, payee.name, bulkTransfer);
   // The payee asks the payer to pay.
   const transactionRequest = transactionRequestBody(payee.name, payer.name, '1', { expiresInMs: IN_FLIGHT_MS });
-  await sent(hub, 'POST', '/transactionRequests', payee.name, payer.name, transactionRequest);
+  await sendAccepted(hub, 'POST', '/transactionRequests', payee.name, payer.name, transactionRequest);
   await Promise.all([
     received(payee, 'POST', '/quotes'),
     received(payee, 'POST', '/bulkQuotes'),
@@ -89,7 +84,7 @@ export async function setUpScheme(hub: SwitchHarness): Promise<FuzzScheme> {
   ]);
 
   const party = { partyIdType: 'MSISDN' as const, partyIdentifier: String(27_700_000_000 + crypto.randomInt(99_999_999)) };
-  await sent(hub, 'POST', `/participants/MSISDN/${party.partyIdentifier}`, payer.name, undefined, { fspId: payer.name });
+  await sendAccepted(hub, 'POST', `/participants/MSISDN/${party.partyIdentifier}`, payer.name, undefined, { fspId: payer.name });
   await received(payer, 'PUT', `/participants/MSISDN/${party.partyIdentifier}`);
 
   const signer = new GenericSigner();

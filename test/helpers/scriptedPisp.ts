@@ -4,7 +4,7 @@ import { consentChallenge } from '../../activities/hub/auth/challenge';
 import type { startTestDfsp } from './connectors';
 import type { ReceivedRequest, SimulatedDfsp } from './dfsp';
 import { GenericSigner, SoftAuthenticator } from './softAuthenticator';
-import type { SwitchHarness } from './switchHarness';
+import { sendAccepted, type SwitchHarness } from './switchHarness';
 
 // A PISP played by a test, step by step, against a real DFSP connector behind the test switch (Document 1's PISP
 // side of linking): it sends through the switch as itself and waits for what the switch delivers to it.
@@ -48,10 +48,8 @@ export const isTo =
 export const answerOrError = (pisp: SimulatedDfsp, path: string) =>
   pisp.waitFor((r) => r.method === 'PUT' && (r.path === path || r.path === `${path}/error`), 20_000, `PUT ${path}`);
 
-async function send(hub: SwitchHarness, method: string, path: string, from: SimulatedDfsp, to: string, body?: unknown): Promise<void> {
-  const { status, body: answer } = await hub.fspiop(method, path, { source: from.name, destination: to, body });
-  if (status !== 202 && status !== 200) throw new Error(`${method} ${path} refused: ${status} ${JSON.stringify(answer)}`);
-}
+const send = (hub: SwitchHarness, method: string, path: string, from: SimulatedDfsp, to: string, body?: unknown) =>
+  sendAccepted(hub, method, path, from.name, to, body);
 
 export interface ConsentRequestOptions {
   /** The channels the PISP offers (by default OTP alone); the DFSP picks one. */

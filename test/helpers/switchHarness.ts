@@ -181,6 +181,22 @@ export async function fspiopAt(url: string, method: string, path: string, call: 
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }
 
+/** Whatever sends a participant's messages to the switch: a test's harness, or `switchAt` outside one. */
+export type Sender = Pick<SwitchHarness, 'fspiop'>;
+
+/** The switch's gateway at `url` as a sender, for code that runs without a harness (the bench). */
+export const switchAt = (url: string): Sender => ({ fspiop: (method, path, call) => fspiopAt(url, method, path, call) });
+
+/**
+ * A participant's message that the switch must take (200 or 202); any other answer throws, naming the call with its
+ * IDs as {ID} so that the same failure always reads the same.
+ */
+export async function sendAccepted(hub: Sender, method: string, path: string, source: string, destination: string | undefined, body?: unknown): Promise<void> {
+  const { status, body: answer } = await hub.fspiop(method, path, { source, destination, body });
+  if (status !== 202 && status !== 200)
+    throw new Error(`${method} ${path.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/gi, '{ID}')} refused: ${status} ${JSON.stringify(answer)}`);
+}
+
 export interface SwitchFixture {
   hub: SwitchHarness;
   payer: string;

@@ -8,7 +8,7 @@ import type { SimulatedDfsp } from './dfsp';
 import { pollUntil } from './polling';
 import { quoteBody } from './fspiopBodies';
 import { GenericSigner } from './softAuthenticator';
-import type { SwitchHarness } from './switchHarness';
+import { sendAccepted as send, type Sender, type SwitchHarness } from './switchHarness';
 
 /** The Auth service the hub hosts, by its default participant name. */
 export const AUTH_SERVICE = 'centralauth';
@@ -32,14 +32,6 @@ export interface Linking {
   consentId: string;
   scopes: thirdparty.Schemas.Scope[];
   credential: Credential;
-}
-
-/** Whatever sends a participant's messages to the switch: a test's harness, or the bench's `fspiopAt`. */
-type Sender = Pick<SwitchHarness, 'fspiop'>;
-
-async function send(hub: Sender, method: string, path: string, source: string, destination: string, body?: object): Promise<void> {
-  const { status, body: answer } = await hub.fspiop(method, path, { source, destination, body });
-  if (status !== 202 && status !== 200) throw new Error(`${method} ${path} refused: ${status} ${JSON.stringify(answer)}`);
 }
 
 /**
@@ -163,5 +155,3 @@ export function followerReaching(client: Client, workflowId: string, state: stri
     (view) => view.state === state,
   );
 }
-
-export { send as sendThirdparty };

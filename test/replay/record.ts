@@ -16,7 +16,7 @@ import { startDevServer } from '../../temporal/devServer';
 import { temporalCliPath } from '../../temporal/setup';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { bulkItem, bulkQuoteAnswer, bulkQuoteBody, bulkTransferBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';
-import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { sendAccepted, startSwitch, SwitchHarness } from '../helpers/switchHarness';
 import { GenericSigner } from '../helpers/softAuthenticator';
 import {
   AUTH_SERVICE,
@@ -25,7 +25,6 @@ import {
   genericCredential,
   linkThroughSwitch,
   payFromLinkedAccount,
-  sendThirdparty,
   thirdpartyTransactionRequest,
 } from '../helpers/thirdpartyFlows';
 import { workflowIds } from '../../api/contracts/conversations';
@@ -176,10 +175,10 @@ export const scenarios: Record<string, Scenario> = {
     const challenge = 'a transaction challenge';
     for (const genericSignedPayload of [signer.sign(challenge), new GenericSigner().sign(challenge)]) {
       const verification = { verificationRequestId: crypto.randomUUID(), challenge, consentId, signedPayloadType: 'GENERIC', genericSignedPayload };
-      await sendThirdparty(hub, 'POST', '/thirdpartyRequests/verifications', dfsp.name, AUTH_SERVICE, verification);
+      await sendAccepted(hub, 'POST', '/thirdpartyRequests/verifications', dfsp.name, AUTH_SERVICE, verification);
       await dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/thirdpartyRequests/verifications/${verification.verificationRequestId}`));
     }
-    await sendThirdparty(hub, 'DELETE', `/consents/${consentId}`, pisp.name, dfsp.name);
+    await sendAccepted(hub, 'DELETE', `/consents/${consentId}`, pisp.name, dfsp.name);
     return workflowIds.consent(consentId);
   },
   'thirdpartyTransaction-completed': async (hub, dfsp, pisp) => {
@@ -191,7 +190,7 @@ export const scenarios: Record<string, Scenario> = {
   },
   'thirdpartyTransaction-expired': async (hub, dfsp, pisp) => {
     const request = thirdpartyTransactionRequest(dfsp.name, 'payeefsp', 1_500);
-    await sendThirdparty(hub, 'POST', '/thirdpartyRequests/transactions', pisp.name, dfsp.name, request);
+    await sendAccepted(hub, 'POST', '/thirdpartyRequests/transactions', pisp.name, dfsp.name, request);
     return workflowIds.thirdpartyTransaction(request.transactionRequestId);
   },
 };

@@ -10,8 +10,8 @@ import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { uniqueName } from '../helpers/database';
 import { GenericSigner, SoftAuthenticator } from '../helpers/softAuthenticator';
 import { pollUntil } from '../helpers/polling';
-import { withSwitch } from '../helpers/switchHarness';
-import { AUTH_SERVICE, genericCredential, linkThroughSwitch, scopesAt, sendThirdparty } from '../helpers/thirdpartyFlows';
+import { sendAccepted, withSwitch } from '../helpers/switchHarness';
+import { AUTH_SERVICE, genericCredential, linkThroughSwitch, scopesAt } from '../helpers/thirdpartyFlows';
 
 const fixture = withSwitch(test);
 const AUTH = AUTH_SERVICE;
@@ -247,8 +247,8 @@ test('a CONSENT entry registered by someone else first is taken over by the Auth
   t.is(claimed.status, 202);
   await pisp.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/participants/CONSENT/${consentId}`));
   const scopes = scopesAt(dfsp);
-  await sendThirdparty(fixture.hub, 'POST', '/consents', dfsp.name, pisp.name, { consentId, consentRequestId: crypto.randomUUID(), scopes, status: 'ISSUED' });
-  await sendThirdparty(fixture.hub, 'POST', '/consents', dfsp.name, AUTH, {
+  await sendAccepted(fixture.hub, 'POST', '/consents', dfsp.name, pisp.name, { consentId, consentRequestId: crypto.randomUUID(), scopes, status: 'ISSUED' });
+  await sendAccepted(fixture.hub, 'POST', '/consents', dfsp.name, AUTH, {
     consentId,
     scopes,
     credential: genericCredential(signer, consentId, scopes),

@@ -6,7 +6,7 @@ import type { FollowedConversation } from '../../api/contracts/followers';
 import { followedConversationQuery, MAX_FOLLOWING_MS } from '../../workflows/kit/follower';
 import { GenericSigner } from '../helpers/softAuthenticator';
 import { pollUntil } from '../helpers/polling';
-import { fspiopAt, serveGateway, withSwitch } from '../helpers/switchHarness';
+import { fspiopAt, sendAccepted, serveGateway, withSwitch } from '../helpers/switchHarness';
 import { openTestHub } from '../helpers/worker';
 import {
   AUTH_SERVICE,
@@ -16,7 +16,6 @@ import {
   genericCredential,
   linkThroughSwitch,
   payFromLinkedAccount,
-  sendThirdparty,
   thirdpartyTransactionRequest,
 } from '../helpers/thirdpartyFlows';
 
@@ -73,7 +72,7 @@ test("a third-party transaction not over by its request's expiration is marked E
   const dfsp = await fixture.hub.provision();
   const pisp = await fixture.hub.provision();
   const request = thirdpartyTransactionRequest(dfsp.name, fixture.payee, 1_500);
-  await sendThirdparty(fixture.hub, 'POST', '/thirdpartyRequests/transactions', pisp.name, dfsp.name, request);
+  await sendAccepted(fixture.hub, 'POST', '/thirdpartyRequests/transactions', pisp.name, dfsp.name, request);
   const view = await followed(workflowIds.thirdpartyTransaction(request.transactionRequestId), 'EXPIRED');
   t.is(view.state, 'EXPIRED');
   // The request itself was routed all the same: the follower never holds up the routing.
@@ -112,18 +111,18 @@ test("only a conversation's first request starts its follower: other messages na
   const pisp = await fixture.hub.provision();
   const [consentRequestId, granted, transactionRequestId, authorized] = [1, 2, 3, 4].map(() => crypto.randomUUID());
   const scopes = [{ address: `${dfsp.name}.account`, actions: ['ACCOUNTS_TRANSFER'] }];
-  await sendThirdparty(fixture.hub, 'PUT', `/consentRequests/${consentRequestId}`, dfsp.name, pisp.name, { scopes, authChannels: ['OTP'] });
-  await sendThirdparty(fixture.hub, 'PATCH', `/consentRequests/${consentRequestId}`, pisp.name, dfsp.name, { authToken: '123456' });
+  await sendAccepted(fixture.hub, 'PUT', `/consentRequests/${consentRequestId}`, dfsp.name, pisp.name, { scopes, authChannels: ['OTP'] });
+  await sendAccepted(fixture.hub, 'PATCH', `/consentRequests/${consentRequestId}`, pisp.name, dfsp.name, { authToken: '123456' });
   // A grant names its consent request, an authorization its transaction request: neither opens the conversation.
   const consentId = crypto.randomUUID();
-  await sendThirdparty(fixture.hub, 'POST', '/consents', dfsp.name, pisp.name, { consentId, consentRequestId: granted, scopes, status: 'ISSUED' });
-  await sendThirdparty(fixture.hub, 'GET', `/thirdpartyRequests/transactions/${transactionRequestId}`, pisp.name, dfsp.name);
-  await sendThirdparty(fixture.hub, 'PUT', `/thirdpartyRequests/transactions/${transactionRequestId}`, dfsp.name, pisp.name, {
+  await sendAccepted(fixture.hub, 'POST', '/consents', dfsp.name, pisp.name, { consentId, consentRequestId: granted, scopes, status: 'ISSUED' });
+  await sendAccepted(fixture.hub, 'GET', `/thirdpartyRequests/transactions/${transactionRequestId}`, pisp.name, dfsp.name);
+  await sendAccepted(fixture.hub, 'PUT', `/thirdpartyRequests/transactions/${transactionRequestId}`, dfsp.name, pisp.name, {
     transactionId: crypto.randomUUID(),
     transactionRequestState: 'RECEIVED',
   });
   const request = { ...thirdpartyTransactionRequest(dfsp.name, fixture.payee, 60_000), transactionRequestId: authorized };
-  await sendThirdparty(fixture.hub, 'POST', '/thirdpartyRequests/authorizations', dfsp.name, pisp.name, authorizationRequest(request, 'challenge'));
+  await sendAccepted(fixture.hub, 'POST', '/thirdpartyRequests/authorizations', dfsp.name, pisp.name, authorizationRequest(request, 'challenge'));
 
   // The acknowledgement waits for the follower to be told: had any been started, it would exist by now.
   const workflowIdsNotStarted = [
@@ -144,9 +143,9 @@ test("a transaction request's follower keeps to a day whatever expiration the PI
   const pisp = await fixture.hub.provision();
   const request = { ...thirdpartyTransactionRequest(dfsp.name, fixture.payee, 60_000), expiration: '9999-12-31T23:59:59.999Z' };
   const sentAt = Date.now();
-  await sendThirdparty(fixture.hub, 'POST', '/thirdpartyRequests/transactions', pisp.name, dfsp.name, request);
+  await sendAccepted(fixture.hub, 'POST', '/thirdpartyRequests/transactions', pisp.name, dfsp.name, request);
   for (let poll = 0; poll < 5; poll++) {
-    await sendThirdparty(fixture.hub, 'GET', `/thirdpartyRequests/transactions/${request.transactionRequestId}`, pisp.name, dfsp.name);
+    await sendAccepted(fixture.hub, 'GET', `/thirdpartyRequests/transactions/${request.transactionRequestId}`, pisp.name, dfsp.name);
   }
   const view = await viewOnce(workflowIds.thirdpartyTransaction(request.transactionRequestId), (v) => v.repeatedGets === 4);
   const deadline = Date.parse(view.deadline);
