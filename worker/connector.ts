@@ -7,6 +7,7 @@ import type { ConnectorConfig } from '../activities/connector/config';
 import { createGateway, gatewayServer } from '../api/http/gateway';
 import { observabilityRoutes } from '../api/http/observability';
 import { ensureNamespace } from '../temporal/namespaces';
+import { workflowCode } from './workflowBundle';
 
 /** What a connector role is made of, once it has a Temporal client to hand messages to. */
 export interface ConnectorParts {
@@ -55,7 +56,7 @@ export async function startConnector(
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     activities: parts.activities,
-    ...(parts.workflowBundlePath ? { workflowBundle: { codePath: parts.workflowBundlePath } } : { workflowsPath: parts.workflowsPath }),
+    ...(await workflowCode(parts.workflowsPath, parts.workflowBundlePath)),
   });
   const running = worker.run();
   const health = [{ name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) }];
