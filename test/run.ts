@@ -6,13 +6,12 @@
 // Tests read the server address from TEMPORAL_ADDRESS. The exit code is ava's.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { repoRoot } from '../activities/platform/config';
 import { startDevServer, type DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
 import { workflowsPath } from '../worker/createWorker';
+import { writeWorkflowBundle } from '../worker/workflowBundle';
 import { connectorWorkflowsPaths } from './helpers/connectors';
 
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
@@ -44,8 +43,7 @@ async function main(): Promise<number> {
     const bundles: Record<string, string> = {};
     for (const [name, path] of Object.entries({ WORKFLOW_BUNDLE: workflowsPath, ...connectorWorkflowsPaths })) {
       bundles[name] = join(repo, 'dist', `${name.toLowerCase().replaceAll('_', '-')}.js`);
-      const bundle = await bundleWorkflowCode({ workflowsPath: path, logger: new DefaultLogger('WARN') });
-      writeFileSync(bundles[name], bundle.code);
+      await writeWorkflowBundle(path, bundles[name]);
     }
 
     const avaCli = join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');

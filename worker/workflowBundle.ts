@@ -8,8 +8,8 @@ import { bundleWorkflowCode, DefaultLogger, type WorkerOptions } from '@temporal
 /**
  * The workflow code a worker runs: the prebuilt bundle at `bundlePath` if there is one (WORKFLOW_BUNDLE), else the
  * workflows at `workflowsPath`, bundled in a child process. Webpack's heap stays with the process that bundles, since
- * V8 keeps the pages it grew: bundled in the worker itself it cost 50 to 120 MB of the worker's resident memory for as
- * long as it ran (`npm run bench -- --soak`); the child returns them to the system when it exits.
+ * V8 keeps the pages it grew: bundled in the worker itself it held about 110 MB of an idle worker's resident memory
+ * for as long as the worker ran; the child returns it to the system when it exits.
  */
 export async function workflowCode(workflowsPath: string, bundlePath?: string): Promise<Pick<WorkerOptions, 'workflowBundle'>> {
   if (bundlePath && fs.existsSync(bundlePath)) return { workflowBundle: { codePath: path.resolve(bundlePath) } };
@@ -23,14 +23,15 @@ export async function workflowCode(workflowsPath: string, bundlePath?: string): 
   }
 }
 
-/** In the child: bundles argv[2]'s workflows into the file argv[3]; webpack's warnings and errors go to stderr. */
-async function bundleInto(workflowsPath: string, bundleFile: string): Promise<void> {
+/** Bundles the workflows at `workflowsPath` into `bundleFile`, for WORKFLOW_BUNDLE; webpack's warnings and errors go to stderr. */
+export async function writeWorkflowBundle(workflowsPath: string, bundleFile: string): Promise<void> {
   const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
   fs.writeFileSync(bundleFile, code);
 }
 
+// The child of `workflowCode`: argv[2]'s workflows into the file argv[3].
 if (require.main === module) {
-  bundleInto(process.argv[2], process.argv[3]).catch((error) => {
+  writeWorkflowBundle(process.argv[2], process.argv[3]).catch((error) => {
     console.error(error);
     process.exit(1);
   });

@@ -7,7 +7,7 @@ import { sign } from '../../activities/platform/jws';
 import { Decimal } from '../../activities/hub/db/money';
 import { SimulatedDfsp, type ReceivedRequest } from '../helpers/dfsp';
 import { bulkItem, bulkTransferBody, ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
-import { callApi } from '../helpers/pispApp';
+import { adminCall as callAdmin } from '../helpers/hubProcesses';
 import type { Mode } from './options';
 import type { Sample } from './statistics';
 
@@ -20,7 +20,7 @@ export const TRANSFER_EXPIRY_MS = 60_000;
 
 /** A call to the hub's admin API that must succeed; its JSON answer. */
 export async function adminCall(adminUrl: string, method: string, urlPath: string, body?: unknown): Promise<any> {
-  const answer = await callApi(adminUrl, method, urlPath, body);
+  const answer = await callAdmin(adminUrl, method, urlPath, body);
   if (answer.status >= 300) throw new Error(`admin ${method} ${urlPath}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 }

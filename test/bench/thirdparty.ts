@@ -9,7 +9,7 @@ import { adminCall, quoteStep, randomAmount, transferStep, TRANSFER_EXPIRY_MS, C
 import type { Sample } from './statistics';
 import { endpointsOf, type ReceivedRequest, type SimulatedDfsp } from '../helpers/dfsp';
 import { GenericSigner } from '../helpers/softAuthenticator';
-import { sendAccepted, switchAt } from '../helpers/switchHarness';
+import { sendAccepted, switchAt, type Sender } from '../helpers/switchHarness';
 import {
   AUTH_SERVICE,
   authorizationRequest,
@@ -21,6 +21,8 @@ import {
 
 /** The PISP, the payer DFSP's simulator, and the consent linking them. */
 export interface ThirdpartyScene {
+  /** Sends their messages to the switch. */
+  sender: Sender;
   pisp: SimulatedDfsp;
   dfsp: SimulatedDfsp;
   consentId: string;
@@ -40,14 +42,14 @@ export async function provisionPisp(adminUrl: string, pisp: SimulatedDfsp): Prom
 
 /** Links an account at `dfsp` for `pisp` through the switch, its GENERIC credential registered with the Auth service. */
 export async function linkAccount(switchUrl: string, pisp: SimulatedDfsp, dfsp: SimulatedDfsp): Promise<ThirdpartyScene> {
-  const switchSender = switchAt(switchUrl);
+  const sender = switchAt(switchUrl);
   const signer = new GenericSigner();
   const registered = dfsp.waitFor((r) => r.method === 'PUT' && r.path.startsWith('/consents/') && r.headers['fspiop-source'] === AUTH_SERVICE, 30_000);
-  const { consentId } = await linkThroughSwitch(switchSender, dfsp, pisp, (id, scopes) => genericCredential(signer, id, scopes));
+  const { consentId } = await linkThroughSwitch(sender, dfsp, pisp, (id, scopes) => genericCredential(signer, id, scopes));
   const answer = await registered;
   if (answer.body?.credential?.status !== 'VERIFIED') throw new Error(`the Auth service did not register the credential: ${answer.raw}`);
-  await finishLinking(switchSender, dfsp, pisp, consentId);
-  return { pisp, dfsp, consentId, signer, transactionRequestIds: [] };
+  await finishLinking(sender, dfsp, pisp, consentId);
+  return { sender, pisp, dfsp, consentId, signer, transactionRequestIds: [] };
 }
 
 /**
@@ -56,11 +58,10 @@ export async function linkAccount(switchUrl: string, pisp: SimulatedDfsp, dfsp: 
  * verified by the Auth service, transfers, and tells the PISP. Each step waits for its message to arrive.
  */
 export function thirdpartyIteration(scene: ThirdpartyScene, parties: Parties) {
-  const { pisp, dfsp, consentId, signer } = scene;
-  const { switchUrl, timeoutMs, payeeName } = parties;
-  const switchSender = switchAt(switchUrl);
+  const { sender, pisp, dfsp, consentId, signer } = scene;
+  const { timeoutMs, payeeName } = parties;
   const send = (method: string, path: string, source: string, destination: string, body: object) =>
-    sendAccepted(switchSender, method, path, source, destination, body);
+    sendAccepted(sender, method, path, source, destination, body);
   const arrival = (at: SimulatedDfsp, method: string, path: string, what: string) =>
     at.waitFor((r: ReceivedRequest) => r.method === method && r.path.split('?')[0] === path, timeoutMs, what);
 

@@ -1,12 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { writeFileSync } from 'node:fs';
 import { repoRoot } from '../../activities/platform/config';
 import { freePort } from '../../temporal/ports';
 import { connectorWorkflowsPaths } from '../helpers/connectors';
 import { HubProcesses, logTail, onboardParticipant, startHubProcesses, startProcess } from '../helpers/hubProcesses';
 import { stopChildren } from '../../worker/children';
+import { writeWorkflowBundle } from '../../worker/workflowBundle';
 
 type Log = (message: string) => void;
 
@@ -56,12 +55,8 @@ export async function startScheme(
     // Each role's workflows bundled once, instead of once per connector process.
     const bundles: Record<string, string> = {};
     for (const role of ['dfsp', 'pisp'] as const) {
-      const bundle = await bundleWorkflowCode({
-        workflowsPath: connectorWorkflowsPaths[`WORKFLOW_BUNDLE_${role.toUpperCase() as 'DFSP' | 'PISP'}`],
-        logger: new DefaultLogger('WARN'),
-      });
       bundles[role] = path.join(logDir, `${role}-workflows.js`);
-      writeFileSync(bundles[role], bundle.code);
+      await writeWorkflowBundle(connectorWorkflowsPaths[`WORKFLOW_BUNDLE_${role.toUpperCase() as 'DFSP' | 'PISP'}`], bundles[role]);
     }
     const connectors: Record<string, ConnectorProcess> = {};
     const starting = participants.map(async ({ role, id, env: own }) => {

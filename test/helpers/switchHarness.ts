@@ -119,7 +119,7 @@ export async function startSwitch(
       return dfsp;
     },
     onboard,
-    fspiop: (method, path, call) => fspiopAt(url, method, path, call),
+    ...switchAt(url),
     async position(participant, currency = 'USD') {
       return (await admin.call('GET', `/participants/${participant.name}/positions?currency=${currency}`)).body.value;
     },

@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { openDatabase } from '../../activities/hub/db/database';
-import { freePort } from '../../temporal/ports';
 import { childPids } from '../bench/breakdown';
 import { testDatabaseUrl } from '../helpers/database';
-import { logTail, startProcess } from '../helpers/hubProcesses';
+import { hubProcessSettings, logTail, startProcess } from '../helpers/hubProcesses';
 import { pollUntil } from '../helpers/polling';
+import { temporalAddress } from '../helpers/worker';
 
 const logDir = path.join(os.tmpdir(), `gateway-copies-${process.pid}`);
 
@@ -17,18 +17,8 @@ const logDir = path.join(os.tmpdir(), `gateway-copies-${process.pid}`);
 async function gatewaySettings(copies: number): Promise<{ env: NodeJS.ProcessEnv; adminPort: number }> {
   const databaseUrl = testDatabaseUrl();
   await (await openDatabase(databaseUrl, 'Hub')).close();
-  const adminPort = await freePort();
-  let switchPort = await freePort();
-  while (switchPort === adminPort) switchPort = await freePort();
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    ADMIN_PORT: String(adminPort),
-    SWITCH_PORT: String(switchPort),
-    GATEWAY_PROCESSES: String(copies),
-    LOG_LEVEL: 'warn',
-  };
-  return { env, adminPort };
+  const { env } = await hubProcessSettings({ databaseUrl, temporalAddress: temporalAddress(), host: '127.0.0.1' });
+  return { env: { ...env, GATEWAY_PROCESSES: String(copies) }, adminPort: Number(env.ADMIN_PORT) };
 }
 
 /** /health on a connection of its own, so that each ask may reach another copy: its status and the answering process's start time. */
