@@ -51,6 +51,31 @@ test('a bulk prepare retried after its reservations stand (even past expiration)
   t.deepEqual((await checkLedger(admin.services.db)).violations, []);
 });
 
+test('a bulk fulfilment handled after the bulk expired commits nothing: each item is released with 3303 (Transfer expired), which both payer and payee see', async (t) => {
+  const bulks = new BulkTransfers(admin.services);
+  const [payer, payee] = [await dfsp(), await dfsp()];
+  const items = [bulkItem('30'), bulkItem('20')];
+  const body = bulkTransferBody(payer.name, payee.name, items, { expiresInMs: 1_000 });
+  t.like(await bulks.prepare({ body, source: payer.name, requestHash: 'h' }), { outcome: 'prepared', accepted: 2 });
+  // The payee's answer was in time, but the worker handles it only after the expiration (paused, or down).
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  const results = items.map(({ transfer, fulfilment }) => ({ transferId: transfer.transferId, fulfilment }));
+  t.deepEqual(await bulks.fulfil({ bulkTransferId: body.bulkTransferId, results }), { open: 0 });
+
+  t.is(await positionOf(payer.name), 0, 'no item commits, and no reservation is left');
+  t.is(await positionOf(payee.name), 0);
+  const bulk = (await bulks.find(body.bulkTransferId))!;
+  for (const party of ['payer', 'payee'] as const) {
+    const seen = await bulks.results(bulk, party);
+    t.deepEqual(
+      seen.map((result) => [result.transferId, result.fulfilment, result.errorInformation?.errorCode]),
+      items.map(({ transfer }) => [transfer.transferId, undefined, '3303']),
+      `the ${party}'s view`,
+    );
+  }
+  t.deepEqual((await checkLedger(admin.services.db)).violations, []);
+});
+
 test('a ledger step over many movements, repeated, reserves each once; a movement the guard refuses is left out and the rest go on', async (t) => {
   const [payer, payee] = [await dfsp(100), await dfsp()];
   const movements = ['70', '40', '30'].map((amount) => ({
@@ -95,5 +120,30 @@ test('a ledger step over many movements, repeated, reserves each once; a movemen
   t.is(states.length, 2);
   t.is(await positionOf(payer.name), 70);
   t.is(await positionOf(payee.name), -70);
+  t.deepEqual((await checkLedger(admin.services.db)).violations, []);
+});
+
+test('the ledger refuses a commit at or after the reservation expires and releases it instead; one before its expiration commits', async (t) => {
+  const [payer, payee] = [await dfsp(), await dfsp()];
+  const movements = ['8', '5'].map((amount) => ({
+    transferId: crypto.randomUUID(),
+    kind: 'TRANSFER',
+    debitAccountId: payer.position,
+    creditAccountId: payee.position,
+    amount,
+    currency: 'USD',
+  }));
+  await admin.services.ledger.reserveEach(movements, { guard: netDebitCap(), extraLocks: [payer.settlement] });
+  const [late, live] = movements.map((m) => m.transferId);
+  const settled = await admin.services.ledger.settleEach([
+    { transferId: late, outcome: 'COMMITTED', expiration: new Date(Date.now() - 1) },
+    { transferId: live, outcome: 'COMMITTED', expiration: new Date(Date.now() + 60_000) },
+  ]);
+  t.deepEqual(
+    settled.map((m) => m.state),
+    ['ABORTED', 'COMMITTED'],
+  );
+  t.is(await positionOf(payer.name), 5, 'only the live movement moved the position, and nothing stays reserved');
+  t.is(await positionOf(payee.name), -5);
   t.deepEqual((await checkLedger(admin.services.db)).violations, []);
 });

@@ -28,7 +28,8 @@ export const repeatedBulkTransferSignal = defineSignal<[RepeatedRequest]>('repea
  * A bulk transfer through the switch (Document 2, /bulkTransfers; Mojaloop's bulk-api-adapter and central-ledger's
  * bulk handlers): check the bulk, check and reserve each item against the payer's Net Debit Cap, send the payee the
  * items accepted, then commit each item the payee fulfils and release the others; items the payee leaves out are
- * released at expiration (3303). Both sides then get each item's result. The bulk transfer ID is the workflow ID.
+ * released at expiration (3303), as are those whose fulfilment the ledger handles only after it (the ledger refuses a
+ * late commit). Both sides then get each item's result. The bulk transfer ID is the workflow ID.
  */
 export async function bulkTransfer(input: BulkTransferInput): Promise<BulkTransferOutcome> {
   const { body, version, headers } = input;

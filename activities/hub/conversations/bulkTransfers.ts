@@ -40,10 +40,11 @@ interface PlannedItem {
   own: boolean;
 }
 
-/** An item's decision from the payee's answer (or the lack of one). */
+/** An item's decision from the payee's answer (or the lack of one); a commit carries the item's expiration. */
 interface Decision {
   transferId: string;
   fulfilment?: string;
+  expiration?: Date;
   errorInformation?: ErrorInformation;
 }
 
@@ -88,9 +89,10 @@ export class BulkTransfers {
   }
 
   /**
-   * The payee's answers: a fulfilment that hashes to its own item's condition commits that item; any other
-   * answer releases it (an invalid fulfilment with 3100, the payee's error with that error). Items the payee
-   * left out stay reserved; `open` counts them.
+   * The payee's answers: a fulfilment that hashes to its own item's condition commits that item, unless the item
+   * has expired by the time the ledger settles it (3303, as central-ledger's fulfil handler refuses each of a bulk's
+   * late commits); any other answer releases it (an invalid fulfilment with 3100, the payee's error with that
+   * error). Items the payee left out stay reserved; `open` counts them.
    */
   async fulfil(input: { bulkTransferId: string; results: ItemResult[] }): Promise<{ open: number }> {
     const open = await this.openItems(input.bulkTransferId);
@@ -282,7 +284,8 @@ export class BulkTransfers {
 
   /**
    * Commits or releases the decided items, a batch per ledger step, each item's record moving with its movement in
-   * the same transaction. A movement the ledger no longer holds reserved (released by the sweep) keeps its outcome.
+   * the same transaction. A movement the ledger no longer holds reserved (released by the sweep) keeps its outcome;
+   * one the ledger released though asked to commit had expired.
    */
   private async settle(bulkTransferId: string, decisions: Decision[]): Promise<void> {
     const { db, ledger } = this.services;
@@ -292,11 +295,13 @@ export class BulkTransfers {
     for (const batch of chunks(decisions, SETTLE_BATCH)) {
       const byId = new Map(batch.map((decision) => [decision.transferId, decision]));
       await ledger.settleEach(
-        batch.map(({ transferId, fulfilment }) => ({ transferId, outcome: fulfilment ? 'COMMITTED' : 'ABORTED' })),
+        batch.map(({ transferId, fulfilment, expiration }) => ({ transferId, outcome: fulfilment ? 'COMMITTED' : 'ABORTED', expiration })),
         async (manager, settled) => {
           for (const { transferId, state } of settled) {
-            const { fulfilment, errorInformation } = byId.get(transferId)!;
-            if (state !== 'RESERVED') await finishIn(manager, transferId, state, ['RESERVED'], state === 'COMMITTED' ? { fulfilment } : { errorInformation });
+            if (state === 'RESERVED') continue;
+            const { fulfilment, expiration, errorInformation } = byId.get(transferId)!;
+            const extra = state === 'COMMITTED' ? { fulfilment } : { errorInformation: errorInformation ?? expired(transferId, expiration!) };
+            await finishIn(manager, transferId, state, ['RESERVED'], extra);
           }
         },
       );
@@ -345,7 +350,11 @@ function decide(record: TransferRecord, result: ItemResult): Decision {
       errorInformation: errorInformation('validationError', `invalid fulfilment for transfer ${transferId}: it does not match the condition`),
     };
   }
-  return { transferId, fulfilment: result.fulfilment };
+  return { transferId, fulfilment: result.fulfilment, expiration: record.expiration };
+}
+
+function expired(transferId: string, expiration: Date): ErrorInformation {
+  return errorInformation('transferExpired', `transfer ${transferId} expired at ${expiration.toISOString()} before it could commit`);
 }
 
 function resultOf(record: TransferRecord): IndividualTransferResult {

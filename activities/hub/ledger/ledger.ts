@@ -56,6 +56,12 @@ export type Outcome = 'COMMITTED' | 'ABORTED';
 export interface Settlement {
   transferId: string;
   outcome: Outcome;
+  /**
+   * When the reservation expires. A commit at or after it releases the reservation instead (a pending transfer's
+   * timeout, TigerBeetle's `pending_transfer_expired`), judged by the step's clock under the accounts' locks, so no
+   * delay before the step (a paused worker, a lock wait) lets a commit slip past it.
+   */
+  expiration?: Date;
 }
 
 /**
@@ -99,7 +105,8 @@ export class Ledger {
 
   /**
    * Commits or releases each reservation, in one transaction. One that is no longer RESERVED is left as it is
-   * (a repeat, or the sweep released it meanwhile): the movements come back in the state the ledger holds.
+   * (a repeat, or the sweep released it meanwhile), one asked to commit after its expiration is released: the
+   * movements come back in the state the ledger holds.
    */
   async settleEach(settlements: Settlement[], alongside?: Alongside<LedgerTransfer[]>): Promise<LedgerTransfer[]> {
     const found = await this.db.read((manager) =>
@@ -205,7 +212,8 @@ async function settleIn(manager: EntityManager, found: LedgerTransfer[], settlem
   const postings = new Postings(accounts);
   const moved: Record<Outcome, string[]> = { COMMITTED: [], ABORTED: [] };
   const settled: LedgerTransfer[] = [];
-  for (const { transferId, outcome } of settlements) {
+  for (const { transferId, outcome: asked, expiration } of settlements) {
+    const outcome = asked === 'COMMITTED' && expiration && expiration.getTime() <= postings.now.getTime() ? 'ABORTED' : asked;
     const transfer = current.get(transferId);
     if (!transfer) throw new HubError('transferIdNotFound', `No reservation for transfer ${transferId}`);
     if (transfer.state !== 'RESERVED') {
