@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { exposureProblem, loadConfig } from '../activities/platform/config';
 import { openHub } from '../activities/hub/services';
 import { createLogger } from '../activities/platform/logger';
+import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createAdminApp } from './admin/app';
 import { superviseCopies } from './copies';
 import { AdminValidator } from './admin/validation';
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   const switchTls = gatewayTls(config.tls, config.tls.switchClientCaPath, 'required');
   const hub = await openHub({ ...config, log: createLogger('gateway', config.logLevel) });
   const { services, log } = hub;
-  const connection = await Connection.connect({ address: config.temporalAddress });
+  const connection = await Connection.connect(temporalConnectionOptions(config));
   const temporal = new Client({ connection, namespace: config.temporalNamespace });
   const health = [
     { name: 'datastore', check: () => services.db.ping() },

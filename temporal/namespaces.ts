@@ -1,4 +1,4 @@
-import { Connection } from '@temporalio/client';
+import { Connection, type TLSConfig } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { msToTs } from '@temporalio/common/lib/time';
 import { customSearchAttributes } from '../api/contracts/searchAttributes';
@@ -15,8 +15,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * a fresh dev server or a cluster alike. A new namespace takes the server a few seconds to serve everywhere, so this
  * waits until it answers.
  */
-export async function ensureNamespace(address: string, namespace: string, retentionDays = 7, timeoutMs = 60_000): Promise<void> {
-  const connection = await Connection.connect({ address });
+export async function ensureNamespace(frontend: { address: string; tls?: TLSConfig }, namespace: string, retentionDays = 7, timeoutMs = 60_000): Promise<void> {
+  const connection = await Connection.connect(frontend);
   try {
     try {
       await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(`${retentionDays} days`) });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Connection } from '@temporalio/client';
+import { Connection, type TLSConfig } from '@temporalio/client';
 import { customSearchAttributes } from '../api/contracts/searchAttributes';
 
 /** A Temporal server process this project started: the dev server or a cluster's server. */
@@ -19,6 +19,8 @@ export interface ServerProcessOptions {
   args: string[];
   /** host:port of its frontend. */
   address: string;
+  /** What to show and trust at its frontend when it requires TLS. */
+  tls?: TLSConfig;
   readyTimeoutMs: number;
   /** Extra work once the frontend answers (a namespace to create), before readiness is checked. */
   prepare?: (address: string) => Promise<void>;
@@ -130,7 +132,7 @@ async function waitUntilServing(o: WaitOptions): Promise<void> {
     const perTry = Math.max(500, Math.min(5_000, o.deadline - Date.now()));
     let connection: Connection | undefined;
     try {
-      connection = await Connection.connect({ address: o.address, connectTimeout: perTry });
+      connection = await Connection.connect({ address: o.address, tls: o.tls, connectTimeout: perTry });
       const conn = connection;
       await conn.withDeadline(Date.now() + perTry, () => conn.workflowService.getSystemInfo({}));
       if (!prepared) {

@@ -4,6 +4,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { ConnectorConfig } from '../activities/connector/config';
+import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createGateway, gatewayServer } from '../api/http/gateway';
 import { observabilityRoutes } from '../api/http/observability';
 import { ensureNamespace } from '../temporal/namespaces';
@@ -46,11 +47,12 @@ export async function startConnector(
   log: Logger,
   build: (client: Client) => ConnectorParts | Promise<ConnectorParts>,
 ): Promise<RunningConnector> {
-  await ensureNamespace(config.temporalAddress, config.temporalNamespace);
-  const connection = await Connection.connect({ address: config.temporalAddress });
+  const temporal = temporalConnectionOptions(config);
+  await ensureNamespace(temporal, config.temporalNamespace);
+  const connection = await Connection.connect(temporal);
   const client = new Client({ connection, namespace: config.temporalNamespace });
   const parts = await build(client);
-  const nativeConnection = await NativeConnection.connect({ address: config.temporalAddress });
+  const nativeConnection = await NativeConnection.connect(temporal);
   const worker = await Worker.create({
     connection: nativeConnection,
     namespace: config.temporalNamespace,

@@ -3,6 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../activities/platform/config';
 import { openHub } from '../activities/hub/services';
 import { createLogger } from '../activities/platform/logger';
+import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createWorker } from './createWorker';
 import { ensureSweepSchedule } from './schedules';
 
@@ -11,7 +12,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const hub = await openHub({ ...config, log: createLogger('worker', config.logLevel) });
   const { log } = hub;
-  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const temporal = temporalConnectionOptions(config);
+  const connection = await NativeConnection.connect(temporal);
   const worker = await createWorker({
     connection,
     namespace: config.temporalNamespace,
@@ -19,7 +21,7 @@ async function main(): Promise<void> {
     dependencies: hub,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
   });
-  const clientConnection = await Connection.connect({ address: config.temporalAddress });
+  const clientConnection = await Connection.connect(temporal);
   await ensureSweepSchedule(new Client({ connection: clientConnection, namespace: config.temporalNamespace }), config.taskQueue);
   await clientConnection.close();
   log.info({ taskQueue: config.taskQueue, temporal: config.temporalAddress }, 'worker running');

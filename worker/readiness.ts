@@ -1,14 +1,16 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { HubConfig } from '../activities/platform/config';
+import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { healthCheck } from '../workflows';
 
 export interface ReadinessOptions {
   /** The admin API's /health address. */
   healthUrl: string;
   temporalAddress: string;
+  temporalTls?: TLSConfig;
   namespace: string;
   taskQueue: string;
   timeoutMs: number;
@@ -36,7 +38,7 @@ export async function waitUntilReady(options: ReadinessOptions): Promise<void> {
     if (Date.now() > deadline) throw new Error(`${options.healthUrl} was not healthy within ${options.timeoutMs / 1000} s (${last})`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const connection = await Connection.connect({ address: options.temporalAddress });
+  const connection = await Connection.connect({ address: options.temporalAddress, tls: options.temporalTls });
   try {
     await new Client({ connection, namespace: options.namespace }).workflow.execute(healthCheck, {
       taskQueue: options.taskQueue,
@@ -53,9 +55,12 @@ export async function waitUntilReady(options: ReadinessOptions): Promise<void> {
  * (`stopTogether`): given up as soon as they are stopping.
  */
 export function waitUntilLaunched(config: HubConfig, healthUrl: string, temporalAddress: string, stopping: () => boolean): Promise<void> {
+  // The processes it started got TEMPORAL_TLS_* from it, so it reaches Temporal as they do.
+  const { tls } = temporalConnectionOptions(config);
   return waitUntilReady({
     healthUrl,
     temporalAddress,
+    temporalTls: tls,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     timeoutMs: 120_000,

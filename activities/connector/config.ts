@@ -1,4 +1,4 @@
-import { flag, integer } from '../platform/config';
+import { flag, integer, temporalTlsConfig, type TemporalTlsConfig } from '../platform/config';
 
 /** What every connector needs to take part in a scheme, named as Mojaloop's SDKs name it where they have the setting. */
 export interface ConnectorConfig {
@@ -12,11 +12,19 @@ export interface ConnectorConfig {
   outboundPort: number;
   host: string;
   temporalAddress: string;
+  /** TEMPORAL_TLS_*, as for the hub's processes. */
+  temporalTls?: TemporalTlsConfig;
   /** TEMPORAL_NAMESPACE: the participant's own namespace, created if missing; by default its DFSP_ID. */
   temporalNamespace: string;
   taskQueue: string;
   /** AUTH_SERVICE_ID: the participant of the Auth service that holds consents (the hub's, by default). */
   authServiceId: string;
+  /**
+   * HUB_PARTICIPANT_NAME: the switch's own FSPIOP-Source (the hub's setting of that name). What the switch says as
+   * itself (its errors, its answer to GET /transfers, its PATCH) settles a transfer; a message with a participant's
+   * name, which the switch relays but the participant could also send straight to the connector, does not alone.
+   */
+  hubParticipantName: string;
   /** REQUEST_TIMEOUT_MS: how long a call waits for the callback that answers it (the SDKs' default: 60 s). */
   requestTimeoutMs: number;
   logLevel: string;
@@ -43,9 +51,11 @@ export function loadConnectorConfig(role: 'dfsp' | 'pisp', env: NodeJS.ProcessEn
     outboundPort: integer(env, 'OUTBOUND_LISTEN_PORT', 4001),
     host: env.HOST || '127.0.0.1',
     temporalAddress: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
+    temporalTls: temporalTlsConfig(env),
     temporalNamespace: env.TEMPORAL_NAMESPACE || participantId,
     taskQueue: env.TEMPORAL_TASK_QUEUE || `${role}-connector`,
     authServiceId: env.AUTH_SERVICE_ID || 'centralauth',
+    hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
     logLevel: env.LOG_LEVEL || 'info',
     ilpSecret: env.ILP_SECRET || undefined,

@@ -11,6 +11,8 @@ export interface HubConfig {
   /** `sqlite:<file>` (default, under .data/) or `mysql://user:pass@host:port/db`. */
   databaseUrl: string;
   temporalAddress: string;
+  /** How the hub's processes prove themselves to Temporal's frontend and check it; undefined: plain gRPC. */
+  temporalTls?: TemporalTlsConfig;
   temporalNamespace: string;
   taskQueue: string;
   /**
@@ -59,6 +61,20 @@ export interface TlsConfig {
   outboundClient?: CertificateFiles;
   /** The CA participants' server certificates must chain to, in place of Node's public CAs. */
   outboundCaPath?: string;
+}
+
+/**
+ * TLS to Temporal's frontend. Whoever reaches the frontend can signal any workflow, and the workflows believe the
+ * FSPIOP-Source a signal carries, so a cluster beyond this machine should require client certificates (mutual TLS)
+ * from a CA of its own: one that signs only the hub's processes and Temporal's tools, never participants.
+ */
+export interface TemporalTlsConfig {
+  /** TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH: the client certificate the frontend asks for. */
+  client?: CertificateFiles;
+  /** TEMPORAL_TLS_CA_PATH: the CA the frontend's certificate must chain to, in place of Node's public CAs. */
+  caPath?: string;
+  /** TEMPORAL_TLS_SERVER_NAME: the name the frontend's certificate must carry, when it is not TEMPORAL_ADDRESS's host. */
+  serverName?: string;
 }
 
 /**
@@ -149,6 +165,14 @@ function certificateFiles(env: NodeJS.ProcessEnv, certName: string, keyName: str
   return { certPath, keyPath };
 }
 
+/** TEMPORAL_TLS_*: TLS is on as soon as one is set. Shared by the hub's processes and the connectors. */
+export function temporalTlsConfig(env: NodeJS.ProcessEnv): TemporalTlsConfig | undefined {
+  const client = certificateFiles(env, 'TEMPORAL_TLS_CERT_PATH', 'TEMPORAL_TLS_KEY_PATH');
+  const caPath = env.TEMPORAL_TLS_CA_PATH || undefined;
+  const serverName = env.TEMPORAL_TLS_SERVER_NAME || undefined;
+  return client || caPath || serverName ? { client, caPath, serverName } : undefined;
+}
+
 /** Whether `host` is reachable from this machine only: 127.0.0.0/8, ::1 or localhost. */
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -211,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
   return {
     databaseUrl: env.DATABASE_URL || `sqlite:${path.join(repoRoot, '.data', 'hub.sqlite')}`,
     temporalAddress: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
+    temporalTls: temporalTlsConfig(env),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE || DEFAULT_TASK_QUEUE,
     hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',

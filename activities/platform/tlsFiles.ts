@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { SecureContextOptions } from 'node:tls';
-import type { CertificateFiles, TlsConfig } from './config';
+import type { TLSConfig } from '@temporalio/client';
+import type { CertificateFiles, TemporalTlsConfig, TlsConfig } from './config';
 
 /** A PEM file's text, read at start so that a wrong path stops the process with its name rather than a later handshake. */
 export function readPem(filePath: string, what: string): string {
@@ -24,5 +25,20 @@ export function outboundCredentials(tls: Pick<TlsConfig, 'outboundClient' | 'out
   return {
     ...(tls.outboundClient ? readCertificate(tls.outboundClient, "the hub's client") : {}),
     ...(tls.outboundCaPath ? { ca: readPem(tls.outboundCaPath, "the participants' server CA") } : {}),
+  };
+}
+
+/** What Connection.connect and NativeConnection.connect take to reach Temporal's frontend, its TLS files read now. */
+export function temporalConnectionOptions(config: { temporalAddress: string; temporalTls?: TemporalTlsConfig }): { address: string; tls?: TLSConfig } {
+  const { temporalAddress: address, temporalTls: tls } = config;
+  if (!tls) return { address };
+  const client = tls.client && readCertificate(tls.client, 'the Temporal client');
+  return {
+    address,
+    tls: {
+      serverNameOverride: tls.serverName,
+      serverRootCACertificate: tls.caPath ? Buffer.from(readPem(tls.caPath, "Temporal's server CA")) : undefined,
+      clientCertPair: client && { crt: Buffer.from(client.cert), key: Buffer.from(client.key) },
+    },
   };
 }

@@ -14,6 +14,25 @@ export interface MysqlStore {
   database: string;
 }
 
+/** A store in one SQLite file, its schema created by the server: a cluster's configuration tried without a database server. */
+export interface SqliteStore {
+  sqliteFile: string;
+}
+
+/**
+ * Mutual TLS on every gRPC port, as temporal/deploy/ configures Temporal: clients and the server's own services alike
+ * must show a certificate the CA signed, so a process without one cannot signal a workflow.
+ */
+export interface ServerTls {
+  /** The CA that signs the server's certificate and every client's. */
+  caPath: string;
+  /** The server's certificate (usable for both server and client authentication: its services call each other) and key. */
+  certPath: string;
+  keyPath: string;
+  /** A name the server's certificate carries, which its services check when they call each other. */
+  serverName: string;
+}
+
 export interface ServerPorts {
   frontend: number;
   frontendHttp: number;
@@ -29,12 +48,13 @@ export interface ServerConfigOptions {
   ports: ServerPorts;
   /** Fixed for the life of a cluster: Temporal refuses to start on a database set up with another count. */
   historyShards: number;
-  store: MysqlStore;
+  store: MysqlStore | SqliteStore;
   /** Connections each service opens to the default store. */
   maxConns: number;
   visibilityFile: string;
   dynamicConfigFile: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  tls?: ServerTls;
 }
 
 /**
@@ -54,36 +74,11 @@ export function serverConfig(o: ServerConfigOptions): object {
       visibilityStore: 'visibility',
       numHistoryShards: o.historyShards,
       datastores: {
-        default: {
-          sql: {
-            pluginName: 'mysql8',
-            databaseName: o.store.database,
-            connectAddr: `${o.store.host}:${o.store.port}`,
-            connectProtocol: 'tcp',
-            user: o.store.user,
-            password: o.store.password,
-            connectAttributes: MYSQL_CONNECT_ATTRIBUTES,
-            maxConns: o.maxConns,
-            maxIdleConns: o.maxConns,
-            maxConnLifetime: '1h',
-          },
-        },
-        visibility: {
-          sql: {
-            pluginName: 'sqlite',
-            databaseName: o.visibilityFile,
-            connectAddr: 'localhost',
-            connectProtocol: 'tcp',
-            // `setup` creates the visibility schema in a new file.
-            connectAttributes: { cache: 'private', setup: 'true', journal_mode: 'wal', synchronous: '1' },
-            maxConns: 1,
-            maxIdleConns: 1,
-            maxConnLifetime: '1h',
-          },
-        },
+        default: 'sqliteFile' in o.store ? sqliteStore(o.store.sqliteFile) : mysqlStoreConfig(o.store, o.maxConns),
+        visibility: sqliteStore(o.visibilityFile),
       },
     },
-    global: { membership: { maxJoinDuration: '30s', broadcastAddress: o.ip } },
+    global: { membership: { maxJoinDuration: '30s', broadcastAddress: o.ip }, ...(o.tls ? { tls: mutualTls(o.tls) } : {}) },
     services: {
       frontend: rpc(o.ports.frontend, frontendRing, { httpPort: o.ports.frontendHttp }),
       history: rpc(o.ports.history, historyRing),
@@ -104,6 +99,46 @@ export function serverConfig(o: ServerConfigOptions): object {
     namespaceDefaults: { archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } } },
     dynamicConfigClient: { filepath: o.dynamicConfigFile, pollInterval: '60s' },
   };
+}
+
+function mysqlStoreConfig(store: MysqlStore, maxConns: number): object {
+  return {
+    sql: {
+      pluginName: 'mysql8',
+      databaseName: store.database,
+      connectAddr: `${store.host}:${store.port}`,
+      connectProtocol: 'tcp',
+      user: store.user,
+      password: store.password,
+      connectAttributes: MYSQL_CONNECT_ATTRIBUTES,
+      maxConns,
+      maxIdleConns: maxConns,
+      maxConnLifetime: '1h',
+    },
+  };
+}
+
+function sqliteStore(file: string): object {
+  return {
+    sql: {
+      pluginName: 'sqlite',
+      databaseName: file,
+      connectAddr: 'localhost',
+      connectProtocol: 'tcp',
+      // `setup` creates the schema in a new file.
+      connectAttributes: { cache: 'private', setup: 'true', journal_mode: 'wal', synchronous: '1' },
+      maxConns: 1,
+      maxIdleConns: 1,
+      maxConnLifetime: '1h',
+    },
+  };
+}
+
+/** Temporal's `global.tls`: the frontend and the internal services each require a client certificate from the CA. */
+function mutualTls(t: ServerTls): object {
+  const server = { certFile: t.certPath, keyFile: t.keyPath, requireClientAuth: true, clientCaFiles: [t.caPath] };
+  const client = { serverName: t.serverName, rootCaFiles: [t.caPath] };
+  return { internode: { server, client }, frontend: { server, client } };
 }
 
 /**

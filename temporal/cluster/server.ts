@@ -1,16 +1,17 @@
 import fs from 'node:fs';
+import type { TLSConfig } from '@temporalio/client';
 import path from 'node:path';
 import { ensureNamespace } from '../namespaces';
 import { freePortBetween } from '../ports';
 import { startServerProcess, type TemporalProcess } from '../serverProcess';
-import { dynamicConfig, MYSQL_CONNECT_ATTRIBUTES, serverConfig, type MysqlStore, type ServerPorts } from './config';
+import { dynamicConfig, MYSQL_CONNECT_ATTRIBUTES, serverConfig, type MysqlStore, type ServerPorts, type ServerTls, type SqliteStore } from './config';
 import { temporalServerBinaries, type ServerBinaries } from './install';
 import { runQuietly } from './run';
 
 type Log = (message: string) => void;
 
 export interface TemporalServerOptions {
-  store: MysqlStore;
+  store: MysqlStore | SqliteStore;
   historyShards: number;
   /** Where the configuration, the visibility file and the server's log go. */
   dataDir: string;
@@ -20,6 +21,8 @@ export interface TemporalServerOptions {
   /** Drop the database's tables and set the schema up afresh (the shard count can only change this way). */
   fresh?: boolean;
   maxConns?: number;
+  /** Mutual TLS on every port, and the client certificate this process shows to check that the server is ready. */
+  tls?: { server: ServerTls; client: TLSConfig };
   log: Log;
 }
 
@@ -38,7 +41,8 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   const ip = options.ip ?? '127.0.0.1';
   const binaries = await temporalServerBinaries(log);
   const started = Date.now();
-  await prepareSchema(binaries, store, options.fresh ?? false, log);
+  // A SQLite store's schema is created by the server itself.
+  if (!('sqliteFile' in store)) await prepareSchema(binaries, store, options.fresh ?? false, log);
 
   const ports = await freePorts(ip, 9, options.port);
   const serverPorts: ServerPorts = {
@@ -62,20 +66,23 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
     visibilityFile: path.join(options.dataDir, 'visibility.sqlite'),
     dynamicConfigFile,
     logLevel: 'warn',
+    tls: options.tls?.server,
   });
   fs.writeFileSync(path.join(configDir, 'production.yaml'), JSON.stringify(config, null, 2));
 
   const address = `${ip}:${serverPorts.frontend}`;
   const logFile = path.join(options.dataDir, 'temporal-server.log');
   const out = fs.createWriteStream(logFile);
-  log(`temporal server: starting on ${address}, ${options.historyShards} history shards, store ${store.host}:${store.port}/${store.database}`);
+  const where = 'sqliteFile' in store ? store.sqliteFile : `${store.host}:${store.port}/${store.database}`;
+  log(`temporal server: starting on ${address}, ${options.historyShards} history shards, store ${where}${options.tls ? ', mutual TLS' : ''}`);
   const server = await startServerProcess({
     what: 'temporal server',
     command: binaries.server,
     args: ['--root', options.dataDir, '--config', 'config', '--env', 'production', '--allow-no-auth', 'start'],
     address,
+    tls: options.tls?.client,
     readyTimeoutMs: 120_000,
-    prepare: (frontend) => ensureNamespace(frontend, 'default'),
+    prepare: (frontend) => ensureNamespace({ address: frontend, tls: options.tls?.client }, 'default'),
     onOutput: (line) => out.write(`${line}\n`),
   });
   log(`temporal server: ready on ${address} after ${((Date.now() - started) / 1000).toFixed(1)} s`);

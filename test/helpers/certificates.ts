@@ -28,6 +28,12 @@ export interface Issued {
   keyPath: string;
 }
 
+const loopbackNames = () =>
+  new SubjectAlternativeNameExtension([
+    { type: 'ip', value: '127.0.0.1' },
+    { type: 'dns', value: 'localhost' },
+  ]);
+
 type KeyPair = crypto.webcrypto.CryptoKeyPair;
 
 const newKeys = () => crypto.webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']) as Promise<KeyPair>;
@@ -74,16 +80,17 @@ export class TestCa {
 
   /** A server certificate for this machine's loopback address and name. */
   server(name: string): Promise<Issued> {
-    const names = new SubjectAlternativeNameExtension([
-      { type: 'ip', value: '127.0.0.1' },
-      { type: 'dns', value: 'localhost' },
-    ]);
-    return this.issue(name, ExtendedKeyUsage.serverAuth, [names]);
+    return this.issue(name, [ExtendedKeyUsage.serverAuth], [loopbackNames()]);
+  }
+
+  /** A server certificate for this machine that its holder also shows as a client: a Temporal service's, which calls the others. */
+  peer(name: string): Promise<Issued> {
+    return this.issue(name, [ExtendedKeyUsage.serverAuth, ExtendedKeyUsage.clientAuth], [loopbackNames()]);
   }
 
   /** A client certificate whose subject CN is `commonName`: for a participant, its FSPIOP-Source. */
   client(commonName: string): Promise<Issued> {
-    return this.issue(commonName, ExtendedKeyUsage.clientAuth);
+    return this.issue(commonName, [ExtendedKeyUsage.clientAuth]);
   }
 
   /** Deletes its files. */
@@ -91,7 +98,7 @@ export class TestCa {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private async issue(commonName: string, usage: ExtendedKeyUsage, extensions: SubjectAlternativeNameExtension[] = []): Promise<Issued> {
+  private async issue(commonName: string, usages: ExtendedKeyUsage[], extensions: SubjectAlternativeNameExtension[] = []): Promise<Issued> {
     const keys = await newKeys();
     const certificate = await X509CertificateGenerator.create({
       serialNumber: crypto.randomBytes(8).toString('hex'),
@@ -105,7 +112,7 @@ export class TestCa {
       extensions: [
         new BasicConstraintsExtension(false, undefined, true),
         new KeyUsagesExtension(KeyUsageFlags.digitalSignature, true),
-        new ExtendedKeyUsageExtension([usage]),
+        new ExtendedKeyUsageExtension(usages),
         await AuthorityKeyIdentifierExtension.create(this.keys.publicKey),
         ...extensions,
       ],
