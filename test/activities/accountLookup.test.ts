@@ -47,3 +47,31 @@ test('a consent or link another FSP holds is returned unregistered, beside the p
   t.is(await lookup.owner(newLink), other);
   t.deepEqual(await lookup.register([consent, link], holder), [], 'its holder registering it again is no refusal');
 });
+
+test('a party belongs to one FSP per currency: an entry without a currency conflicts with every other FSP entry of it', async (t) => {
+  const [holder, other] = [uniqueName(), uniqueName()];
+  const anyCurrency = { partyIdType: 'MSISDN', partyIdentifier: `255${crypto.randomInt(10 ** 8, 10 ** 9)}` };
+  await lookup.register([anyCurrency], holder);
+  t.deepEqual(await lookup.register([anyCurrency], other, 'USD'), [anyCurrency]);
+  t.is(await lookup.owner(anyCurrency, 'USD'), holder);
+  t.deepEqual(await lookup.owners(anyCurrency), [holder]);
+
+  const inUsd = { partyIdType: 'MSISDN', partyIdentifier: `255${crypto.randomInt(10 ** 8, 10 ** 9)}` };
+  await lookup.register([inUsd], holder, 'USD');
+  t.deepEqual(await lookup.register([inUsd], other), [inUsd]);
+  t.deepEqual(await lookup.register([inUsd], other, 'EUR'), [], 'another currency is another entry');
+  t.is(await lookup.owner(inUsd, 'USD'), holder);
+  t.is(await lookup.owner(inUsd, 'EUR'), other);
+  t.deepEqual(await lookup.register([inUsd], holder), [inUsd], 'nor may its holder then claim every currency');
+});
+
+test('two FSPs registering one party at once, one for every currency and one in USD: exactly one holds it', async (t) => {
+  for (let round = 0; round < 10; round++) {
+    const [first, second] = [uniqueName(), uniqueName()];
+    const party = { partyIdType: 'MSISDN', partyIdentifier: `255${crypto.randomInt(10 ** 8, 10 ** 9)}` };
+    const [refusedFirst, refusedSecond] = await Promise.all([lookup.register([party], first), lookup.register([party], second, 'USD')]);
+    t.is(refusedFirst.length + refusedSecond.length, 1, 'one of the two is refused');
+    const holder = refusedFirst.length === 0 ? first : second;
+    t.deepEqual(await lookup.owners(party), [holder]);
+  }
+});

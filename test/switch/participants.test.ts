@@ -149,6 +149,32 @@ test('the same holds per currency: an entry another FSP holds in a currency is n
   t.false(asker.received.some(answerTo(path, dfspB.name)));
 });
 
+// An entry without a currency stands for every currency: a party held so is not taken over by naming a currency, and
+// a party held in a currency is not taken over by registering it for every currency.
+for (const [first, second] of [
+  [undefined, 'USD'],
+  ['USD', undefined],
+] as const) {
+  test(`a party held ${first ? `in ${first}` : 'without a currency'} is refused with 3003 to another FSP registering it ${second ? `in ${second}` : 'without one'}, and still resolves to its holder`, async (t) => {
+    const path = `/participants/MSISDN/${msisdn()}`;
+    await register(dfspA, path, first);
+    await hub.fspiop('POST', path, { source: dfspB.name, body: { fspId: dfspB.name, ...(second ? { currency: second } : {}) } });
+    t.is((await dfspB.waitFor(putTo(`${path}/error`))).body.errorInformation.errorCode, '3003');
+
+    const asker = await hub.provision();
+    await hub.fspiop('GET', `${path}?currency=USD`, { source: asker.name });
+    await t.notThrowsAsync(asker.waitFor(answerTo(path, dfspA.name)));
+    t.false(asker.received.some(answerTo(path, dfspB.name)));
+    const party = path.replace('/participants/', '/parties/');
+    await hub.fspiop('GET', party, { source: asker.name });
+    await t.notThrowsAsync(dfspA.waitFor((r) => r.method === 'GET' && r.path === party));
+    t.false(
+      dfspB.received.some((r) => r.path === party),
+      'GET /parties goes to the holder alone',
+    );
+  });
+}
+
 test('POST /participants leaves parties another FSP holds with it: such an entry fails alone with 3003, the others are registered', async (t) => {
   const [theirs, mine] = [msisdn(), msisdn()];
   await register(dfspA, `/participants/MSISDN/${theirs}`);

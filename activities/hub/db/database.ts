@@ -47,8 +47,21 @@ export class Database {
     return this.dataSource.manager;
   }
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (!this.sqliteQueue) return this.dataSource.transaction(work);
+  /**
+   * Runs `work` in one transaction. On MySQL a transaction that InnoDB chose as a deadlock's victim was rolled back
+   * whole, so it is run again (a few times): concurrent registrations of one party, for instance, lock the same range.
+   * `work` must therefore keep its effects inside the transaction.
+   */
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (!this.sqliteQueue) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.dataSource.transaction(work);
+        } catch (error) {
+          if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
+        }
+      }
+    }
     return this.sqliteQueue.runExclusive(async () => {
       // BEGIN IMMEDIATE takes SQLite's write lock up front (waiting through the busy timeout), so a
       // transaction that reads before it writes cannot fail on a snapshot another process made stale.
@@ -79,6 +92,13 @@ export class Database {
     return this.dataSource.destroy();
   }
 }
+
+const DEADLOCK_ATTEMPTS = 5;
+
+const isDeadlock = (error: unknown) => {
+  const { code, driverError } = error as { code?: string; driverError?: { code?: string } };
+  return code === 'ER_LOCK_DEADLOCK' || driverError?.code === 'ER_LOCK_DEADLOCK';
+};
 
 function dataSourceFor(databaseUrl: string): DataSource {
   if (databaseUrl.startsWith('mysql://')) {

@@ -68,40 +68,57 @@ export class AccountLookup {
 
   /**
    * Registers the parties to `fspId` (POST /participants and POST /participants/{Type}/{ID}) and returns those of
-   * `parties` it left alone: entries another FSP holds. An entry (a party, in a currency) is changed only by the FSP
-   * that holds it, as only it may delete it (Document 2, Endpoints): as at Mojaloop's oracles, registering what another
-   * FSP holds is refused, never a takeover. Registering one's own entry again changes nothing.
-   * Entries are only ever inserted, never updated, so concurrent registrations of one party take no lock they would
-   * have to upgrade; rows are written in key order so concurrent batches take their locks in the same order.
+   * `parties` it left alone: entries another FSP holds. A party belongs to one FSP per currency, and an entry without a
+   * currency stands for every currency, so it conflicts with any other FSP's entry of the party and any other FSP's
+   * entry conflicts with it. An entry is changed only by the FSP that holds it, as only it may delete it (Document 2,
+   * Endpoints): as at Mojaloop's oracles, registering what another FSP holds is refused, never a takeover.
+   * Registering one's own entry again changes nothing.
+   *
+   * On MySQL the party's rows are read with a locking read first: its next-key locks make a concurrent registration
+   * of the same party wait (or lose a deadlock and be retried), so two FSPs cannot both see the party free.
    */
   async register(parties: PartyAddress[], fspId: string, currency?: string): Promise<PartyAddress[]> {
     const entries = parties.map((party) => ({ party, key: keyOf(party, currency) })).sort((a, b) => compareKeys(a.key, b.key));
     const now = new Date();
     return this.db.transaction(async (manager) => {
+      const refused: PartyAddress[] = [];
       for (let start = 0; start < entries.length; start += CHUNK) {
         const chunk = entries.slice(start, start + CHUNK);
+        const held = await this.heldEntries(
+          manager,
+          chunk.map(({ key }) => key),
+        );
+        const free = chunk.filter(({ party, key }) => {
+          const conflict = held.some((row) => sameParty(row, key, this.db.isMysql) && row.fspId !== fspId && currenciesOverlap(row.currency, key.currency));
+          if (conflict) refused.push(party);
+          return !conflict;
+        });
+        if (free.length === 0) continue;
         await manager
           .createQueryBuilder()
           .insert()
           .into(PartyLookup)
-          .values(chunk.map(({ key }) => ({ ...key, fspId, createdDate: now })))
+          .values(free.map(({ key }) => ({ ...key, fspId, createdDate: now })))
           .orIgnore()
           .execute();
-      }
-      // Read back once all are written, so that the transaction's first read (MySQL's snapshot) sees what the writes
-      // saw, and by the database's own key comparison. One query per chunk finds whether another FSP holds any of
-      // its entries; only then are its entries looked at one by one.
-      const refused: PartyAddress[] = [];
-      for (let start = 0; start < entries.length; start += CHUNK) {
-        const chunk = entries.slice(start, start + CHUNK);
-        const heldElsewhere = await manager.count(PartyLookup, { where: chunk.map(({ key }) => ({ ...key, fspId: Not(fspId) })) });
-        if (heldElsewhere === 0) continue;
-        for (const { party, key } of chunk) {
+        // The database's collation decides which keys are equal (MySQL's ignores case and accents): an entry it
+        // found identical to another FSP's was not inserted, and is refused too.
+        const takenByOthers = await manager.count(PartyLookup, { where: free.map(({ key }) => ({ ...key, fspId: Not(fspId) })) });
+        if (takenByOthers === 0) continue;
+        for (const { party, key } of free) {
           if ((await manager.findOneBy(PartyLookup, key))?.fspId !== fspId) refused.push(party);
         }
       }
       return refused;
     });
+  }
+
+  /** Every entry of the parties of `keys`, whatever its currency, locked against concurrent registration on MySQL. */
+  private heldEntries(manager: EntityManager, keys: ReturnType<typeof keyOf>[]): Promise<PartyLookup[]> {
+    const query = manager
+      .createQueryBuilder(PartyLookup, 'entry')
+      .where(keys.map(({ partyIdType, partyIdentifier, partySubIdOrType }) => ({ partyIdType, partyIdentifier, partySubIdOrType })));
+    return (this.db.isMysql ? query.setLock('pessimistic_write') : query).getMany();
   }
 
   /**
@@ -129,6 +146,15 @@ export class AccountLookup {
     const find = (m: EntityManager) => m.find(PartyLookup, { where: { partyIdType, partyIdentifier, partySubIdOrType }, order: { id: 'ASC' } });
     return manager ? find(manager) : this.db.read(find);
   }
+}
+
+/** An entry without a currency ('') stands for every currency. */
+const currenciesOverlap = (a: string, b: string) => a === '' || b === '' || a === b;
+
+/** As the database compares the party's fields: exactly on SQLite, regardless of case on MySQL (its collation). */
+function sameParty(row: PartyLookup, key: ReturnType<typeof keyOf>, ignoreCase: boolean): boolean {
+  const fold = (text: string) => (ignoreCase ? text.toLowerCase() : text);
+  return (['partyIdType', 'partyIdentifier', 'partySubIdOrType'] as const).every((field) => fold(row[field]) === fold(key[field]));
 }
 
 function compareKeys(a: ReturnType<typeof keyOf>, b: ReturnType<typeof keyOf>): number {
