@@ -206,9 +206,10 @@ function adminAccessConfig(env: NodeJS.ProcessEnv, tls: TlsConfig): AdminAccessC
 /**
  * Why the gateways must not serve as configured, or undefined. On loopback only this machine can call them; beyond it,
  * anyone on the network could, so both APIs must know who speaks: the admin API by a credential, the switch by
- * participants' client certificates or signatures (SWITCH_ALLOW_UNAUTHENTICATED=true says that a trusted network or
- * proxy in front of it does). An admin CA that is the participants' CA would make every DFSP an operator. Checked by
- * the processes that serve (the gateway, `npm start`), not by the worker, which serves nothing.
+ * participants' client certificates (SWITCH_ALLOW_UNAUTHENTICATED=true says that a trusted network or proxy in front of
+ * it does). Signatures are not enough: Mojaloop signs only messages with a body, so a forged GET or DELETE (a party's
+ * entry removed, a consent revoked) would carry none. An admin CA that is the participants' CA would make every DFSP an
+ * operator. Checked by the processes that serve (the gateway, `npm start`), not by the worker, which serves nothing.
  */
 export function exposureProblem(config: HubConfig): string | undefined {
   const { host, tls, adminAccess, jws } = config;
@@ -220,10 +221,10 @@ export function exposureProblem(config: HubConfig): string | undefined {
   if (adminAccess.tokens.length === 0 && !adminAccess.clientCaPath) {
     return `HOST ${host} is beyond loopback, so the admin API must require authentication: set ADMIN_API_TOKENS (bearer tokens) or ADMIN_CLIENT_CA_PATH (client certificates)`;
   }
-  if (!switchClientCaPath && !jws.validate && !config.allowUnauthenticatedSwitch) {
+  if (!switchClientCaPath && !config.allowUnauthenticatedSwitch) {
     return (
-      `HOST ${host} is beyond loopback, so the switch must know who sends: set SWITCH_CLIENT_CA_PATH (mutual TLS) or ` +
-      'JWS_VALIDATE=true (signatures), or SWITCH_ALLOW_UNAUTHENTICATED=true if a trusted network or proxy in front of it does'
+      `HOST ${host} is beyond loopback, so the switch must know who sends every message: set SWITCH_CLIENT_CA_PATH (mutual TLS), ` +
+      `or SWITCH_ALLOW_UNAUTHENTICATED=true if a trusted network or proxy in front of it does${jws.validate ? ' (JWS_VALIDATE=true binds only messages with a body to their sender: an unsigned GET or DELETE would be believed)' : ''}`
     );
   }
   return undefined;

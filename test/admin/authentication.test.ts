@@ -58,11 +58,19 @@ test('bound beyond loopback with neither tokens nor a client CA, the hub refuses
   for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) t.is(exposureProblem(loadConfig({ HOST: host })), undefined, `${host} is loopback`);
 });
 
-test('bound beyond loopback, the switch must know who sends: client certificates or signatures, or an explicit statement that a trusted network does', (t) => {
+test('bound beyond loopback, the switch must know who sends every message: client certificates, or an explicit statement that a trusted network does', async (t) => {
   const admin = { HOST: '0.0.0.0', ADMIN_API_TOKENS: TOKEN };
-  t.regex(exposureProblem(loadConfig(admin))!, /the switch must know who sends: set SWITCH_CLIENT_CA_PATH .* JWS_VALIDATE=true/);
-  t.is(exposureProblem(loadConfig({ ...admin, JWS_VALIDATE: 'true' })), undefined);
+  t.regex(exposureProblem(loadConfig(admin))!, /the switch must know who sends every message: set SWITCH_CLIENT_CA_PATH/);
+  t.regex(
+    exposureProblem(loadConfig({ ...admin, JWS_VALIDATE: 'true' }))!,
+    /JWS_VALIDATE=true binds only messages with a body/,
+    'signatures alone leave a GET or DELETE unbound to its sender',
+  );
   t.is(exposureProblem(loadConfig({ ...admin, SWITCH_ALLOW_UNAUTHENTICATED: 'true' })), undefined);
+  const server = await adminCa.server('hub');
+  const mutualTls = { TLS_CERT_PATH: server.certPath, TLS_KEY_PATH: server.keyPath, SWITCH_CLIENT_CA_PATH: strangerCa.certPath };
+  t.is(exposureProblem(loadConfig({ ...admin, ...mutualTls })), undefined);
+  t.is(exposureProblem(loadConfig({ ...admin, ...mutualTls, JWS_VALIDATE: 'true' })), undefined);
 });
 
 test("an admin CA that is the participants' CA is refused: every DFSP's certificate would open the admin API", async (t) => {
