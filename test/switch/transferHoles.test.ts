@@ -312,3 +312,54 @@ test('the sweep releases a reservation long expired however many live reservatio
   t.is((await transfers.get(stale.transferId)).transferState, 'ABORTED');
   t.is(await position(payer), 5_000, 'the live reservations stand');
 });
+
+/** A transfer recorded as RECEIVED whose workflow ended before it prepared anything, its expiration long past. */
+async function recordedButNeverPrepared(payer: SimulatedDfsp, payee: SimulatedDfsp) {
+  const body = transferBody(payer.name, payee.name, '9');
+  await hub.services.db.transaction((manager) =>
+    manager.insert(TransferRecord, {
+      transferId: body.transferId,
+      payerFsp: body.payerFsp,
+      payeeFsp: body.payeeFsp,
+      amount: body.amount.amount,
+      currency: body.amount.currency,
+      ilpCondition: body.condition,
+      ilpPacket: body.ilpPacket,
+      expiration: new Date(Date.now() - 600_000),
+      requestHash: requestHash(body),
+      transferState: 'RECEIVED',
+      payeeWantsNotification: false,
+      createdDate: new Date(Date.now() - 660_000),
+    }),
+  );
+  return body;
+}
+
+test('a transfer left RECEIVED by a workflow that ended before preparing it is answered: its payer repeating the POST gets 3303', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const body = await recordedButNeverPrepared(payer, payee);
+  t.is((await post(body, payer.name)).status, 202);
+  const error = await payer.waitFor(isPut(`/transfers/${body.transferId}/error`), 30_000);
+  t.is(error.body.errorInformation.errorCode, '3303');
+  t.is((await new Transfers(hub.services).get(body.transferId)).transferState, 'ABORTED');
+  t.false(
+    payee.received.some((r) => r.path.startsWith(`/transfers/${body.transferId}`)),
+    'the payee never heard of it',
+  );
+  t.is(await position(payer), 0);
+});
+
+test('the sweep aborts a transfer left RECEIVED long after its expiration and tells its payer 3303', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const body = await recordedButNeverPrepared(payer, payee);
+  await temporal().workflow.execute(reservationSweep, { workflowId: `sweep-${crypto.randomUUID()}`, taskQueue });
+  t.is((await new Transfers(hub.services).get(body.transferId)).transferState, 'ABORTED');
+  const error = await payer.waitFor(isPut(`/transfers/${body.transferId}/error`), 30_000);
+  t.is(error.body.errorInformation.errorCode, '3303');
+  t.false(
+    payee.received.some((r) => r.path.startsWith(`/transfers/${body.transferId}`)),
+    'the payee never heard of it',
+  );
+});

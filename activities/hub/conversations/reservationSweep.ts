@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { And, Equal, IsNull, LessThan, MoreThan } from 'typeorm';
-import { errorInformation } from '../../../api/contracts/errors';
+import { And, Equal, In, IsNull, LessThan, MoreThan } from 'typeorm';
+import { errorInformation, type ErrorInformation } from '../../../api/contracts/errors';
 import type { CallbackSender } from '../delivery/callbacks';
 import { BulkTransferItem, TransferRecord } from '../db/switchEntities';
 import type { HubServices } from '../services';
@@ -23,7 +23,8 @@ export interface StalePage {
 /**
  * The backstop behind the transfer workflows' own expiry: a reservation whose transfer (or bulk item) expired long
  * ago and is still held (its workflow was terminated, or failed) is released and both sides are told 3303 (about
- * a bulk item, only through its bulk's GET), so a payer's Net Debit Cap headroom can never be lost for good.
+ * a bulk item, only through its bulk's GET), so a payer's Net Debit Cap headroom can never be lost for good. A transfer
+ * recorded but never prepared (RECEIVED) that expired long ago is aborted the same way, and its payer told.
  */
 export class ReservationSweep {
   constructor(
@@ -34,13 +35,13 @@ export class ReservationSweep {
   ) {}
 
   /**
-   * A page of the transfers (bulk items too) still reserved more than `graceMs` after their expiration, oldest first,
+   * A page of the transfers (bulk items too) still reserved, or never prepared, more than `graceMs` after their expiration, oldest first,
    * from `after` on; `next` is where the following page starts, absent on the last. The record is RESERVED exactly
    * while the ledger holds the reservation (both change in one transaction), and the release decides from the ledger.
    */
   async stale({ after, graceMs = SWEEP_GRACE_MS, limit = 500 }: { after?: SweepCursor; graceMs?: number; limit?: number } = {}): Promise<StalePage> {
     const expired = LessThan(new Date(Date.now() - graceMs));
-    const reserved = { transferState: 'RESERVED' as const };
+    const reserved = { transferState: In(['RECEIVED', 'RESERVED'] as const) };
     // Keyset paging on (expiration, transferId): a transfer whose release failed is passed over, never read again and again.
     const where = after
       ? [
@@ -59,6 +60,14 @@ export class ReservationSweep {
   }
 
   async release(transferId: string): Promise<void> {
+    // Never prepared: no money is held and the payee never heard of it; only the payer waits for an answer.
+    const unprepared = await this.transfers.abortUnprepared(transferId);
+    if (unprepared) {
+      this.log.warn({ transferId, payerFsp: unprepared.payerFsp }, 'transfer never prepared aborted');
+      return this.tell([unprepared.payerFsp], transferId, { errorCode: unprepared.errorCode!, errorDescription: unprepared.errorDescription ?? '' });
+    }
+    // Decided meanwhile (by its workflow, or by another run of the sweep): told already.
+    if ((await this.transfers.get(transferId)).transferState !== 'RESERVED') return;
     const expired = errorInformation('transferExpired', `transfer ${transferId} expired and its reservation was released by the sweep`);
     await this.transfers.abort({ transferId, errorInformation: expired });
     const record = await this.transfers.get(transferId);
@@ -66,7 +75,11 @@ export class ReservationSweep {
     // An item of a bulk is no conversation of its own: its DFSPs know only the bulk, whose results (GET) now show it 3303.
     // A bulk item refused because it named another transfer's ID (errorCode set) leaves that transfer its own callbacks.
     if (await this.services.db.read((manager) => manager.existsBy(BulkTransferItem, { transferId, errorCode: IsNull() }))) return;
-    for (const to of [record.payerFsp, record.payeeFsp]) {
+    await this.tell([record.payerFsp, record.payeeFsp], transferId, expired);
+  }
+
+  private async tell(recipients: string[], transferId: string, error: ErrorInformation): Promise<void> {
+    for (const to of recipients) {
       await this.sender
         .send({
           to,
@@ -74,9 +87,9 @@ export class ReservationSweep {
           params: { transferId },
           method: 'PUT',
           fromHub: { resource: 'transfers', version: '1.1' },
-          body: { errorInformation: expired },
+          body: { errorInformation: error },
         })
-        .catch((error) => this.log.warn({ transferId, to, err: (error as Error).message }, 'sweep notification not delivered'));
+        .catch((err) => this.log.warn({ transferId, to, err: (err as Error).message }, 'sweep notification not delivered'));
     }
   }
 }

@@ -36,8 +36,9 @@ export class TransferFollowUp {
   }
 
   /**
-   * A POST with the ID of a recorded transfer: resend its outcome if it has one, or 3106 if the body differs. The
-   * requester of the same body is its payer: no one else's POST gets this far (the gateway's and prepare's sender check).
+   * A POST with the ID of a recorded transfer: resend its outcome if it has one, or 3106 if the body differs; one still
+   * in progress is answered when it ends. The requester of the same body is its payer: no one else's POST gets this far
+   * (the gateway's and prepare's sender check).
    */
   async repeated(transferId: string, hash: string, requester: string, version: string): Promise<void> {
     const record = await this.transfers.find(transferId);
@@ -47,6 +48,9 @@ export class TransferFollowUp {
     }
     if (record.transferState === 'ABORTED') return this.error(requester, transferId, version, storedError(record));
     if (record.transferState === 'COMMITTED') return this.put(requester, record, version);
+    // Still RECEIVED after its expiration: nothing will prepare it any more, so it ends now, and the payer hears why.
+    const abandoned = await this.transfers.abortUnprepared(transferId);
+    if (abandoned) await this.error(requester, transferId, version, storedError(abandoned));
   }
 
   /**

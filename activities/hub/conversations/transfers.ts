@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
-import type { ErrorInformation } from '../../../api/contracts/errors';
+import { errorInformation, type ErrorInformation } from '../../../api/contracts/errors';
 import type { TransfersPostRequest } from '../../../api/contracts/bodies';
 import { LedgerTransfer } from '../db/entities';
 import { formatAmount } from '../db/money';
@@ -111,6 +111,25 @@ export class Transfers {
       completed = await finishIn(manager, transferId, 'ABORTED', ['RECEIVED', 'RESERVED'], extra);
     });
     return { completedTimestamp: completed.toISOString() };
+  }
+
+  /**
+   * Aborts a transfer recorded but never prepared (RECEIVED) whose expiration has passed: its workflow ended, or
+   * stalled, before it reserved anything, and its payer would otherwise never hear of it. Only from RECEIVED, so a
+   * reservation made meanwhile is left to its workflow (its prepare then finds the transfer ABORTED and reserves nothing).
+   * Answers the record afterwards, or undefined when it was no such transfer.
+   */
+  async abortUnprepared(transferId: string): Promise<TransferRecord | undefined> {
+    const record = await this.find(transferId);
+    if (record?.transferState !== 'RECEIVED' || record.expiration.getTime() > Date.now()) return undefined;
+    const expired = errorInformation('transferExpired', `transfer ${transferId} expired before the switch could prepare it`);
+    try {
+      await this.aborted(transferId, ['RECEIVED'], { errorInformation: expired });
+    } catch (error) {
+      if (error instanceof HubError) return undefined;
+      throw error;
+    }
+    return this.get(transferId);
   }
 
   /** Records an abort that has no reservation to release. */
