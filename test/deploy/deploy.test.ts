@@ -2,11 +2,12 @@
 // checked as far as this machine can: every Kubernetes object against the Kubernetes API's own schemas, the Compose
 // file against the Compose specification, and their hub-specific parts against the code they deploy.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import Ajv from 'ajv';
 import { parseAllDocuments } from 'yaml';
-import { repoRoot } from '../../activities/platform/config';
+import { exposureProblem, loadConfig, repoRoot } from '../../activities/platform/config';
 import { customSearchAttributes } from '../../api/contracts/searchAttributes';
 import { dynamicConfig } from '../../temporal/cluster/config';
 
@@ -132,4 +133,158 @@ test("Temporal's dynamic configuration is the same in every deployment and in np
   const expected = strip(dynamicConfig() as Record<string, Array<{ value: unknown }>>);
   t.deepEqual(strip(inKubernetes), expected);
   t.deepEqual(strip(inCompose), expected);
+});
+
+// What a container sees: its environment (ConfigMaps it takes whole, then its own entries; a secret's value stands in
+// as a placeholder) and the files mounted from Secrets and ConfigMaps.
+
+const placeholder = 'placeholder-secret-value-0123456789';
+
+interface Seen {
+  owner: string;
+  pod: any;
+  image: string;
+  command?: string[];
+  env: Record<string, string>;
+  /** The Secret (or ConfigMap) key a path inside the container comes from, or undefined if nothing is mounted there. */
+  mounted(filePath: string): { kind: 'secret' | 'configMap'; name: string; key: string } | undefined;
+}
+
+const configMaps = Object.fromEntries(manifests.filter(({ doc }) => doc.kind === 'ConfigMap').map(({ doc }) => [doc.metadata.name, doc.data]));
+
+const inKubernetes: Seen[] = manifests.flatMap(({ doc }) =>
+  (doc.spec?.template?.spec?.containers ?? []).map((container: any): Seen => {
+    const pod = doc.spec.template;
+    const env: Record<string, string> = {};
+    for (const from of container.envFrom ?? []) Object.assign(env, configMaps[from.configMapRef.name]);
+    for (const entry of container.env ?? []) env[entry.name] = entry.value ?? (entry.valueFrom?.secretKeyRef ? placeholder : '');
+    return {
+      owner: `${doc.kind} ${doc.metadata.name}`,
+      pod,
+      image: container.image,
+      command: container.command,
+      env,
+      mounted(filePath) {
+        const mount = (container.volumeMounts ?? []).find((m: any) => path.posix.dirname(filePath) === m.mountPath);
+        const volume = mount && pod.spec.volumes.find((v: any) => v.name === mount.name);
+        if (!volume) return undefined;
+        const key = path.posix.basename(filePath);
+        return volume.secret ? { kind: 'secret', name: volume.secret.secretName, key } : { kind: 'configMap', name: volume.configMap.name, key };
+      },
+    };
+  }),
+);
+
+const inCompose: Seen[] = Object.entries(compose.services).map(([name, service]: [string, any]): Seen => ({
+  owner: `compose ${name}`,
+  pod: undefined,
+  image: service.image,
+  command: service.command,
+  // ${VAR:?message} comes from the operator's environment.
+  env: Object.fromEntries(Object.entries(service.environment ?? {}).map(([key, value]) => [key, String(value).replace(/\$\{[^}]+\}/g, placeholder)])),
+  mounted(filePath) {
+    const secret = /^\/run\/secrets\/([^/]+)$/.exec(filePath)?.[1];
+    return secret && (service.secrets ?? []).includes(secret) && compose.secrets?.[secret] ? { kind: 'secret', name: secret, key: secret } : undefined;
+  },
+}));
+
+const hubContainers = [...inKubernetes, ...inCompose].filter((seen) => seen.image?.startsWith('mojaloop-temporal-hub'));
+
+test('every hub container that talks to Temporal shows it a client certificate mounted from a secret, and checks its CA', (t) => {
+  const clients = hubContainers.filter((seen) => seen.env.TEMPORAL_ADDRESS);
+  const hubDeployments = manifests.filter(
+    ({ doc }) => doc.kind === 'Deployment' && doc.spec.template.spec.containers.some((c: any) => c.image.startsWith('mojaloop-temporal-hub')),
+  );
+  t.true(hubDeployments.length > 0);
+  for (const { doc } of hubDeployments)
+    t.true(
+      clients.some((seen) => seen.owner === `Deployment ${doc.metadata.name}`),
+      `${doc.metadata.name} talks to Temporal`,
+    );
+  for (const seen of clients) {
+    for (const setting of ['TEMPORAL_TLS_CERT_PATH', 'TEMPORAL_TLS_KEY_PATH', 'TEMPORAL_TLS_CA_PATH']) {
+      t.like(seen.mounted(seen.env[setting] ?? ''), { kind: 'secret' }, `${seen.owner}: ${setting}`);
+    }
+  }
+});
+
+test("Temporal's server requires a client certificate from its CA on the frontend and between its services", (t) => {
+  const servers = [...inKubernetes, ...inCompose].filter((seen) => seen.image?.startsWith('temporalio/server'));
+  t.true(servers.length >= 2);
+  for (const seen of servers) {
+    t.is(seen.env.TEMPORAL_TLS_REQUIRE_CLIENT_AUTH, 'true', seen.owner);
+    const files = ['SERVER_CERT', 'SERVER_KEY', 'SERVER_CA_CERT', 'FRONTEND_CERT', 'FRONTEND_KEY', 'CLIENT1_CA_CERT', 'CLIENT2_CA_CERT'];
+    for (const file of files) t.like(seen.mounted(seen.env[`TEMPORAL_TLS_${file}`] ?? ''), { kind: 'secret' }, `${seen.owner}: TEMPORAL_TLS_${file}`);
+    // The CA that signs clients is the one its own services' certificates chain to: one CA of Temporal's own.
+    t.is(seen.env.TEMPORAL_TLS_CLIENT1_CA_CERT, seen.env.TEMPORAL_TLS_SERVER_CA_CERT, seen.owner);
+  }
+});
+
+/** Whether a NetworkPolicy peer's podSelector (matchLabels and matchExpressions) selects pods with `labels`. */
+function selects(selector: any, labels: Record<string, string> = {}): boolean {
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+  const byExpressions = (selector.matchExpressions ?? []).every((e: any) => {
+    if (e.operator === 'In') return e.values.includes(labels[e.key]);
+    if (e.operator === 'NotIn') return !e.values.includes(labels[e.key]);
+    if (e.operator === 'Exists') return e.key in labels;
+    return !(e.key in labels);
+  });
+  return byLabels && byExpressions;
+}
+
+test("only Temporal's services and the pods that talk to Temporal may reach its frontend", (t) => {
+  const workloads = manifests.filter(({ doc }) => doc.spec?.template).map(({ doc }) => doc);
+  const frontendService = manifests.find(
+    ({ doc }) => doc.kind === 'Service' && doc.metadata.name === inKubernetes.find((s) => s.env.TEMPORAL_ADDRESS)!.env.TEMPORAL_ADDRESS.split(':')[0],
+  )!.doc;
+  const frontendPods = workloads.filter((w) => selects({ matchLabels: frontendService.spec.selector }, w.spec.template.metadata?.labels));
+  t.true(frontendPods.length > 0);
+  const policies = manifests.filter(
+    ({ doc }) => doc.kind === 'NetworkPolicy' && frontendPods.every((w) => selects(doc.spec.podSelector, w.spec.template.metadata?.labels)),
+  );
+  t.true(policies.length > 0, 'no NetworkPolicy selects the frontend');
+  const admits = (w: any) =>
+    policies.every(
+      ({ doc }) =>
+        doc.spec.policyTypes.includes('Ingress') &&
+        (doc.spec.ingress ?? []).some((rule: any) =>
+          rule.from?.some((peer: any) => peer.podSelector && !peer.namespaceSelector && selects(peer.podSelector, w.spec.template.metadata?.labels)),
+        ),
+    );
+  // A rule without `from`, or with an address block, would let in pods of any namespace or none of these.
+  for (const { doc } of policies) for (const rule of doc.spec.ingress ?? []) t.true(rule.from?.length > 0 && rule.from.every((peer: any) => !peer.ipBlock));
+  const ofWorkload = (w: any) => inKubernetes.filter((seen) => seen.pod === w.spec.template);
+  const temporalClients = workloads.filter((w) => ofWorkload(w).some((seen) => seen.env.TEMPORAL_ADDRESS || seen.image.startsWith('temporalio/server')));
+  t.deepEqual(
+    workloads
+      .filter(admits)
+      .map((w) => w.metadata.name)
+      .sort(),
+    temporalClients.map((w) => w.metadata.name).sort(),
+  );
+});
+
+test('each hub container that serves would start: the switch knows who sends, the admin API who calls', (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-files-'));
+  try {
+    // Gateways check their exposure; the worker serves nothing and the migration only migrates.
+    const serving = hubContainers.filter((seen) => fs.readFileSync(path.join(repoRoot, seen.command![1]), 'utf8').includes('exposureProblem'));
+    t.true(serving.some((seen) => seen.owner.startsWith('compose')) && serving.some((seen) => seen.owner.startsWith('Deployment')));
+    for (const seen of serving) {
+      // Each mounted file becomes a test file of its own: exposureProblem compares the admin CA with the participants'.
+      const env = Object.fromEntries(
+        Object.entries(seen.env).map(([key, value]) => {
+          const file = value.startsWith('/') && seen.mounted(value);
+          if (!file) return [key, value];
+          const testFile = path.join(dir, `${file.name}-${file.key}`);
+          fs.writeFileSync(testFile, `${file.name}/${file.key}`);
+          return [key, testFile];
+        }),
+      );
+      t.is(exposureProblem(loadConfig(env)), undefined, seen.owner);
+      t.truthy(env.SWITCH_CLIENT_CA_PATH, `${seen.owner}: participants' client certificates`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
