@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { checkLedger } from '../../activities/hub/ledger/invariants';
+import { ParticipantAccount } from '../../activities/hub/db/entities';
+import { checkLedger, ledgerSnapshot, ledgerViolations } from '../../activities/hub/ledger/invariants';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 
@@ -160,6 +161,22 @@ test('after concurrent deposits and withdrawals every balance equals its journal
   const check = await checkLedger(admin.services.db);
   t.deepEqual(check.violations, []);
   t.true(check.journalRows > 0);
+});
+
+test('two deposits of 5000000000000000.0001 leave exactly -10000000000000000.0002, as the ledger check confirms', async (t) => {
+  // 17 integer digits and 4 decimals: 21 significant digits, one more than decimal.js computes by default.
+  const { name, settlement } = await dfspWithSettlement('CHF');
+  for (let i = 0; i < 2; i++) {
+    t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn('5000000000000000.0001', undefined, 'CHF'))).status, 202);
+  }
+  // The admin API answers in JSON numbers, which hold no such figure: the ledger's own text is the one to check.
+  const stored = await admin.services.db.read((manager) => manager.findOneByOrFail(ParticipantAccount, { id: settlement }));
+  t.is(stored.value, '-10000000000000000.0002');
+  t.deepEqual((await checkLedger(admin.services.db)).violations, []);
+  // The figure a 20-digit sum gives, which the check must not take for the journal's.
+  const { accounts, rows } = await admin.services.db.read(ledgerSnapshot);
+  const rounded = accounts.map((each) => (each.id === settlement ? { ...each, value: '-10000000000000000.0000' } : each));
+  t.true(ledgerViolations(rounded, rows).includes(`account ${settlement} value -10000000000000000.0000 != journal -10000000000000000.0002`));
 });
 
 test("funds out cannot withdraw the cover of a DFSP's open position", async (t) => {

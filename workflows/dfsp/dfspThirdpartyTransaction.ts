@@ -1,5 +1,5 @@
 import { log, setHandler, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
-import Decimal from 'decimal.js';
+import { Decimal } from '../../api/contracts/money';
 import type {
   QuotesIDPutResponse,
   QuotesPostRequest,

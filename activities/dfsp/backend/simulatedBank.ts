@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../api/contracts/money';
 import type { AuthChannel } from './thirdpartyBackend';
 
 /** An account at the simulated bank. Balances are decimal strings, as everywhere money is handled here. */

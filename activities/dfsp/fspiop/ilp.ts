@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import canonicalize from 'canonicalize';
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../api/contracts/money';
 import { deserializeIlpPrepare, serializeIlpPrepare } from 'ilp-packet';
 import type { QuotesIDPutResponse, QuotesPostRequest } from '../../../api/contracts/bodies';
 
