@@ -16,6 +16,8 @@ export interface InboundDependencies {
   client: Client;
   taskQueue: string;
   log: Logger;
+  /** HUB_PARTICIPANT_NAME: the FSPIOP-Source of what the switch says as itself (PeerMessage.fromSwitch). */
+  hubParticipantName: string;
   /** With VALIDATE_INBOUND_JWS: the signature check of every message with a body (inboundSignatures). */
   checkSignature?: SignatureCheck;
 }
@@ -131,6 +133,7 @@ export function inboundRouter(routes: InboundRoute[], deps: InboundDependencies)
           name: route.name,
           id: idOf(ctx),
           source,
+          fromSwitch: source === deps.hubParticipantName,
           headers,
           body: route.validate ? route.validate(body) : body,
         };

@@ -43,6 +43,11 @@ export interface PeerMessage<Body = unknown> {
   id?: string;
   /** FSPIOP-Source: who sent it. */
   source: string;
+  /**
+   * Whether FSPIOP-Source is the switch's own name (HUB_PARTICIPANT_NAME): the switch speaking for itself, not
+   * relaying a participant. Absent from messages recorded before connectors told the two apart.
+   */
+  fromSwitch?: boolean;
   headers: Record<string, string>;
   /** Parsed and validated against the resource's schema; undefined for a GET or DELETE. */
   body: Body;

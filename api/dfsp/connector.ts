@@ -36,7 +36,15 @@ export function startDfspConnector(
     workflowsPath: require.resolve('../../workflows/dfsp'),
     workflowBundlePath,
     activities: createDfspActivities({ config, sender, backends, log }),
-    inbound: [inboundRouter([...thirdpartyInbound, ...fspiopInbound], { client, taskQueue: config.taskQueue, log, checkSignature: inboundSignatures(config) })],
+    inbound: [
+      inboundRouter([...thirdpartyInbound, ...fspiopInbound], {
+        client,
+        taskQueue: config.taskQueue,
+        log,
+        hubParticipantName: config.hubParticipantName,
+        checkSignature: inboundSignatures(config),
+      }),
+    ],
     outbound: [dfspOutboundRouter(client, config), ...pages],
   }));
 }

@@ -30,6 +30,7 @@ export function startPispConnector(config: PispConfig, log: Logger, workflowBund
           client,
           taskQueue: config.taskQueue,
           log,
+          hubParticipantName: config.hubParticipantName,
           checkSignature: inboundSignatures(config),
         }),
       ],

@@ -293,6 +293,36 @@ test.serial(
   },
 );
 
+test.serial('a transfer error a peer sends straight to the payee’s connector after the switch committed does not take the credit back', async (t) => {
+  const bob = balanceOf(payee.bank, BOB);
+  const quote = await quoted(payer, payee.name, '4');
+  const transfer = { ...transferBody(payer.name, payee.name, '4', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+  const fulfil = await payer.waitFor(received('PUT', `/transfers/${transfer.transferId}`), 20_000, 'transfer answer');
+  t.is(fulfil.body.transferState, 'COMMITTED');
+
+  // The payer, not the switch, tells the payee the transfer failed: a PUT …/error as the switch would deliver it.
+  const forged = await fetch(`${payee.connector.inboundUrl}/transfers/${transfer.transferId}/error`, {
+    method: 'PUT',
+    headers: {
+      'content-type': 'application/vnd.interoperability.transfers+json;version=1.1',
+      date: new Date().toUTCString(),
+      'fspiop-source': payer.name,
+      'fspiop-destination': payee.name,
+    },
+    body: JSON.stringify({ errorInformation: { errorCode: '3303', errorDescription: 'Transfer expired' } }),
+  });
+  t.is(forged.status, 200, 'the conversation has the message');
+
+  // The bank hears the transfer's final state as the switch states it.
+  const notified = await pollUntil(
+    async () => notificationsOf(transfer.transferId),
+    (found) => found.length > 0,
+  );
+  t.like(notified[0]?.notification, { finalNotification: { transferState: 'COMMITTED' } });
+  t.is(balanceOf(payee.bank, BOB), String(Number(bob) + 4), 'Bob keeps the credit the switch committed');
+});
+
 /** A core-banking system behind the sdk-scheme-adapter's backend API, as a real HTTP server that records what it is asked. */
 async function startBackend(): Promise<{ url: string; received: Array<{ method: string; path: string; body: any }>; close(): Promise<void> }> {
   const requests: Array<{ method: string; path: string; body: any }> = [];

@@ -8,6 +8,7 @@ import { AccountLookup } from '../../activities/hub/lookup/accountLookup';
 import { startDfspConnector } from '../../api/dfsp/connector';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
+import type { RunningConnector } from '../../worker/connector';
 import { uniqueName } from '../helpers/database';
 import { ilpPair } from '../helpers/fspiopBodies';
 import { pollUntil } from '../helpers/polling';
@@ -184,10 +185,13 @@ async function refusingFirstGet(onRefused: (transferId: string) => Promise<void>
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, refusals: () => refused, close: () => server.close() };
 }
 
-test('a GET /transfers/{ID} the switch refuses does not end the transfer: the payer asks again until the switch says it COMMITTED', async (t) => {
+/**
+ * A payee DFSP played by the test: it quotes through the switch with a condition of its own and hands each POST
+ * /transfers it is sent to `onTransfer`, with the fulfilment of that condition and the payer that sent it.
+ */
+async function quotingPayee(onTransfer: (transfer: { transferId: string; fulfilment: string; payer: string }) => Promise<void>): Promise<SimulatedDfsp> {
   const payee = await hub.provision();
   const fulfilments = new Map<string, string>();
-  const pending = new Map<string, string>();
   payee.react(async (request) => {
     const payer = request.headers['fspiop-source'] as string;
     if (request.method === 'POST' && request.path === '/quotes') {
@@ -202,23 +206,56 @@ test('a GET /transfers/{ID} the switch refuses does not end the transfer: the pa
       };
       await hub.fspiop('PUT', `/quotes/${request.body.quoteId}`, { source: payee.name, destination: payer, body: quote });
     }
-    // The payee takes the transfer but answers only later, once the payer has asked after it.
-    if (request.method === 'POST' && request.path === '/transfers') pending.set(request.body.transferId, fulfilments.get(request.body.condition)!);
+    if (request.method === 'POST' && request.path === '/transfers') {
+      await onTransfer({ transferId: request.body.transferId, fulfilment: fulfilments.get(request.body.condition)!, payer });
+    }
   });
+  return payee;
+}
+
+/** The payee's PUT /transfers/{ID} with the fulfilment, through the switch, which commits the transfer on it. */
+const fulfilAtSwitch = (payee: SimulatedDfsp, transfer: { transferId: string; fulfilment: string; payer: string }) =>
+  hub.fspiop('PUT', `/transfers/${transfer.transferId}`, {
+    source: payee.name,
+    destination: transfer.payer,
+    body: { fulfilment: transfer.fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
+  });
+
+/** A message the payee sends straight to the payer's connector, bypassing the switch, as the switch would deliver it. */
+function straightToPayer(connector: RunningConnector, from: SimulatedDfsp, path: string, body: unknown): Promise<Response> {
+  return fetch(`${connector.inboundUrl}${path}`, {
+    method: 'PUT',
+    headers: {
+      'content-type': 'application/vnd.interoperability.transfers+json;version=1.1',
+      date: new Date().toUTCString(),
+      'fspiop-source': from.name,
+      'fspiop-destination': connector.config.participantId,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A payer DFSP connector of its own that waits `requestTimeoutMs` for each answer, and asks the switch as often. */
+async function quickPayer(t: { teardown(fn: () => Promise<void> | void): void }, overrides: { peerEndpoint?: string; requestTimeoutMs?: number } = {}) {
   const name = uniqueName();
-  const proxy = await refusingFirstGet(async (transferId) => {
-    const body = { fulfilment: pending.get(transferId), completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' };
-    await hub.fspiop('PUT', `/transfers/${transferId}`, { source: payee.name, destination: name, body });
-  });
-  t.teardown(() => proxy.close());
   const connector = await startDfspConnector(
-    connectorConfig(hub, name, { peerEndpoint: proxy.url, requestTimeoutMs: 2_000 }),
+    connectorConfig(hub, name, { requestTimeoutMs: 2_000, ...overrides }),
     testLog(),
     simulatedBackends(new SimulatedBank(name)),
     { workflowBundlePath: connectorBundle('dfsp') },
   );
   t.teardown(() => connector.stop());
   await onboardConnector(hub, connector);
+  return connector;
+}
+
+test('a GET /transfers/{ID} the switch refuses does not end the transfer: the payer asks again until the switch says it COMMITTED', async (t) => {
+  // The payee takes the transfer but answers only later, once the payer has asked after it.
+  const pending = new Map<string, { transferId: string; fulfilment: string; payer: string }>();
+  const payee = await quotingPayee(async (transfer) => void pending.set(transfer.transferId, transfer));
+  const proxy = await refusingFirstGet(async (transferId) => void (await fulfilAtSwitch(payee, pending.get(transferId)!)));
+  t.teardown(() => proxy.close());
+  const connector = await quickPayer(t, { peerEndpoint: proxy.url });
 
   const request = { ...transferRequest({ idType: 'MSISDN', idValue: BOB, fspId: payee.name }, '4'), skipPartyLookup: true };
   const sent = await outbound('POST', '/transfers', request, connector);
@@ -226,4 +263,40 @@ test('a GET /transfers/{ID} the switch refuses does not end the transfer: the pa
   t.is(sent.status, 200, JSON.stringify(sent.body));
   t.is(sent.body.currentState, 'COMPLETED');
   t.is(sent.body.fulfil.body.transferState, 'COMMITTED');
+});
+
+test('a transfer error the payee sends straight to the payer’s connector while the switch commits is not the outcome: the payer reports COMMITTED', async (t) => {
+  const connector = await quickPayer(t);
+  const payee = await quotingPayee(async (transfer) => {
+    const forged = await straightToPayer(connector, payee, `/transfers/${transfer.transferId}/error`, {
+      errorInformation: { errorCode: '5000', errorDescription: 'Generic payee error' },
+    });
+    if (forged.status !== 200) throw new Error(`the payer's connector did not take the payee's error: ${forged.status}`);
+    await fulfilAtSwitch(payee, transfer);
+  });
+  const before = await hub.position({ name: connector.config.participantId });
+
+  const request = { ...transferRequest({ idType: 'MSISDN', idValue: BOB, fspId: payee.name }, '6'), skipPartyLookup: true };
+  const sent = await outbound('POST', '/transfers', request, connector);
+  t.is(sent.status, 200, JSON.stringify(sent.body));
+  t.is(sent.body.currentState, 'COMPLETED', 'the payer reports what the switch did');
+  t.is(sent.body.fulfil.body.transferState, 'COMMITTED');
+  t.is(await hub.position({ name: connector.config.participantId }), before + 6, 'the switch moved the money');
+});
+
+test('a COMMITTED whose fulfilment does not hash to the condition is not taken for a commit: the payer asks the switch, which aborted the transfer', async (t) => {
+  const connector = await quickPayer(t, { requestTimeoutMs: 3_000 });
+  const payee = await quotingPayee(async (transfer) => {
+    // Straight to the payer: the switch, which checks a fulfilment, would have refused it. The switch hears nothing.
+    const body = { fulfilment: crypto.randomBytes(32).toString('base64url'), completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' };
+    const forged = await straightToPayer(connector, payee, `/transfers/${transfer.transferId}`, body);
+    if (forged.status !== 200) throw new Error(`the payer's connector did not take the payee's answer: ${forged.status}`);
+  });
+  const before = await hub.position({ name: connector.config.participantId });
+
+  const request = { ...transferRequest({ idType: 'MSISDN', idValue: BOB, fspId: payee.name }, '5'), skipPartyLookup: true, prepareExpirySeconds: 3 };
+  const sent = await outbound('POST', '/transfers', request, connector);
+  t.is(sent.status, 500, JSON.stringify(sent.body));
+  t.is(sent.body.transferState.currentState, 'ERROR_OCCURRED');
+  t.is(await hub.position({ name: connector.config.participantId }), before, 'the switch moved nothing');
 });

@@ -29,6 +29,7 @@ test.before(async () => {
     client: undefined as unknown as Client,
     taskQueue: 'none',
     log,
+    hubParticipantName: 'Hub',
     checkSignature: inboundSignatures({ validateInboundJws: true, jwsVerificationKeysDirectory: directory }),
   };
   server = gatewayServer(createGateway('inbound', log, [inboundRouter(routes, deps)]));

@@ -30,7 +30,7 @@ useSwitch(test, async (started) => {
     workflowsPath: require.resolve('../../workflows/dfsp'),
     workflowBundlePath: connectorBundle('dfsp'),
     activities: createMessageActivities(new PeerSender({ ...config, log })),
-    inbound: [inboundRouter(quoteAnswers, { client, taskQueue: config.taskQueue, log })],
+    inbound: [inboundRouter(quoteAnswers, { client, taskQueue: config.taskQueue, log, hubParticipantName: config.hubParticipantName })],
     outbound: [],
   }));
   await onboardConnector(hub, connector);

@@ -332,6 +332,28 @@ test('an authorization request from a participant other than the DFSP the reques
   t.false(mallory.received.some((r) => r.path.startsWith('/thirdpartyRequests/authorizations/')));
 });
 
+test('a transaction request error from a participant other than its DFSP is not the outcome: the PISP reports the DFSP’s PATCH', async (t) => {
+  const outcome = gate();
+  const { dfsp, account } = await linkedDfsp({ outcomeHeldUntil: outcome.held });
+  const mallory = await hub.provision();
+  const { transactionRequestId, initiate } = await initiated(dfsp, account);
+  t.is(initiate.body.currentState, 'authorizationReceived');
+  const approving = approveGeneric(transactionRequestId);
+  await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/thirdpartyRequests/authorizations/${initiate.body.authorization.authorizationRequestId}`);
+
+  // Delivered to the PISP as the switch delivers an error: a 200 means its conversation has it.
+  const delivered = await fetch(`${pisp.connector.inboundUrl}/thirdpartyRequests/transactions/${transactionRequestId}/error`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'fspiop-source': mallory.name, 'fspiop-destination': pisp.name, date: new Date().toUTCString() },
+    body: JSON.stringify({ errorInformation: { errorCode: '6003', errorDescription: 'Downstream failure' } }),
+  });
+  t.is(delivered.status, 200);
+  outcome.release();
+
+  const approved = await approving;
+  t.like(approved.body, { currentState: 'transactionStatusReceived', transactionStatus: { transactionState: 'COMPLETED' } });
+});
+
 test('a conversation that is over keeps its ID: a party lookup under it is refused 422 as the SDK refuses one, and a later call 409', async (t) => {
   const transactionRequestId = crypto.randomUUID();
   const unknown = `255${crypto.randomInt(10 ** 8, 10 ** 9)}`;

@@ -11,7 +11,7 @@ import { uniqueName } from './database';
 import type { SimulatedDfsp } from './dfsp';
 import { AUTH_SERVICE } from './thirdpartyFlows';
 import type { RunningConnector } from '../../worker/connector';
-import type { SwitchHarness } from './switchHarness';
+import { HUB_ID, type SwitchHarness } from './switchHarness';
 import { temporalAddress } from './worker';
 
 /** Each connector role's workflows, bundled once per test run by test/run.ts (WORKFLOW_BUNDLE_DFSP, _PISP). */
@@ -40,6 +40,7 @@ export function connectorConfig(hub: SwitchHarness, participantId: string, overr
     temporalNamespace: participantId,
     taskQueue: `connector-${crypto.randomUUID()}`,
     authServiceId: 'centralauth',
+    hubParticipantName: HUB_ID,
     requestTimeoutMs: 20_000,
     logLevel: 'silent',
     ...overrides,

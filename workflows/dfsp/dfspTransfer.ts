@@ -86,7 +86,7 @@ export async function dfspTransfer(input: DfspTransferInput): Promise<OutboundTr
     const fulfilled = await transferFunds(payeeFsp, prepare, waitMs, waitMs);
     if (!fulfilled.ok) throw new StepFailed('Got an error response preparing transfer', 500, fulfilled.errorInformation);
     state.fulfil = { body: fulfilled.body };
-    // The switch committed only on a fulfilment whose SHA-256 is the condition; ABORTED is its answer to a GET.
+    // COMMITTED carries the fulfilment of the condition, ABORTED is the switch's own word (transferFunds checks both).
     if (fulfilled.body.transferState !== 'COMMITTED') throw new StepFailed(`the switch reports the transfer ${fulfilled.body.transferState}`, 500);
     state.currentState = 'COMPLETED';
   } catch (error) {

@@ -1,3 +1,4 @@
+import { patched } from '@temporalio/workflow';
 import type { PayeeOutcome } from '../../activities/dfsp/fspiop/activities';
 import type { BackendTransferNotification } from '../../activities/dfsp/backend/coreBanking';
 import type { TransfersIDPutResponse, TransfersPostRequest } from '../../api/contracts/bodies';
@@ -29,7 +30,9 @@ const AFTER_EXPIRY_MS = 30_000;
  * switch does not abort. Whatever says the switch did not or will not commit it reaches the bank as the SDK's
  * notification of ABORTED (backend PUT /transfers/{transferId}), once, so the bank takes the credit back: the
  * switch's PUT /transfers/{ID}/error (expiry, a fulfilment it refused or that came late), its PATCH ABORTED, and the
- * payee's own error answer after a credit step that failed and may have credited all the same.
+ * payee's own error answer after a credit step that failed and may have credited all the same. Only the switch's
+ * own word counts: an error or PATCH in a participant's name (the switch sends neither for another) makes the payee
+ * ask the switch (GET /transfers/{ID}), and the bank hears the switch's answer, so a credit the switch committed stays.
  *
  * The switch may repeat the POST until it has the answer: each repeat is answered the same, and the bank is asked
  * once. A PATCH /transfers/{ID} (the switch's final state) is passed on to the bank as the SDK passes it on.
@@ -39,8 +42,14 @@ export async function payeeTransfer(): Promise<void> {
   const ofTransfer = kindsOn('transfers', 'request', 'patch', 'error');
   const first = await inbox.next<TransfersPostRequest>(ofTransfer, AFTER_EXPIRY_MS);
   if (!first) return;
-  // A notification for a transfer whose conversation has ended (late, or after a restart) still reaches the bank.
-  if (first.name === 'patch') return notifyBank(first.id!, first.body as unknown as FinalState, undefined, undefined);
+  // Before the patch, a PATCH or an error in anyone's name was the switch's word on the transfer.
+  const switchDecides = patched('payee-believes-the-switch');
+  // A notification for a transfer whose conversation has ended (late, or after a restart) still reaches the bank:
+  // the switch's, not a PATCH in a participant's name, which says nothing of a transfer the switch moved.
+  if (first.name === 'patch') {
+    if (switchDecides && !first.fromSwitch) return;
+    return notifyBank(first.id!, first.body as unknown as FinalState, undefined, undefined);
+  }
   // An error is only handed to a running conversation (fspiopInbound): none can come first, but none starts one.
   if (first.name !== 'request') return;
 
@@ -72,7 +81,13 @@ export async function payeeTransfer(): Promise<void> {
       return;
     }
     if (next.name === 'request') await answerRepeat(first, next, outcome);
-    else if (next.name === 'patch') await tellBank(next.body as FinalState, fulfil);
+    else if (switchDecides && !next.fromSwitch) {
+      // A participant (the payer, or any that knows the ID) cannot end a transfer: the switch is asked instead.
+      if (fulfil && !told) {
+        const final = await finalStateAtSwitch(transfer.transferId);
+        if (final) await tellBank(final, fulfil);
+      }
+    } else if (next.name === 'patch') await tellBank(next.body as FinalState, fulfil);
     else if (fulfil) await tellBank(aborted(), fulfil);
   }
 }
@@ -98,6 +113,7 @@ async function finalStateAtSwitch(transferId: string): Promise<FinalState | unde
   const asked = await exchangeAsChild({
     request: { resource: 'transfers', name: 'get', id: transferId },
     answerId: transferId,
+    from: [],
     waitMs: DEFAULT_ANSWER_WAIT_MS,
   });
   if (asked.kind !== 'answered') return undefined;

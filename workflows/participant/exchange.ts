@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { executeChild, sleep, workflowInfo } from '@temporalio/workflow';
+import { executeChild, patched, sleep, workflowInfo } from '@temporalio/workflow';
 import type { MessageName } from '../../api/contracts/conversations';
 import type { ErrorInformation } from '../../api/contracts/errors';
 import { OutgoingMessage, participantWorkflowIds, PeerMessage } from '../../api/contracts/peers';
@@ -14,8 +14,10 @@ export interface ExchangeInput {
   /** The kinds of message that answer it; by default a PUT or its error. */
   answeredBy?: MessageName[];
   /**
-   * The only participants whose message answers it (the Auth service for a registration): another that knows the ID
-   * cannot answer in its place. By default anyone may, as the switch answers for the addressee with its own errors.
+   * Who answers it besides the switch, whose own messages always may (it answers for an addressee it cannot reach):
+   * another that knows the ID cannot answer in their place. By default the addressee (`request.to`), or anyone when
+   * the request names none and the switch finds who answers (GET /parties); the Auth service for a registration;
+   * `[]` where only the switch answers (GET /transfers).
    */
   from?: string[];
   waitMs: number;
@@ -42,8 +44,16 @@ export async function exchange(input: ExchangeInput): Promise<ExchangeOutcome> {
     const refusal = rejectionOf(error);
     if (refusal) return { kind: 'refused', errorInformation: refusal };
   }
-  const message = await inbox.next((m) => m.resource === resource && answeredBy.includes(m.name) && (input.from?.includes(m.source) ?? true), input.waitMs);
+  // Before the patch, anyone's message answered a request that named no `from`, the addressee's peers' included.
+  const answerer = patched('exchange-answered-by-addressee-or-switch') ? answererOf(input) : (m: PeerMessage) => input.from?.includes(m.source) ?? true;
+  const message = await inbox.next((m) => m.resource === resource && answeredBy.includes(m.name) && answerer(m), input.waitMs);
   return message ? { kind: 'answered', message } : { kind: 'timedOut' };
+}
+
+/** Whether a message comes from one who may answer the exchange (ExchangeInput.from). */
+function answererOf({ request, from }: ExchangeInput): (message: PeerMessage) => boolean {
+  const answerers = from ?? (request.to === undefined ? undefined : [request.to]);
+  return (message) => message.fromSwitch === true || (answerers?.includes(message.source) ?? true);
 }
 
 /** Runs an exchange as a child of the calling conversation; its ID is the answer's resource and ID. */

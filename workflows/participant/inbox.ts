@@ -1,4 +1,4 @@
-import { condition, defineSignal, setHandler } from '@temporalio/workflow';
+import { condition, defineSignal, patched, setHandler } from '@temporalio/workflow';
 import type { MessageName } from '../../api/contracts/conversations';
 import type { PeerMessage } from '../../api/contracts/peers';
 
@@ -10,6 +10,17 @@ export const kindsOn =
   (resource: PeerMessage['resource'], ...names: MessageName[]) =>
   (message: PeerMessage): boolean =>
     message.resource === resource && names.includes(message.name);
+
+/**
+ * Matches what a conversation's counterparty says: its own messages, and the switch's own errors (the switch reports
+ * there a message it could not deliver). An error in another participant's name is not the counterparty's, however
+ * it came: with the transaction request's or consent request's ID alone, it would end a conversation not its own.
+ */
+export function saidBy(counterparty: string): (message: PeerMessage) => boolean {
+  // Before the patch, an error in anyone's name was taken for the switch's.
+  const switchErrorsOnly = patched('errors-from-the-switch-itself');
+  return (message) => message.source === counterparty || (message.name === 'error' && (message.fromSwitch === true || !switchErrorsOnly));
+}
 
 /**
  * The messages a conversation has been sent and not yet taken. A conversation waits for the one its next step needs;

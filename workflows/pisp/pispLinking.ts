@@ -1,10 +1,10 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { ConsentRequestsPostRequest, ConsentsPostRequestPISP, Scope, SignedCredential } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';
-import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers';
+import { errorInformationOf } from '../../api/contracts/peers';
 import { ConsentId, Dfsp } from '../../api/contracts/searchAttributes';
 import { exchangeAsChild } from '../participant/exchange';
-import { Inbox, kindsOn } from '../participant/inbox';
+import { Inbox, kindsOn, saidBy } from '../participant/inbox';
 import { credentials } from './activities';
 import { APP_IDLE_MS, AppCalls, enter, errored } from './appCalls';
 import { authenticate, ChannelResponse, passCredential, PispConversationInput, requestConsent } from './appApi';
@@ -42,9 +42,9 @@ export async function pispLinking({ requestTimeoutMs }: PispConversationInput): 
   const { toParticipantId: dfsp, consentRequestId, userId, accounts, actions, callbackUri } = request.input;
   upsertSearchAttributes([{ key: Dfsp, value: dfsp }]);
   // The channel and the grant come from the DFSP the request went to, and from no other participant that knows the
-  // consentRequestId: the grant names the consent whose challenge the connector signs. An error callback may come
-  // from the switch too, which reports there a message it could not deliver.
-  const fromDfsp = (message: PeerMessage) => message.name === 'error' || message.source === dfsp;
+  // consentRequestId: the grant names the consent whose challenge the connector signs. Its error may come from the switch
+  // itself too (saidBy).
+  const fromDfsp = saidBy(dfsp);
   const consentRequest: ConsentRequestsPostRequest = {
     consentRequestId,
     userId,

@@ -6,7 +6,7 @@ import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers'
 import { Dfsp } from '../../api/contracts/searchAttributes';
 import { msUntil, rejectionOf } from '../kit/failures';
 import { exchangeInTurn, type ExchangeOutcome } from '../participant/exchange';
-import { Inbox, kindsOn } from '../participant/inbox';
+import { Inbox, kindsOn, saidBy } from '../participant/inbox';
 import { credentials } from './activities';
 import { APP_IDLE_MS, AppCalls, enter } from './appCalls';
 import {
@@ -87,9 +87,9 @@ export async function pispTransaction({ requestTimeoutMs }: PispConversationInpu
   const dfsp = request.payer.fspId as string;
   upsertSearchAttributes([{ key: Dfsp, value: dfsp }]);
   // What the DFSP says of the request comes from the DFSP alone: another participant that knows the
-  // transactionRequestId cannot ask the user to sign its challenge, nor tell the outcome. An error callback may come
-  // from the switch too, which reports there a message it could not deliver.
-  const fromDfsp = (message: PeerMessage) => message.name === 'error' || message.source === dfsp;
+  // transactionRequestId cannot ask the user to sign its challenge, nor tell the outcome. Its error may come from the switch
+  // itself too (saidBy).
+  const fromDfsp = saidBy(dfsp);
   const expiration = request.expiration;
   // Before approve, each wait ends at REQUEST_TIMEOUT_MS, and at the request's expiration at the latest.
   const waitMs = () => Math.min(requestTimeoutMs, msUntil(expiration));

@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../api/contracts/money';
 import type { PartiesTypeIDPutResponse, QuotesIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../../api/contracts/bodies';
 import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
 import type { BackendTransferNotification } from '../backend/coreBanking';
@@ -129,6 +129,14 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
           transferState: credited.body.transferState === 'RESERVED' ? 'RESERVED' : 'COMMITTED',
         },
       };
+    },
+
+    /**
+     * Whether a COMMITTED the payer is told carries the fulfilment of its transfer's condition (ILP: the condition is
+     * its SHA-256), without which the sdk-scheme-adapter refuses it ("Invalid fulfilment received from peer DFSP").
+     */
+    async fulfilsCondition(fulfilment: string, condition: string): Promise<boolean> {
+      return conditionOf(fulfilment) === condition;
     },
 
     /** PUT /transfers/{transferId} to the backend: the final state the switch notified, as the SDK passes it on. */
