@@ -108,3 +108,11 @@ test('Temporal refuses a connection without a client certificate, with one from 
     await t.throwsAsync(() => NativeConnection.connect(options), undefined, `worker: ${what}`);
   }
 });
+
+test('a client certificate without its key stops the hub at start; with no TEMPORAL_TLS_* setting it speaks plain gRPC, as to the dev server', (t) => {
+  t.throws(() => loadConfig({ TEMPORAL_TLS_CERT_PATH: '/etc/hub/temporal-tls/tls.crt' }), { message: /TEMPORAL_TLS_KEY_PATH/ });
+  t.deepEqual(temporalConnectionOptions(loadConfig({ TEMPORAL_ADDRESS: 'temporal:7233' })), { address: 'temporal:7233' });
+  t.throws(() => temporalConnectionOptions(loadConfig({ TEMPORAL_TLS_CA_PATH: '/nonexistent/ca.crt' })), {
+    message: /Temporal's server CA at \/nonexistent\/ca.crt/,
+  });
+});
