@@ -29,6 +29,8 @@ export interface HubConfig {
   authService: AuthServiceConfig;
   /** The gateway's bound on the lookups it runs itself (/participants, /parties). */
   lookups: LookupLimits;
+  /** FOLLOW_UPS_PER_SECOND and FOLLOW_UP_BURST: each participant's share of the answers given from records, per gateway process. */
+  followUpShare: ShareLimits;
   jws: JwsConfig;
   adminPort: number;
   switchPort: number;
@@ -102,10 +104,18 @@ export interface TransactionRequestPolicy {
   idleSeconds: number;
 }
 
+/** How much of the switch's follow-up work one participant may ask for: a steady rate and a burst above it. */
+export interface ShareLimits {
+  perSecond: number;
+  burst: number;
+}
+
 /** How many lookups a gateway runs at once, and how many more wait their turn before it answers 503 (2005). */
 export interface LookupLimits {
   concurrency: number;
   queue: number;
+  /** LOOKUP_SHARE: the most of those places one participant may hold. */
+  perParticipant: number;
 }
 
 /** The Auth service the hub hosts (Document 1): its participant name and what FIDO credentials must be made for. */
@@ -250,7 +260,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       rpId: env.AUTH_SERVICE_RP_ID || 'localhost',
       origins: list(env, 'AUTH_SERVICE_ORIGINS', 'http://localhost:3000'),
     },
-    lookups: { concurrency: atLeastOne(env, 'LOOKUP_CONCURRENCY', 32), queue: integer(env, 'LOOKUP_QUEUE', 1000) },
+    lookups: {
+      concurrency: atLeastOne(env, 'LOOKUP_CONCURRENCY', 32),
+      queue: integer(env, 'LOOKUP_QUEUE', 1000),
+      perParticipant: atLeastOne(env, 'LOOKUP_SHARE', 250),
+    },
+    followUpShare: { perSecond: atLeastOne(env, 'FOLLOW_UPS_PER_SECOND', 20), burst: atLeastOne(env, 'FOLLOW_UP_BURST', 100) },
     jws: {
       validate: flag(env, 'JWS_VALIDATE'),
       verificationKeysDirectory: env.JWS_VERIFICATION_KEYS_DIRECTORY || undefined,

@@ -13,12 +13,13 @@ import { errorMediaType, fspiopHeaders, Senders } from './headers';
 import { participantCertificate } from './participantCertificate';
 import { fspiopSignature } from './signature';
 import { LookupQueue } from './lookupQueue';
+import { ParticipantShares } from './participantShares';
 import { warmUpSchemas } from './schemas';
 import { FSPIOP_RESOURCES, Resource, THIRDPARTY_RESOURCES } from '../contracts/conversations';
 
 export interface SwitchDependencies {
-  /** Without `lookups` of its own (tests), the gateway bounds its lookups as the defaults say. */
-  config: Pick<HubConfig, 'taskQueue'> & Partial<Pick<HubConfig, 'lookups'>>;
+  /** Without `lookups` or `followUpShare` of its own (tests), the gateway bounds them as the defaults say. */
+  config: Pick<HubConfig, 'taskQueue'> & Partial<Pick<HubConfig, 'lookups' | 'followUpShare'>>;
   authService: AuthServiceConfig;
   services: HubServices;
   directory: ParticipantDirectory;
@@ -32,9 +33,13 @@ export function sendersOf({ directory, sender, authService }: Pick<SwitchDepende
   return { unavailable: (fsp) => directory.unavailable(fsp), ownIdentities: [sender.hubId, authService.participantId] };
 }
 
-/** What the routers of one gateway share beside its dependencies: the bound on the lookups it runs itself. */
+/**
+ * What the routers of one gateway share beside its dependencies: the bound on the lookups it runs itself, and each
+ * participant's share of the follow-ups it starts.
+ */
 export interface RouteDependencies extends SwitchDependencies {
   lookups: LookupQueue;
+  followUpShares: ParticipantShares;
 }
 
 /**
@@ -56,8 +61,10 @@ export type ResourceRoutes = (deps: RouteDependencies) => Router;
  */
 export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRoutes[], health: Health): Koa {
   warmUpSchemas();
-  const lookups = new LookupQueue(deps.config.lookups ?? loadConfig({}).lookups, deps.log);
-  const routers = resources.map((resource) => resource({ ...deps, lookups }));
+  const defaults = loadConfig({});
+  const lookups = new LookupQueue(deps.config.lookups ?? defaults.lookups, deps.log);
+  const followUpShares = new ParticipantShares(deps.config.followUpShare ?? defaults.followUpShare);
+  const routers = resources.map((resource) => resource({ ...deps, lookups, followUpShares }));
   return createGateway('switch', deps.log, [...routers, observabilityRoutes(health)], {
     notOffered: (path) => NOT_OFFERED.includes(resourceOf(path)),
     errorMediaType: (ctx) => {

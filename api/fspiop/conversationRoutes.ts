@@ -1,7 +1,6 @@
-import crypto from 'node:crypto';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
-import type { SearchAttributePair, SignalDefinition, Workflow } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair, type SignalDefinition, type Workflow } from '@temporalio/common';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { HubServices } from '../../activities/hub/services';
@@ -125,9 +124,14 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
       pathId(id);
       return next();
     });
-    const followUp = (id: string, request: FollowUp) => startFollowUp(temporal, config.taskQueue, resource, id, request);
-    const refuse = (id: string, fspiop: FspiopRequest, refusal: ErrorInformation) =>
-      followUp(id, { kind: 'refusedRequest', resource, id, requester: requesterOf(fspiop), errorInformation: refusal });
+    // Each is a workflow that anyone's transfers wait behind on the server: taken from its sender's share.
+    const followUp = (id: string, request: FollowUp, sender: string, message?: string) => {
+      deps.followUpShares.take(sender, `answers about ${resource}`);
+      return startFollowUp(temporal, config.taskQueue, resource, id, request, message);
+    };
+    // A refusal carries no body of its own: the refused message's text tells two refusals apart.
+    const refuse = (id: string, fspiop: FspiopRequest, refusal: ErrorInformation, text: string) =>
+      followUp(id, { kind: 'refusedRequest', resource, id, requester: requesterOf(fspiop), errorInformation: refusal }, fspiop.source, text);
 
     const { post, get, getStep, answer, error, stored } = declaration;
     const storedRecord = (id: string) => stored?.(deps.services, id);
@@ -144,7 +148,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const started = post.start(body, fspiop);
         const refusal = refusalOf(() => post.check?.(body, fspiop));
         if (refusal) {
-          await refuse(started.id, fspiop, refusal);
+          await refuse(started.id, fspiop, refusal, text);
           return accepted(ctx);
         }
         // Once a record exists, the record answers a repeat: the workflow has nothing to learn from it (each signal would
@@ -164,7 +168,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
               post.repeatSignal,
               { requestHash: hash, headers: fspiop.headers },
             );
-        if (outcome === 'finished' || outcome === 'recorded') await followUp(started.id, post.repeatedAfterEnd(started.id, hash, fspiop));
+        if (outcome === 'finished' || outcome === 'recorded') await followUp(started.id, post.repeatedAfterEnd(started.id, hash, fspiop), fspiop.source);
         const follower = outcome === 'started' ? post.partOf?.(body, fspiop) : undefined;
         if (follower) {
           await signalIfRunning(temporal, follower.workflowId, followedMessageSignal, follower.message).catch((err: Error) =>
@@ -180,7 +184,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const id: string = ctx.params.id;
         const step = getStep?.read(ctx, fspiop);
         const signalled = getStep ? await signalIfRunning(temporal, getStep.workflowId(id), getStep.signal, step) : false;
-        if (!signalled) await followUp(id, get(id, fspiop, ctx));
+        if (!signalled) await followUp(id, get(id, fspiop, ctx), fspiop.source);
         accepted(ctx);
       });
     }
@@ -207,7 +211,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const route = await callbackRoute(id, fspiop.source);
         if (route === 'stranger') {
           // As central-ledger refuses a fulfil from anyone but the payee (3100), without naming whom it waits on.
-          await refuse(id, fspiop, errorInformation('validationError', `FSPIOP-Source ${fspiop.source} may not answer ${resource} ${id}`));
+          await refuse(id, fspiop, errorInformation('validationError', `FSPIOP-Source ${fspiop.source} may not answer ${resource} ${id}`), text);
           return ok(ctx);
         }
         const { workflowId, signal, signalArgument } = declared;
@@ -217,7 +221,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
             : false;
         if (!signalled) {
           const orphan = declared.orphan?.(id, received, fspiop);
-          if (orphan) await followUp(id, orphan);
+          if (orphan) await followUp(id, orphan, fspiop.source);
           else log.info({ resource, id, from: fspiop.source }, 'callback no running conversation takes; dropped');
         }
         ok(ctx);
@@ -253,12 +257,31 @@ function refuseOversizedInput(size: number): void {
   }
 }
 
-/** Hands an answer from the record to a `followUp` workflow of its own, so it survives this process. */
-export async function startFollowUp(temporal: Client, taskQueue: string, resource: Resource, id: string, request: FollowUp): Promise<void> {
-  await temporal.workflow.start(followUpWorkflow, {
-    workflowId: workflowIds.followUp(resource, id, crypto.randomUUID()),
-    taskQueue,
-    args: [request],
-    staticSummary: `${request.kind} of ${resource} ${id}`,
-  });
+/**
+ * Hands an answer from the record to a `followUp` workflow of its own, so it survives this process. Its ID is the
+ * request's fingerprint: while one is running, the same request again (a GET repeated in a loop, the same callback
+ * resent) is already being answered and starts nothing more; once it has finished, the same request is answered anew.
+ */
+export async function startFollowUp(temporal: Client, taskQueue: string, resource: Resource, id: string, request: FollowUp, message?: string): Promise<void> {
+  try {
+    await temporal.workflow.start(followUpWorkflow, {
+      workflowId: workflowIds.followUp(resource, id, followUpFingerprint(request, message)),
+      taskQueue,
+      args: [request],
+      staticSummary: `${request.kind} of ${resource} ${id}`,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/** Headers that differ between two sendings of the same message. */
+const VOLATILE_HEADERS = new Set(['date', 'fspiop-signature', 'traceparent', 'tracestate', 'content-length']);
+
+/** What identifies a follow-up: the request with its headers' per-sending values left out, and the message it answers. */
+function followUpFingerprint(request: FollowUp, message = ''): string {
+  const stable = JSON.parse(JSON.stringify(request), (key, value: unknown) =>
+    key === 'headers' && value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([name]) => !VOLATILE_HEADERS.has(name))) : value,
+  ) as unknown;
+  return requestHash({ request: stable, message });
 }

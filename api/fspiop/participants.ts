@@ -31,7 +31,7 @@ export const participantsRoutes: ResourceRoutes = (deps) => {
     // The third-party API's form of the request: its entries may also be consents and account links (Document 1).
     const request = validateThirdparty<{ requestId: string; partyList: PartyIdInfo[]; currency?: string }>('ParticipantsPostRequest', body);
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    deps.lookups.take(() => routing.registerBatch(fspiop, request), 'registerBatch');
+    deps.lookups.take(fspiop.source, () => routing.registerBatch(fspiop, request), 'registerBatch');
     accepted(ctx);
   });
 
@@ -39,7 +39,7 @@ export const participantsRoutes: ResourceRoutes = (deps) => {
     const party = partyOf(ctx);
     const currency = currencyOf(ctx);
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    deps.lookups.take(() => routing.lookupParticipant(fspiop, party, currency), 'lookupParticipant');
+    deps.lookups.take(fspiop.source, () => routing.lookupParticipant(fspiop, party, currency), 'lookupParticipant');
     accepted(ctx);
   };
   const post = async (ctx: Context) => {
@@ -47,14 +47,14 @@ export const participantsRoutes: ResourceRoutes = (deps) => {
     const { body } = await readJsonBody(ctx);
     const request = validateFspiop<{ fspId: string; currency?: string }>('ParticipantsTypeIDSubIDPostRequest', body);
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    deps.lookups.take(() => routing.registerParticipant(fspiop, party, request), 'registerParticipant');
+    deps.lookups.take(fspiop.source, () => routing.registerParticipant(fspiop, party, request), 'registerParticipant');
     accepted(ctx);
   };
   const remove = (ctx: Context) => {
     const party = partyOf(ctx);
     const currency = currencyOf(ctx);
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    deps.lookups.take(() => routing.removeParticipant(fspiop, party, currency), 'removeParticipant');
+    deps.lookups.take(fspiop.source, () => routing.removeParticipant(fspiop, party, currency), 'removeParticipant');
     accepted(ctx);
   };
   for (const path of ['/participants/:Type/:ID', '/participants/:Type/:ID/:SubId']) {

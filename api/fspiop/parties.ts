@@ -78,7 +78,7 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
   const get = (ctx: Context) => {
     const party = partyOf(ctx);
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    deps.lookups.take(() => routing.forwardPartiesGet(fspiop, party), 'party lookup');
+    deps.lookups.take(fspiop.source, () => routing.forwardPartiesGet(fspiop, party), 'party lookup');
     accepted(ctx);
   };
 
@@ -92,7 +92,7 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
     if (!destination) throw new HttpError(400, 'missingElement', 'header FSPIOP-Destination is required');
     const problem = await deps.directory.unavailable(destination);
     if (problem) throw new HttpError(400, 'destinationFspError', `FSPIOP-Destination ${destination}: ${problem}`);
-    deps.lookups.take(() => routing.forwardPartiesPut({ ...request, destination }, party, text, isError), 'party callback');
+    deps.lookups.take(request.source, () => routing.forwardPartiesPut({ ...request, destination }, party, text, isError), 'party callback');
     ok(ctx);
   };
 

@@ -115,6 +115,8 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
       const { method, path, ack } = ROUTES[declared.message];
       router[method](path, async (ctx) => {
         const message = await read(ctx, resource, declared);
+        // A GET can be asked in a loop, and each is a workflow everyone's payments wait behind: its sender's share.
+        if (declared.message === 'get') deps.followUpShares.take(message.fspiop.source, `${resource} lookups`);
         const taken = declared.takenByHub ? await declared.takenByHub(message, deps) : false;
         await Promise.all([
           taken

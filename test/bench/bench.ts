@@ -55,9 +55,10 @@ import { childPids, historyCost, processNamed, residentMb, serverRequests, Usage
 import { concurrencyChart } from './chart';
 import { linkAccount, provisionPisp, thirdpartyIteration, type ThirdpartyScene } from './thirdparty';
 import { floorIteration } from './floor';
+import { floodRows, startFlood } from './flood';
 import { parseOptions, type Options } from './options';
 import { profileSummary } from './profile';
-import { CURRENCY, hubIteration, partiesBetween, provision, TRANSFER_EXPIRY_MS, type SigningKeys, type TransferState } from './payments';
+import { CURRENCY, fspiop, hubIteration, partiesBetween, provision, TRANSFER_EXPIRY_MS, type SigningKeys, type TransferState } from './payments';
 import { describeErrors, drive, type Phase, type Recorder } from './statistics';
 
 const HOST = '127.0.0.1';
@@ -436,13 +437,13 @@ async function main(): Promise<number> {
   await provision(adminUrl, payerDfsp.name, payerDfsp);
   await provision(adminUrl, payeeDfsp.name, payeeDfsp);
   const keys: SigningKeys = new Map();
-  if (options.jws) {
-    for (const { name } of [payerDfsp, payeeDfsp]) {
-      const key = rsaKey();
-      keys.set(name, key);
-      fs.writeFileSync(path.join(keysDirectory, `${name}.pem`), crypto.createPublicKey(key).export({ type: 'spki', format: 'pem' }));
-    }
-  }
+  /** A DFSP's signing key, its public half where the hub reads participants' keys. */
+  const signingKeyFor = (name: string) => {
+    const key = rsaKey();
+    fs.writeFileSync(path.join(keysDirectory, `${name}.pem`), crypto.createPublicKey(key).export({ type: 'spki', format: 'pem' }));
+    return key;
+  };
+  if (options.jws) for (const { name } of [payerDfsp, payeeDfsp]) keys.set(name, signingKeyFor(name));
   const payeeErrors = new Map<string, number>();
   const parties = partiesBetween(payerDfsp, payeeDfsp, {
     switchUrl,
@@ -475,6 +476,14 @@ async function main(): Promise<number> {
     log(`provisioned ${pisp.name} (PISP) and linked an account at ${payerDfsp.name}, consent ${scene.consentId}`);
   }
   const iteration = scene ? thirdpartyIteration(scene, parties) : hubIteration(options.mode, parties);
+  // With --flood: a third DFSP that asks in a loop, and what its flood cost the others at each concurrency.
+  const flooder = options.flood > 0 ? await SimulatedDfsp.start(uniqueName('benchflooder')) : undefined;
+  if (flooder) {
+    cleanups.push({ what: 'simulated DFSPs', run: () => flooder.close() });
+    await provision(adminUrl, flooder.name, flooder);
+    if (options.jws) keys.set(flooder.name, signingKeyFor(flooder.name));
+  }
+  const floodLines: string[] = [];
 
   // Hub traffic: each concurrency in turn, or one long soak.
   const hub: Measurement[] = [];
@@ -485,6 +494,14 @@ async function main(): Promise<number> {
     for (const level of options.levels) {
       if (aborted) break;
       hub.push(await measure(options, level, `hub ${noun}`, meter, iteration));
+      if (flooder && !aborted) {
+        const running = startFlood(
+          options.flood,
+          async (urlPath) => (await fspiop(switchUrl, 'GET', urlPath, flooder.name, payeeDfsp.name, undefined, keys)).status,
+        );
+        const flooded = await measure(options, level, `hub ${noun} beside a flood of GETs`, meter, iteration);
+        floodLines.push(...floodRows(level, hub.at(-1)!.recorder, flooded.recorder, await running.stop()));
+      }
     }
   }
   if (aborted) throw new Error(aborted);
@@ -587,6 +604,8 @@ async function main(): Promise<number> {
   lines.push(`jws             ${options.jws ? 'on: DFSPs sign, the hub validates every message and signs its own' : 'off'}`);
   if (options.soakMinutes === undefined) lines.push(`duration        ${options.durationS} s measured per concurrency, after ${options.warmupS} s of warm-up`);
   if (hub.length) lines.push('', ...throughputTable(options, hub, floor));
+  if (floodLines.length)
+    lines.push('', `flood           ${options.flood} loops of GET /transfers/{random ID} from ${flooder?.name}, beside the payments`, ...floodLines);
   if (soakRows.length) lines.push('', ...soakRows);
   if (hub[0]) lines.push('', ...usageTable(`where the time goes: hub ${noun} at concurrency ${hub[0].level}`, hub[0], NOUNS[options.mode].singular));
   if (floor[0]) lines.push(...usageTable(`  and the floor at concurrency ${floor[0].level}`, floor[0], 'workflow'));

@@ -24,6 +24,8 @@ export interface Options {
   profile?: string;
   /** Where the throughput-against-concurrency chart goes (SVG), when more than one concurrency is measured. */
   chart: string;
+  /** Loops of a flooding participant's GETs: each concurrency is measured again with them running. */
+  flood: number;
   verbose: boolean;
 }
 
@@ -54,6 +56,8 @@ export const USAGE = `usage: npm run bench [-- options]
                         every 30 s (env BENCH_SOAK)
   --profile DIR         CPU profiles of the worker and gateway into DIR, and the functions that took the most
                         (env BENCH_PROFILE)
+  --flood N             measure each concurrency again while a third DFSP sends GET /transfers/{random ID} in N
+                        loops, and compare the payments' p99 and errors (env BENCH_FLOOD)
   --chart FILE          the concurrency chart (default bench-results/concurrency.svg, env BENCH_CHART)
   --verbose             show all output of the worker and gateway processes, not only warnings and errors`;
 
@@ -75,6 +79,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     soak: env.BENCH_SOAK,
     chart: env.BENCH_CHART,
     profile: env.BENCH_PROFILE,
+    flood: env.BENCH_FLOOD,
   };
   let floor = flag(env.BENCH_FLOOR, true);
   let temporalInMemory = flag(env.BENCH_TEMPORAL_IN_MEMORY, false);
@@ -95,7 +100,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     else if (arg === '--topology') topology = { workers: 2, gateways: 2, historyShards: 4 };
     else if (arg === '--verbose') verbose = true;
     else {
-      const match = /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile|workers|gateways|shards|bulk-size)(?:=(.*))?$/.exec(arg);
+      const match = /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile|workers|gateways|shards|bulk-size|flood)(?:=(.*))?$/.exec(arg);
       if (!match) throw new Error(`unknown argument "${arg}"\n${USAGE}`);
       const value = match[2] ?? argv[++i];
       if (value === undefined) throw new Error(`--${match[1]} needs a value\n${USAGE}`);
@@ -132,6 +137,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     soakMinutes: values.soak === undefined ? undefined : number('soak', values.soak, 10, 0.5),
     chart: values.chart || 'bench-results/concurrency.svg',
     profile: values.profile || undefined,
+    flood: Math.floor(number('flood', values.flood, 0, 0)),
     verbose,
   };
 }

@@ -29,7 +29,7 @@ export async function adminCall(adminUrl: string, method: string, urlPath: strin
 export type SigningKeys = Map<string, crypto.KeyObject>;
 
 /** An FSPIOP request or callback with the headers a DFSP sends (as test/helpers/switchHarness.ts fspiop()), signed with its key if it has one. */
-async function fspiop(
+export async function fspiop(
   switchUrl: string,
   method: string,
   urlPath: string,

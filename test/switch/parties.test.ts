@@ -210,7 +210,7 @@ class GatedSender extends CallbackSender {
 test('lookups run in the gateway are bounded: beyond those running and those waiting, a request is answered 503 with 2005 Server busy', async (t) => {
   const { directory, log } = hub.hub;
   const sender = new GatedSender({ directory, log, hubId: HUB_ID });
-  const config = { taskQueue: hub.worker.taskQueue, lookups: { concurrency: 1, queue: 1 } };
+  const config = { taskQueue: hub.worker.taskQueue, lookups: { concurrency: 1, queue: 1, perParticipant: 2 } };
   const gateway = await serveGateway({ ...hub.hub, sender, config, temporal: hub.worker.client });
   t.teardown(() => gateway.close());
   const id = msisdn();
