@@ -15,7 +15,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // A server's handler reads the object it is about to be given (`let dfsp; createServer(() => dfsp…)`).
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // decimal.js's default precision (20 digits) rounds amounts of the full DECIMAL(38,4) range: money goes through the
+      // exact Decimal of api/contracts/money.ts.
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'decimal.js', message: 'Use Decimal from api/contracts/money.ts: it is exact for every amount.' }] },
+      ],
     },
+  },
+  {
+    files: ['api/contracts/money.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     files: ['test/**/*.ts'],
