@@ -24,14 +24,18 @@ export interface CampaignReport {
 }
 
 /** Sends `runs` cases of the API, generated from `seed` (see sendCases). */
-export function runCampaign(scheme: FuzzScheme, api: Api, { seed, runs }: { seed: number; runs: number }): Promise<CampaignReport> {
+export async function runCampaign(
+  scheme: FuzzScheme,
+  api: Api,
+  { seed, runs }: { seed: number; runs: number },
+): Promise<{ report: CampaignReport; cases: PreparedCase[] }> {
   const cases = fc.sample(
     caseOf(operationsOf(api))
       .map((fuzzCase) => prepare(fuzzCase, scheme))
       .filter((prepared): prepared is PreparedCase => prepared !== undefined),
     { seed, numRuns: runs },
   );
-  return sendCases(scheme, api === 'admin' ? scheme.hub.admin.url : scheme.hub.url, cases);
+  return { report: await sendCases(scheme, api === 'admin' ? scheme.hub.admin.url : scheme.hub.url, cases), cases };
 }
 
 /**

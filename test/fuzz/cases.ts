@@ -103,7 +103,7 @@ export function prepare(fuzzCase: FuzzCase, scheme: FuzzScheme): PreparedCase | 
   );
   const rawHeaders: Array<[string, Buffer]> = [];
   let method = operation.method;
-  let body = structuredClone(message.body);
+  let body = structuredClone(stranger && message.strangerBody ? message.strangerBody(stranger.name) : message.body);
   let text: TextForm | undefined;
   let padding = 0;
   const setHeader = (name: string, value: string | undefined) => (value === undefined ? headers.delete(name) : headers.set(name, value));

@@ -51,7 +51,7 @@ APIS.forEach(([api, name], index) => {
     async (t) => {
       t.timeout(Math.max(120_000, RUNS * 400));
       const heardEarlier = new Set(heardFromOutsiders(scheme));
-      const report = await runCampaign(scheme, api, { seed: SEED + index, runs: RUNS });
+      const { report, cases } = await runCampaign(scheme, api, { seed: SEED + index, runs: RUNS });
       const heard = unexplained(
         heardFromOutsiders(scheme).filter((line) => !heardEarlier.has(line)),
         report.known,
@@ -60,6 +60,14 @@ APIS.forEach(([api, name], index) => {
       if (Object.keys(report.known).length > 0) t.log('findings explained by known defects (see the failing tests):', report.known);
 
       t.is(report.sent, RUNS);
+      if (api === 'fspiop') {
+        // Among the hostile messages: another FSP claiming for itself, in USD, the party the payer holds for every currency.
+        const takeovers = cases.filter(
+          (c) => c.expectation === 'hostile' && c.description.includes(`POST /participants/MSISDN/${scheme.party.partyIdentifier} `),
+        );
+        t.log(`${takeovers.length} claims of the payer's party by another FSP`);
+        if (RUNS >= 500) t.true(takeovers.length > 0, "the campaign claims the payer's party for a stranger");
+      }
       t.deepEqual(report.problems, []);
       t.deepEqual(report.missing, []);
       t.deepEqual(heard, []);

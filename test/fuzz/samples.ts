@@ -27,6 +27,8 @@ export interface Message {
    * message names the conversation in flight (a decided or unknown one may be dropped without an answer).
    */
   strangerIsAnswered?: { path: string; when: 'always' | 'inFlight' };
+  /** The body a stranger sends instead, claiming for itself what the rightful sender claims (default: `body` as it is). */
+  strangerBody?: (stranger: string) => unknown;
 }
 
 type Declaration = {
@@ -54,7 +56,15 @@ function partyMessages(withSubId: boolean): Record<string, Declaration> {
     [`POST ${at}`]: {
       names: 'party',
       // Registering a party for another FSP is refused with an error callback (3003).
-      build: (s, id) => ({ params: params(id), source: s.payer.name, body: { fspId: s.payer.name, currency: 'USD' }, ...answered(`${path(id)}/error`) }),
+      build: (s, id) => ({
+        params: params(id),
+        source: s.payer.name,
+        body: { fspId: s.payer.name, currency: 'USD' },
+        ...answered(`${path(id)}/error`),
+        // The party the payer holds for every currency, claimed by another FSP for itself in one: refused (3003), never
+        // a takeover of that currency.
+        ...(!withSubId && id === s.party.partyIdentifier ? { strangerBody: (stranger: string) => ({ fspId: stranger, currency: 'USD' }) } : {}),
+      }),
     },
     [`PUT ${at}`]: { names: 'party', build: (s, id) => ({ params: params(id), source: s.payer.name, body: { fspId: s.payer.name } }) },
     [`DELETE ${at}`]: { names: 'party', build: (s, id) => ({ params: params(id), source: s.payer.name }) },

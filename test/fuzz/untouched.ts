@@ -9,7 +9,7 @@ import type { FuzzScheme } from './fixture';
 /**
  * What no malformed or hostile message may change: every ledger account of the scheme's participants (value,
  * reservation, and the journal rows behind them, so that a reservation made and released again shows), who holds the
- * payer's registered party, and the state of the payer's consent and whom it links. The hub's own accounts are
+ * payer's registered party (in any currency, in USD, and every holder), and the state of the payer's consent and whom it links. The hub's own accounts are
  * included when the database is this test's alone; on a shared one (DATABASE_URL) other test files move them too.
  */
 export async function untouchedState(scheme: FuzzScheme): Promise<unknown> {
@@ -17,7 +17,9 @@ export async function untouchedState(scheme: FuzzScheme): Promise<unknown> {
   const names = [scheme.payer, scheme.payee, scheme.stranger, scheme.pisp].map((dfsp) => dfsp.name);
   names.push(scheme.inactive);
   if (!process.env.DATABASE_URL) names.push(HUB_ID);
-  const partyHolder = await new AccountLookup(db).owner(scheme.party);
+  // Held for every currency: no currency may be taken from its holder either.
+  const lookup = new AccountLookup(db);
+  const partyHolder = { anyCurrency: await lookup.owner(scheme.party), USD: await lookup.owner(scheme.party, 'USD'), all: await lookup.owners(scheme.party) };
   return db.read(async (manager) => {
     const participants = await manager.findBy(Participant, { name: In(names) });
     const nameOf = new Map(participants.map((p) => [p.participantId, p.name]));
