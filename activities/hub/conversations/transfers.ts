@@ -80,17 +80,19 @@ export class Transfers {
       throw new HubError('validationError', 'invalid fulfilment: its SHA-256 does not match the transfer condition');
     }
     // As central-ledger's fulfil handler: a fulfilment handled once the transfer has expired commits nothing, however
-    // early it arrived (a worker that was down, a signal taken in the same step as the expiry timer).
-    if (record.expiration.getTime() <= Date.now()) {
-      throw new HubError('transferExpired', `transfer ${input.transferId} expired at ${record.expiration.toISOString()} before it could commit`);
-    }
+    // early it arrived (a worker that was down, a signal taken in the same step as the expiry timer). The ledger judges
+    // it under the accounts' locks, so a wait for them cannot carry a commit past the expiration either.
     let completed!: Date;
-    await this.services.ledger.commit(input.transferId, async (manager) => {
-      completed = await finishIn(manager, input.transferId, 'COMMITTED', ['RESERVED'], {
-        fulfilment: input.fulfilment,
-        payeeWantsNotification: input.payeeWantsNotification,
-      });
-    });
+    await this.services.ledger.commit(
+      input.transferId,
+      async (manager) => {
+        completed = await finishIn(manager, input.transferId, 'COMMITTED', ['RESERVED'], {
+          fulfilment: input.fulfilment,
+          payeeWantsNotification: input.payeeWantsNotification,
+        });
+      },
+      record.expiration,
+    );
     return { completedTimestamp: completed.toISOString() };
   }
 

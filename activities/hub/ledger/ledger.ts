@@ -95,8 +95,12 @@ export class Ledger {
     });
   }
 
-  commit(transferId: string, alongside?: Alongside): Promise<LedgerTransfer> {
-    return this.settle(transferId, 'COMMITTED', alongside);
+  /**
+   * Commits the reservation; with `expiration`, one the step handles at or after it is refused (3303) and nothing
+   * changes, judged under the accounts' locks as settleEach judges it, so no delay before the step lets it commit late.
+   */
+  commit(transferId: string, alongside?: Alongside, expiration?: Date): Promise<LedgerTransfer> {
+    return this.settle(transferId, 'COMMITTED', alongside, expiration);
   }
 
   release(transferId: string, alongside?: Alongside): Promise<LedgerTransfer> {
@@ -132,12 +136,16 @@ export class Ledger {
     });
   }
 
-  private async settle(transferId: string, outcome: Outcome, alongside?: Alongside): Promise<LedgerTransfer> {
+  private async settle(transferId: string, outcome: Outcome, alongside?: Alongside, expiration?: Date): Promise<LedgerTransfer> {
     // Read outside the transaction which accounts to lock: no read may precede the lock inside it.
     const found = await this.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId }));
     if (!found) throw new HubError('transferIdNotFound', `No reservation for transfer ${transferId}`);
     return this.db.transaction(async (manager) => {
-      const [settled] = await settleIn(manager, [found], [{ transferId, outcome }]);
+      const [settled] = await settleIn(manager, [found], [{ transferId, outcome, expiration }]);
+      // Released for its expiration: thrown, so the transaction leaves the reservation to its owner's abort.
+      if (outcome === 'COMMITTED' && settled.state === 'ABORTED' && expiration && expiration.getTime() <= Date.now()) {
+        throw new HubError('transferExpired', `transfer ${transferId} expired at ${expiration.toISOString()} before it could commit`);
+      }
       if (settled.state !== outcome) {
         throw new HubError('clientError', `Transfer ${transferId} is already ${settled.state}, cannot make it ${outcome}`);
       }
