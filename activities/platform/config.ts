@@ -265,7 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       queue: integer(env, 'LOOKUP_QUEUE', 1000),
       perParticipant: atLeastOne(env, 'LOOKUP_SHARE', 250),
     },
-    followUpShare: { perSecond: atLeastOne(env, 'FOLLOW_UPS_PER_SECOND', 20), burst: atLeastOne(env, 'FOLLOW_UP_BURST', 100) },
+    followUpShare: { perSecond: atLeastOne(env, 'FOLLOW_UPS_PER_SECOND', 5), burst: atLeastOne(env, 'FOLLOW_UP_BURST', 20) },
     jws: {
       validate: flag(env, 'JWS_VALIDATE'),
       verificationKeysDirectory: env.JWS_VERIFICATION_KEYS_DIRECTORY || undefined,

@@ -476,7 +476,7 @@ async function main(): Promise<number> {
     log(`provisioned ${pisp.name} (PISP) and linked an account at ${payerDfsp.name}, consent ${scene.consentId}`);
   }
   const iteration = scene ? thirdpartyIteration(scene, parties) : hubIteration(options.mode, parties);
-  // With --flood: a third DFSP that asks in a loop, and what its flood cost the others at each concurrency.
+  // With --flood: a third DFSP that asks again and again, and what its flood cost the others at each concurrency.
   const flooder = options.flood > 0 ? await SimulatedDfsp.start(uniqueName('benchflooder')) : undefined;
   if (flooder) {
     cleanups.push({ what: 'simulated DFSPs', run: () => flooder.close() });
@@ -605,7 +605,7 @@ async function main(): Promise<number> {
   if (options.soakMinutes === undefined) lines.push(`duration        ${options.durationS} s measured per concurrency, after ${options.warmupS} s of warm-up`);
   if (hub.length) lines.push('', ...throughputTable(options, hub, floor));
   if (floodLines.length)
-    lines.push('', `flood           ${options.flood} loops of GET /transfers/{random ID} from ${flooder?.name}, beside the payments`, ...floodLines);
+    lines.push('', `flood           ${options.flood} GET /transfers/{random ID} a second from ${flooder?.name}, beside the payments`, ...floodLines);
   if (soakRows.length) lines.push('', ...soakRows);
   if (hub[0]) lines.push('', ...usageTable(`where the time goes: hub ${noun} at concurrency ${hub[0].level}`, hub[0], NOUNS[options.mode].singular));
   if (floor[0]) lines.push(...usageTable(`  and the floor at concurrency ${floor[0].level}`, floor[0], 'workflow'));

@@ -24,7 +24,7 @@ export interface Options {
   profile?: string;
   /** Where the throughput-against-concurrency chart goes (SVG), when more than one concurrency is measured. */
   chart: string;
-  /** Loops of a flooding participant's GETs: each concurrency is measured again with them running. */
+  /** A flooding participant's GETs a second: each concurrency is measured again with them coming. */
   flood: number;
   verbose: boolean;
 }
@@ -56,8 +56,8 @@ export const USAGE = `usage: npm run bench [-- options]
                         every 30 s (env BENCH_SOAK)
   --profile DIR         CPU profiles of the worker and gateway into DIR, and the functions that took the most
                         (env BENCH_PROFILE)
-  --flood N             measure each concurrency again while a third DFSP sends GET /transfers/{random ID} in N
-                        loops, and compare the payments' p99 and errors (env BENCH_FLOOD)
+  --flood RATE          measure each concurrency again while a third DFSP sends RATE GET /transfers/{random ID} a
+                        second, and compare the payments' p99 and errors (env BENCH_FLOOD)
   --chart FILE          the concurrency chart (default bench-results/concurrency.svg, env BENCH_CHART)
   --verbose             show all output of the worker and gateway processes, not only warnings and errors`;
 

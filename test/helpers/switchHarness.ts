@@ -80,7 +80,10 @@ export async function startSwitch(
   const worker = options.externalWorkerTaskQueue ? await connectClient(options.externalWorkerTaskQueue) : await startWorker(hub);
   const admin = await startAdmin(services);
   const tls = options.tls && gatewayTls(options.tls, options.tls.switchClientCaPath, 'required');
-  const gateway = await serveGateway({ ...hub, config: { taskQueue: worker.taskQueue }, temporal: worker.client }, tls);
+  // A test file's few participants send far more than their production share of GETs and refused messages (the fuzz
+  // suite, hundreds a second): the share has tests of its own (participantShares.test.ts).
+  const config = { taskQueue: worker.taskQueue, followUpShare: { perSecond: 10_000, burst: 10_000 } };
+  const gateway = await serveGateway({ ...hub, config, temporal: worker.client }, tls);
   const { url } = gateway;
   const dfsps: SimulatedDfsp[] = [];
   const onboard: SwitchHarness['onboard'] = async (name, endpointsAt, { role = 'dfsp', currency = 'USD', netDebitCap = 10_000, fundsIn = 10_000 } = {}) => {
