@@ -76,9 +76,9 @@ test('a bulk fulfilment handled after the bulk expired commits nothing: each ite
   t.deepEqual((await checkLedger(admin.services.db)).violations, []);
 });
 
-test('a ledger step over many movements, repeated, reserves each once; a movement the guard refuses is left out and the rest go on', async (t) => {
-  const [payer, payee] = [await dfsp(100), await dfsp()];
-  const movements = ['70', '40', '30'].map((amount) => ({
+/** A movement of each amount from the payer's position to the payee's, in USD. */
+function movementsBetween(payer: { position: number }, payee: { position: number }, amounts: string[]) {
+  return amounts.map((amount) => ({
     transferId: crypto.randomUUID(),
     kind: 'TRANSFER',
     debitAccountId: payer.position,
@@ -86,6 +86,11 @@ test('a ledger step over many movements, repeated, reserves each once; a movemen
     amount,
     currency: 'USD',
   }));
+}
+
+test('a ledger step over many movements, repeated, reserves each once; a movement the guard refuses is left out and the rest go on', async (t) => {
+  const [payer, payee] = [await dfsp(100), await dfsp()];
+  const movements = movementsBetween(payer, payee, ['70', '40', '30']);
   const options = { guard: netDebitCap(), extraLocks: [payer.settlement] };
   const first = await admin.services.ledger.reserveEach(movements, options);
   t.deepEqual(
@@ -125,14 +130,7 @@ test('a ledger step over many movements, repeated, reserves each once; a movemen
 
 test('the ledger refuses a commit at or after the reservation expires and releases it instead; one before its expiration commits', async (t) => {
   const [payer, payee] = [await dfsp(), await dfsp()];
-  const movements = ['8', '5'].map((amount) => ({
-    transferId: crypto.randomUUID(),
-    kind: 'TRANSFER',
-    debitAccountId: payer.position,
-    creditAccountId: payee.position,
-    amount,
-    currency: 'USD',
-  }));
+  const movements = movementsBetween(payer, payee, ['8', '5']);
   await admin.services.ledger.reserveEach(movements, { guard: netDebitCap(), extraLocks: [payer.settlement] });
   const [late, live] = movements.map((m) => m.transferId);
   const settled = await admin.services.ledger.settleEach([
