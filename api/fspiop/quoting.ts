@@ -1,4 +1,5 @@
 import type { Workflow } from '@temporalio/common';
+import { Quotes } from '../../activities/hub/conversations/quotes';
 import type { ErrorInformationObject } from '../contracts/bodies';
 import { quoting, QuoteResource } from '../contracts/conversations';
 import type { ReceivedCallback, RelayedCallback } from '../contracts/messages';
@@ -24,8 +25,9 @@ export interface QuotingDeclaration<Request> {
 const relayed = ({ headers, rawBody }: ReceivedCallback<unknown>): RelayedCallback => ({ headers, rawBody });
 
 /**
- * POST starts the quote's workflow; the payee's PUT and PUT …/error are signals to it; GET, repeats after the
- * workflow ended and callbacks nobody waits for are answered from the quote record.
+ * POST starts the quote's workflow; the payee's PUT and PUT …/error are signals to it until the answer is recorded;
+ * GET, repeats, anyone else's callbacks and callbacks nobody waits for are answered from the quote record, which the
+ * workflow writes before it forwards the request.
  */
 export function quotingRoutes<Request>(declaration: QuotingDeclaration<Request>): ResourceRoutes {
   const { resource, schemas, workflow, describe, partOf } = declaration;
@@ -50,6 +52,10 @@ export function quotingRoutes<Request>(declaration: QuotingDeclaration<Request>)
       partOf,
     },
     get: (id, requester) => ({ kind: 'quoteGet', resource, id, requester }),
+    stored: async (services, id) => {
+      const record = await new Quotes(services).find(resource, id);
+      return record ? { answerer: record.payeeFsp, decided: record.state !== 'PENDING' } : undefined;
+    },
     answer: {
       schema: schemas.answer,
       workflowId,

@@ -1,7 +1,9 @@
 import type { ErrorInformationObject, TransactionRequestsIDPutResponse, TransactionRequestsPostRequest } from '../contracts/bodies';
 import { workflowIds } from '../contracts/conversations';
 import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
+import { findTransactionRequest } from '../../activities/hub/conversations/transactionRequests';
 import {
+  FINAL,
   repeatedTransactionRequestSignal,
   transactionRequest,
   transactionRequestAnswerSignal,
@@ -25,7 +27,8 @@ const lateAnswer =
 
 /**
  * /transactionRequests: the payee FSP's POST starts the transactionRequest workflow; the payer FSP's PUT and
- * PUT …/error are signals to it; GET and anything after the workflow ended are answered from the record.
+ * PUT …/error are signals to it until its answer is final; GET, repeats, anyone else's PUT and the payer FSP's
+ * answers after a final one are answered from the record, which the workflow writes before it forwards the request.
  */
 export const transactionRequestsRoutes = conversationRoutes<TransactionRequestsPostRequest, TransactionRequestsIDPutResponse, ErrorInformationObject>({
   resource: 'transactionRequests',
@@ -50,6 +53,10 @@ export const transactionRequestsRoutes = conversationRoutes<TransactionRequestsP
     repeatedAfterEnd: (transactionRequestId, requestHash, requester) => ({ kind: 'repeatedTransactionRequest', transactionRequestId, requestHash, requester }),
   },
   get: (transactionRequestId, requester) => ({ kind: 'transactionRequestGet', transactionRequestId, requester }),
+  stored: async (services, transactionRequestId) => {
+    const record = await findTransactionRequest(services, transactionRequestId);
+    return record ? { answerer: record.payerFsp ?? '', decided: FINAL.includes(record.state) } : undefined;
+  },
   answer: {
     schema: 'TransactionRequestsIDPutResponse',
     workflowId: workflowIds.transactionRequest,

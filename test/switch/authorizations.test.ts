@@ -152,3 +152,30 @@ test('an authorization the payer FSP sends before its first answer is passed on 
   t.is(asked.state, 'REQUESTED');
   t.is(asked.authorizations.length, 1);
 });
+
+test('a transaction request takes ten authorization rounds: a further one is refused with 3100 to its sender and goes nowhere, and the payer FSP still answers the request', async (t) => {
+  const { payee, payer, id } = await receivedRequest();
+  const gets = () => payee.received.filter((r) => r.method === 'GET' && r.path.startsWith(`/authorizations/${id}`)).length;
+  for (let round = 1; round <= 10; round++) {
+    const query = `authenticationType=OTP&retriesLeft=${11 - round}&amount=12.5&currency=USD`;
+    t.is((await hub.fspiop('GET', `/authorizations/${id}?${query}`, { source: payer.name, destination: payee.name })).status, 202);
+    await payee.waitFor(() => gets() === round);
+    await hub.fspiop('PUT', `/authorizations/${id}`, { source: payee.name, destination: payer.name, body: otpEntered });
+    await payer.waitFor(() => payer.received.filter(isPut(`/authorizations/${id}`)).length === round);
+  }
+
+  await hub.fspiop('GET', `/authorizations/${id}?${OTP_QUERY}`, { source: payer.name, destination: payee.name });
+  const refusal = await payer.waitFor(isPut(`/authorizations/${id}/error`));
+  t.is(refusal.body.errorInformation.errorCode, '3100');
+  t.is(refusal.headers['fspiop-source'], HUB_ID);
+  await hub.fspiop('PUT', `/authorizations/${id}`, { source: payee.name, destination: payer.name, body: otpEntered });
+  t.is((await payee.waitFor(isPut(`/authorizations/${id}/error`))).body.errorInformation.errorCode, '3100');
+
+  await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'REJECTED' } });
+  const outcome: TransactionRequestView = await conversation(id).result();
+  t.is(outcome.state, 'REJECTED');
+  t.is(outcome.authorizations.length, 10);
+  t.is(gets(), 10);
+  t.is(payer.received.filter(isPut(`/authorizations/${id}`)).length, 10);
+  t.is(payee.received.filter(isPut(`/transactionRequests/${id}`)).at(-1)?.body.transactionRequestState, 'REJECTED');
+});

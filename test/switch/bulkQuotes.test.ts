@@ -3,6 +3,7 @@ import test from 'ava';
 import type { BulkQuotesPostRequest } from '../../api/contracts/bodies';
 import { workflowIds } from '../../api/contracts/conversations';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
+import { followUpsRun, signalsTo } from '../helpers/histories';
 import { bulkQuoteAnswer, bulkQuoteBody } from '../helpers/fspiopBodies';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
@@ -208,6 +209,7 @@ test('GET /bulkQuotes/{ID} of a bulk quote the switch does not know gets error 3
 test('duplicate rule for bulk quotes: a repeat in progress is ignored, a repeat after the answer gets it again, a changed one gets 3106', async (t) => {
   const { payer, payee, body } = await forwardedBulkQuote();
   t.is((await post(payer, payee.name, body)).status, 202);
+  await followUpsRun(hub.worker.client, 'bulkQuotes', body.bulkQuoteId);
   const answer = JSON.stringify(bulkQuoteAnswer(body));
   await hub.fspiop('PUT', `/bulkQuotes/${body.bulkQuoteId}`, { source: payee.name, destination: payer.name, body: answer });
   await payer.waitFor(isPut(`/bulkQuotes/${body.bulkQuoteId}`));
@@ -225,13 +227,14 @@ test('duplicate rule for bulk quotes: a repeat in progress is ignored, a repeat 
   t.is((await payer.waitFor(isPut(`/bulkQuotes/${body.bulkQuoteId}/error`))).body.errorInformation.errorCode, '3106');
 });
 
-test("only the payee FSP may answer a bulk quote: a stranger's answer is refused with 3100 and never reaches the payer", async (t) => {
+test("only the payee FSP may answer a bulk quote: a stranger's answer is refused with 3100 by the switch and reaches neither the payer nor the bulk quote", async (t) => {
   const { payer, payee, body } = await forwardedBulkQuote();
   const stranger = await hub.provision();
   await hub.fspiop('PUT', `/bulkQuotes/${body.bulkQuoteId}`, { source: stranger.name, destination: payer.name, body: bulkQuoteAnswer(body) });
   const refusal = await stranger.waitFor(isPut(`/bulkQuotes/${body.bulkQuoteId}/error`));
   t.is(refusal.body.errorInformation.errorCode, '3100');
   t.is(refusal.headers['content-type'], BULK_QUOTES_MEDIA_TYPE);
+  t.deepEqual(await signalsTo(hub.worker.client, workflowIds.bulkQuote(body.bulkQuoteId)), []);
   await hub.fspiop('PUT', `/bulkQuotes/${body.bulkQuoteId}`, { source: payee.name, destination: payer.name, body: bulkQuoteAnswer(body) });
   const answer = await payer.waitFor(isPut(`/bulkQuotes/${body.bulkQuoteId}`));
   t.is(answer.headers['fspiop-source'], payee.name);

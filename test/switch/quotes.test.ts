@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import test from 'ava';
 import { workflowIds } from '../../api/contracts/conversations';
 import type { SimulatedDfsp } from '../helpers/dfsp';
+import { signalsTo } from '../helpers/histories';
 import { ilpPair, quoteBody } from '../helpers/fspiopBodies';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
@@ -109,7 +110,7 @@ test('GET /quotes/{ID} resends the answer to the payer', async (t) => {
   t.is((await payer.waitFor(isPut(`/quotes/${body.quoteId}`))).body.transferAmount.amount, '9');
 });
 
-test("only the payee FSP may answer a quote: a stranger's answer is refused and never reaches the payer", async (t) => {
+test("only the payee FSP may answer a quote: a stranger's answer is refused with 3100 by the switch and reaches neither the payer nor the quote", async (t) => {
   const payer = await hub.provision();
   const payee = await hub.provision();
   const stranger = await hub.provision();
@@ -118,10 +119,34 @@ test("only the payee FSP may answer a quote: a stranger's answer is refused and 
   await payee.waitFor((r) => r.method === 'POST' && r.body?.quoteId === body.quoteId);
   await hub.fspiop('PUT', `/quotes/${body.quoteId}`, { source: stranger.name, destination: payer.name, body: quoteResponse('3') });
   t.is((await stranger.waitFor(isPut(`/quotes/${body.quoteId}/error`))).body.errorInformation.errorCode, '3100');
+  const error = { errorInformation: { errorCode: '5101', errorDescription: 'Payee rejected quote' } };
+  await hub.fspiop('PUT', `/quotes/${body.quoteId}/error`, { source: stranger.name, destination: payer.name, body: error });
+  await stranger.waitFor(() => stranger.received.filter(isPut(`/quotes/${body.quoteId}/error`)).length === 2);
+  t.deepEqual(await signalsTo(hub.worker.client, workflowIds.quote(body.quoteId)), [], "no stranger's message is in the quote's history");
+
   await hub.fspiop('PUT', `/quotes/${body.quoteId}`, { source: payee.name, destination: payer.name, body: quoteResponse('3') });
   const answer = await payer.waitFor(isPut(`/quotes/${body.quoteId}`));
   t.is(answer.headers['fspiop-source'], payee.name);
-  t.is(payer.received.filter((r) => r.path === `/quotes/${body.quoteId}`).length, 1);
+  t.is(payer.received.filter((r) => r.path.startsWith(`/quotes/${body.quoteId}`)).length, 1);
+  t.deepEqual(await signalsTo(hub.worker.client, workflowIds.quote(body.quoteId)), ['quoteResponse']);
+});
+
+test('POSTs repeating a quote in progress are answered from its record, none of them a message to the quote', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const body = quoteBody(payer.name, payee.name, '4');
+  const post = (sent: object) => hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body: sent });
+  await post(body);
+  await payee.waitFor((r) => r.method === 'POST' && r.body?.quoteId === body.quoteId);
+
+  for (let i = 0; i < 3; i++) t.is((await post(body)).status, 202);
+  await post({ ...body, amount: { amount: '40', currency: 'USD' } });
+  t.is((await payer.waitFor(isPut(`/quotes/${body.quoteId}/error`))).body.errorInformation.errorCode, '3106');
+  t.deepEqual(await signalsTo(hub.worker.client, workflowIds.quote(body.quoteId)), []);
+
+  await hub.fspiop('PUT', `/quotes/${body.quoteId}`, { source: payee.name, destination: payer.name, body: quoteResponse('4') });
+  t.is((await payer.waitFor(isPut(`/quotes/${body.quoteId}`))).body.transferAmount.amount, '4');
+  t.is(payee.received.filter((r) => r.method === 'POST' && r.body?.quoteId === body.quoteId).length, 1, 'the payee was asked once');
 });
 
 test('a quote whose expiration passed before it reached the switch is not forwarded: the payer gets error 3302 at once', async (t) => {

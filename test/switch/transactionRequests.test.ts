@@ -3,8 +3,10 @@ import test from 'ava';
 import { TransactionRequestRecord } from '../../activities/hub/db/switchEntities';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { transactionRequestBody } from '../helpers/fspiopBodies';
+import { followUpsRun, runsOf, signalsTo } from '../helpers/histories';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 import { workflowIds } from '../../api/contracts/conversations';
+import type { TransactionRequestView } from '../../workflows/hub/transactionRequest';
 
 let hub: SwitchHarness;
 useSwitch(test, (started) => {
@@ -160,6 +162,7 @@ test('duplicate rule for transaction requests: ignored in progress, answered aga
   await post(body);
   await post({ ...body, amount: { amount: '6', currency: 'USD' } });
   t.is((await payee.waitFor(isPut(`/transactionRequests/${id}/error`))).body.errorInformation.errorCode, '3106');
+  await followUpsRun(hub.worker.client, 'transactionRequests', id);
 
   await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'REJECTED' } });
   await ended(id);
@@ -175,7 +178,7 @@ test('duplicate rule for transaction requests: ignored in progress, answered aga
   t.is(payer.received.filter(isRequest(id)).length, 1);
 });
 
-test("only the payer FSP may answer a transaction request: a stranger's answer is refused and never reaches the payee FSP", async (t) => {
+test("only the payer FSP may answer a transaction request: a stranger's answer is refused with 3100 by the switch and reaches neither the payee FSP nor the request", async (t) => {
   const payee = await hub.provision();
   const payer = await hub.provision();
   const stranger = await hub.provision();
@@ -185,10 +188,65 @@ test("only the payer FSP may answer a transaction request: a stranger's answer i
   await payer.waitFor(isRequest(id));
   await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: stranger.name, destination: payee.name, body: { transactionRequestState: 'ACCEPTED' } });
   t.is((await stranger.waitFor(isPut(`/transactionRequests/${id}/error`))).body.errorInformation.errorCode, '3100');
+  t.deepEqual(await signalsTo(hub.worker.client, workflowIds.transactionRequest(id)), [], "no stranger's message is in the request's history");
   await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'RECEIVED' } });
   const answer = await payee.waitFor(isPut(`/transactionRequests/${id}`));
   t.is(answer.headers['fspiop-source'], payer.name);
   t.is(payee.received.filter(isPut(`/transactionRequests/${id}`)).length, 1);
+});
+
+test('POSTs repeating a transaction request in progress, and the payer FSP answering again after its final answer, are answered from the record, none of them a message to the request', async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  const body = transactionRequestBody(payee.name, payer.name, '4');
+  const id = body.transactionRequestId;
+  const post = () => hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+  const answer = (transactionRequestState: string) =>
+    hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState } });
+  await post();
+  await payer.waitFor(isRequest(id));
+  for (let i = 0; i < 3; i++) t.is((await post()).status, 202);
+  // An authorization round still open keeps the request's workflow running after the final answer.
+  await hub.fspiop('GET', `/authorizations/${id}?authenticationType=OTP&retriesLeft=2&amount=4&currency=USD`, { source: payer.name, destination: payee.name });
+  await payee.waitFor((r) => r.method === 'GET' && r.path.startsWith(`/authorizations/${id}`));
+  await answer('REJECTED');
+  t.is((await payee.waitFor(isPut(`/transactionRequests/${id}`))).body.transactionRequestState, 'REJECTED');
+
+  await answer('REJECTED');
+  await payee.waitFor(() => payee.received.filter(isPut(`/transactionRequests/${id}`)).length === 2);
+  await post();
+  await payee.waitFor(() => payee.received.filter(isPut(`/transactionRequests/${id}`)).length === 3);
+  t.deepEqual(await signalsTo(hub.worker.client, workflowIds.transactionRequest(id)), ['authorization', 'transactionRequestAnswer']);
+  t.is(payer.received.filter(isRequest(id)).length, 1, 'the payer FSP was asked once');
+});
+
+test("a payer FSP answering RECEIVED over and over never brings the request near Temporal's history limit: it goes on in fresh runs, and its final answer still reaches the payee FSP", async (t) => {
+  const payee = await hub.provision();
+  const payer = await hub.provision();
+  const body = transactionRequestBody(payee.name, payer.name, '6');
+  const id = body.transactionRequestId;
+  const answer = (transactionRequestState: string) =>
+    hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState } });
+  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+  await payer.waitFor(isRequest(id));
+  const flood = 600;
+  for (let sent = 0; sent < flood; sent += 20) await Promise.all(Array.from({ length: 20 }, () => answer('RECEIVED')));
+  await payee.waitFor(() => payee.received.filter(isPut(`/transactionRequests/${id}`)).length === flood, 300_000);
+  await answer('REJECTED');
+
+  const outcome: TransactionRequestView = await hub.worker.client.workflow.getHandle(workflowIds.transactionRequest(id)).result();
+  t.is(outcome.state, 'REJECTED');
+  t.is(payee.received.filter(isPut(`/transactionRequests/${id}`)).at(-1)?.body.transactionRequestState, 'REJECTED');
+  const runs = await runsOf(hub.worker.client, workflowIds.transactionRequest(id));
+  t.true(runs.length > 1, JSON.stringify(runs));
+  t.true(
+    runs.every((run) => run.events < 10_000),
+    JSON.stringify(runs),
+  );
+  t.deepEqual(
+    runs.map((run) => run.status),
+    [...runs.slice(1).map(() => 'CONTINUED_AS_NEW'), 'COMPLETED'],
+  );
 });
 
 test('a transaction request nobody answers before its expiration gets error 3301; a late answer is not passed on', async (t) => {

@@ -1,4 +1,4 @@
-import { condition, defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
+import { condition, continueAsNew, defineQuery, defineSignal, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type {
   AuthorizationQuery,
   AuthorizationsIDPutResponse,
@@ -12,7 +12,10 @@ import { followUps, records } from '../kit/activities';
 import { Conversation, MessageAbout } from '../kit/conversation';
 import { answerWindow, bestEffort, errorOf } from '../kit/failures';
 
-export type TransactionRequestInput = ReceivedRequest<TransactionRequestsPostRequest>;
+export type TransactionRequestInput = ReceivedRequest<TransactionRequestsPostRequest> & {
+  /** Set when an earlier run of the conversation continued as new: what it had seen, and the messages it had not handled. */
+  continued?: { view: TransactionRequestView; idleMs: number; inbox: Incoming[] };
+};
 
 /** The payer FSP's PUT /transactionRequests/{ID} or PUT /transactionRequests/{ID}/error. */
 export type TransactionRequestAnswer =
@@ -50,7 +53,21 @@ export const transactionRequestQuery = defineQuery<TransactionRequestView>('tran
 type Incoming = TransactionRequestAnswer | AuthorizationMessage;
 
 /** After these the payer FSP has nothing more to say about the request itself. */
-const FINAL: TransactionRequestRecordState[] = ['ACCEPTED', 'REJECTED', 'ERROR', 'EXPIRED'];
+export const FINAL: TransactionRequestRecordState[] = ['ACCEPTED', 'REJECTED', 'ERROR', 'EXPIRED'];
+
+/**
+ * The authorization rounds one transaction request may have. The spec leaves the number of OTP retries to the payer
+ * FSP (each GET /authorizations tells the payee FSP its retriesLeft); the switch bounds them, far above any OTP
+ * policy, so that what the conversation keeps (its view, carried from run to run) stays small.
+ */
+export const MAX_AUTHORIZATION_ROUNDS = 10;
+
+/**
+ * The messages one run of the conversation takes before it goes on in a fresh run: each adds a few events to the
+ * history (some four for an answer passed on), and Temporal ends a run at 51,200 events, answering no one. Counted here because Temporal's own suggestion
+ * (from 4,096 events) reaches the workflow only with its next workflow task, which local activities can postpone.
+ */
+const MESSAGES_PER_RUN = 500;
 
 /**
  * A transaction request through the switch (Document 2, /transactionRequests and /authorizations; Mojaloop's
@@ -61,7 +78,7 @@ const FINAL: TransactionRequestRecordState[] = ['ACCEPTED', 'REJECTED', 'ERROR',
  * until the payer's answer is final and no round is open, or until nothing has happened for a while.
  */
 export async function transactionRequest(input: TransactionRequestInput): Promise<TransactionRequestView> {
-  const { body, headers, requestHash, version } = input;
+  const { body, headers, requestHash, version, continued } = input;
   const { transactionRequestId: id } = body;
   const payeeFsp = headers['fspiop-source'];
   const talk = new Conversation({
@@ -71,11 +88,11 @@ export async function transactionRequest(input: TransactionRequestInput): Promis
     request: input,
     repeatSignal: repeatedTransactionRequestSignal,
   });
-  const view: TransactionRequestView = { state: 'REQUESTED', payeeFsp, authorizations: [] };
+  const view: TransactionRequestView = continued?.view ?? { state: 'REQUESTED', payeeFsp, authorizations: [] };
   /** Known once the request is registered; until then messages wait in `inbox` to be checked. */
-  let payerFsp: string | undefined;
+  let payerFsp = continued?.view.payerFsp;
   /** Messages in the order they came, handled one at a time so what the switch passes on keeps that order. */
-  const inbox: Incoming[] = [];
+  const inbox: Incoming[] = [...(continued?.inbox ?? [])];
 
   const take = async (message: Incoming) => {
     // Once the payer FSP is known an outsider is refused at once; earlier messages wait in the inbox to be checked.
@@ -98,34 +115,47 @@ export async function transactionRequest(input: TransactionRequestInput): Promis
       body.expiration ? `transaction request ${id} expired at ${body.expiration}` : `transaction request ${id} was not answered in time`,
     );
 
-  let idleMs = 0;
-  try {
-    const registered = await records.registerTransactionRequest({ body, payeeFsp, destination: headers['fspiop-destination'], requestHash });
-    if (registered.repeat) {
-      // Answered by an earlier workflow whose history has expired: answer from the record, change nothing.
-      const requester = { source: payeeFsp, destination: headers['fspiop-destination'], version, headers };
-      await bestEffort(followUps.answerFollowUp({ kind: 'repeatedTransactionRequest', transactionRequestId: id, requestHash, requester }), 'repeat');
-      return view;
+  let idleMs = continued?.idleMs ?? 0;
+  /** Messages this run has handled. */
+  let taken = 0;
+  if (!continued) {
+    try {
+      const registered = await records.registerTransactionRequest({ body, payeeFsp, destination: headers['fspiop-destination'], requestHash });
+      if (registered.repeat) {
+        // Answered by an earlier workflow whose history has expired: answer from the record, change nothing.
+        const requester = { source: payeeFsp, destination: headers['fspiop-destination'], version, headers };
+        await bestEffort(followUps.answerFollowUp({ kind: 'repeatedTransactionRequest', transactionRequestId: id, requestHash, requester }), 'repeat');
+        return view;
+      }
+      ({ payerFsp, idleMs } = registered);
+      view.payerFsp = payerFsp;
+    } catch (error) {
+      await refuse('ERROR', errorOf(error));
     }
-    ({ payerFsp, idleMs } = registered);
-    view.payerFsp = payerFsp;
-  } catch (error) {
-    await refuse('ERROR', errorOf(error));
-  }
 
-  if (payerFsp !== undefined) {
-    // Any message of the conversation (an answer, or already an authorization) shows the payer FSP has the request.
-    const answered = () => inbox.some(belongs);
-    // Without an expiration the default wait (kit) is for the payer FSP's first answer (RECEIVED), which comes once it
-    // has taken the request; running out counts as expiry, 3301, as for quotes (3302). Not 2004: that would invite
-    // the requester to wait on or retry a request the switch has given up on.
-    const waited = await talk.forwardUntilAnswered(payerFsp, answered, answerWindow(body.expiration));
-    if (waited.kind === 'expired') await refuse('EXPIRED', expired());
-    if (waited.kind === 'unreachable') await refuse('ERROR', waited.error);
+    if (payerFsp !== undefined) {
+      // Any message of the conversation (an answer, or already an authorization) shows the payer FSP has the request.
+      const answered = () => inbox.some(belongs);
+      // Without an expiration the default wait (kit) is for the payer FSP's first answer (RECEIVED), which comes once it
+      // has taken the request; running out counts as expiry, 3301, as for quotes (3302). Not 2004: that would invite
+      // the requester to wait on or retry a request the switch has given up on.
+      const waited = await talk.forwardUntilAnswered(payerFsp, answered, answerWindow(body.expiration));
+      if (waited.kind === 'expired') await refuse('EXPIRED', expired());
+      if (waited.kind === 'unreachable') await refuse('ERROR', waited.error);
+    }
   }
 
   for (;;) {
-    while (inbox.length > 0) await handle(inbox.shift()!);
+    while (inbox.length > 0) {
+      // Long before the history nears Temporal's limit, the conversation goes on in a fresh run, with what it has
+      // seen and the messages still to handle.
+      if ((taken >= MESSAGES_PER_RUN || workflowInfo().continueAsNewSuggested) && patched('transaction-request-continues-as-new')) {
+        await talk.close();
+        return continueAsNew<typeof transactionRequest>({ ...input, continued: { view, idleMs, inbox } });
+      }
+      await handle(inbox.shift()!);
+      taken++;
+    }
     if (FINAL.includes(view.state) && !roundOpen()) break;
     if (!(await condition(() => inbox.length > 0, Math.max(1, idleMs)))) break;
   }
@@ -174,14 +204,17 @@ export async function transactionRequest(input: TransactionRequestInput): Promis
         return answer(state, () => talk.relay(payeeFsp, kind, callback), { headers: callback.headers, body: callback.rawBody });
       }
       case 'authorizationGet':
+        if (roundsRunOut()) return refuseRound(message);
         view.authorizations.push({ request: message.query });
         talk.setState('AUTHORIZING');
         return passOn(message, 'get', { headers: message.headers }, `?${message.queryString}`);
       case 'authorizationAnswer':
+        if (!roundOpen() && roundsRunOut()) return refuseRound(message);
         answerRound({ responseType: message.callback.body.responseType });
         talk.setState(`AUTHORIZATION_${message.callback.body.responseType}`);
         return passOn(message, 'answer', message.callback);
       case 'authorizationError':
+        if (!roundOpen() && roundsRunOut()) return refuseRound(message);
         answerRound({ errorCode: message.callback.body.errorInformation.errorCode });
         talk.setState('AUTHORIZATION_ERROR');
         return passOn(message, 'error', message.callback);
@@ -201,6 +234,18 @@ export async function transactionRequest(input: TransactionRequestInput): Promis
   function roundOpen(): boolean {
     const last = view.authorizations.at(-1);
     return last?.request !== undefined && last.responseType === undefined && last.errorCode === undefined;
+  }
+
+  /** No round may start any more: the request has had all it may have. */
+  function roundsRunOut(): boolean {
+    return view.authorizations.length >= MAX_AUTHORIZATION_ROUNDS && patched('authorization-rounds-bounded');
+  }
+
+  /** A round beyond the bound goes nowhere: its sender is told, and the conversation is otherwise as it was. */
+  function refuseRound(message: AuthorizationMessage): Promise<void> {
+    const from = sourceOf(message);
+    const refusal = errorInformation('validationError', `transaction request ${id} has had the ${MAX_AUTHORIZATION_ROUNDS} authorization rounds it may have`);
+    return bestEffort(talk.hubError(from, refusal, authorizationsIn(message)), `refusal to ${from}`);
   }
 
   /** The open round gets its answer; an answer no GET asked for (the SDK's own REJECTED) is a round of its own. */

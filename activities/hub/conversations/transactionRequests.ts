@@ -35,6 +35,11 @@ export interface TransactionRequestAnswer {
   body: string;
 }
 
+/** The record of a transaction request, written by its workflow's first step before anything is forwarded. */
+export function findTransactionRequest(services: HubServices, transactionRequestId: string): Promise<TransactionRequestRecord | null> {
+  return services.db.read((manager) => manager.findOneBy(TransactionRequestRecord, { transactionRequestId }));
+}
+
 /**
  * The switch's record of each transaction request it routes: who asked whom and the last answer the requester
  * got, so a GET or a repeated request is answered after the conversation ended, for the retention period.
@@ -81,7 +86,7 @@ export class TransactionRequests {
   }
 
   find(transactionRequestId: string): Promise<TransactionRequestRecord | null> {
-    return this.services.db.read((manager) => manager.findOneBy(TransactionRequestRecord, { transactionRequestId }));
+    return findTransactionRequest(this.services, transactionRequestId);
   }
 
   /** Whether the record still answers GET: within the retention period after its last answer. */
