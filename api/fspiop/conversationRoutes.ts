@@ -275,8 +275,11 @@ export async function startFollowUp(temporal: Client, taskQueue: string, resourc
   }
 }
 
-/** Headers that differ between two sendings of the same message. */
-const VOLATILE_HEADERS = new Set(['date', 'fspiop-signature', 'traceparent', 'tracestate', 'content-length']);
+/**
+ * Headers that differ between two sendings of the same message: its date, and the signature that covers the date. A
+ * trace context is not among them: W3C gives each request its own, so two messages that differ there are two requests.
+ */
+const VOLATILE_HEADERS = new Set(['date', 'fspiop-signature', 'content-length']);
 
 /** What identifies a follow-up: the request with its headers' per-sending values left out, and the message it answers. */
 function followUpFingerprint(request: FollowUp, message = ''): string {
