@@ -6,6 +6,7 @@ import { transactionRequestBody } from '../helpers/fspiopBodies';
 import { followUpsRun, runsOf, signalsTo } from '../helpers/histories';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 import { workflowIds } from '../../api/contracts/conversations';
+import { PayeeFsp, PayerFsp } from '../../api/contracts/searchAttributes';
 import type { TransactionRequestView } from '../../workflows/hub/transactionRequest';
 
 let hub: SwitchHarness;
@@ -234,8 +235,15 @@ test("a payer FSP answering RECEIVED over and over never brings the request near
   await payee.waitFor(() => payee.received.filter(isPut(`/transactionRequests/${id}`)).length === flood, 300_000);
   await answer('REJECTED');
 
-  const outcome: TransactionRequestView = await hub.worker.client.workflow.getHandle(workflowIds.transactionRequest(id)).result();
+  const conversation = hub.worker.client.workflow.getHandle(workflowIds.transactionRequest(id));
+  const outcome: TransactionRequestView = await conversation.result();
   t.is(outcome.state, 'REJECTED');
+  const { typedSearchAttributes } = await conversation.describe();
+  t.deepEqual(
+    [typedSearchAttributes.get(PayerFsp), typedSearchAttributes.get(PayeeFsp)],
+    [payer.name, payee.name],
+    'an operator finds the last run by its FSPs',
+  );
   t.is(payee.received.filter(isPut(`/transactionRequests/${id}`)).at(-1)?.body.transactionRequestState, 'REJECTED');
   const runs = await runsOf(hub.worker.client, workflowIds.transactionRequest(id));
   t.true(runs.length > 1, JSON.stringify(runs));

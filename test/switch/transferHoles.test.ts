@@ -11,6 +11,7 @@ import { reservationSweep } from '../../workflows';
 import { fulfilSignal, transfer, TransferInput } from '../../workflows/hub/transfer';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { bulkItem, bulkTransferBody, ilpPair, transferBody } from '../helpers/fspiopBodies';
+import { signalsTo } from '../helpers/histories';
 import { pollUntil } from '../helpers/polling';
 import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
 import { startWorker, WorkerHarness } from '../helpers/worker';
@@ -42,15 +43,6 @@ function fulfil(transferId: string, from: SimulatedDfsp, to: string, fulfilment:
     source: from.name,
     destination: to,
     body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState },
-  });
-}
-
-/** The names of the signals a workflow's history holds, in order. */
-async function signalsTo(workflowId: string): Promise<string[]> {
-  const { events } = await temporal().workflow.getHandle(workflowId).fetchHistory();
-  return (events ?? []).flatMap((event) => {
-    const signalled = event.workflowExecutionSignaledEventAttributes;
-    return signalled ? [signalled.signalName ?? ''] : [];
   });
 }
 
@@ -170,11 +162,11 @@ test("a bulk's repeated POST is answered from the record and a stranger's PUT re
   };
   await hub.fspiop('PUT', path, { source: stranger.name, destination: payer.name, body: results });
   t.is((await stranger.waitFor(isPut(`${path}/error`))).body.errorInformation.errorCode, '3100');
-  t.deepEqual(await signalsTo(workflowIds.bulkTransfer(body.bulkTransferId)), []);
+  t.deepEqual(await signalsTo(temporal(), workflowIds.bulkTransfer(body.bulkTransferId)), []);
 
   await hub.fspiop('PUT', path, { source: payee.name, destination: payer.name, body: results });
   t.is((await payer.waitFor(isPut(path))).body.bulkTransferState, 'COMPLETED');
-  t.deepEqual(await signalsTo(workflowIds.bulkTransfer(body.bulkTransferId)), ['bulkTransferAnswer']);
+  t.deepEqual(await signalsTo(temporal(), workflowIds.bulkTransfer(body.bulkTransferId)), ['bulkTransferAnswer']);
   t.is(await position(payer), 5);
 });
 
@@ -247,7 +239,7 @@ test('a PUT /transfers/{ID} from someone other than its payee never reaches the 
 
   await fulfil(body.transferId, payee, payer.name, fulfilment);
   t.is((await payer.waitFor((r) => r.path.startsWith(`/transfers/${body.transferId}`))).body.transferState, 'COMMITTED');
-  t.deepEqual(await signalsTo(workflowIds.transfer(body.transferId)), ['fulfil'], "only the payee's message reached the workflow");
+  t.deepEqual(await signalsTo(temporal(), workflowIds.transfer(body.transferId)), ['fulfil'], "only the payee's message reached the workflow");
 });
 
 test('POSTs repeating a transfer in progress are answered from the record, none of them a signal to its workflow', async (t) => {
@@ -260,7 +252,7 @@ test('POSTs repeating a transfer in progress are answered from the record, none 
   for (let i = 0; i < 3; i++) t.is((await post(body, payer.name)).status, 202);
   await post({ ...body, amount: { amount: '30', currency: 'USD' } }, payer.name);
   t.is((await payer.waitFor(isPut(`/transfers/${body.transferId}/error`))).body.errorInformation.errorCode, '3106');
-  t.deepEqual(await signalsTo(workflowIds.transfer(body.transferId)), []);
+  t.deepEqual(await signalsTo(temporal(), workflowIds.transfer(body.transferId)), []);
 
   await fulfil(body.transferId, payee, payer.name, fulfilment);
   t.is((await payer.waitFor(isPut(`/transfers/${body.transferId}`))).body.transferState, 'COMMITTED');
@@ -282,7 +274,7 @@ test("a payee's PUT repeated after the transfer is decided is answered from the 
   t.is((await payer.waitFor(isPut(`/transfers/${body.transferId}`))).body.transferState, 'COMMITTED');
   t.is((await temporal().workflow.getHandle(workflowId).describe()).status.name, 'RUNNING');
   for (let i = 0; i < 3; i++) t.is((await fulfil(body.transferId, payee, payer.name, fulfilment, 'RESERVED')).status, 200);
-  t.deepEqual(await signalsTo(workflowId), ['fulfil']);
+  t.deepEqual(await signalsTo(temporal(), workflowId), ['fulfil']);
 
   payee.status = undefined;
   t.is((await payee.waitFor((r) => r.method === 'PATCH', 60_000)).body.transferState, 'COMMITTED');
