@@ -3,6 +3,7 @@ import type { AuthorizationQuery, AuthorizationsIDPutResponse, ErrorInformationO
 import { workflowIds } from '../contracts/conversations';
 import { authorizationSignal, AuthorizationMessage } from '../../workflows/hub/transactionRequest';
 import { HttpError } from '../http/httpError';
+import { findTransactionRequest } from '../../activities/hub/conversations/transactionRequests';
 import { conversationRoutes } from './conversationRoutes';
 import { routedCallback, routedGet } from './routed';
 import { FspiopSchema, validateFspiop } from './schemas';
@@ -45,6 +46,11 @@ export const authorizationsRoutes = conversationRoutes<never, AuthorizationsIDPu
     signal: authorizationSignal,
   },
   get: (transactionRequestId, fspiop, ctx) => routedGet('authorizations', transactionRequestId, fspiop, ctx.querystring),
+  // Authorizations go between the transaction request's payer and payee FSPs, either way; anyone else is refused here.
+  between: async (services, transactionRequestId) => {
+    const record = await findTransactionRequest(services, transactionRequestId);
+    return record ? [record.payeeFsp, ...(record.payerFsp ? [record.payerFsp] : [])] : undefined;
+  },
   answer: {
     schema: 'AuthorizationsIDPutResponse',
     workflowId: workflowIds.transactionRequest,

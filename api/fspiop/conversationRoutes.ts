@@ -108,6 +108,12 @@ export interface ConversationDeclaration<Request, Answer, Failure> {
    * record is answered from the record, and a callback reaches the workflow only from its answerer, until decided.
    */
   stored?: (services: HubServices, id: string) => Promise<StoredConversation | undefined>;
+  /**
+   * The participants a conversation of another resource's record is between (an authorization's: its transaction
+   * request's payer and payee FSPs), undefined while it has no record: a GET or callback from anyone else is refused at
+   * the gateway (3100) and never reaches a workflow.
+   */
+  between?: (services: HubServices, id: string) => Promise<string[] | undefined>;
   answer?: CallbackDeclaration<Answer>;
   error?: CallbackDeclaration<Failure>;
 }
@@ -183,6 +189,10 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const fspiop: FspiopRequest = ctx.state.fspiop;
         const id: string = ctx.params.id;
         const step = getStep?.read(ctx, fspiop);
+        if (await fromOutside(id, fspiop.source)) {
+          await refuse(id, fspiop, errorInformation('validationError', `FSPIOP-Source ${fspiop.source} is no party to ${resource} ${id}`), '');
+          return accepted(ctx);
+        }
         const signalled = getStep ? await signalIfRunning(temporal, getStep.workflowId(id), getStep.signal, step) : false;
         if (!signalled) await followUp(id, get(id, fspiop, ctx), fspiop.source);
         accepted(ctx);
@@ -199,6 +209,11 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
       if (record.answerer !== source) return 'stranger';
       return record.decided ? 'record' : 'workflow';
     };
+    /** Whether a message about the conversation comes from outside it, by the participants its record says it is between. */
+    const fromOutside = async (id: string, source: string) => {
+      const parties = await declaration.between?.(deps.services, id);
+      return parties !== undefined && !parties.includes(source);
+    };
     const callback =
       <Body>(declared: CallbackDeclaration<Body>): Router.Middleware =>
       async (ctx) => {
@@ -208,7 +223,7 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
         const body = validateFspiop<Body>(declared.schema, parsed, 'body', encryptedFields(fspiop));
         if (declared.admit && !declared.admit(body, fspiop, id, log)) return ok(ctx);
         const received: ReceivedCallback<Body> = { headers: fspiop.headers, body, rawBody: text };
-        const route = await callbackRoute(id, fspiop.source);
+        const route = (await fromOutside(id, fspiop.source)) ? 'stranger' : await callbackRoute(id, fspiop.source);
         if (route === 'stranger') {
           // As central-ledger refuses a fulfil from anyone but the payee (3100), without naming whom it waits on.
           await refuse(id, fspiop, errorInformation('validationError', `FSPIOP-Source ${fspiop.source} may not answer ${resource} ${id}`), text);

@@ -6,6 +6,7 @@ import type { SimulatedDfsp } from '../helpers/dfsp';
 import { transactionRequestBody } from '../helpers/fspiopBodies';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 import { workflowIds } from '../../api/contracts/conversations';
+import { signalsTo } from '../helpers/histories';
 
 let hub: SwitchHarness;
 useSwitch(test, (started) => {
@@ -81,15 +82,20 @@ test('an authorization error from the payee FSP reaches the payer FSP', async (t
   t.is(rounds[0].errorCode, '5100');
 });
 
-test('an authorization from an FSP outside the transaction request is refused with 3100 and goes nowhere', async (t) => {
-  const { payee, id } = await receivedRequest();
+test('an authorization from an FSP outside the transaction request is refused with 3100 at the gateway: it goes nowhere and is no signal to the request', async (t) => {
+  const { payee, payer, id } = await receivedRequest();
   const stranger = await hub.provision();
+  const signalsBefore = await signalsTo(hub.worker.client, workflowIds.transactionRequest(id));
   await hub.fspiop('GET', `/authorizations/${id}?${OTP_QUERY}`, { source: stranger.name, destination: payee.name });
   const refusal = await stranger.waitFor(isPut(`/authorizations/${id}/error`));
   t.is(refusal.body.errorInformation.errorCode, '3100');
   t.is(refusal.headers['fspiop-source'], HUB_ID);
+  await hub.fspiop('PUT', `/authorizations/${id}`, { source: stranger.name, destination: payer.name, body: otpEntered });
+  await stranger.waitFor((r) => isPut(`/authorizations/${id}/error`)(r) && r.body.errorInformation.errorCode === '3100' && r !== refusal);
   t.is(payee.received.filter((r) => r.method === 'GET').length, 0);
+  t.false(payer.received.some((r) => r.path.startsWith(`/authorizations/${id}`)));
   t.deepEqual((await conversation(id).query(transactionRequestQuery)).authorizations, []);
+  t.deepEqual(await signalsTo(hub.worker.client, workflowIds.transactionRequest(id)), signalsBefore);
 });
 
 test('an authorization with no transaction request in progress is passed on by FSPIOP-Destination', async (t) => {
