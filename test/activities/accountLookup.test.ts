@@ -75,3 +75,21 @@ test('two FSPs registering one party at once, one for every currency and one in 
     t.deepEqual(await lookup.owners(party), [holder]);
   }
 });
+
+test("a party is the one the database compares equal: on MySQL (its collation ignores accents) 'josé' in USD is refused to another FSP while 'jose' is held for every currency", async (t) => {
+  const [holder, other] = [uniqueName(), uniqueName()];
+  const suffix = crypto.randomBytes(4).toString('hex');
+  const plain = { partyIdType: 'ALIAS', partyIdentifier: `jose${suffix}` };
+  const accented = { partyIdType: 'ALIAS', partyIdentifier: `josé${suffix}` };
+  await lookup.register([plain], holder);
+  const refused = await lookup.register([accented], other, 'USD');
+  if (services.db.isMysql) {
+    t.deepEqual(refused, [accented], 'the same party to MySQL');
+    t.is(await lookup.owner(accented, 'USD'), holder);
+    t.is(await lookup.owner(plain, 'USD'), holder);
+  } else {
+    t.deepEqual(refused, [], 'another party to SQLite, which compares exactly');
+    t.is(await lookup.owner(accented, 'USD'), other);
+    t.is(await lookup.owner(plain, 'USD'), holder);
+  }
+});

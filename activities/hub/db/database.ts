@@ -59,6 +59,8 @@ export class Database {
           return await this.dataSource.transaction(work);
         } catch (error) {
           if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
+          // Apart, at random, so that the two that deadlocked do not meet again at once.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
         }
       }
     }

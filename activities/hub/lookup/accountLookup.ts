@@ -88,11 +88,15 @@ export class AccountLookup {
           manager,
           chunk.map(({ key }) => key),
         );
-        const free = chunk.filter(({ party, key }) => {
-          const conflict = held.some((row) => sameParty(row, key, this.db.isMysql) && row.fspId !== fspId && currenciesOverlap(row.currency, key.currency));
-          if (conflict) refused.push(party);
-          return !conflict;
-        });
+        // Which party a row belongs to is the database's to say (MySQL's collation ignores case and accents): only when
+        // another FSP holds any of these parties is each party's own entries sought, by the database's comparison.
+        const othersHoldSome = held.some((row) => row.fspId !== fspId);
+        const free: typeof chunk = [];
+        for (const entry of chunk) {
+          const others = othersHoldSome ? await this.entriesOfOthers(manager, entry.key, fspId) : [];
+          if (others.some((row) => currenciesOverlap(row.currency, entry.key.currency))) refused.push(entry.party);
+          else free.push(entry);
+        }
         if (free.length === 0) continue;
         await manager
           .createQueryBuilder()
@@ -101,16 +105,15 @@ export class AccountLookup {
           .values(free.map(({ key }) => ({ ...key, fspId, createdDate: now })))
           .orIgnore()
           .execute();
-        // The database's collation decides which keys are equal (MySQL's ignores case and accents): an entry it
-        // found identical to another FSP's was not inserted, and is refused too.
-        const takenByOthers = await manager.count(PartyLookup, { where: free.map(({ key }) => ({ ...key, fspId: Not(fspId) })) });
-        if (takenByOthers === 0) continue;
-        for (const { party, key } of free) {
-          if ((await manager.findOneBy(PartyLookup, key))?.fspId !== fspId) refused.push(party);
-        }
       }
       return refused;
     });
+  }
+
+  /** The entries of the key's party, in any currency, that FSPs other than `fspId` hold. */
+  private entriesOfOthers(manager: EntityManager, key: ReturnType<typeof keyOf>, fspId: string): Promise<PartyLookup[]> {
+    const { partyIdType, partyIdentifier, partySubIdOrType } = key;
+    return manager.find(PartyLookup, { where: { partyIdType, partyIdentifier, partySubIdOrType, fspId: Not(fspId) } });
   }
 
   /** Every entry of the parties of `keys`, whatever its currency, locked against concurrent registration on MySQL. */
@@ -150,12 +153,6 @@ export class AccountLookup {
 
 /** An entry without a currency ('') stands for every currency. */
 const currenciesOverlap = (a: string, b: string) => a === '' || b === '' || a === b;
-
-/** As the database compares the party's fields: exactly on SQLite, regardless of case on MySQL (its collation). */
-function sameParty(row: PartyLookup, key: ReturnType<typeof keyOf>, ignoreCase: boolean): boolean {
-  const fold = (text: string) => (ignoreCase ? text.toLowerCase() : text);
-  return (['partyIdType', 'partyIdentifier', 'partySubIdOrType'] as const).every((field) => fold(row[field]) === fold(key[field]));
-}
 
 function compareKeys(a: ReturnType<typeof keyOf>, b: ReturnType<typeof keyOf>): number {
   for (const field of ['partyIdType', 'partyIdentifier', 'partySubIdOrType', 'currency'] as const) {
