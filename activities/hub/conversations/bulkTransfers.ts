@@ -4,7 +4,7 @@ import { errorInformation, ErrorInformation } from '../../../api/contracts/error
 import { chunks, insertRows } from '../db/batches';
 import { formatAmount } from '../db/money';
 import { BulkTransferItem, BulkTransferRecord, TransferRecord } from '../db/switchEntities';
-import type { Movement, Reservation } from '../ledger/ledger';
+import { expiredBeforeCommit, type Movement, type Reservation } from '../ledger/ledger';
 import { netDebitCap } from '../ledger/netDebitCap';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
@@ -299,8 +299,10 @@ export class BulkTransfers {
         async (manager, settled) => {
           for (const { transferId, state } of settled) {
             if (state === 'RESERVED') continue;
-            const { fulfilment, expiration, errorInformation } = byId.get(transferId)!;
-            const extra = state === 'COMMITTED' ? { fulfilment } : { errorInformation: errorInformation ?? expired(transferId, expiration!) };
+            const { fulfilment, expiration, errorInformation: refusal } = byId.get(transferId)!;
+            // Released though the payee fulfilled it: the ledger found it expired.
+            const released = refusal ?? errorInformation('transferExpired', expiredBeforeCommit(transferId, expiration!));
+            const extra = state === 'COMMITTED' ? { fulfilment } : { errorInformation: released };
             await finishIn(manager, transferId, state, ['RESERVED'], extra);
           }
         },
@@ -351,10 +353,6 @@ function decide(record: TransferRecord, result: ItemResult): Decision {
     };
   }
   return { transferId, fulfilment: result.fulfilment, expiration: record.expiration };
-}
-
-function expired(transferId: string, expiration: Date): ErrorInformation {
-  return errorInformation('transferExpired', `transfer ${transferId} expired at ${expiration.toISOString()} before it could commit`);
 }
 
 function resultOf(record: TransferRecord): IndividualTransferResult {

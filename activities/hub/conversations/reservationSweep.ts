@@ -60,17 +60,18 @@ export class ReservationSweep {
   }
 
   async release(transferId: string): Promise<void> {
-    // Never prepared: no money is held and the payee never heard of it; only the payer waits for an answer.
-    const unprepared = await this.transfers.abortUnprepared(transferId);
-    if (unprepared) {
-      this.log.warn({ transferId, payerFsp: unprepared.payerFsp }, 'transfer never prepared aborted');
-      return this.tell([unprepared.payerFsp], transferId, { errorCode: unprepared.errorCode!, errorDescription: unprepared.errorDescription ?? '' });
+    const record = await this.transfers.get(transferId);
+    if (record.transferState === 'RECEIVED') {
+      // Never prepared: no money is held and the payee never heard of it; only the payer waits for an answer.
+      const expired = await this.transfers.abortUnprepared(record);
+      if (!expired) return;
+      this.log.warn({ transferId, payerFsp: record.payerFsp }, 'transfer never prepared aborted');
+      return this.tell([record.payerFsp], transferId, expired);
     }
     // Decided meanwhile (by its workflow, or by another run of the sweep): told already.
-    if ((await this.transfers.get(transferId)).transferState !== 'RESERVED') return;
+    if (record.transferState !== 'RESERVED') return;
     const expired = errorInformation('transferExpired', `transfer ${transferId} expired and its reservation was released by the sweep`);
     await this.transfers.abort({ transferId, errorInformation: expired });
-    const record = await this.transfers.get(transferId);
     this.log.warn({ transferId, payerFsp: record.payerFsp }, 'stale reservation released');
     // An item of a bulk is no conversation of its own: its DFSPs know only the bulk, whose results (GET) now show it 3303.
     // A bulk item refused because it named another transfer's ID (errorCode set) leaves that transfer its own callbacks.

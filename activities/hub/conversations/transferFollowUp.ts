@@ -49,8 +49,8 @@ export class TransferFollowUp {
     if (record.transferState === 'ABORTED') return this.error(requester, transferId, version, storedError(record));
     if (record.transferState === 'COMMITTED') return this.put(requester, record, version);
     // Still RECEIVED after its expiration: nothing will prepare it any more, so it ends now, and the payer hears why.
-    const abandoned = await this.transfers.abortUnprepared(transferId);
-    if (abandoned) await this.error(requester, transferId, version, storedError(abandoned));
+    const expired = await this.transfers.abortUnprepared(record);
+    if (expired) await this.error(requester, transferId, version, expired);
   }
 
   /**

@@ -119,19 +119,18 @@ export class Transfers {
    * Aborts a transfer recorded but never prepared (RECEIVED) whose expiration has passed: its workflow ended, or
    * stalled, before it reserved anything, and its payer would otherwise never hear of it. Only from RECEIVED, so a
    * reservation made meanwhile is left to its workflow (its prepare then finds the transfer ABORTED and reserves nothing).
-   * Answers the record afterwards, or undefined when it was no such transfer.
+   * Answers the error recorded, to tell the payer, or undefined when `record` was no such transfer.
    */
-  async abortUnprepared(transferId: string): Promise<TransferRecord | undefined> {
-    const record = await this.find(transferId);
-    if (record?.transferState !== 'RECEIVED' || record.expiration.getTime() > Date.now()) return undefined;
-    const expired = errorInformation('transferExpired', `transfer ${transferId} expired before the switch could prepare it`);
+  async abortUnprepared(record: TransferRecord): Promise<ErrorInformation | undefined> {
+    if (record.transferState !== 'RECEIVED' || record.expiration.getTime() > Date.now()) return undefined;
+    const expired = errorInformation('transferExpired', `transfer ${record.transferId} expired before the switch could prepare it`);
     try {
-      await this.aborted(transferId, ['RECEIVED'], { errorInformation: expired });
+      await this.aborted(record.transferId, ['RECEIVED'], { errorInformation: expired });
     } catch (error) {
       if (error instanceof HubError) return undefined;
       throw error;
     }
-    return this.get(transferId);
+    return expired;
   }
 
   /** Records an abort that has no reservation to release. */

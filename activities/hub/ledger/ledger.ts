@@ -52,6 +52,10 @@ export type Reservation = { transferId: string; reserved: LedgerTransfer } | { t
 
 export type Outcome = 'COMMITTED' | 'ABORTED';
 
+/** Why a commit asked at or after the reservation's expiration was refused (3303), in the words of both commit paths. */
+export const expiredBeforeCommit = (transferId: string, expiration: Date) =>
+  `transfer ${transferId} expired at ${expiration.toISOString()} before it could commit`;
+
 /** What to do with one reservation of a batch. */
 export interface Settlement {
   transferId: string;
@@ -142,9 +146,10 @@ export class Ledger {
     if (!found) throw new HubError('transferIdNotFound', `No reservation for transfer ${transferId}`);
     return this.db.transaction(async (manager) => {
       const [settled] = await settleIn(manager, [found], [{ transferId, outcome, expiration }]);
-      // Released for its expiration: thrown, so the transaction leaves the reservation to its owner's abort.
-      if (outcome === 'COMMITTED' && settled.state === 'ABORTED' && expiration && expiration.getTime() <= Date.now()) {
-        throw new HubError('transferExpired', `transfer ${transferId} expired at ${expiration.toISOString()} before it could commit`);
+      // Released at or after its expiration, by the step's own clock: thrown, so the transaction leaves the
+      // reservation to its owner's abort.
+      if (outcome === 'COMMITTED' && settled.state === 'ABORTED' && expiration && settled.completedDate && expiration <= settled.completedDate) {
+        throw new HubError('transferExpired', expiredBeforeCommit(transferId, expiration));
       }
       if (settled.state !== outcome) {
         throw new HubError('clientError', `Transfer ${transferId} is already ${settled.state}, cannot make it ${outcome}`);
