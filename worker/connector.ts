@@ -1,10 +1,11 @@
 import type http from 'node:http';
+import type https from 'node:https';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import type { ConnectorConfig } from '../activities/connector/config';
-import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
+import { connectorExposureProblem, type ConnectorConfig } from '../activities/connector/config';
+import { readCertificate, readPem, temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createGateway, gatewayServer } from '../api/http/gateway';
 import { observabilityRoutes } from '../api/http/observability';
 import { ensureNamespace } from '../temporal/namespaces';
@@ -30,7 +31,19 @@ export interface RunningConnector {
   stop(): Promise<void>;
 }
 
-function listen(server: http.Server, port: number, host: string): Promise<number> {
+/** The inbound API's TLS with INBOUND_MUTUAL_TLS_ENABLED: a client certificate from IN_CA is required to connect. */
+function inboundTlsOptions(config: ConnectorConfig): https.ServerOptions | undefined {
+  if (!config.inboundTls) return undefined;
+  const { server, caPath } = config.inboundTls;
+  return {
+    ...readCertificate(server, "the inbound API's server"),
+    ca: readPem(caPath, "the switch's client certificate CA"),
+    requestCert: true,
+    rejectUnauthorized: true,
+  };
+}
+
+function listen(server: http.Server | https.Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve((server.address() as { port: number }).port));
@@ -47,6 +60,9 @@ export async function startConnector(
   log: Logger,
   build: (client: Client) => ConnectorParts | Promise<ConnectorParts>,
 ): Promise<RunningConnector> {
+  const exposed = connectorExposureProblem(config);
+  if (exposed) throw new Error(`${role} connector ${config.participantId} will not serve: ${exposed}`);
+  const inboundTls = inboundTlsOptions(config);
   const temporal = temporalConnectionOptions(config);
   await ensureNamespace(temporal, config.temporalNamespace);
   const connection = await Connection.connect(temporal);
@@ -64,12 +80,12 @@ export async function startConnector(
   const health = [{ name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) }];
   const name = `${role} ${config.participantId}`;
   const servers = [
-    gatewayServer(createGateway(`${name} inbound`, log, [observabilityRoutes(health), ...parts.inbound])),
+    gatewayServer(createGateway(`${name} inbound`, log, [observabilityRoutes(health), ...parts.inbound]), inboundTls),
     gatewayServer(createGateway(`${name} outbound`, log, [observabilityRoutes(health), ...parts.outbound])),
   ];
   const inboundPort = await listen(servers[0], config.inboundPort, config.host);
   const outboundPort = await listen(servers[1], config.outboundPort, config.host);
-  const inboundUrl = `http://${config.host}:${inboundPort}`;
+  const inboundUrl = `${inboundTls ? 'https' : 'http'}://${config.host}:${inboundPort}`;
   const outboundUrl = `http://${config.host}:${outboundPort}`;
   log.info({ inbound: inboundUrl, outbound: outboundUrl, namespace: config.temporalNamespace, taskQueue: config.taskQueue }, `${name} connector running`);
   let stopped: Promise<void> | undefined;

@@ -1,11 +1,14 @@
 import type { KeyObject } from 'node:crypto';
+import type { SecureContextOptions } from 'node:tls';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { THIRDPARTY_RESOURCES, THIRDPARTY_VERSION } from '../../api/contracts/conversations';
 import { errorInformation, ErrorInformation, HUB_REJECTION } from '../../api/contracts/errors';
 import { METHOD_OF, OutgoingMessage, pathOf } from '../../api/contracts/peers';
-import { httpExchange, isRedirect, originatedHeaders } from '../platform/fspiopHttp';
+import { Agents, createAgents, httpExchange, isRedirect, originatedHeaders } from '../platform/fspiopHttp';
 import { readSigningKey, sign } from '../platform/jws';
+import { readCertificate, readPem } from '../platform/tlsFiles';
+import type { OutboundTlsConfig } from './config';
 
 /** The FSPIOP version a connector speaks: Mojaloop's current one. */
 export const FSPIOP_VERSION = '1.1';
@@ -21,6 +24,12 @@ function refusalOf(status: number, text: string): ErrorInformation {
   return errorInformation('clientError', `the switch answered ${status}`);
 }
 
+/** OUTBOUND_MUTUAL_TLS_ENABLED's files, read at start so that a wrong path stops the connector with its name. */
+function credentialsOf(tls: OutboundTlsConfig | undefined): SecureContextOptions | undefined {
+  if (!tls) return undefined;
+  return { ...readCertificate(tls.client, "the connector's client"), ...(tls.caPath ? { ca: readPem(tls.caPath, "the switch's server CA") } : {}) };
+}
+
 /**
  * Sends a participant's messages to the switch (its PEER_ENDPOINT), with the participant as FSPIOP-Source and the
  * headers Mojaloop's SDK sets. It sends once: activities retry with backoff. A network error or 5xx is worth
@@ -29,9 +38,20 @@ function refusalOf(status: number, text: string): ErrorInformation {
  */
 export class PeerSender {
   private readonly signingKey?: KeyObject;
+  private readonly agents: Agents;
 
-  constructor(private readonly options: { participantId: string; peerEndpoint: string; timeoutMs?: number; jwsSigningKeyPath?: string; log: Logger }) {
+  constructor(
+    private readonly options: {
+      participantId: string;
+      peerEndpoint: string;
+      timeoutMs?: number;
+      jwsSigningKeyPath?: string;
+      outboundTls?: OutboundTlsConfig;
+      log: Logger;
+    },
+  ) {
     this.signingKey = options.jwsSigningKeyPath ? readSigningKey(options.jwsSigningKeyPath) : undefined;
+    this.agents = createAgents(credentialsOf(options.outboundTls));
   }
 
   async send(message: OutgoingMessage): Promise<void> {
@@ -49,7 +69,7 @@ export class PeerSender {
     });
     const body = message.body === undefined ? undefined : JSON.stringify(message.body);
     if (this.signingKey && body !== undefined) headers['fspiop-signature'] = await sign(headers, body, this.signingKey);
-    const { status, text } = await httpExchange(target, method, headers, body, timeoutMs);
+    const { status, text } = await httpExchange(target, method, headers, body, timeoutMs, this.agents);
     log.debug({ method, url: target.href, status }, 'sent to the switch');
     if (status >= 500 || status === 0) throw new Error(`${method} ${target.href} answered ${status}`);
     if (isRedirect(status)) {

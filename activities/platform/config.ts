@@ -168,7 +168,7 @@ function list(env: NodeJS.ProcessEnv, name: string, fallback = ''): string[] {
     .filter(Boolean);
 }
 
-function certificateFiles(env: NodeJS.ProcessEnv, certName: string, keyName: string): CertificateFiles | undefined {
+export function certificateFiles(env: NodeJS.ProcessEnv, certName: string, keyName: string): CertificateFiles | undefined {
   const [certPath, keyPath] = [env[certName], env[keyName]];
   if (!certPath && !keyPath) return undefined;
   if (!certPath || !keyPath) throw new Error(`${certName} and ${keyName} go together: set both or neither`);
@@ -184,7 +184,7 @@ export function temporalTlsConfig(env: NodeJS.ProcessEnv): TemporalTlsConfig | u
 }
 
 /** Whether `host` is reachable from this machine only: 127.0.0.0/8, ::1 or localhost. */
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 

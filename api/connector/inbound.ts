@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { TLSSocket } from 'node:tls';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
@@ -20,6 +21,19 @@ export interface InboundDependencies {
   hubParticipantName: string;
   /** With VALIDATE_INBOUND_JWS: the signature check of every message with a body (inboundSignatures). */
   checkSignature?: SignatureCheck;
+  /**
+   * What makes a message's FSPIOP-Source true (connectorExposureProblem requires one beyond loopback): `certificate`,
+   * the switch's client certificate on the connection; `signature`, VALIDATE_INBOUND_JWS alone, which binds only a
+   * message with a body to its sender, so one without a body is never the switch's; `network`, loopback or a network
+   * that lets only the switch through.
+   */
+  senderProof: 'certificate' | 'signature' | 'network';
+}
+
+/** How the connector knows the switch sends: its certificate, else signatures if it checks them, else the network. */
+export function senderProofOf(config: { inboundTls?: unknown; validateInboundJws?: boolean }): InboundDependencies['senderProof'] {
+  if (config.inboundTls) return 'certificate';
+  return config.validateInboundJws ? 'signature' : 'network';
 }
 
 /** One message a connector takes from the switch. */
@@ -95,6 +109,20 @@ function pathsOf(resource: Resource, name: MessageName): string[] {
   return [`/${resource}/:ID${suffix}`];
 }
 
+/**
+ * With INBOUND_MUTUAL_TLS_ENABLED the TLS handshake has checked the client certificate's CA; this checks that it is the
+ * switch's (its subject CN is HUB_PARTICIPANT_NAME, as a participant's CN is its name), since a scheme's CA signs
+ * participants' certificates too and a participant must not reach another's connector but through the switch.
+ */
+function refuseAllButTheSwitch(ctx: Context, hubParticipantName: string): void {
+  const socket = ctx.req.socket;
+  // Null once the socket has closed under the request: nobody is bound, so nothing is taken.
+  const certificate = socket instanceof TLSSocket ? socket.getPeerCertificate() : undefined;
+  if (!(socket instanceof TLSSocket) || !socket.authorized || certificate?.subject?.CN !== hubParticipantName) {
+    throw new HttpError(403, 'validationError', `only the switch (a client certificate for ${hubParticipantName}) delivers here`);
+  }
+}
+
 /** The headers a conversation may need later (FSPIOP's own, its date and media type), not every header of the request: each is kept in history. */
 function fspiopHeadersOf(headers: Context['headers']): Record<string, string> {
   const kept = Object.entries(headers).filter(
@@ -123,6 +151,7 @@ export function inboundRouter(routes: InboundRoute[], deps: InboundDependencies)
     const isCallback = method === 'PUT' || method === 'PATCH';
     for (const path of pathsOf(route.resource, route.name)) {
       router.register(path, [method], async (ctx: Context) => {
+        if (deps.senderProof === 'certificate') refuseAllButTheSwitch(ctx, deps.hubParticipantName);
         const source = ctx.get('fspiop-source');
         if (!source) throw new HttpError(400, 'missingElement', 'FSPIOP-Source header is required');
         const { body, text } = method === 'GET' || method === 'DELETE' ? { body: undefined, text: '' } : await readJsonBody(ctx);
@@ -133,7 +162,8 @@ export function inboundRouter(routes: InboundRoute[], deps: InboundDependencies)
           name: route.name,
           id: idOf(ctx),
           source,
-          fromSwitch: source === deps.hubParticipantName,
+          fromSwitch: source === deps.hubParticipantName && (deps.senderProof !== 'signature' || body !== undefined),
+          ...(deps.senderProof === 'signature' ? { viaSwitch: false as const } : {}),
           headers,
           body: route.validate ? route.validate(body) : body,
         };

@@ -48,6 +48,12 @@ export interface PeerMessage<Body = unknown> {
    * relaying a participant. Absent from messages recorded before connectors told the two apart.
    */
   fromSwitch?: boolean;
+  /**
+   * False where the connector cannot tell that the switch's connection carried it (VALIDATE_INBOUND_JWS alone): a
+   * participant's signed message then reads the same whether the switch relayed it or the participant sent it
+   * straight to the connector. Absent where the connection is the switch's, and from messages recorded before.
+   */
+  viaSwitch?: false;
   headers: Record<string, string>;
   /** Parsed and validated against the resource's schema; undefined for a GET or DELETE. */
   body: Body;

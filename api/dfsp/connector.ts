@@ -5,7 +5,7 @@ import type { DfspBackends } from '../../activities/dfsp/dependencies';
 import { createDfspActivities } from '../../activities/dfsp';
 import { SimulatedThirdpartyBackend } from '../../activities/dfsp/backend/thirdpartySimulator';
 import { startConnector, RunningConnector } from '../../worker/connector';
-import { inboundRouter } from '../connector/inbound';
+import { inboundRouter, senderProofOf } from '../connector/inbound';
 import { inboundSignatures } from '../connector/signature';
 import { fspiopInbound } from './fspiopInbound';
 import { dfspOutboundRouter } from './outbound';
@@ -43,6 +43,7 @@ export function startDfspConnector(
         log,
         hubParticipantName: config.hubParticipantName,
         checkSignature: inboundSignatures(config),
+        senderProof: senderProofOf(config),
       }),
     ],
     outbound: [dfspOutboundRouter(client, config), ...pages],

@@ -4,7 +4,7 @@ import { genericKeySecretOf, type PispConfig } from '../../activities/pisp/confi
 import { createPispActivities } from '../../activities/pisp';
 import { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import { startConnector, RunningConnector } from '../../worker/connector';
-import { inboundRouter } from '../connector/inbound';
+import { inboundRouter, senderProofOf } from '../connector/inbound';
 import { inboundSignatures } from '../connector/signature';
 import { pispInbound } from './inbound';
 import { pispOutboundRouter } from './outbound';
@@ -32,6 +32,7 @@ export function startPispConnector(config: PispConfig, log: Logger, workflowBund
           log,
           hubParticipantName: config.hubParticipantName,
           checkSignature: inboundSignatures(config),
+          senderProof: senderProofOf(config),
         }),
       ],
       outbound: [pispOutboundRouter(client, config, linkedConsents)],

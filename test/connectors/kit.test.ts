@@ -30,7 +30,7 @@ useSwitch(test, async (started) => {
     workflowsPath: require.resolve('../../workflows/dfsp'),
     workflowBundlePath: connectorBundle('dfsp'),
     activities: createMessageActivities(new PeerSender({ ...config, log })),
-    inbound: [inboundRouter(quoteAnswers, { client, taskQueue: config.taskQueue, log, hubParticipantName: config.hubParticipantName })],
+    inbound: [inboundRouter(quoteAnswers, { client, taskQueue: config.taskQueue, log, hubParticipantName: config.hubParticipantName, senderProof: 'network' })],
     outbound: [],
   }));
   await onboardConnector(hub, connector);

@@ -53,13 +53,16 @@ export async function onboardConnector(hub: SwitchHarness, connector: RunningCon
 }
 
 /** A DFSP connector over a fresh simulated bank, onboarded at the test switch. */
-export async function startTestDfsp(hub: SwitchHarness, options: { name?: string; fundsIn?: number; msisdnPrefix?: string } = {}) {
+export async function startTestDfsp(
+  hub: SwitchHarness,
+  options: { name?: string; fundsIn?: number; msisdnPrefix?: string; config?: Partial<ConnectorConfig> } = {},
+) {
   const name = options.name ?? uniqueName();
   const bank = new SimulatedBank(name, sampleCustomers(name, 'USD', options.msisdnPrefix));
   // The outbound port is known before start, so the bank's login page (an authUri) can name it.
   const outboundPort = await freePort();
   const backends = simulatedBackends(bank, `http://127.0.0.1:${outboundPort}/simulator/login`);
-  const connector = await startDfspConnector(connectorConfig(hub, name, { outboundPort }), testLog(), backends, {
+  const connector = await startDfspConnector(connectorConfig(hub, name, { outboundPort, ...options.config }), testLog(), backends, {
     workflowBundlePath: connectorBundle('dfsp'),
     simulatorPages: true,
   });

@@ -80,12 +80,17 @@ export async function transferFunds(
  * The transfer's end, if a message settles it: the switch's error or ABORTED, or a COMMITTED with the fulfilment of
  * the transfer's condition (the switch checked it before it committed; one that does not match never came from it).
  * The payee's COMMITTED that the switch relays is taken as it comes, as Mojaloop's SDK takes it: its fulfilment is
- * ILP's proof the payee was paid, which the switch needed to commit.
+ * ILP's proof the payee was paid, which the switch needed to commit. Where the connector cannot tell that the
+ * switch's connection carried it (`viaSwitch: false`), the payee could have sent it without fulfilling at the switch,
+ * so it is checked with the switch. Messages recorded before that field existed lack it and settle as they did, so
+ * the histories that hold them replay unchanged without a patch.
  */
 async function settledBy(message: PeerMessage, condition: string): Promise<Answered<TransfersIDPutResponse> | undefined> {
   if (message.name === 'error') return message.fromSwitch ? failedWith(errorInformationOf(message)) : undefined;
   const answer = message.body as TransfersIDPutResponse;
-  if (answer.transferState === 'COMMITTED')
-    return answer.fulfilment && (await ilp.fulfilsCondition(answer.fulfilment, condition)) ? { ok: true, body: answer } : undefined;
+  if (answer.transferState === 'COMMITTED') {
+    const carriedBySwitch = message.fromSwitch || message.viaSwitch !== false;
+    return carriedBySwitch && answer.fulfilment && (await ilp.fulfilsCondition(answer.fulfilment, condition)) ? { ok: true, body: answer } : undefined;
+  }
   return answer.transferState === 'ABORTED' && message.fromSwitch ? { ok: true, body: answer } : undefined;
 }
