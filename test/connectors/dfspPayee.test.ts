@@ -7,6 +7,8 @@ import { SimulatedBank } from '../../activities/dfsp/backend/simulatedBank';
 import { transactionIn } from '../../activities/hub/conversations/transactionDetails';
 import { fulfilmentOf, ilpFor, transactionIn as transactionInPacket, transactionObjectOf } from '../../activities/dfsp/fspiop/ilp';
 import { startDfspConnector } from '../../api/dfsp/connector';
+import { participantWorkflowIds } from '../../api/contracts/peers';
+import { MAX_ASKS_ON_PEER_WORD } from '../../workflows/dfsp/payeeTransfer';
 import type { QuotesIDPutResponse, QuotesPostRequest } from '../../api/contracts/bodies';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
@@ -322,6 +324,75 @@ test.serial('a transfer error a peer sends straight to the payee’s connector a
   t.like(notified[0]?.notification, { finalNotification: { transferState: 'COMMITTED' } });
   t.is(balanceOf(payee.bank, BOB), String(Number(bob) + 4), 'Bob keeps the credit the switch committed');
 });
+
+/** The switch as a payee connector reaches it through a proxy that takes its fulfilments (200) and passes them on to nobody. */
+async function fulfilmentsSwallowed(): Promise<{ url: string; swallowed: string[]; close(): Promise<void> }> {
+  const swallowed: string[] = [];
+  const { server, port } = await serveLocally((request, body, reply) => {
+    const fulfilment = request.method === 'PUT' ? /^\/transfers\/([^/]+)$/.exec(request.url ?? '') : null;
+    if (fulfilment) {
+      swallowed.push(fulfilment[1]!);
+      return void reply.writeHead(200).end();
+    }
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(([name, value]) => typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)),
+    ) as Record<string, string>;
+    void fetch(`${hub.url}${request.url}`, { method: request.method, headers, body: body.length ? body : undefined }).then(
+      async (answered) => reply.writeHead(answered.status, { 'content-type': 'application/json' }).end(Buffer.from(await answered.arrayBuffer())),
+      () => reply.writeHead(502).end(),
+    );
+  });
+  return { url: `http://127.0.0.1:${port}`, swallowed, close: () => new Promise<void>((resolve) => (server as http.Server).close(() => resolve())) };
+}
+
+test.serial(
+  'a peer repeating its transfer error while the switch has not decided makes the payee ask the switch a few times, not once per message',
+  async (t) => {
+    const proxy = await fulfilmentsSwallowed();
+    stops.push(proxy.close);
+    const held = await startTestDfsp(hub, { config: { peerEndpoint: proxy.url } });
+    stops.push(() => held.connector.stop());
+    const quote = await quoted(payer, held.name, '3');
+    const transfer = { ...transferBody(payer.name, held.name, '3', { condition: quote.condition }), ilpPacket: quote.ilpPacket };
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: held.name, body: transfer });
+    // The payee fulfilled, and the switch never heard: it holds the transfer RESERVED, and says so when asked.
+    await pollUntil(
+      async () => proxy.swallowed.includes(transfer.transferId),
+      (found) => found,
+    );
+    const straightToPayee = (path: string, method: string, body: unknown) =>
+      fetch(`${held.connector.inboundUrl}${path}`, {
+        method,
+        headers: {
+          'content-type': 'application/vnd.interoperability.transfers+json;version=1.1',
+          date: new Date().toUTCString(),
+          'fspiop-source': payer.name,
+          'fspiop-destination': held.name,
+        },
+        body: JSON.stringify(body),
+      });
+    const error = { errorInformation: { errorCode: '3303', errorDescription: 'Transfer expired' } };
+    for (let sent = 0; sent < 10; sent++) t.is((await straightToPayee(`/transfers/${transfer.transferId}/error`, 'PUT', error)).status, 200);
+    // Its first message and the ten errors: once the conversation is idle (its last task done, nothing pending) with all
+    // of them in its history, it has taken them all.
+    const handle = held.connector.client.workflow.getHandle(participantWorkflowIds.payeeTransfer(transfer.transferId));
+    const events = await pollUntil(
+      async () => {
+        const [history, described] = await Promise.all([handle.fetchHistory(), handle.describe()]);
+        const all = history.events ?? [];
+        const lastTaskDone = all.map((event) => Boolean(event.workflowTaskCompletedEventAttributes)).lastIndexOf(true);
+        const taskToCome = all.slice(lastTaskDone).some((event) => event.workflowTaskScheduledEventAttributes);
+        const idle = !described.raw.pendingActivities?.length && !described.raw.pendingChildren?.length && lastTaskDone >= 0 && !taskToCome;
+        return idle && all.filter((event) => event.workflowExecutionSignaledEventAttributes).length >= 11 ? all : undefined;
+      },
+      (found) => found !== undefined,
+    );
+    t.truthy(events, 'the conversation took the eleven messages and went idle: it is not still asking');
+    const asks = (events ?? []).filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes).length;
+    t.true(asks >= 1, 'the payee asked the switch');
+    t.true(asks <= MAX_ASKS_ON_PEER_WORD, `${asks} asks for 10 messages`);
+  },
+);
 
 /** A core-banking system behind the sdk-scheme-adapter's backend API, as a real HTTP server that records what it is asked. */
 async function startBackend(): Promise<{ url: string; received: Array<{ method: string; path: string; body: any }>; close(): Promise<void> }> {

@@ -12,7 +12,7 @@ import type { RunningConnector } from '../../worker/connector';
 import { uniqueName } from '../helpers/database';
 import { ilpPair } from '../helpers/fspiopBodies';
 import { pollUntil } from '../helpers/polling';
-import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 type TestDfsp = Awaited<ReturnType<typeof startTestDfsp>>;
 
@@ -299,4 +299,54 @@ test('a COMMITTED whose fulfilment does not hash to the condition is not taken f
   t.is(sent.status, 500, JSON.stringify(sent.body));
   t.is(sent.body.transferState.currentState, 'ERROR_OCCURRED');
   t.is(await hub.position({ name: connector.config.participantId }), before, 'the switch moved nothing');
+});
+
+/**
+ * What the switch delivers to a payer connector, through a proxy in front of its inbound API that drops the payee's
+ * relayed fulfilment and takes the fulfilment out of the switch's own answers: a hub whose answer to GET /transfers
+ * states COMMITTED without one, as the API allows.
+ */
+async function fulfilmentsLeftOut(connector: () => RunningConnector) {
+  const server = http.createServer((incoming, reply) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => void relay(incoming, Buffer.concat(chunks), reply));
+  });
+  async function relay(incoming: http.IncomingMessage, body: Buffer, reply: http.ServerResponse): Promise<void> {
+    const answer = incoming.method === 'PUT' && /^\/transfers\/[^/]+$/.test(incoming.url ?? '');
+    const fromSwitch = incoming.headers['fspiop-source'] === HUB_ID;
+    if (answer && !fromSwitch) return void reply.writeHead(200).end();
+    let sent = body;
+    if (answer) {
+      const { fulfilment: _left, ...rest } = JSON.parse(body.toString('utf-8')) as Record<string, unknown>;
+      sent = Buffer.from(JSON.stringify(rest));
+    }
+    const headers = Object.fromEntries(
+      Object.entries(incoming.headers).filter(([name, value]) => typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)),
+    ) as Record<string, string>;
+    const answered = await fetch(`${connector().inboundUrl}${incoming.url}`, { method: incoming.method, headers, body: sent.length ? sent : undefined });
+    reply.writeHead(answered.status, { 'content-type': 'application/json' }).end(Buffer.from(await answered.arrayBuffer()));
+  }
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+test('the switch’s own COMMITTED ends the transfer at the payer even without a fulfilment: the payer does not ask for ever', async (t) => {
+  const name = uniqueName();
+  let connector: RunningConnector | undefined;
+  const proxy = await fulfilmentsLeftOut(() => connector!);
+  t.teardown(() => proxy.close());
+  connector = await startDfspConnector(connectorConfig(hub, name, { requestTimeoutMs: 2_000 }), testLog(), simulatedBackends(new SimulatedBank(name)), {
+    workflowBundlePath: connectorBundle('dfsp'),
+  });
+  t.teardown(() => connector!.stop());
+  await hub.onboard(name, proxy.url);
+  const payee = await quotingPayee(async (transfer) => void (await fulfilAtSwitch(payee, transfer)));
+
+  const request = { ...transferRequest({ idType: 'MSISDN', idValue: BOB, fspId: payee.name }, '3'), skipPartyLookup: true };
+  const sent = await outbound('POST', '/transfers', request, connector);
+  t.is(sent.status, 200, JSON.stringify(sent.body));
+  t.is(sent.body.currentState, 'COMPLETED');
+  t.is(sent.body.fulfil.body.transferState, 'COMMITTED');
+  t.is(sent.body.fulfil.body.fulfilment, undefined, 'the switch’s answer, as it came');
 });

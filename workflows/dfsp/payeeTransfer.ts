@@ -37,6 +37,9 @@ const AFTER_EXPIRY_MS = 30_000;
  * The switch may repeat the POST until it has the answer: each repeat is answered the same, and the bank is asked
  * once. A PATCH /transfers/{ID} (the switch's final state) is passed on to the bank as the SDK passes it on.
  */
+/** How often messages in a participant's name make the payee ask the switch about one transfer; its expiry asks once more. */
+export const MAX_ASKS_ON_PEER_WORD = 3;
+
 export async function payeeTransfer(): Promise<void> {
   const inbox = new Inbox();
   const ofTransfer = kindsOn('transfers', 'request', 'patch', 'error');
@@ -70,6 +73,9 @@ export async function payeeTransfer(): Promise<void> {
   const fulfil = outcome.ok ? outcome.body : undefined;
 
   const keptUntil = Date.parse(transfer.expiration) + AFTER_EXPIRY_MS;
+  // Before the patch, every message in a participant's name was asked about.
+  const askingBounded = patched('payee-asks-on-a-peers-word-a-few-times');
+  let peerAsks = 0;
   for (;;) {
     const next = await inbox.next(ofTransfer, keptUntil - Date.now());
     if (!next) {
@@ -82,8 +88,9 @@ export async function payeeTransfer(): Promise<void> {
     }
     if (next.name === 'request') await answerRepeat(first, next, outcome);
     else if (switchDecides && !next.fromSwitch) {
-      // A participant (the payer, or any that knows the ID) cannot end a transfer: the switch is asked instead.
-      if (fulfil && !told) {
+      // A participant (the payer, or any that knows the ID) cannot end a transfer: the switch is asked instead, a few
+      // times at most, so that a peer repeating its message cannot make the payee ask the switch without end.
+      if (fulfil && !told && (!askingBounded || peerAsks++ < MAX_ASKS_ON_PEER_WORD)) {
         const final = await finalStateAtSwitch(transfer.transferId);
         if (final) await tellBank(final, fulfil);
       }

@@ -88,6 +88,9 @@ export async function transferFunds(
 async function settledBy(message: PeerMessage, condition: string): Promise<Answered<TransfersIDPutResponse> | undefined> {
   if (message.name === 'error') return message.fromSwitch ? failedWith(errorInformationOf(message)) : undefined;
   const answer = message.body as TransfersIDPutResponse;
+  // The switch's own COMMITTED (its answer to GET) ends the transfer even without a fulfilment, which is its to give.
+  if (answer.transferState === 'COMMITTED' && message.fromSwitch && !answer.fulfilment && patched('payer-takes-the-switchs-commit'))
+    return { ok: true, body: answer };
   if (answer.transferState === 'COMMITTED') {
     const carriedBySwitch = message.fromSwitch || message.viaSwitch !== false;
     return carriedBySwitch && answer.fulfilment && (await ilp.fulfilsCondition(answer.fulfilment, condition)) ? { ok: true, body: answer } : undefined;
