@@ -44,7 +44,7 @@ export interface ConnectorConfig {
   authServiceId: string;
   /**
    * HUB_PARTICIPANT_NAME: the switch's own FSPIOP-Source (the hub's setting of that name). What the switch says as
-   * itself (its errors, its answer to GET /transfers, its PATCH) settles a transfer; a message with a participant's
+   * itself (its errors, its answer to GET /transfers, its PATCH) decides a transfer; a message with a participant's
    * name, which the switch relays but the participant could also send straight to the connector, does not alone.
    */
   hubParticipantName: string;

@@ -191,7 +191,7 @@ export function participantRoutes({ participants, limits, funds, validator }: Ad
   });
 
   // Document 3 lists POST for this path, the central-ledger document PUT: both record the outcome.
-  const settleFundsOut = async (ctx: Context) => {
+  const resolveFundsOut = async (ctx: Context) => {
     const request = await body<{ action?: 'recordFundsOutCommit' | 'recordFundsOutAbort'; reason: string }>(ctx, validator, 'RecordFundsOut');
     if (!request.action) throw new HttpError(400, 'missingElement', "body must have required property 'action'");
     const transferId = transferIdOf(ctx.params.transferId);
@@ -199,8 +199,8 @@ export function participantRoutes({ participants, limits, funds, validator }: Ad
     else await funds.recordFundsOutAbort(ctx.params.name, accountId(ctx), transferId);
     noBody(ctx, 202);
   };
-  router.put('/participants/:name/accounts/:id/transfers/:transferId', settleFundsOut);
-  router.post('/participants/:name/accounts/:id/transfers/:transferId', settleFundsOut);
+  router.put('/participants/:name/accounts/:id/transfers/:transferId', resolveFundsOut);
+  router.post('/participants/:name/accounts/:id/transfers/:transferId', resolveFundsOut);
 
   return router;
 }

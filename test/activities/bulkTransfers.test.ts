@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import test from 'ava';
 import { BulkTransfers } from '../../activities/hub/conversations/bulkTransfers';
-import { JournalEntry, LedgerTransfer } from '../../activities/hub/db/entities';
+import { JournalEntry, LedgerTransfer, ParticipantAccount } from '../../activities/hub/db/entities';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
-import { netDebitCap } from '../../activities/hub/ledger/netDebitCap';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 import { bulkItem, bulkTransferBody } from '../helpers/fspiopBodies';
@@ -88,38 +87,37 @@ function movementsBetween(payer: { position: number }, payee: { position: number
   }));
 }
 
-test('a ledger step over many movements, repeated, reserves each once; a movement the guard refuses is left out and the rest go on', async (t) => {
+test('a ledger step over many movements, repeated, reserves each once; a movement the Net Debit Cap refuses is left out and the rest go on', async (t) => {
   const [payer, payee] = [await dfsp(100), await dfsp()];
   const movements = movementsBetween(payer, payee, ['70', '40', '30']);
-  const options = { guard: netDebitCap(), extraLocks: [payer.settlement] };
-  const first = await admin.services.ledger.reserveEach(movements, options);
+  const first = await admin.services.ledger.reserveEach(movements);
   t.deepEqual(
     first.map((r) => ('refused' in r ? r.refused.errorInformation.errorCode : 'reserved')),
     ['reserved', '4200', 'reserved'],
   );
-  const again = await admin.services.ledger.reserveEach([movements[0], movements[2]], options);
+  const again = await admin.services.ledger.reserveEach([movements[0], movements[2]]);
   t.true(again.every((r) => 'reserved' in r));
   const ids = movements.map((m) => m.transferId);
   const journal = await admin.services.db.read((manager) => manager.find(JournalEntry, { where: ids.map((transferId) => ({ transferId })) }));
   t.is(journal.length, 2, 'one RESERVE row per reserved movement');
   t.is(await positionOf(payer.name), 100);
 
-  const settled = await admin.services.ledger.settleEach([
+  const resolved = await admin.services.ledger.resolveEach([
     { transferId: ids[0], outcome: 'COMMITTED' },
     { transferId: ids[2], outcome: 'ABORTED' },
   ]);
   t.deepEqual(
-    settled.map((m) => m.state),
+    resolved.map((m) => m.state),
     ['COMMITTED', 'ABORTED'],
   );
-  const repeated = await admin.services.ledger.settleEach([
+  const repeated = await admin.services.ledger.resolveEach([
     { transferId: ids[0], outcome: 'ABORTED' },
     { transferId: ids[2], outcome: 'COMMITTED' },
   ]);
   t.deepEqual(
     repeated.map((m) => m.state),
     ['COMMITTED', 'ABORTED'],
-    'a settled movement keeps its outcome',
+    'a resolved movement keeps its outcome',
   );
   const states = await admin.services.db.read((manager) => manager.find(LedgerTransfer, { where: ids.map((transferId) => ({ transferId })) }));
   t.is(states.length, 2);
@@ -128,17 +126,44 @@ test('a ledger step over many movements, repeated, reserves each once; a movemen
   t.deepEqual((await checkLedger(admin.services.db)).violations, []);
 });
 
-test('the ledger refuses a commit at or after the reservation expires and releases it instead; one before its expiration commits', async (t) => {
+test('the ledger checks every reservation by the accounts it moves, whoever calls it: a payment against cover and cap, a withdrawal against the deposit', async (t) => {
+  const [payer, payee] = [await dfsp(100), await dfsp()];
+  const { ledger, db } = admin.services;
+  const [beyondCap] = movementsBetween(payer, payee, ['100.0001']);
+  await t.throwsAsync(ledger.reserve(beyondCap), { message: /Net Debit Cap 100/ });
+  const [atCap] = movementsBetween(payer, payee, ['100']);
+  await ledger.reserve(atCap);
+  t.is(await positionOf(payer.name), 100);
+
+  // 1000 deposited, 100 of it covering the position: 900 may leave, not a minor unit more.
+  const reconciliation = (await db.read((m) => m.findOneBy(ParticipantAccount, { ledgerAccountType: 'HUB_RECONCILIATION', currency: 'USD' })))!;
+  const withdrawal = (amount: string) => ({
+    transferId: crypto.randomUUID(),
+    kind: 'FUNDS_OUT',
+    debitAccountId: payer.settlement,
+    creditAccountId: reconciliation.id,
+    amount,
+    currency: 'USD',
+  });
+  await t.throwsAsync(ledger.reserve(withdrawal('900.0001')), { message: /exceeds the available 900/ });
+  await t.throwsAsync(ledger.post(withdrawal('900.0001')), { message: /exceeds the available 900/ }, 'posting at once is no way round it');
+  await ledger.reserve(withdrawal('900'));
+  t.deepEqual((await checkLedger(db)).violations, []);
+});
+
+test('the ledger refuses a commit at or after the expiry a reservation carries and releases it instead; one before its expiry commits', async (t) => {
   const [payer, payee] = [await dfsp(), await dfsp()];
-  const movements = movementsBetween(payer, payee, ['8', '5']);
-  await admin.services.ledger.reserveEach(movements, { guard: netDebitCap(), extraLocks: [payer.settlement] });
-  const [late, live] = movements.map((m) => m.transferId);
-  const settled = await admin.services.ledger.settleEach([
-    { transferId: late, outcome: 'COMMITTED', expiration: new Date(Date.now() - 1) },
-    { transferId: live, outcome: 'COMMITTED', expiration: new Date(Date.now() + 60_000) },
+  const [lapsing, lasting] = movementsBetween(payer, payee, ['8', '5']);
+  await admin.services.ledger.reserveEach([
+    { ...lapsing, expiresAt: new Date(Date.now() - 1) },
+    { ...lasting, expiresAt: new Date(Date.now() + 60_000) },
+  ]);
+  const resolved = await admin.services.ledger.resolveEach([
+    { transferId: lapsing.transferId, outcome: 'COMMITTED' },
+    { transferId: lasting.transferId, outcome: 'COMMITTED' },
   ]);
   t.deepEqual(
-    settled.map((m) => m.state),
+    resolved.map((m) => m.state),
     ['ABORTED', 'COMMITTED'],
   );
   t.is(await positionOf(payer.name), 5, 'only the live movement moved the position, and nothing stays reserved');

@@ -96,16 +96,18 @@ test('the sweep releases a reservation still held long after its transfer expire
   t.false((await sweep.stale({ graceMs: 0 })).transferIds.includes(stranded.transferId));
 });
 
-test('the ledger itself refuses a commit at or after the expiration it is given (3303), whoever asks, and the reservation stands', async (t) => {
+test('the ledger itself refuses a commit at or after the expiry its reservation carries (3303), whoever asks, and the reservation stands', async (t) => {
   const transfers = new Transfers(admin.services);
   const [payer, payee] = [await dfsp(), await dfsp()];
   const body = transferBody(payer, payee, '8', { expiresInMs: 60_000 });
   await transfers.prepare({ body, source: payer, requestHash: 'h' });
-  const late = admin.services.ledger.commit(body.transferId, undefined, new Date(Date.now() - 1));
-  await t.throwsAsync(late, { message: /expired at .* before it could commit/ });
-  const reservation = await admin.services.db.read((m) => m.findOneBy(LedgerTransfer, { transferId: body.transferId }));
-  t.is(reservation!.state, 'RESERVED', 'left to the transfer to release');
+  const reservationOf = () => admin.services.db.read((m) => m.findOneBy(LedgerTransfer, { transferId: body.transferId }));
+  t.is((await reservationOf())!.expiresAt?.toISOString(), new Date(body.expiration).toISOString(), 'the reservation carries the expiration');
+  await admin.services.db.transaction((m) => m.update(LedgerTransfer, { transferId: body.transferId }, { expiresAt: new Date(Date.now() - 1) }));
+  await t.throwsAsync(admin.services.ledger.commit(body.transferId), { message: /expired at .* before it could commit/ });
+  t.is((await reservationOf())!.state, 'RESERVED', 'left to the transfer to release');
   t.is((await admin.call('GET', `/participants/${payer}/positions?currency=USD`)).body.value, 8);
-  await admin.services.ledger.commit(body.transferId, undefined, new Date(Date.now() + 60_000));
-  t.is((await admin.services.db.read((m) => m.findOneBy(LedgerTransfer, { transferId: body.transferId })))!.state, 'COMMITTED');
+  await admin.services.db.transaction((m) => m.update(LedgerTransfer, { transferId: body.transferId }, { expiresAt: new Date(Date.now() + 60_000) }));
+  await admin.services.ledger.commit(body.transferId);
+  t.is((await reservationOf())!.state, 'COMMITTED');
 });

@@ -386,6 +386,7 @@ test.serial(
         return idle && all.filter((event) => event.workflowExecutionSignaledEventAttributes).length >= 11 ? all : undefined;
       },
       (found) => found !== undefined,
+      60_000,
     );
     t.truthy(events, 'the conversation took the eleven messages and went idle: it is not still asking');
     const asks = (events ?? []).filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes).length;

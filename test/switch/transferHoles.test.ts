@@ -4,6 +4,7 @@ import test from 'ava';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { BulkTransfers } from '../../activities/hub/conversations/bulkTransfers';
 import { Transfers } from '../../activities/hub/conversations/transfers';
+import { LedgerTransfer } from '../../activities/hub/db/entities';
 import { BulkTransferRecord, TransferRecord } from '../../activities/hub/db/switchEntities';
 import { workflowIds } from '../../api/contracts/conversations';
 import { requestHash } from '../../api/contracts/requestHash';
@@ -294,10 +295,12 @@ test('the sweep releases a reservation long expired however many live reservatio
   const transfers = new Transfers(hub.services);
   const stale = transferBody(payer.name, payee.name, '7', { expiresInMs: 60_000 });
   await transfers.prepare({ body: stale, source: payer.name, requestHash: 'stale' });
-  // Its workflow is gone and it expired ten minutes ago.
-  await hub.services.db.transaction((manager) =>
-    manager.update(TransferRecord, { transferId: stale.transferId }, { expiration: new Date(Date.now() - 600_000) }),
-  );
+  // Its workflow is gone and it expired ten minutes ago: the reservation carries the expiry the sweep reads.
+  const tenMinutesAgo = new Date(Date.now() - 600_000);
+  await hub.services.db.transaction(async (manager) => {
+    await manager.update(TransferRecord, { transferId: stale.transferId }, { expiration: tenMinutesAgo });
+    await manager.update(LedgerTransfer, { transferId: stale.transferId }, { expiresAt: tenMinutesAgo });
+  });
   t.is(await position(payer), 5_007);
 
   await temporal().workflow.execute(reservationSweep, { workflowId: `sweep-${crypto.randomUUID()}`, taskQueue });

@@ -198,7 +198,7 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
 
   // The account follows the switch: the hold is committed once the transfer committed, released on any other known
   // ending. It runs beside the final message, which does not wait on the bank.
-  const accountFollows = settleHold(outcome);
+  const accountFollows = resolveHold(outcome);
 
   // Exactly one final outcome (Document 1, "Events"). It is sent once, with retries; it cannot undo what happened.
   switch (outcome.kind) {
@@ -218,10 +218,10 @@ export async function dfspThirdpartyTransaction({ transactionRequestId }: DfspTh
   await accountFollows;
   return outcome.kind;
 
-  async function settleHold(ended: Outcome): Promise<void> {
+  async function resolveHold(ended: Outcome): Promise<void> {
     if (ended.kind === 'completed') return ledger.commitReservation({ transactionRequestId, amount: ended.amount });
     if (outcomeKnown) return ledger.releaseReservation(transactionRequestId);
-    // A transfer whose end is unknown keeps its hold: released, the money could be spent twice. An operator settles it.
+    // A transfer whose end is unknown keeps its hold: released, the money could be spent twice. An operator resolves it.
     log.error('the transfer of a third-party transaction request ended unknown: its hold is kept', { transactionRequestId });
   }
 }

@@ -79,7 +79,7 @@ export async function payeeTransfer(): Promise<void> {
   for (;;) {
     const next = await inbox.next(ofTransfer, keptUntil - Date.now());
     if (!next) {
-      // A reservation the switch's PATCH never settled: the payee asks for its state, as the SDK does after its grace time.
+      // A reservation the switch's PATCH never resolved: the payee asks for its state, as the SDK does after its grace time.
       if (fulfil?.transferState === 'RESERVED' && !told) {
         const final = await finalStateAtSwitch(transfer.transferId);
         if (final) await tellBank(final, fulfil);

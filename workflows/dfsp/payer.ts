@@ -33,7 +33,7 @@ const ilp = proxyLocalActivities<FspiopActivities>({ startToCloseTimeout: '5 sec
  * switch moved is never reported as not moved. A GET the switch refuses (4xx) or leaves unanswered says nothing
  * about the transfer: the payer asks again.
  *
- * What ends it is the switch's own word (settledBy): the payee's messages reach the payer with the payee's name
+ * What ends it is the switch's own word (endedBy): the payee's messages reach the payer with the payee's name
  * whether the switch relays them or the payee sends them straight to the payer's connector, so an error or ABORTED
  * in the payee's name is checked with the switch, and its error kept as the reason if the switch aborted.
  *
@@ -60,8 +60,8 @@ export async function transferFunds(
     if (outcome.kind === 'answered') {
       const { message } = outcome;
       if (switchDecides) {
-        const settled = await settledBy(message, transfer.condition);
-        if (settled) return settled.ok && settled.body.transferState === 'ABORTED' && payeeSaid ? failedWith(payeeSaid) : settled;
+        const ended = await endedBy(message, transfer.condition);
+        if (ended) return ended.ok && ended.body.transferState === 'ABORTED' && payeeSaid ? failedWith(payeeSaid) : ended;
         if (message.name === 'error') payeeSaid = errorInformationOf(message);
       } else {
         if (message.name === 'error') return failedWith(errorInformationOf(message));
@@ -77,15 +77,15 @@ export async function transferFunds(
 }
 
 /**
- * The transfer's end, if a message settles it: the switch's error or ABORTED, or a COMMITTED with the fulfilment of
+ * The transfer's end, if a message ends it: the switch's error or ABORTED, or a COMMITTED with the fulfilment of
  * the transfer's condition (the switch checked it before it committed; one that does not match never came from it).
  * The payee's COMMITTED that the switch relays is taken as it comes, as Mojaloop's SDK takes it: its fulfilment is
  * ILP's proof the payee was paid, which the switch needed to commit. Where the connector cannot tell that the
  * switch's connection carried it (`viaSwitch: false`), the payee could have sent it without fulfilling at the switch,
- * so it is checked with the switch. Messages recorded before that field existed lack it and settle as they did, so
+ * so it is checked with the switch. Messages recorded before that field existed lack it and end it as they did, so
  * the histories that hold them replay unchanged without a patch.
  */
-async function settledBy(message: PeerMessage, condition: string): Promise<Answered<TransfersIDPutResponse> | undefined> {
+async function endedBy(message: PeerMessage, condition: string): Promise<Answered<TransfersIDPutResponse> | undefined> {
   if (message.name === 'error') return message.fromSwitch ? failedWith(errorInformationOf(message)) : undefined;
   const answer = message.body as TransfersIDPutResponse;
   // The switch's own COMMITTED (its answer to GET) ends the transfer even without a fulfilment, which is its to give.

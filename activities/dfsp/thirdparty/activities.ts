@@ -68,7 +68,7 @@ export function createThirdpartyActivities({ config, backends }: DfspDependencie
     /**
      * The hold is taken from the account once the request's transfer has committed at the switch: the transfer's
      * amount, at most what was held. Retried, it takes nothing twice. A bank that has no such hold any more is an
-     * error for operators: the switch has moved the money, so it is retried until someone settles it.
+     * error for operators: the switch has moved the money, so it is retried until someone resolves it.
      */
     commitReservation: async (input: { transactionRequestId: string; amount: string }): Promise<void> => {
       if (!(await bank.commit(input.transactionRequestId, input.amount))) {

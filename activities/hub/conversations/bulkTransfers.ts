@@ -5,7 +5,6 @@ import { chunks, insertRows } from '../db/batches';
 import { formatAmount } from '../db/money';
 import { BulkTransferItem, BulkTransferRecord, TransferRecord } from '../db/switchEntities';
 import { expiredBeforeCommit, type Movement, type Reservation } from '../ledger/ledger';
-import { netDebitCap } from '../ledger/netDebitCap';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
 import { activeParticipant, checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
@@ -29,8 +28,8 @@ export type ItemResult = Pick<IndividualTransferResult, 'transferId' | 'fulfilme
 /** Whose view of a bulk: the payer sees every item, the payee only those sent to it. */
 export type BulkParty = 'payer' | 'payee';
 
-/** Items settled per ledger step: one transaction each, short enough not to hold the payer's position lock for long. */
-const SETTLE_BATCH = 250;
+/** Items committed or released per ledger step: one transaction each, short enough not to hold the payer's position lock for long. */
+const RESOLVE_BATCH = 250;
 
 /** What prepare decided for one item before the ledger step: the movement to reserve, or why it is refused. */
 interface PlannedItem {
@@ -40,18 +39,17 @@ interface PlannedItem {
   own: boolean;
 }
 
-/** An item's decision from the payee's answer (or the lack of one); a commit carries the item's expiration. */
+/** An item's decision from the payee's answer (or the lack of one). */
 interface Decision {
   transferId: string;
   fulfilment?: string;
-  expiration?: Date;
   errorInformation?: ErrorInformation;
 }
 
 /**
  * A bulk transfer's ledger and record steps (central-ledger's bulk prepare, fulfil and timeout handlers). Each item
  * is an individual transfer: a `TransferRecord` and a ledger movement of its own, checked and reserved as a single
- * transfer is, but all of a bulk's items in one ledger step, and settled in batches. Every step is idempotent.
+ * transfer is, but all of a bulk's items in one ledger step, and committed or released in batches. Every step is idempotent.
  */
 export class BulkTransfers {
   constructor(private readonly services: HubServices) {}
@@ -73,16 +71,13 @@ export class BulkTransfers {
       return { outcome: 'prepared', accepted: await this.countAccepted(bulk.bulkTransferId), hubId: participants.hubName };
     let planned: PlannedItem[];
     let movements: Movement[];
-    let locks: number[];
     try {
-      ({ planned, movements, locks } = await db.read((manager) => this.plan(manager, body)));
+      ({ planned, movements } = await db.read((manager) => this.plan(manager, body)));
     } catch (error) {
       if (error instanceof HubError) await this.reject(body.bulkTransferId, error.errorInformation);
       throw error;
     }
     const reservations = await ledger.reserveEach(movements, {
-      guard: netDebitCap(),
-      extraLocks: locks,
       alongside: (manager, reserved) => this.store(manager, bulk, planned, reserved),
     });
     return { outcome: 'prepared', accepted: reservations.filter((r) => 'reserved' in r).length, hubId: participants.hubName };
@@ -90,7 +85,7 @@ export class BulkTransfers {
 
   /**
    * The payee's answers: a fulfilment that hashes to its own item's condition commits that item, unless the item
-   * has expired by the time the ledger settles it (3303, as central-ledger's fulfil handler refuses each of a bulk's
+   * has expired by the time the ledger resolves it (3303, as central-ledger's fulfil handler refuses each of a bulk's
    * late commits); any other answer releases it (an invalid fulfilment with 3100, the payee's error with that
    * error). Items the payee left out stay reserved; `open` counts them.
    */
@@ -101,14 +96,14 @@ export class BulkTransfers {
       const record = open.get(result.transferId);
       if (record && !decisions.has(result.transferId)) decisions.set(result.transferId, decide(record, result));
     }
-    await this.settle(input.bulkTransferId, [...decisions.values()]);
+    await this.resolve(input.bulkTransferId, [...decisions.values()]);
     return { open: open.size - decisions.size };
   }
 
   /** Releases every item still reserved, each with `errorInformation` (expiry, the payee's error for the whole bulk). */
   async releaseOpen(input: { bulkTransferId: string; errorInformation: ErrorInformation }): Promise<void> {
     const open = await this.openItems(input.bulkTransferId);
-    await this.settle(
+    await this.resolve(
       input.bulkTransferId,
       [...open.keys()].map((transferId) => ({ transferId, errorInformation: input.errorInformation })),
     );
@@ -192,6 +187,8 @@ export class BulkTransfers {
    */
   private async plan(manager: EntityManager, body: BulkTransfersPostRequest) {
     checkRequest(body);
+    // Every item lapses with its bulk: the ledger refuses to commit any after it.
+    const expiresAt = new Date(body.expiration);
     await activeParticipant(manager, body.payerFsp, 'payerFspIdNotFound', 'payerFspIdNotFound');
     await activeParticipant(manager, body.payeeFsp, 'payeeFspIdNotFound', 'payeeFspIdNotFound');
     const taken = await recordsById(
@@ -202,7 +199,6 @@ export class BulkTransfers {
     const seen = new Set<string>();
     const planned: PlannedItem[] = [];
     const movements: Movement[] = [];
-    const locks = new Set<number>();
     for (const item of body.individualTransfers) {
       const { transferId, transferAmount } = item;
       if (seen.has(transferId) || taken.has(transferId)) {
@@ -216,15 +212,14 @@ export class BulkTransfers {
         const currency = transferAmount.currency;
         if (!accountsIn.has(currency)) accountsIn.set(currency, transferAccounts(manager, body.payerFsp, body.payeeFsp, currency));
         const accounts = await accountsIn.get(currency)!;
-        movements.push({ transferId, kind: 'TRANSFER', debitAccountId: accounts.payer.id, creditAccountId: accounts.payee.id, ...transferAmount });
-        locks.add(accounts.settlement.id);
+        movements.push({ transferId, kind: 'TRANSFER', debitAccountId: accounts.payer.id, creditAccountId: accounts.payee.id, ...transferAmount, expiresAt });
         planned.push({ item, own: true });
       } catch (error) {
         if (!(error instanceof HubError)) throw error;
         planned.push({ item, own: true, refusal: error.errorInformation });
       }
     }
-    return { planned, movements, locks: [...locks] };
+    return { planned, movements };
   }
 
   /**
@@ -287,21 +282,21 @@ export class BulkTransfers {
    * the same transaction. A movement the ledger no longer holds reserved (released by the sweep) keeps its outcome;
    * one the ledger released though asked to commit had expired.
    */
-  private async settle(bulkTransferId: string, decisions: Decision[]): Promise<void> {
+  private async resolve(bulkTransferId: string, decisions: Decision[]): Promise<void> {
     const { db, ledger } = this.services;
     await db.transaction((manager) =>
       manager.update(BulkTransferRecord, { bulkTransferId, bulkTransferState: 'ACCEPTED' }, { bulkTransferState: 'PROCESSING' }),
     );
-    for (const batch of chunks(decisions, SETTLE_BATCH)) {
+    for (const batch of chunks(decisions, RESOLVE_BATCH)) {
       const byId = new Map(batch.map((decision) => [decision.transferId, decision]));
-      await ledger.settleEach(
-        batch.map(({ transferId, fulfilment, expiration }) => ({ transferId, outcome: fulfilment ? 'COMMITTED' : 'ABORTED', expiration })),
-        async (manager, settled) => {
-          for (const { transferId, state } of settled) {
+      await ledger.resolveEach(
+        batch.map(({ transferId, fulfilment }) => ({ transferId, outcome: fulfilment ? 'COMMITTED' : 'ABORTED' })),
+        async (manager, resolved) => {
+          for (const { transferId, state, expiresAt } of resolved) {
             if (state === 'RESERVED') continue;
-            const { fulfilment, expiration, errorInformation: refusal } = byId.get(transferId)!;
+            const { fulfilment, errorInformation: refusal } = byId.get(transferId)!;
             // Released though the payee fulfilled it: the ledger found it expired.
-            const released = refusal ?? errorInformation('transferExpired', expiredBeforeCommit(transferId, expiration!));
+            const released = refusal ?? errorInformation('transferExpired', expiredBeforeCommit(transferId, expiresAt!));
             const extra = state === 'COMMITTED' ? { fulfilment } : { errorInformation: released };
             await finishIn(manager, transferId, state, ['RESERVED'], extra);
           }
@@ -352,7 +347,7 @@ function decide(record: TransferRecord, result: ItemResult): Decision {
       errorInformation: errorInformation('validationError', `invalid fulfilment for transfer ${transferId}: it does not match the condition`),
     };
   }
-  return { transferId, fulfilment: result.fulfilment, expiration: record.expiration };
+  return { transferId, fulfilment: result.fulfilment };
 }
 
 function resultOf(record: TransferRecord): IndividualTransferResult {

@@ -3,7 +3,7 @@ import type { TransfersPostRequest } from '../../../api/contracts/bodies';
 import { ParticipantAccount } from '../db/entities';
 import { Decimal, unrepresentableAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
-import { findAccountByType, findParticipant } from '../participants/participants';
+import { findParticipant } from '../participants/participants';
 
 /** Who a transfer request (a single transfer or a bulk) is between and until when it holds. */
 export interface TransferRequest {
@@ -16,8 +16,6 @@ export interface TransferRequest {
 export interface TransferAccounts {
   payer: ParticipantAccount;
   payee: ParticipantAccount;
-  /** The payer's liquidity cover, read by the Net Debit Cap guard. */
-  settlement: ParticipantAccount;
 }
 
 /**
@@ -43,12 +41,11 @@ export function checkAmount(money: TransfersPostRequest['amount']): void {
   if (amount.isZero()) throw new HubError('validationError', 'amount must be greater than zero');
 }
 
-/** The payer's and payee's active POSITION accounts in the currency, and the payer's SETTLEMENT account. */
+/** The payer's and payee's active POSITION accounts in the currency. */
 export async function transferAccounts(manager: EntityManager, payerFsp: string, payeeFsp: string, currency: string): Promise<TransferAccounts> {
   const payer = await positionAccount(manager, payerFsp, currency, 'payerFspIdNotFound');
   const payee = await positionAccount(manager, payeeFsp, currency, 'payeeFspIdNotFound');
-  const settlement = await findAccountByType(manager, payer.participantId, currency, 'SETTLEMENT');
-  return { payer, payee, settlement };
+  return { payer, payee };
 }
 
 /** A participant that exists (else `unknown`: 3202 or 3203) and is active (else `inactive`). */

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import { And, Equal, In, IsNull, LessThan, MoreThan } from 'typeorm';
+import { And, Equal, IsNull, LessThan, MoreThan } from 'typeorm';
 import { errorInformation, type ErrorInformation } from '../../../api/contracts/errors';
 import type { CallbackSender } from '../delivery/callbacks';
+import { LedgerTransfer } from '../db/entities';
 import { BulkTransferItem, TransferRecord } from '../db/switchEntities';
 import type { HubServices } from '../services';
 import type { Transfers } from './transfers';
@@ -35,26 +36,44 @@ export class ReservationSweep {
   ) {}
 
   /**
-   * A page of the transfers (bulk items too) still reserved, or never prepared, more than `graceMs` after their expiration, oldest first,
-   * from `after` on; `next` is where the following page starts, absent on the last. The record is RESERVED exactly
-   * while the ledger holds the reservation (both change in one transaction), and the release decides from the ledger.
+   * A page of the transfers (bulk items too) still reserved, or never prepared, more than `graceMs` after their
+   * expiration, oldest first, from `after` on; `next` is where the following page starts, absent on the last. Held
+   * reservations are read from the ledger, by the expiry each carries; transfers never prepared hold nothing in the
+   * ledger and are read from their records (RECEIVED). The release decides from the ledger.
    */
   async stale({ after, graceMs = SWEEP_GRACE_MS, limit = 500 }: { after?: SweepCursor; graceMs?: number; limit?: number } = {}): Promise<StalePage> {
-    const expired = LessThan(new Date(Date.now() - graceMs));
-    const reserved = { transferState: In(['RECEIVED', 'RESERVED'] as const) };
-    // Keyset paging on (expiration, transferId): a transfer whose release failed is passed over, never read again and again.
-    const where = after
-      ? [
-          { ...reserved, expiration: And(MoreThan(new Date(after.expiration)), expired) },
-          { ...reserved, expiration: Equal(new Date(after.expiration)), transferId: MoreThan(after.transferId) },
-        ]
-      : { ...reserved, expiration: expired };
-    const page = await this.services.db.read((manager) =>
-      manager.find(TransferRecord, { where, select: { transferId: true, expiration: true }, order: { expiration: 'ASC', transferId: 'ASC' }, take: limit }),
-    );
+    const cutoff = new Date(Date.now() - graceMs);
+    // Keyset paging on (expiry, transferId) over both: a transfer whose release failed is passed over, never read again and again.
+    const from = <Where>(base: Where, column: string, before: Date) =>
+      after
+        ? [
+            { ...base, [column]: And(MoreThan(new Date(after.expiration)), LessThan(before)) },
+            { ...base, [column]: Equal(new Date(after.expiration)), transferId: MoreThan(after.transferId) },
+          ]
+        : { ...base, [column]: LessThan(before) };
+    const [reserved, unprepared] = await this.services.db.read(async (manager) => [
+      (
+        await manager.find(LedgerTransfer, {
+          where: from({ kind: 'TRANSFER', state: 'RESERVED' as const }, 'expiresAt', cutoff),
+          select: { transferId: true, expiresAt: true },
+          order: { expiresAt: 'ASC', transferId: 'ASC' },
+          take: limit,
+        })
+      ).map(({ transferId, expiresAt }) => ({ transferId, expiration: expiresAt! })),
+      await manager.find(TransferRecord, {
+        where: from({ transferState: 'RECEIVED' as const }, 'expiration', cutoff),
+        select: { transferId: true, expiration: true },
+        order: { expiration: 'ASC', transferId: 'ASC' },
+        take: limit,
+      }),
+    ]);
+    const byKey = (a: { transferId: string; expiration: Date }, b: { transferId: string; expiration: Date }) =>
+      a.expiration.getTime() - b.expiration.getTime() || (a.transferId < b.transferId ? -1 : a.transferId > b.transferId ? 1 : 0);
+    const page = [...reserved, ...unprepared].sort(byKey).slice(0, limit);
     const last = page.at(-1);
+    // A full page may have more behind it, in either source: the next starts after the last one taken.
     return {
-      transferIds: page.map((record) => record.transferId),
+      transferIds: page.map((stale) => stale.transferId),
       ...(last && page.length === limit ? { next: { expiration: last.expiration.toISOString(), transferId: last.transferId } } : {}),
     };
   }

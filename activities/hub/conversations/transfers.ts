@@ -8,7 +8,6 @@ import { TransferRecord } from '../db/switchEntities';
 import type { TransferState } from '../../../api/contracts/bodies';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
-import { netDebitCap } from '../ledger/netDebitCap';
 import { checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
 
 export interface PrepareInput {
@@ -25,7 +24,7 @@ export function conditionOf(fulfilment: string): string {
 /**
  * The transfer's ledger steps. Prepare checks the sender is the payer, records the transfer, checks it as
  * central-ledger does and reserves the payer's amount against its Net Debit Cap and liquidity in one locked
- * transaction; commit and abort settle that reservation. All are idempotent, so Temporal may retry them freely.
+ * transaction; commit and abort resolve that reservation. All are idempotent, so Temporal may retry them freely.
  */
 export class Transfers {
   constructor(private readonly services: HubServices) {}
@@ -53,10 +52,9 @@ export class Transfers {
           creditAccountId: accounts.payee.id,
           amount: body.amount.amount,
           currency: body.amount.currency,
+          expiresAt: new Date(body.expiration),
         },
         {
-          guard: netDebitCap(),
-          extraLocks: [accounts.settlement.id],
           alongside: (manager) => finishIn(manager, transferId, 'RESERVED', ['RECEIVED']).then(() => undefined),
         },
       );
@@ -81,18 +79,15 @@ export class Transfers {
     }
     // As central-ledger's fulfil handler: a fulfilment handled once the transfer has expired commits nothing, however
     // early it arrived (a worker that was down, a signal taken in the same step as the expiry timer). The ledger judges
-    // it under the accounts' locks, so a wait for them cannot carry a commit past the expiration either.
+    // it by the expiry the reservation carries, under the accounts' locks, so a wait for them cannot carry a commit
+    // past the expiration either.
     let completed!: Date;
-    await this.services.ledger.commit(
-      input.transferId,
-      async (manager) => {
-        completed = await finishIn(manager, input.transferId, 'COMMITTED', ['RESERVED'], {
-          fulfilment: input.fulfilment,
-          payeeWantsNotification: input.payeeWantsNotification,
-        });
-      },
-      record.expiration,
-    );
+    await this.services.ledger.commit(input.transferId, async (manager) => {
+      completed = await finishIn(manager, input.transferId, 'COMMITTED', ['RESERVED'], {
+        fulfilment: input.fulfilment,
+        payeeWantsNotification: input.payeeWantsNotification,
+      });
+    });
     return { completedTimestamp: completed.toISOString() };
   }
 

@@ -12,6 +12,7 @@ import { BulkTransfers1795000000400 } from './migrations/1795000000400-BulkTrans
 import { TransferIlpPacket1795000000500 } from './migrations/1795000000500-TransferIlpPacket';
 import { Thirdparty1795000000600 } from './migrations/1795000000600-Thirdparty';
 import { ParticipantJws1795000000700 } from './migrations/1795000000700-ParticipantJws';
+import { ReservationExpiry1795000000800 } from './migrations/1795000000800-ReservationExpiry';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -23,6 +24,7 @@ export const migrations = [
   TransferIlpPacket1795000000500,
   Thirdparty1795000000600,
   ParticipantJws1795000000700,
+  ReservationExpiry1795000000800,
 ];
 
 /**

@@ -105,6 +105,7 @@ export type LedgerTransferState = 'RESERVED' | 'COMMITTED' | 'ABORTED';
  * account's falls, so every currency's accounts always sum to zero.
  */
 @Entity('ledger_transfer')
+@Index('IDX_ledger_transfer_state_expiry', ['state', 'expiresAt'])
 export class LedgerTransfer {
   @PrimaryColumn({ type: 'varchar', length: 64 }) transferId!: string;
   @Column({ type: 'varchar', length: 30 }) kind!: string;
@@ -117,6 +118,8 @@ export class LedgerTransfer {
   @Column({ type: 'varchar', length: 512, nullable: true }) reason!: string | null;
   @Column(timestamp) createdDate!: Date;
   @Column({ ...timestamp, nullable: true }) completedDate!: Date | null;
+  /** When a reservation lapses: a commit at or after it is refused, and the sweep releases it some time after. */
+  @Column({ ...timestamp, nullable: true }) expiresAt!: Date | null;
 }
 
 /**

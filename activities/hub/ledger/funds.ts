@@ -4,7 +4,6 @@ import { LedgerTransfer, Participant, ParticipantAccount } from '../db/entities'
 import { Decimal, formatAmount, unrepresentableAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import type { Ledger } from './ledger';
-import { withdrawalCover } from './withdrawalCover';
 import { findAccount, findAccountByType, findParticipant } from '../participants/participants';
 
 export interface FundsMovementRequest {
@@ -42,25 +41,21 @@ export class Funds {
   }
 
   /**
-   * Reserves a withdrawal: at most the deposited funds not already reserved and not covering the DFSP's
-   * position, which is locked too so a concurrent transfer cannot spend the same cover.
+   * Reserves a withdrawal: the ledger allows at most the deposited funds not already reserved and not covering the
+   * DFSP's position (rules.withdrawalRefusal), which it locks too so a concurrent transfer cannot spend the same cover.
    */
   async recordFundsOutPrepareReserve(name: string, accountId: number, request: FundsMovementRequest): Promise<LedgerTransfer> {
     const { settlement, reconciliation } = await this.accounts(name, accountId, request.currency);
-    const position = await this.db.read((manager) => findAccountByType(manager, settlement.participantId, settlement.currency, 'POSITION'));
-    return this.ledger.reserve(
-      {
-        transferId: request.transferId,
-        kind: 'FUNDS_OUT',
-        debitAccountId: settlement.id,
-        creditAccountId: reconciliation.id,
-        amount: positive(request.amount),
-        currency: settlement.currency,
-        externalReference: request.externalReference,
-        reason: request.reason,
-      },
-      { guard: withdrawalCover(position), extraLocks: [position.id] },
-    );
+    return this.ledger.reserve({
+      transferId: request.transferId,
+      kind: 'FUNDS_OUT',
+      debitAccountId: settlement.id,
+      creditAccountId: reconciliation.id,
+      amount: positive(request.amount),
+      currency: settlement.currency,
+      externalReference: request.externalReference,
+      reason: request.reason,
+    });
   }
 
   async recordFundsOutCommit(name: string, accountId: number, transferId: string): Promise<LedgerTransfer> {

@@ -1,9 +1,11 @@
 import { EntityManager, In } from 'typeorm';
 import { chunks, insertRows } from '../db/batches';
 import type { Database } from '../db/database';
-import { JournalEntry, LedgerTransfer, ParticipantAccount } from '../db/entities';
+import { JournalEntry, LedgerTransfer, ParticipantAccount, ParticipantLimit } from '../db/entities';
 import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
+import { NET_DEBIT_CAP } from './limits';
+import { paymentRefusal, withdrawalRefusal } from './rules';
 
 /**
  * A movement of `amount` from the credit account to the debit account: the debit account's value rises,
@@ -19,19 +21,13 @@ export interface Movement {
   currency: string;
   externalReference?: string;
   reason?: string;
+  /**
+   * When the reservation lapses (a transfer's expiration): a commit the ledger handles at or after it releases the
+   * reservation instead (TigerBeetle's `pending_transfer_expired`), judged by the step's clock under the accounts'
+   * locks, so no delay before the step (a paused worker, a lock wait) lets a commit slip past it.
+   */
+  expiresAt?: Date;
 }
-
-/**
- * Checks run inside the reservation's transaction, after the accounts are locked: `debit` and `accounts` hold
- * the balances as the step has moved them so far, so each movement of a batch is checked after the ones before it.
- * A HubError refuses the movement.
- */
-export type ReserveGuard = (context: {
-  manager: EntityManager;
-  debit: ParticipantAccount;
-  amount: Decimal;
-  accounts: ReadonlyMap<number, ParticipantAccount>;
-}) => Promise<void>;
 
 /**
  * The caller's own bookkeeping, written in the same transaction as the ledger step (a transfer's record
@@ -41,9 +37,6 @@ export type ReserveGuard = (context: {
 export type Alongside<Outcome = void> = (manager: EntityManager, outcome: Outcome) => Promise<void>;
 
 export interface ReserveOptions<Outcome = void> {
-  guard?: ReserveGuard;
-  /** Accounts the guard reads, locked with the movements' own. */
-  extraLocks?: number[];
   alongside?: Alongside<Outcome>;
 }
 
@@ -56,21 +49,16 @@ export type Outcome = 'COMMITTED' | 'ABORTED';
 export const expiredBeforeCommit = (transferId: string, expiration: Date) =>
   `transfer ${transferId} expired at ${expiration.toISOString()} before it could commit`;
 
-/** What to do with one reservation of a batch. */
-export interface Settlement {
+/** What to do with one reservation of a batch: commit it (post) or release it (void). */
+export interface Resolution {
   transferId: string;
   outcome: Outcome;
-  /**
-   * When the reservation expires. A commit at or after it releases the reservation instead (a pending transfer's
-   * timeout, TigerBeetle's `pending_transfer_expired`), judged by the step's clock under the accounts' locks, so no
-   * delay before the step (a paused worker, a lock wait) lets a commit slip past it.
-   */
-  expiration?: Date;
 }
 
 /**
  * The double-entry ledger. A movement is reserved (the debit account's reservedValue rises), then
- * committed (values move, the reservation is consumed) or released (the reservation is voided).
+ * committed (values move, the reservation is consumed) or released (the reservation is voided): TigerBeetle's
+ * pending → post | void. Every reservation answers to the money rules (rules.ts) that its accounts call for.
  * Each step writes its journal rows and account balances in one transaction, under row locks on the
  * accounts it reads, and is idempotent: repeating it after it took effect changes nothing. A step may
  * carry many movements (a bulk transfer's items): one transaction, the accounts locked once.
@@ -78,9 +66,10 @@ export interface Settlement {
 export class Ledger {
   constructor(private readonly db: Database) {}
 
-  reserve(movement: Movement, options: ReserveOptions = {}): Promise<LedgerTransfer> {
+  async reserve(movement: Movement, options: ReserveOptions = {}): Promise<LedgerTransfer> {
+    const companions = await this.companionsOf([movement]);
     return this.db.transaction(async (manager) => {
-      const [reservation] = await reserveIn(manager, [movement], options);
+      const [reservation] = await reserveIn(manager, [movement], companions);
       if ('refused' in reservation) throw reservation.refused;
       await options.alongside?.(manager);
       return reservation.reserved;
@@ -88,27 +77,28 @@ export class Ledger {
   }
 
   /**
-   * Reserves the movements in their order, in one transaction: one the guard refuses (or that conflicts with an
+   * Reserves the movements in their order, in one transaction: one a money rule refuses (or that conflicts with an
    * existing movement) is left out and the others go on. A movement an earlier attempt reserved is not reserved again.
    */
-  reserveEach(movements: Movement[], options: ReserveOptions<Reservation[]> = {}): Promise<Reservation[]> {
+  async reserveEach(movements: Movement[], options: ReserveOptions<Reservation[]> = {}): Promise<Reservation[]> {
+    const companions = await this.companionsOf(movements);
     return this.db.transaction(async (manager) => {
-      const reservations = await reserveIn(manager, movements, options);
+      const reservations = await reserveIn(manager, movements, companions);
       await options.alongside?.(manager, reservations);
       return reservations;
     });
   }
 
   /**
-   * Commits the reservation; with `expiration`, one the step handles at or after it is refused (3303) and nothing
-   * changes, judged under the accounts' locks as settleEach judges it, so no delay before the step lets it commit late.
+   * Commits the reservation; one the step handles at or after its expiry is refused (3303) and nothing changes,
+   * judged under the accounts' locks as resolveEach judges it, so no delay before the step lets it commit late.
    */
-  commit(transferId: string, alongside?: Alongside, expiration?: Date): Promise<LedgerTransfer> {
-    return this.settle(transferId, 'COMMITTED', alongside, expiration);
+  commit(transferId: string, alongside?: Alongside): Promise<LedgerTransfer> {
+    return this.resolve(transferId, 'COMMITTED', alongside);
   }
 
   release(transferId: string, alongside?: Alongside): Promise<LedgerTransfer> {
-    return this.settle(transferId, 'ABORTED', alongside);
+    return this.resolve(transferId, 'ABORTED', alongside);
   }
 
   /**
@@ -116,62 +106,130 @@ export class Ledger {
    * (a repeat, or the sweep released it meanwhile), one asked to commit after its expiration is released: the
    * movements come back in the state the ledger holds.
    */
-  async settleEach(settlements: Settlement[], alongside?: Alongside<LedgerTransfer[]>): Promise<LedgerTransfer[]> {
+  async resolveEach(resolutions: Resolution[], alongside?: Alongside<LedgerTransfer[]>): Promise<LedgerTransfer[]> {
     const found = await this.db.read((manager) =>
       transfersById(
         manager,
-        settlements.map((s) => s.transferId),
+        resolutions.map((r) => r.transferId),
       ),
     );
     return this.db.transaction(async (manager) => {
-      const settled = await settleIn(manager, [...found.values()], settlements);
-      await alongside?.(manager, settled);
-      return settled;
+      const resolved = await resolveIn(manager, [...found.values()], resolutions);
+      await alongside?.(manager, resolved);
+      return resolved;
     });
   }
 
   /** Reserve and commit in one transaction, for movements with nothing to wait for (funds in). */
-  post(movement: Movement, guard?: ReserveGuard): Promise<LedgerTransfer> {
+  async post(movement: Movement): Promise<LedgerTransfer> {
+    const companions = await this.companionsOf([movement]);
     return this.db.transaction(async (manager) => {
-      const [reservation] = await reserveIn(manager, [movement], { guard });
+      const [reservation] = await reserveIn(manager, [movement], companions);
       if ('refused' in reservation) throw reservation.refused;
       if (reservation.reserved.state !== 'RESERVED') return reservation.reserved;
-      return (await settleIn(manager, [reservation.reserved], [{ transferId: movement.transferId, outcome: 'COMMITTED' }]))[0];
+      return (await resolveIn(manager, [reservation.reserved], [{ transferId: movement.transferId, outcome: 'COMMITTED' }]))[0];
     });
   }
 
-  private async settle(transferId: string, outcome: Outcome, alongside?: Alongside, expiration?: Date): Promise<LedgerTransfer> {
+  /**
+   * The account each movement's rule reads beside its debit account (rulesOf), by debit account: read before the
+   * step's transaction, since what an account is never changes and no read may precede the locks inside it.
+   */
+  private companionsOf(movements: Movement[]): Promise<Map<number, number>> {
+    return this.db.read(async (manager) => {
+      const accounts = await manager.findBy(ParticipantAccount, { id: In([...new Set(movements.flatMap((m) => [m.debitAccountId, m.creditAccountId]))]) });
+      const byId = new Map(accounts.map((account) => [account.id, account]));
+      const companions = new Map<number, number>();
+      for (const movement of movements) {
+        const [debit, credit] = [byId.get(movement.debitAccountId), byId.get(movement.creditAccountId)];
+        const rule = debit && credit && ruleOf(debit, credit);
+        if (!rule || companions.has(debit.id)) continue;
+        const companion = await manager.findOneBy(ParticipantAccount, {
+          participantId: debit.participantId,
+          currency: debit.currency,
+          ledgerAccountType: COMPANION_OF[rule],
+        });
+        if (!companion) throw new Error(`account ${debit.id} has no ${COMPANION_OF[rule]} account beside it, which its rule reads`);
+        companions.set(debit.id, companion.id);
+      }
+      return companions;
+    });
+  }
+
+  private async resolve(transferId: string, outcome: Outcome, alongside?: Alongside): Promise<LedgerTransfer> {
     // Read outside the transaction which accounts to lock: no read may precede the lock inside it.
     const found = await this.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId }));
     if (!found) throw new HubError('transferIdNotFound', `No reservation for transfer ${transferId}`);
     return this.db.transaction(async (manager) => {
-      const [settled] = await settleIn(manager, [found], [{ transferId, outcome, expiration }]);
-      // Released at or after its expiration, by the step's own clock: thrown, so the transaction leaves the
+      const [resolved] = await resolveIn(manager, [found], [{ transferId, outcome }]);
+      // Released at or after its expiry, by the step's own clock: thrown, so the transaction leaves the
       // reservation to its owner's abort.
-      if (outcome === 'COMMITTED' && settled.state === 'ABORTED' && expiration && settled.completedDate && expiration <= settled.completedDate) {
-        throw new HubError('transferExpired', expiredBeforeCommit(transferId, expiration));
+      const { expiresAt, completedDate } = resolved;
+      if (outcome === 'COMMITTED' && resolved.state === 'ABORTED' && expiresAt && completedDate && expiresAt <= completedDate) {
+        throw new HubError('transferExpired', expiredBeforeCommit(transferId, expiresAt));
       }
-      if (settled.state !== outcome) {
-        throw new HubError('clientError', `Transfer ${transferId} is already ${settled.state}, cannot make it ${outcome}`);
+      if (resolved.state !== outcome) {
+        throw new HubError('clientError', `Transfer ${transferId} is already ${resolved.state}, cannot make it ${outcome}`);
       }
       await alongside?.(manager);
-      return settled;
+      return resolved;
     });
   }
 }
 
-/** Reserves movements in order inside the caller's transaction; repeating one with the same details changes nothing. */
-async function reserveIn(
+/**
+ * The money rule a movement answers to, by the accounts it moves between: a payment from one participant's POSITION
+ * to another's (a transfer, a bulk's item) is checked against the payer's cover and Net Debit Cap, a withdrawal from
+ * a SETTLEMENT account to the hub's reconciliation account (funds out) against what the deposit still covers. Funds
+ * in and the hub's own movements answer to none.
+ */
+function ruleOf(debit: ParticipantAccount, credit: ParticipantAccount): 'payment' | 'withdrawal' | undefined {
+  if (debit.ledgerAccountType === 'POSITION' && credit.ledgerAccountType === 'POSITION') return 'payment';
+  if (debit.ledgerAccountType === 'SETTLEMENT' && credit.ledgerAccountType === 'HUB_RECONCILIATION') return 'withdrawal';
+  return undefined;
+}
+
+/** The account a rule reads beside the debit account, of the same participant and currency. */
+const COMPANION_OF = { payment: 'SETTLEMENT', withdrawal: 'POSITION' } as const;
+
+/**
+ * The refusal of a movement by its rule, judged on the balances as the step has moved them so far (`accounts`, locked),
+ * so each movement of a batch is checked after the ones before it. `caps` keeps each payer's Net Debit Cap for the
+ * step: a bulk's 1,000 items read it once.
+ */
+async function refusalOf(
   manager: EntityManager,
-  movements: Movement[],
-  { guard, extraLocks = [] }: Pick<ReserveOptions, 'guard' | 'extraLocks'>,
-): Promise<Reservation[]> {
-  const accounts = await lockAccounts(manager, [...movements.flatMap((m) => [m.debitAccountId, m.creditAccountId]), ...extraLocks]);
+  movement: Movement,
+  accounts: ReadonlyMap<number, ParticipantAccount>,
+  companions: ReadonlyMap<number, number>,
+  caps: Map<number, string | undefined>,
+): Promise<HubError | undefined> {
+  const debit = accounts.get(movement.debitAccountId)!;
+  const rule = ruleOf(debit, accounts.get(movement.creditAccountId)!);
+  if (!rule) return undefined;
+  const companion = accounts.get(companions.get(debit.id)!)!;
+  let refusal;
+  if (rule === 'withdrawal') {
+    refusal = withdrawalRefusal({ position: companion, settlement: debit, amount: movement.amount });
+  } else {
+    if (!caps.has(debit.id)) caps.set(debit.id, (await manager.findOneBy(ParticipantLimit, { accountId: debit.id, type: NET_DEBIT_CAP }))?.value);
+    refusal = paymentRefusal({ position: debit, settlement: companion, netDebitCap: caps.get(debit.id), amount: movement.amount });
+  }
+  return refusal && new HubError(refusal.error, refusal.description);
+}
+
+/**
+ * Reserves movements in order inside the caller's transaction, each checked by its money rule; repeating one with the
+ * same details changes nothing. The rules' companion accounts are locked with the movements' own.
+ */
+async function reserveIn(manager: EntityManager, movements: Movement[], companions: ReadonlyMap<number, number>): Promise<Reservation[]> {
+  const accounts = await lockAccounts(manager, [...movements.flatMap((m) => [m.debitAccountId, m.creditAccountId]), ...companions.values()]);
   const existing = await transfersById(
     manager,
     movements.map((m) => m.transferId),
   );
   const postings = new Postings(accounts);
+  const caps = new Map<number, string | undefined>();
   const created: LedgerTransfer[] = [];
   const reservations: Reservation[] = [];
   for (const movement of movements) {
@@ -182,11 +240,9 @@ async function reserveIn(
       continue;
     }
     const amount = new Decimal(movement.amount);
-    try {
-      await guard?.({ manager, debit: accounts.get(movement.debitAccountId)!, amount, accounts });
-    } catch (error) {
-      if (!(error instanceof HubError)) throw error;
-      reservations.push({ transferId, refused: error });
+    const refused = await refusalOf(manager, movement, accounts, companions, caps);
+    if (refused) {
+      reservations.push({ transferId, refused });
       continue;
     }
     const transfer = manager.create(LedgerTransfer, {
@@ -197,6 +253,7 @@ async function reserveIn(
       state: 'RESERVED',
       createdDate: postings.now,
       completedDate: null,
+      expiresAt: movement.expiresAt ?? null,
     });
     created.push(transfer);
     existing.set(transferId, transfer);
@@ -212,7 +269,7 @@ async function reserveIn(
  * Commits or releases reservations inside the caller's transaction; one no longer RESERVED is returned as it is.
  * `found` names the accounts to lock, read before the transaction (MySQL's snapshot starts at the first read).
  */
-async function settleIn(manager: EntityManager, found: LedgerTransfer[], settlements: Settlement[]): Promise<LedgerTransfer[]> {
+async function resolveIn(manager: EntityManager, found: LedgerTransfer[], resolutions: Resolution[]): Promise<LedgerTransfer[]> {
   const accounts = await lockAccounts(
     manager,
     found.flatMap((t) => [t.debitAccountId, t.creditAccountId]),
@@ -220,19 +277,20 @@ async function settleIn(manager: EntityManager, found: LedgerTransfer[], settlem
   // Re-read under the lock: a concurrent commit or release may have finished meanwhile.
   const current = await transfersById(
     manager,
-    settlements.map((s) => s.transferId),
+    resolutions.map((r) => r.transferId),
   );
   const postings = new Postings(accounts);
   const moved: Record<Outcome, string[]> = { COMMITTED: [], ABORTED: [] };
-  const settled: LedgerTransfer[] = [];
-  for (const { transferId, outcome: asked, expiration } of settlements) {
-    const outcome = asked === 'COMMITTED' && expiration && expiration.getTime() <= postings.now.getTime() ? 'ABORTED' : asked;
+  const resolved: LedgerTransfer[] = [];
+  for (const { transferId, outcome: asked } of resolutions) {
     const transfer = current.get(transferId);
     if (!transfer) throw new HubError('transferIdNotFound', `No reservation for transfer ${transferId}`);
     if (transfer.state !== 'RESERVED') {
-      settled.push(transfer);
+      resolved.push(transfer);
       continue;
     }
+    const lapsed = transfer.expiresAt !== null && transfer.expiresAt.getTime() <= postings.now.getTime();
+    const outcome = asked === 'COMMITTED' && lapsed ? 'ABORTED' : asked;
     const amount = new Decimal(transfer.amount);
     if (outcome === 'COMMITTED') {
       postings.add(transferId, 'COMMIT', [
@@ -245,7 +303,7 @@ async function settleIn(manager: EntityManager, found: LedgerTransfer[], settlem
     const done = { ...transfer, state: outcome, completedDate: postings.now };
     current.set(transferId, done);
     moved[outcome].push(transferId);
-    settled.push(done);
+    resolved.push(done);
   }
   for (const outcome of ['COMMITTED', 'ABORTED'] as const) {
     for (const chunk of chunks(moved[outcome])) {
@@ -253,7 +311,7 @@ async function settleIn(manager: EntityManager, found: LedgerTransfer[], settlem
     }
   }
   await postings.write(manager);
-  return settled;
+  return resolved;
 }
 
 /**
@@ -278,7 +336,7 @@ interface Change {
 }
 
 /**
- * A step's journal rows and the balances they move. Balances move in memory as rows are added, so a guard
+ * A step's journal rows and the balances they move. Balances move in memory as rows are added, so a rule
  * sees every earlier movement of the step; `write` inserts the rows and updates each account once.
  */
 class Postings {

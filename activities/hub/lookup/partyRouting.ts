@@ -43,7 +43,7 @@ export interface PartyRoutingDependencies {
 /**
  * The stateless lookups of the switch (Document 2, /participants and /parties), run after the gateway has
  * acknowledged: the built-in oracle answers /participants itself and routes /parties by it. They behave as
- * Mojaloop's account-lookup service does, so its DFSPs work unchanged. Every method settles: failures are
+ * Mojaloop's account-lookup service does, so its DFSPs work unchanged. Every method ends in an answer: failures are
  * reported to the requester when that is still possible, and logged.
  */
 export class PartyRouting {
@@ -52,7 +52,7 @@ export class PartyRouting {
   /** POST /participants: each entry is registered to the requester; entries naming another FSP, or held by one, fail alone. */
   async registerBatch(request: LookupRequest, body: { requestId: string; partyList: PartyIdInfo[]; currency?: string }): Promise<void> {
     const params = { requestId: body.requestId };
-    await this.settle(request, 'FSPIOP_CALLBACK_URL_PARTICIPANT_BATCH_PUT_ERROR', params, async () => {
+    await this.answeringFailures(request, 'FSPIOP_CALLBACK_URL_PARTICIPANT_BATCH_PUT_ERROR', params, async () => {
       const accepted = body.partyList.filter((party) => party.fspId === request.source);
       const refused = await this.deps.lookup.register(accepted, request.source, body.currency);
       // As Mojaloop's ALS: an entry for another FSP is reported 3204 beside the successes.
@@ -71,7 +71,7 @@ export class PartyRouting {
   /** GET /participants/{Type}/{ID}[/{SubId}]: the oracle's answer, `{ fspId }`, or 3204. */
   async lookupParticipant(request: LookupRequest, party: PartyAddress, currency?: string): Promise<void> {
     const [put, error] = participantEndpoints(party);
-    await this.settle(request, error, templateParams(party), async () => {
+    await this.answeringFailures(request, error, templateParams(party), async () => {
       const fspId = await this.deps.lookup.owner(party, currency);
       if (!fspId) {
         await this.callback(request, error, templateParams(party), { errorInformation: errorInformation('partyNotFound') });
@@ -84,7 +84,7 @@ export class PartyRouting {
   /** POST /participants/{Type}/{ID}[/{SubId}]: an FSP registers its own party, for itself, and takes over no entry another FSP holds (3003). */
   async registerParticipant(request: LookupRequest, party: PartyAddress, body: { fspId: string; currency?: string }): Promise<void> {
     const [put, error] = participantEndpoints(party);
-    await this.settle(request, error, templateParams(party), async () => {
+    await this.answeringFailures(request, error, templateParams(party), async () => {
       if (body.fspId !== request.source) {
         const detail = `fspId ${body.fspId} is not the FSPIOP-Source ${request.source}`;
         await this.callback(request, error, templateParams(party), { errorInformation: errorInformation('addPartyInfoError', detail) });
@@ -101,7 +101,7 @@ export class PartyRouting {
   /** DELETE /participants/{Type}/{ID}[/{SubId}]: only the party's current FSP may; the callback has no fspId. */
   async removeParticipant(request: LookupRequest, party: PartyAddress, currency?: string): Promise<void> {
     const [put, error] = participantEndpoints(party);
-    await this.settle(request, error, templateParams(party), async () => {
+    await this.answeringFailures(request, error, templateParams(party), async () => {
       const outcome = await this.deps.lookup.remove(party, request.source, currency);
       if (outcome !== 'removed') {
         const detail = outcome === 'notFound' ? 'No participant found for the party' : `The party ${describe(party)} does not belong to the requesting FSP`;
@@ -122,7 +122,7 @@ export class PartyRouting {
    */
   async forwardPartiesGet(request: LookupRequest, party: PartyAddress): Promise<void> {
     const [get, , error] = partiesEndpoints(party);
-    await this.settle(request, error, templateParams(party), async () => {
+    await this.answeringFailures(request, error, templateParams(party), async () => {
       const named = request.destination && request.destination !== this.deps.sender.hubId ? request.destination : undefined;
       let owners: string[];
       if (named && !(await this.deps.directory.unavailable(named))) {
@@ -190,7 +190,7 @@ export class PartyRouting {
    * Runs `work`; if the hub itself fails (database down), the requester gets an error callback, since the
    * request was already acknowledged. A delivery that fails is only logged: there is no one else to tell.
    */
-  private async settle(
+  private async answeringFailures(
     request: LookupRequest,
     errorEndpoint: FspiopEndpointType,
     params: Record<string, string | undefined>,

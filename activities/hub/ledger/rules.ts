@@ -1,0 +1,66 @@
+import { Decimal, type DecimalValue } from '../../../api/contracts/money';
+import { formatAmount } from '../db/money';
+
+/**
+ * The money rules of Document 3 and central-ledger, as plain functions over balances, so that each boundary has a
+ * unit test and no caller can hold a rule of its own: the ledger (ledger.ts) applies them under its locks.
+ *
+ * Balances have Mojaloop's sign. A POSITION's value is what its participant owes the scheme (a payer's rises as it
+ * pays); a SETTLEMENT account's value falls as its participant deposits, so what it has deposited is its value negated.
+ * A reservation (reservedValue) counts as if it had moved: a pending payment uses cover, a pending withdrawal spends it.
+ */
+export interface Balance {
+  value: DecimalValue;
+  reservedValue: DecimalValue;
+}
+
+/** Why a rule refuses a movement: the FSPIOP error (Document 2's 4001 and 4200) and what the numbers were. */
+export interface Refusal {
+  error: 'payerInsufficientLiquidity' | 'payerLimitError';
+  description: string;
+}
+
+/** What a position owes with its reservations and `amount` more: the figure the Net Debit Cap and the cover bound. */
+export function exposure(position: Balance, amount: DecimalValue = 0): Decimal {
+  return new Decimal(position.value).plus(position.reservedValue).plus(amount);
+}
+
+/** What a participant has deposited to cover its position (its settlement balance negated), less withdrawals in progress. */
+export function liquidityCover(settlement: Balance): Decimal {
+  return new Decimal(settlement.value).plus(settlement.reservedValue).negated();
+}
+
+/**
+ * central-ledger's position check of a payer's reservation: its exposure with the amount must stay within its
+ * liquidity cover (4001) and within its Net Debit Cap (4200); equal to either is allowed. A position without a cap
+ * set may not pay at all, as central-ledger refuses a payer with no limit.
+ */
+export function paymentRefusal(rule: {
+  position: Balance;
+  settlement: Balance;
+  netDebitCap: DecimalValue | undefined;
+  amount: DecimalValue;
+}): Refusal | undefined {
+  const after = exposure(rule.position, rule.amount);
+  const cover = liquidityCover(rule.settlement);
+  if (after.greaterThan(cover)) {
+    return { error: 'payerInsufficientLiquidity', description: `position ${formatAmount(after)} would exceed liquidity cover ${formatAmount(cover)}` };
+  }
+  if (rule.netDebitCap === undefined || after.greaterThan(rule.netDebitCap)) {
+    const cap = rule.netDebitCap === undefined ? '(none set)' : formatAmount(rule.netDebitCap);
+    return { error: 'payerLimitError', description: `position ${formatAmount(after)} would exceed the Net Debit Cap ${cap}` };
+  }
+  return undefined;
+}
+
+/**
+ * The funds-out rule: a participant may withdraw what it deposited less withdrawals in progress and less what covers
+ * its position now (a position in credit, below zero, covers nothing and frees nothing).
+ */
+export function withdrawalRefusal(rule: { position: Balance; settlement: Balance; amount: DecimalValue }): Refusal | undefined {
+  const available = liquidityCover(rule.settlement).minus(Decimal.max(0, exposure(rule.position)));
+  if (new Decimal(rule.amount).greaterThan(available)) {
+    return { error: 'payerInsufficientLiquidity', description: `Funds out of ${formatAmount(rule.amount)} exceeds the available ${formatAmount(available)}` };
+  }
+  return undefined;
+}

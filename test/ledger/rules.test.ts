@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import test from 'ava';
+import fc from 'fast-check';
+import { exposure, liquidityCover, paymentRefusal, withdrawalRefusal } from '../../activities/hub/ledger/rules';
+import { positiveAmount, textOf } from './amounts';
+
+// Document 3's rules at every boundary, with Mojaloop's signs: a payer's POSITION rises as it pays; its SETTLEMENT
+// account falls as it deposits (1000 deposited is a value of -1000).
+
+const position = (value: string, reservedValue = '0') => ({ value, reservedValue });
+const deposited = (amount: string, withdrawing = '0') => ({ value: `-${amount}`, reservedValue: withdrawing });
+
+test('exposure is the position with its reservations and the amount; cover is the deposits less withdrawals in progress', (t) => {
+  t.is(exposure(position('10', '2.5'), '0.0001').toFixed(), '12.5001');
+  t.is(exposure(position('-40')).toFixed(), '-40');
+  t.is(liquidityCover(deposited('1000', '250')).toFixed(), '750');
+  t.is(liquidityCover(deposited('0')).toFixed(), '0');
+});
+
+test('a payment that brings the exposure to exactly the Net Debit Cap is allowed; one minor unit more is refused 4200', (t) => {
+  const rule = { position: position('900', '50'), settlement: deposited('5000'), netDebitCap: '1000' };
+  t.is(paymentRefusal({ ...rule, amount: '50' }), undefined);
+  t.like(paymentRefusal({ ...rule, amount: '50.0001' }), { error: 'payerLimitError' });
+});
+
+test('a payment that brings the exposure to exactly the liquidity cover is allowed; one minor unit more is refused 4001', (t) => {
+  const rule = { position: position('0'), settlement: deposited('100', '20'), netDebitCap: '10000' };
+  t.is(paymentRefusal({ ...rule, amount: '80' }), undefined);
+  const refused = paymentRefusal({ ...rule, amount: '80.0001' });
+  t.is(refused?.error, 'payerInsufficientLiquidity');
+  t.regex(refused?.description ?? '', /liquidity cover 80$/);
+});
+
+test('liquidity is checked before the cap: a payment beyond both is refused for liquidity, as central-ledger reports it', (t) => {
+  t.like(paymentRefusal({ position: position('0'), settlement: deposited('10'), netDebitCap: '5', amount: '20' }), { error: 'payerInsufficientLiquidity' });
+});
+
+test('a position in credit (negative, a payee that has received) may pay that much more before its cap binds', (t) => {
+  const rule = { position: position('-300'), settlement: deposited('0'), netDebitCap: '100' };
+  t.is(paymentRefusal({ ...rule, amount: '300' }), undefined, 'back to zero: nothing owed, nothing to cover');
+  t.is(paymentRefusal({ ...rule, amount: '300.0001' })?.error, 'payerInsufficientLiquidity');
+  t.is(paymentRefusal({ ...rule, settlement: deposited('1000'), amount: '400' }), undefined, 'the cap binds at 100 over zero');
+  t.is(paymentRefusal({ ...rule, settlement: deposited('1000'), amount: '400.0001' })?.error, 'payerLimitError');
+});
+
+test('a payer without a Net Debit Cap cannot pay at all, even zero', (t) => {
+  const refused = paymentRefusal({ position: position('0'), settlement: deposited('1000'), netDebitCap: undefined, amount: '0' });
+  t.is(refused?.error, 'payerLimitError');
+  t.regex(refused?.description ?? '', /\(none set\)/);
+});
+
+test('a zero cap with zero exposure lets a zero amount through and nothing more', (t) => {
+  const rule = { position: position('0'), settlement: deposited('1000'), netDebitCap: '0' };
+  t.is(paymentRefusal({ ...rule, amount: '0' }), undefined);
+  t.is(paymentRefusal({ ...rule, amount: '0.0001' })?.error, 'payerLimitError');
+});
+
+test('a withdrawal may take what was deposited less what covers the position and less other withdrawals, to the minor unit', (t) => {
+  const rule = { position: position('300', '100'), settlement: deposited('1000', '100') };
+  t.is(withdrawalRefusal({ ...rule, amount: '500' }), undefined);
+  const refused = withdrawalRefusal({ ...rule, amount: '500.0001' });
+  t.is(refused?.error, 'payerInsufficientLiquidity');
+  t.regex(refused?.description ?? '', /available 500$/);
+});
+
+test('a position in credit frees no deposit: all of it may be withdrawn, and not one minor unit more', (t) => {
+  const rule = { position: position('-700'), settlement: deposited('250') };
+  t.is(withdrawalRefusal({ ...rule, amount: '250' }), undefined);
+  t.truthy(withdrawalRefusal({ ...rule, amount: '250.0001' }));
+});
+
+test('for any balances of 4-decimal amounts, a payment is allowed exactly when the exposure stays within both the cover and the cap', (t) => {
+  t.notThrows(() =>
+    fc.assert(
+      fc.property(positiveAmount, positiveAmount, positiveAmount, positiveAmount, (owed, deposit, cap, amount) => {
+        const refusal = paymentRefusal({ position: position(owed.text), settlement: deposited(deposit.text), netDebitCap: cap.text, amount: amount.text });
+        const after = owed.units + amount.units;
+        const expected = after > deposit.units ? 'payerInsufficientLiquidity' : after > cap.units ? 'payerLimitError' : undefined;
+        assert.equal(refusal?.error, expected, `owed ${textOf(owed.units)} + ${textOf(amount.units)} against ${deposit.text} and ${cap.text}`);
+      }),
+    ),
+  );
+});
