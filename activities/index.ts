@@ -11,6 +11,7 @@ import { QuoteFollowUp } from './hub/conversations/quoteFollowUp';
 import { RecordedAnswers } from './hub/conversations/recordedAnswers';
 import { Quotes } from './hub/conversations/quotes';
 import { ReservationSweep, SweepCursor } from './hub/conversations/reservationSweep';
+import type { ParticipantChangeRequest } from './hub/settlement/settlements';
 import { TransactionRequestFollowUp } from './hub/conversations/transactionRequestFollowUp';
 import { TransactionRequests } from './hub/conversations/transactionRequests';
 import { TransferFollowUp } from './hub/conversations/transferFollowUp';
@@ -130,6 +131,24 @@ export function createActivities({ services, directory, sender, transactionReque
       authAnswers.verification(input.request, input.requester),
     ),
     answerConsentRevocation: rejecting((input: { consentId: string; requester: string }) => authAnswers.revocation(input.consentId, input.requester)),
+    /** Closes a settlement window and opens the next (settlementWindow's one step). */
+    closeSettlementWindow: rejecting((input: { settlementWindowId: number; reason: string }) =>
+      services.settlementWindows.close(input.settlementWindowId, input.reason),
+    ),
+    /** The window open now, for the operator's closing schedule. */
+    openSettlementWindow: () => services.settlementWindows.open(),
+    /** Moves a settlement's accounts a step, with their ledger effect (settlement's PUT). */
+    changeSettlement: rejecting((input: { settlementId: number; participants: ParticipantChangeRequest[] }) =>
+      services.settlements.change(input.settlementId, input.participants),
+    ),
+    abortSettlement: rejecting((input: { settlementId: number; reason: string; externalReference?: string }) =>
+      services.settlements.abort(input.settlementId, input.reason, input.externalReference),
+    ),
+    /** A settlement as it stands: its state and windows, for its workflow. */
+    settlementState: rejecting(async (settlementId: number) => {
+      const { state, settlementWindows } = await services.settlements.get(settlementId);
+      return { state, windows: settlementWindows.map(({ settlementWindowId, state }) => ({ settlementWindowId, state })) };
+    }),
     registerTransactionRequest: rejecting(transactionRequests.register.bind(transactionRequests)),
     /** Records the answer a transaction request's requester got. */
     answerTransactionRequest: rejecting(transactionRequests.answered.bind(transactionRequests)),

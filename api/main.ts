@@ -6,6 +6,7 @@ import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createAdminApp } from './admin/app';
 import { superviseCopies } from './copies';
 import { AdminValidator } from './admin/validation';
+import { SettlementValidator } from './settlement/validation';
 import { createSwitchApp } from './fspiop/app';
 import { switchResources } from './fspiop/resources';
 import { gatewayTls, serve } from './http/serve';
@@ -26,8 +27,9 @@ async function main(): Promise<void> {
     { name: 'datastore', check: () => services.db.ping() },
     { name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) },
   ];
+  const settlement = { ...services, validator: new SettlementValidator(), temporal: { client: temporal, taskQueue: config.taskQueue } };
   const admin = await serve(
-    createAdminApp({ ...services, validator: new AdminValidator() }, log, health, config.adminAccess),
+    createAdminApp({ ...services, validator: new AdminValidator() }, log, health, config.adminAccess, settlement),
     config.adminPort,
     config.host,
     adminTls,

@@ -5,7 +5,7 @@ import { openHub } from '../activities/hub/services';
 import { createLogger } from '../activities/platform/logger';
 import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createWorker } from './createWorker';
-import { ensureSweepSchedule } from './schedules';
+import { ensureSettlementWindows, ensureSweepSchedule } from './schedules';
 
 /** The worker process: runs the hub's workflows and activities until SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -22,7 +22,9 @@ async function main(): Promise<void> {
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
   });
   const clientConnection = await Connection.connect(temporal);
-  await ensureSweepSchedule(new Client({ connection: clientConnection, namespace: config.temporalNamespace }), config.taskQueue);
+  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  await ensureSweepSchedule(client, config.taskQueue);
+  await ensureSettlementWindows(client, config.taskQueue, hub.services.settlementWindows, config.settlementWindowCloseCron);
   await clientConnection.close();
   log.info({ taskQueue: config.taskQueue, temporal: config.temporalAddress }, 'worker running');
   // Worker.run resolves after shutdown, which the SDK starts on SIGINT/SIGTERM once in-flight tasks drain.

@@ -1,5 +1,7 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
-import { reservationSweep } from '../workflows';
+import type { SettlementWindows } from '../activities/hub/settlement/windows';
+import { workflowIds } from '../api/contracts/conversations';
+import { closeOpenSettlementWindow, reservationSweep, settlementWindow } from '../workflows';
 
 export const SWEEP_SCHEDULE_ID = 'reservation-sweep';
 
@@ -14,5 +16,35 @@ export async function ensureSweepSchedule(client: Client, taskQueue: string): Pr
     });
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+}
+
+export const WINDOW_CLOSE_SCHEDULE_ID = 'settlement-window-close';
+
+/**
+ * The open settlement window's workflow, started if it is not running (the first window of a new hub), and, with
+ * `closeCron` (SETTLEMENT_WINDOW_CLOSE_CRON), the schedule that closes the open window: created, or changed to the
+ * cron given. Without it the schedule is left as it is: an operator may keep one of their own (`temporal schedule`).
+ */
+export async function ensureSettlementWindows(client: Client, taskQueue: string, windows: SettlementWindows, closeCron?: string): Promise<void> {
+  const { settlementWindowId } = await windows.open();
+  await client.workflow.start(settlementWindow, {
+    workflowId: workflowIds.settlementWindow(settlementWindowId),
+    taskQueue,
+    args: [settlementWindowId],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  if (!closeCron) return;
+  const spec = { cronExpressions: [closeCron] };
+  try {
+    await client.schedule.create({
+      scheduleId: WINDOW_CLOSE_SCHEDULE_ID,
+      spec,
+      action: { type: 'startWorkflow', workflowType: closeOpenSettlementWindow, taskQueue, workflowId: 'closeOpenSettlementWindow' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    await client.schedule.getHandle(WINDOW_CLOSE_SCHEDULE_ID).update((schedule) => ({ ...schedule, spec }));
   }
 }

@@ -12,6 +12,8 @@ import { Limits } from './ledger/limits';
 import { Participants } from './participants/participants';
 import { SettlementModels } from './participants/settlementModels';
 import { ParticipantSignatures } from './participants/signatureKeys';
+import { Settlements } from './settlement/settlements';
+import { SettlementWindows } from './settlement/windows';
 import { readSigningKey } from '../platform/jws';
 
 /** The hub's stateful services over one database, wired once per process. */
@@ -24,6 +26,8 @@ export interface HubServices {
   settlementModels: SettlementModels;
   transactions: TransactionDetails;
   signatures: ParticipantSignatures;
+  settlementWindows: SettlementWindows;
+  settlements: Settlements;
 }
 
 type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive' | 'jws'>>;
@@ -43,6 +47,8 @@ export async function openHubServices(config: ServicesConfig): Promise<HubServic
     settlementModels: new SettlementModels(db),
     transactions: new TransactionDetails(db),
     signatures: new ParticipantSignatures(db, config.jws ?? NO_JWS),
+    settlementWindows: new SettlementWindows(db),
+    settlements: new Settlements(db, ledger, config.hubParticipantName),
   };
 }
 

@@ -41,6 +41,8 @@ export interface HubConfig {
   adminAccess: AdminAccessConfig;
   /** SWITCH_ALLOW_UNAUTHENTICATED: a trusted network or proxy in front of the switch knows who sends. */
   allowUnauthenticatedSwitch: boolean;
+  /** SETTLEMENT_WINDOW_CLOSE_CRON: when the open settlement window closes by itself (a cron expression, UTC); unset, only on request. */
+  settlementWindowCloseCron?: string;
   logLevel: string;
 }
 
@@ -278,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     tls,
     adminAccess: adminAccessConfig(env, tls),
     allowUnauthenticatedSwitch: flag(env, 'SWITCH_ALLOW_UNAUTHENTICATED'),
+    settlementWindowCloseCron: env.SETTLEMENT_WINDOW_CLOSE_CRON || undefined,
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -7,13 +7,21 @@ import { observabilityRoutes, Health } from '../http/observability';
 import { adminAuthentication } from './authentication';
 import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './routes';
 import { signatureRoutes } from './signatures';
+import { settlementRoutes, type SettlementApi } from '../settlement/routes';
 
 /**
- * The hub administration API (Document 3) with central-ledger's bodies. Only GET, POST and PUT exist
+ * The hub administration API (Document 3) with central-ledger's bodies, and with `settlement` Mojaloop's settlement
+ * API (central-settlement's) under /v2, behind the same authentication. Only GET, POST and PUT exist
  * here: any other method is 405, an unknown path 404 (3002), both with ErrorInformation. With credentials in
  * `access`, a caller must show one first (401, 403), whatever it asks.
  */
-export function createAdminApp(services: AdminServices, log: Logger, health: Health, access: AdminAccessConfig = { tokens: [] }): Koa {
+export function createAdminApp(
+  services: AdminServices,
+  log: Logger,
+  health: Health,
+  access: AdminAccessConfig = { tokens: [] },
+  settlement?: SettlementApi,
+): Koa {
   const authenticate = adminAuthentication(access);
   const routers = [
     participantRoutes(services),
@@ -21,6 +29,7 @@ export function createAdminApp(services: AdminServices, log: Logger, health: Hea
     settlementModelRoutes(services),
     transactionRoutes(services),
     observabilityRoutes(health),
+    ...(settlement ? [settlementRoutes(settlement, health)] : []),
   ];
   return createGateway('admin', log, routers, {
     guards: [

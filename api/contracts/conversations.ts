@@ -20,6 +20,10 @@ export const workflowIds = {
   linking: (consentRequestId: string) => `linking/${consentRequestId}`,
   /** A third-party transaction request routed through the switch, followed as its messages pass. */
   thirdpartyTransaction: (transactionRequestId: string) => `thirdpartyTransaction/${transactionRequestId}`,
+  /** A settlement window, from its opening to its settlement. */
+  settlementWindow: (settlementWindowId: number) => `settlementWindow/${settlementWindowId}`,
+  /** A settlement of closed windows, from its creation to SETTLED or ABORTED. */
+  settlement: (settlementId: number) => `settlement/${settlementId}`,
   /** A follow-up answered from a record after its conversation ended; `key` makes each one its own run. */
   followUp: (resource: string, id: string, key: string) => `followUp/${resource}/${id}/${key}`,
 } as const;

@@ -8,8 +8,10 @@ export class HttpError extends Error {
     readonly status: number,
     errorName: FspiopErrorName,
     detail?: string,
+    /** The ErrorInformation as another part of the hub already wrote it (a workflow's rejection), in place of one made here. */
+    given?: ErrorInformation,
   ) {
-    super(detail ?? errorName);
-    this.errorInformation = errorInformation(errorName, detail);
+    super(given?.errorDescription ?? detail ?? errorName);
+    this.errorInformation = given ?? errorInformation(errorName, detail);
   }
 }

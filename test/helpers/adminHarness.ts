@@ -4,6 +4,8 @@ import type { AdminAccessConfig } from '../../activities/platform/config';
 import { openHubServices, HubServices } from '../../activities/hub/services';
 import { createAdminApp } from '../../api/admin/app';
 import { AdminValidator } from '../../api/admin/validation';
+import type { SettlementApi } from '../../api/settlement/routes';
+import { SettlementValidator } from '../../api/settlement/validation';
 import { testDatabaseUrl } from './database';
 import { serve } from '../../api/http/serve';
 import { answerBody } from './http';
@@ -21,10 +23,21 @@ export interface AdminHarness {
  * The real admin API over real HTTP on a free port, against the real database; with `access`, it asks for
  * credentials, and with `tls` it serves HTTPS.
  */
-export async function startAdmin(given?: HubServices, options: { access?: AdminAccessConfig; tls?: https.ServerOptions } = {}): Promise<AdminHarness> {
+export async function startAdmin(
+  given?: HubServices,
+  options: { access?: AdminAccessConfig; tls?: https.ServerOptions; temporal?: SettlementApi['temporal'] } = {},
+): Promise<AdminHarness> {
   const services = given ?? (await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: HUB_NAME }));
   const health = [{ name: 'datastore', check: () => services.db.ping() }];
-  const app = createAdminApp({ ...services, validator: new AdminValidator() }, pino({ level: 'silent' }), health, options.access);
+  // With Temporal, Mojaloop's settlement API too, its workflows run by the caller's worker.
+  const settlement = options.temporal && { ...services, validator: new SettlementValidator(), temporal: options.temporal };
+  const app = createAdminApp(
+    { ...services, validator: new AdminValidator() },
+    pino({ level: process.env.TEST_LOG_LEVEL || 'silent' }),
+    health,
+    options.access,
+    settlement,
+  );
   const { server, url } = await serve(app, 0, '127.0.0.1', options.tls);
   return {
     url,

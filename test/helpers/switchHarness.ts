@@ -78,7 +78,7 @@ export async function startSwitch(
   const hub = options.adapt?.(opened) ?? opened;
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue ? await connectClient(options.externalWorkerTaskQueue) : await startWorker(hub);
-  const admin = await startAdmin(services);
+  const admin = await startAdmin(services, { temporal: { client: worker.client, taskQueue: worker.taskQueue } });
   const tls = options.tls && gatewayTls(options.tls, options.tls.switchClientCaPath, 'required');
   // A test file's few participants send far more than their production share of GETs and refused messages (the fuzz
   // suite, hundreds a second): the share has tests of its own (participantShares.test.ts).

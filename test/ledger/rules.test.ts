@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'ava';
 import fc from 'fast-check';
-import { exposure, liquidityCover, paymentRefusal, withdrawalRefusal } from '../../activities/hub/ledger/rules';
+import { addToNetPositions, exposure, liquidityCover, paymentRefusal, withdrawalRefusal } from '../../activities/hub/ledger/rules';
 import { positiveAmount, textOf } from './amounts';
 
 // Document 3's rules at every boundary, with Mojaloop's signs: a payer's POSITION rises as it pays; its SETTLEMENT
@@ -77,6 +77,50 @@ test('for any balances of 4-decimal amounts, a payment is allowed exactly when t
         const after = owed.units + amount.units;
         const expected = after > deposit.units ? 'payerInsufficientLiquidity' : after > cap.units ? 'payerLimitError' : undefined;
         assert.equal(refusal?.error, expected, `owed ${textOf(owed.units)} + ${textOf(amount.units)} against ${deposit.text} and ${cap.text}`);
+      }),
+    ),
+  );
+});
+
+test('net settlement amounts: a net payer owes a positive amount, a net receiver is owed a negative one, each counts its payments', (t) => {
+  const nets = addToNetPositions([
+    { debitAccountId: 1, creditAccountId: 2, amount: '100' },
+    { debitAccountId: 2, creditAccountId: 3, amount: '30.5' },
+    { debitAccountId: 3, creditAccountId: 1, amount: '0.0001' },
+  ]);
+  t.deepEqual(
+    [...nets].map(([account, { netAmount, transferCount }]) => [account, netAmount.toFixed(), transferCount]),
+    [
+      [1, '99.9999', 2],
+      [2, '-69.5', 2],
+      [3, '-30.4999', 2],
+    ],
+  );
+});
+
+test('net settlement amounts of any payments sum to zero, whatever pages they are read in, and each account moves by exactly its payments', (t) => {
+  const payment = fc.record({ debitAccountId: fc.integer({ min: 1, max: 6 }), creditAccountId: fc.integer({ min: 1, max: 6 }), amount: positiveAmount });
+  t.notThrows(() =>
+    fc.assert(
+      fc.property(fc.array(payment, { maxLength: 60 }), fc.integer({ min: 1, max: 60 }), (payments, pageSize) => {
+        const nets = new Map();
+        for (let start = 0; start < payments.length; start += pageSize) {
+          addToNetPositions(
+            payments.slice(start, start + pageSize).map((p) => ({ ...p, amount: p.amount.text })),
+            nets,
+          );
+        }
+        const expected = new Map<number, bigint>();
+        for (const p of payments) {
+          expected.set(p.debitAccountId, (expected.get(p.debitAccountId) ?? 0n) + p.amount.units);
+          expected.set(p.creditAccountId, (expected.get(p.creditAccountId) ?? 0n) - p.amount.units);
+        }
+        let total = 0n;
+        for (const [account, units] of expected) {
+          assert.equal(nets.get(account)!.netAmount.toFixed(4), textOf(units));
+          total += units;
+        }
+        assert.equal(total, 0n);
       }),
     ),
   );

@@ -8,6 +8,21 @@ export function rejectionOf(error: unknown): ErrorInformation | undefined {
   return undefined;
 }
 
+/**
+ * An update's refusal as the API answers it: the rejection an activity met, or a 3100 with `description`, carried as
+ * the activities carry theirs (HUB_REJECTION with the ErrorInformation), so the gateway reads both the same way.
+ */
+export function refusalOf(rejected: ErrorInformation | string): ApplicationFailure {
+  const information = typeof rejected === 'string' ? errorInformation('validationError', rejected) : rejected;
+  return ApplicationFailure.create({ type: HUB_REJECTION, message: information.errorDescription, details: [information], nonRetryable: true });
+}
+
+/** An activity's failure as an update's: its business rejection passed on as it is, anything else unchanged. */
+export function asRefusal(error: unknown): never {
+  const rejected = rejectionOf(error);
+  throw rejected ? refusalOf(rejected) : error;
+}
+
 /** A business rejection's ErrorInformation, or — when the activity failed for good otherwise — a 2001. */
 export function errorOf(error: unknown): ErrorInformation {
   return rejectionOf(error) ?? errorInformation('internalServerError', 'the switch could not complete the request');

@@ -13,6 +13,7 @@ import { TransferIlpPacket1795000000500 } from './migrations/1795000000500-Trans
 import { Thirdparty1795000000600 } from './migrations/1795000000600-Thirdparty';
 import { ParticipantJws1795000000700 } from './migrations/1795000000700-ParticipantJws';
 import { ReservationExpiry1795000000800 } from './migrations/1795000000800-ReservationExpiry';
+import { Settlement1795000000900 } from './migrations/1795000000900-Settlement';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -25,6 +26,7 @@ export const migrations = [
   Thirdparty1795000000600,
   ParticipantJws1795000000700,
   ReservationExpiry1795000000800,
+  Settlement1795000000900,
 ];
 
 /**

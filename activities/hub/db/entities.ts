@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'ty
 import { moneyColumn } from './money';
 import { ConsentRecord, ConsentVerification, ThirdpartyCorrelation } from './thirdpartyEntities';
 import { BulkTransferItem, BulkTransferRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord } from './switchEntities';
+import { Settlement, SettlementParticipantAccount, SettlementSettlementWindow, SettlementWindow, SettlementWindowContent } from './settlementEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
 const timestamp = { type: 'datetime', precision: 3 } as const;
@@ -120,6 +121,8 @@ export class LedgerTransfer {
   @Column({ ...timestamp, nullable: true }) completedDate!: Date | null;
   /** When a reservation lapses: a commit at or after it is refused, and the sweep releases it some time after. */
   @Column({ ...timestamp, nullable: true }) expiresAt!: Date | null;
+  /** The settlement window a committed transfer belongs to: the one open when the ledger committed it. */
+  @Index('IDX_ledger_transfer_window') @Column({ type: 'int', nullable: true }) settlementWindowId!: number | null;
 }
 
 /**
@@ -157,6 +160,11 @@ export const entities = [
   ConsentRecord,
   ConsentVerification,
   ThirdpartyCorrelation,
+  SettlementWindow,
+  SettlementWindowContent,
+  Settlement,
+  SettlementSettlementWindow,
+  SettlementParticipantAccount,
 ];
 
 export {

@@ -6,6 +6,7 @@ import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import { NET_DEBIT_CAP } from './limits';
 import { paymentRefusal, withdrawalRefusal } from './rules';
+import { openWindowIdIn } from '../settlement/openWindow';
 
 /**
  * A movement of `amount` from the credit account to the debit account: the debit account's value rises,
@@ -44,6 +45,9 @@ export interface ReserveOptions<Outcome = void> {
 export type Reservation = { transferId: string; reserved: LedgerTransfer } | { transferId: string; refused: HubError };
 
 export type Outcome = 'COMMITTED' | 'ABORTED';
+
+/** The kind of a payment between two participants (a transfer, a bulk's item): what settlement windows hold. */
+export const PAYMENT_KIND = 'TRANSFER';
 
 /** Why a commit asked at or after the reservation's expiration was refused (3303), in the words of both commit paths. */
 export const expiredBeforeCommit = (transferId: string, expiration: Date) =>
@@ -305,11 +309,25 @@ async function resolveIn(manager: EntityManager, found: LedgerTransfer[], resolu
     moved[outcome].push(transferId);
     resolved.push(done);
   }
-  for (const outcome of ['COMMITTED', 'ABORTED'] as const) {
-    for (const chunk of chunks(moved[outcome])) {
-      await manager.update(LedgerTransfer, { transferId: In(chunk), state: 'RESERVED' }, { state: outcome, completedDate: postings.now });
+  // Committed payments belong to the settlement window open now; the ledger's other movements to none.
+  const payments = moved.COMMITTED.filter((transferId) => current.get(transferId)!.kind === PAYMENT_KIND);
+  const settlementWindowId = payments.length > 0 ? await openWindowIdIn(manager) : null;
+  const paid = new Set(payments);
+  const groups = [
+    { ids: payments, outcome: 'COMMITTED' as const, settlementWindowId },
+    { ids: moved.COMMITTED.filter((transferId) => !paid.has(transferId)), outcome: 'COMMITTED' as const, settlementWindowId: null },
+    { ids: moved.ABORTED, outcome: 'ABORTED' as const, settlementWindowId: null },
+  ];
+  for (const { ids, outcome, settlementWindowId: window } of groups) {
+    for (const chunk of chunks(ids)) {
+      await manager.update(
+        LedgerTransfer,
+        { transferId: In(chunk), state: 'RESERVED' },
+        { state: outcome, completedDate: postings.now, ...(window === null ? {} : { settlementWindowId: window }) },
+      );
     }
   }
+  for (const transfer of resolved) if (paid.has(transfer.transferId)) transfer.settlementWindowId = settlementWindowId;
   await postings.write(manager);
   return resolved;
 }

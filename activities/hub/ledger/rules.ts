@@ -64,3 +64,34 @@ export function withdrawalRefusal(rule: { position: Balance; settlement: Balance
   }
   return undefined;
 }
+
+/** A committed payment between two POSITION accounts, as a settlement counts it. */
+export interface Payment {
+  debitAccountId: number;
+  creditAccountId: number;
+  amount: DecimalValue;
+}
+
+/** What one position account owes the others over a settlement's windows (above zero) or is owed (below), and over how many payments. */
+export interface NetPosition {
+  netAmount: Decimal;
+  transferCount: number;
+}
+
+/**
+ * Multilateral net settlement amounts (central-settlement's netAmount): each payer owes what it paid, each payee is
+ * owed what it received, so a net payer's amount is positive, a net receiver's negative, and together they are zero.
+ * Adds to `into`, so that a settlement's payments can be read and counted a page at a time.
+ */
+export function addToNetPositions(payments: Iterable<Payment>, into: Map<number, NetPosition> = new Map()): Map<number, NetPosition> {
+  const add = (accountId: number, amount: Decimal) => {
+    const held = into.get(accountId) ?? { netAmount: new Decimal(0), transferCount: 0 };
+    into.set(accountId, { netAmount: held.netAmount.plus(amount), transferCount: held.transferCount + 1 });
+  };
+  for (const payment of payments) {
+    const amount = new Decimal(payment.amount);
+    add(payment.debitAccountId, amount);
+    add(payment.creditAccountId, amount.negated());
+  }
+  return into;
+}
