@@ -1,12 +1,13 @@
 import { EntityManager, In } from 'typeorm';
 import { chunks, insertRows } from '../db/batches';
 import type { Database } from '../db/database';
-import { JournalEntry, LedgerTransfer, ParticipantAccount, ParticipantLimit } from '../db/entities';
+import { JournalEntry, LedgerTransfer, ParticipantAccount, ParticipantLimit, SettlementModel } from '../db/entities';
 import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import { NET_DEBIT_CAP } from './limits';
 import { paymentRefusal, withdrawalRefusal } from './rules';
 import { openWindowIdIn } from '../settlement/openWindow';
+import { grossModelFor } from '../settlement/models';
 
 /**
  * A movement of `amount` from the credit account to the debit account: the debit account's value rises,
@@ -117,8 +118,9 @@ export class Ledger {
         resolutions.map((r) => r.transferId),
       ),
     );
+    const gross = await this.grossSettlementsOf([...found.values()]);
     return this.db.transaction(async (manager) => {
-      const resolved = await resolveIn(manager, [...found.values()], resolutions);
+      const resolved = await resolveIn(manager, [...found.values()], resolutions, gross);
       await alongside?.(manager, resolved);
       return resolved;
     });
@@ -132,6 +134,39 @@ export class Ledger {
       if ('refused' in reservation) throw reservation.refused;
       if (reservation.reserved.state !== 'RESERVED') return reservation.reserved;
       return (await resolveIn(manager, [reservation.reserved], [{ transferId: movement.transferId, outcome: 'COMMITTED' }]))[0];
+    });
+  }
+
+  /**
+   * How each payment among `found` is settled as it commits, where its currency's model is gross (grossModelFor):
+   * its payer's and payee's settlement accounts, read before the step's transaction as companionsOf reads.
+   */
+  private grossSettlementsOf(found: LedgerTransfer[]): Promise<Map<string, GrossSettlement>> {
+    const payments = found.filter((transfer) => transfer.kind === PAYMENT_KIND && transfer.state === 'RESERVED');
+    if (payments.length === 0) return Promise.resolve(new Map());
+    return this.db.read(async (manager) => {
+      const models = await manager.findBy(SettlementModel, { isActive: true });
+      const settled = new Map<string, GrossSettlement>();
+      const positions = new Map<number, ParticipantAccount | null>();
+      const settlementAccount = async (positionId: number, type: string) => {
+        if (!positions.has(positionId)) positions.set(positionId, await manager.findOneBy(ParticipantAccount, { id: positionId }));
+        const position = positions.get(positionId);
+        const account =
+          position &&
+          (await manager.findOneBy(ParticipantAccount, { participantId: position.participantId, currency: position.currency, ledgerAccountType: type }));
+        if (!account) throw new Error(`position account ${positionId} has no ${type} account beside it, which gross settlement moves`);
+        return account.id;
+      };
+      for (const payment of payments) {
+        const model = grossModelFor(models, payment.currency);
+        if (!model) continue;
+        settled.set(payment.transferId, {
+          payerSettlement: await settlementAccount(payment.debitAccountId, model.settlementAccountType),
+          payeeSettlement: await settlementAccount(payment.creditAccountId, model.settlementAccountType),
+          resetPositions: model.autoPositionReset,
+        });
+      }
+      return settled;
     });
   }
 
@@ -164,8 +199,9 @@ export class Ledger {
     // Read outside the transaction which accounts to lock: no read may precede the lock inside it.
     const found = await this.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId }));
     if (!found) throw new HubError('transferIdNotFound', `No reservation for transfer ${transferId}`);
+    const gross = outcome === 'COMMITTED' ? await this.grossSettlementsOf([found]) : undefined;
     return this.db.transaction(async (manager) => {
-      const [resolved] = await resolveIn(manager, [found], [{ transferId, outcome }]);
+      const [resolved] = await resolveIn(manager, [found], [{ transferId, outcome }], gross);
       // Released at or after its expiry, by the step's own clock: thrown, so the transaction leaves the
       // reservation to its owner's abort.
       const { expiresAt, completedDate } = resolved;
@@ -273,11 +309,16 @@ async function reserveIn(manager: EntityManager, movements: Movement[], companio
  * Commits or releases reservations inside the caller's transaction; one no longer RESERVED is returned as it is.
  * `found` names the accounts to lock, read before the transaction (MySQL's snapshot starts at the first read).
  */
-async function resolveIn(manager: EntityManager, found: LedgerTransfer[], resolutions: Resolution[]): Promise<LedgerTransfer[]> {
-  const accounts = await lockAccounts(
-    manager,
-    found.flatMap((t) => [t.debitAccountId, t.creditAccountId]),
-  );
+async function resolveIn(
+  manager: EntityManager,
+  found: LedgerTransfer[],
+  resolutions: Resolution[],
+  gross: ReadonlyMap<string, GrossSettlement> = new Map(),
+): Promise<LedgerTransfer[]> {
+  const accounts = await lockAccounts(manager, [
+    ...found.flatMap((t) => [t.debitAccountId, t.creditAccountId]),
+    ...[...gross.values()].flatMap((settled) => [settled.payerSettlement, settled.payeeSettlement]),
+  ]);
   // Re-read under the lock: a concurrent commit or release may have finished meanwhile.
   const current = await transfersById(
     manager,
@@ -301,6 +342,8 @@ async function resolveIn(manager: EntityManager, found: LedgerTransfer[], resolu
         { accountId: transfer.debitAccountId, posted: amount, reserved: amount.negated() },
         { accountId: transfer.creditAccountId, posted: amount.negated() },
       ]);
+      const settled = gross.get(transferId);
+      if (settled) settleGross(postings, transfer, amount, settled);
     } else {
       postings.add(transferId, 'RELEASE', [{ accountId: transfer.debitAccountId, reserved: amount.negated() }]);
     }
@@ -330,6 +373,31 @@ async function resolveIn(manager: EntityManager, found: LedgerTransfer[], resolu
   for (const transfer of resolved) if (paid.has(transfer.transferId)) transfer.settlementWindowId = settlementWindowId;
   await postings.write(manager);
   return resolved;
+}
+
+/** How a payment is settled as it commits under a gross model (Ledger.grossSettlementsOf). */
+interface GrossSettlement {
+  payerSettlement: number;
+  payeeSettlement: number;
+  /** The model's autoPositionReset: the payment is taken out of both positions again. */
+  resetPositions: boolean;
+}
+
+/**
+ * Gross settlement in the commit's own step, as central-settlement's gross handler records it: the amount moves from
+ * the payer's settlement account to the payee's (the payer's cover shrinks, the payee's grows) and, with
+ * autoPositionReset, back out of both positions, so a gross payer's position never stands in the way of the next.
+ */
+function settleGross(postings: Postings, payment: LedgerTransfer, amount: Decimal, settled: GrossSettlement): void {
+  postings.add(payment.transferId, 'GROSS_SETTLEMENT', [
+    { accountId: settled.payerSettlement, posted: amount },
+    { accountId: settled.payeeSettlement, posted: amount.negated() },
+  ]);
+  if (!settled.resetPositions) return;
+  postings.add(payment.transferId, 'POSITION_RESET', [
+    { accountId: payment.debitAccountId, posted: amount.negated() },
+    { accountId: payment.creditAccountId, posted: amount },
+  ]);
 }
 
 /**

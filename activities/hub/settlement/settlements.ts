@@ -16,7 +16,8 @@ import { PAYMENT_KIND } from '../ledger/ledger';
 import { addToNetPositions, type NetPosition } from '../ledger/rules';
 import { HubError } from '../../platform/hubError';
 import { abortProblem, accountChange, settlementStateAfter } from './settlementStates';
-import { netModelFor, windowView, type WindowView } from './windows';
+import { netModelFor } from './models';
+import { windowView, type WindowView } from './windows';
 
 export interface SettlementRequest {
   settlementModel: string;

@@ -4,6 +4,7 @@ import { SettlementModel } from '../db/entities';
 import { SettlementWindow, SettlementWindowContent, type SettlementWindowState } from '../db/settlementEntities';
 import { HubError } from '../../platform/hubError';
 import { PAYMENT_KIND } from '../ledger/ledger';
+import { netModelFor } from './models';
 
 /** A settlement window as central-settlement answers it: `settlementWindowId` as its code does, `id` as its document does. */
 export interface WindowView {
@@ -39,17 +40,6 @@ export interface WindowQuery {
 export interface ClosedWindow {
   closed: WindowView;
   opened: WindowView;
-}
-
-/**
- * The active deferred net model that settles a currency's positions: the one for that currency, else the default
- * (no currency) where no model names it, as central-settlement chooses.
- */
-export function netModelFor(models: SettlementModel[], currency: string): SettlementModel | undefined {
-  const net = models.filter(
-    (model) => model.isActive && model.settlementGranularity === 'NET' && model.settlementDelay === 'DEFERRED' && model.ledgerAccountType === 'POSITION',
-  );
-  return net.find((model) => model.currency === currency) ?? net.find((model) => model.currency === null);
 }
 
 export function windowView(window: SettlementWindow, content?: SettlementWindowContent[]): WindowView {
