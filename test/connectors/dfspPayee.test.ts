@@ -372,24 +372,34 @@ test.serial(
         body: JSON.stringify(body),
       });
     const error = { errorInformation: { errorCode: '3303', errorDescription: 'Transfer expired' } };
-    for (let sent = 0; sent < 10; sent++) t.is((await straightToPayee(`/transfers/${transfer.transferId}/error`, 'PUT', error)).status, 200);
-    // Its first message and the ten errors: once the conversation is idle (its last task done, nothing pending) with all
-    // of them in its history, it has taken them all.
     const handle = held.connector.client.workflow.getHandle(participantWorkflowIds.payeeTransfer(transfer.transferId));
-    const events = await pollUntil(
-      async () => {
-        const [history, described] = await Promise.all([handle.fetchHistory(), handle.describe()]);
-        const all = history.events ?? [];
-        const lastTaskDone = all.map((event) => Boolean(event.workflowTaskCompletedEventAttributes)).lastIndexOf(true);
-        const taskToCome = all.slice(lastTaskDone).some((event) => event.workflowTaskScheduledEventAttributes);
-        const idle = !described.raw.pendingActivities?.length && !described.raw.pendingChildren?.length && lastTaskDone >= 0 && !taskToCome;
-        return idle && all.filter((event) => event.workflowExecutionSignaledEventAttributes).length >= 11 ? all : undefined;
-      },
-      (found) => found !== undefined,
-      60_000,
-    );
-    t.truthy(events, 'the conversation took the eleven messages and went idle: it is not still asking');
-    const asks = (events ?? []).filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes).length;
+    /** The conversation's history once it is idle (its last task done, nothing pending) holding `signals` messages. */
+    const idleWith = async (signals: number) => {
+      let seen = '';
+      const events = await pollUntil(
+        async () => {
+          const [history, described] = await Promise.all([handle.fetchHistory(), handle.describe()]);
+          const all = history.events ?? [];
+          const lastTaskDone = all.map((event) => Boolean(event.workflowTaskCompletedEventAttributes)).lastIndexOf(true);
+          const taskToCome = all.slice(lastTaskDone).some((event) => event.workflowTaskScheduledEventAttributes);
+          const idle = !described.raw.pendingActivities?.length && !described.raw.pendingChildren?.length && lastTaskDone >= 0 && !taskToCome;
+          const taken = all.filter((event) => event.workflowExecutionSignaledEventAttributes).length;
+          seen = `${described.status.name}, ${taken} messages, idle: ${idle}`;
+          return idle && taken >= signals ? all : undefined;
+        },
+        (found) => found !== undefined,
+        30_000,
+      );
+      if (!events) throw new Error(`the payee conversation did not take ${signals} messages and go idle (${seen})`);
+      return events;
+    };
+    // One error at a time, each once the conversation is idle: while it asks the switch, an error would go to that ask.
+    let events = await idleWith(1);
+    for (let sent = 1; sent <= 10; sent++) {
+      t.is((await straightToPayee(`/transfers/${transfer.transferId}/error`, 'PUT', error)).status, 200);
+      events = await idleWith(1 + sent);
+    }
+    const asks = events.filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes).length;
     t.true(asks >= 1, 'the payee asked the switch');
     t.true(asks <= MAX_ASKS_ON_PEER_WORD, `${asks} asks for 10 messages`);
   },

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import test from 'ava';
 import { repoRoot } from '../../activities/platform/config';
+import { Like } from 'typeorm';
 import { JournalEntry } from '../../activities/hub/db/entities';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { testDatabaseUrl } from '../helpers/database';
@@ -40,7 +41,7 @@ test.after.always(async () => {
   await hub?.close();
 });
 
-test('a worker killed with SIGKILL between prepare and fulfil is restarted and the transfer completes exactly once', async (t) => {
+test.serial('a worker killed with SIGKILL between prepare and fulfil is restarted and the transfer completes exactly once', async (t) => {
   const payer = await hub.provision();
   const payee = await hub.provision();
   const { fulfilment, condition } = ilpPair();
@@ -69,5 +70,77 @@ test('a worker killed with SIGKILL between prepare and fulfil is restarted and t
   t.is((await hub.admin.call('GET', `/participants/${payee.name}/positions?currency=USD`)).body.value, -33.3);
   const rows = await hub.services.db.read((manager) => manager.findBy(JournalEntry, { transferId: body.transferId }));
   t.deepEqual(rows.map((row) => row.phase).sort(), ['COMMIT', 'COMMIT', 'RESERVE'], 'one reservation, one commit of two legs');
+  t.deepEqual((await checkLedger(hub.services.db)).violations, []);
+});
+
+/** Kills the worker process and waits until it is gone. */
+async function killWorker(): Promise<void> {
+  worker!.kill('SIGKILL');
+  await new Promise((resolve) => worker!.once('exit', resolve));
+}
+
+test.serial('a worker killed while a settlement moves is restarted and the settlement goes on: each position is reset once', async (t) => {
+  const currency = 'MWK';
+  const model = await hub.admin.call('POST', '/settlementModels', {
+    name: 'CRASHNETMWK',
+    settlementGranularity: 'NET',
+    settlementInterchange: 'MULTILATERAL',
+    settlementDelay: 'DEFERRED',
+    currency,
+    requireLiquidityCheck: true,
+    ledgerAccountType: 'POSITION',
+    settlementAccountType: 'SETTLEMENT',
+    autoPositionReset: true,
+  });
+  t.true(model.status === 201 || /already exists/.test(JSON.stringify(model.body)), JSON.stringify(model.body));
+  const payer = await hub.provision({ currency });
+  const payee = await hub.provision({ currency });
+  const { fulfilment, condition } = ilpPair();
+  payee.react(async (request) => {
+    if (request.method !== 'POST' || request.path !== '/transfers') return;
+    await hub.fspiop('PUT', `/transfers/${request.body.transferId}`, {
+      source: payee.name,
+      destination: payer.name,
+      body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
+    });
+  });
+  const body = transferBody(payer.name, payee.name, '40', { condition, currency: currency as 'USD' });
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 60_000);
+
+  const v2 = (method: string, path: string, payload?: unknown) => hub.admin.call(method, `/v2${path}`, payload);
+  const open = (await v2('GET', '/settlementWindows?state=OPEN')).body[0].settlementWindowId;
+  t.is((await v2('POST', `/settlementWindows/${open}`, { state: 'CLOSED', reason: 'crash' })).status, 200);
+  const settlement = (await v2('POST', '/settlements', { settlementModel: 'CRASHNETMWK', reason: 'crash', settlementWindows: [{ id: open }] })).body;
+  const to = (state: string) =>
+    v2('PUT', `/settlements/${settlement.id}`, {
+      participants: settlement.participants.map((participant: any) => ({
+        id: participant.id,
+        accounts: participant.accounts.map((account: any) => ({ id: account.id, state, reason: state })),
+      })),
+    });
+  t.is((await to('PS_TRANSFERS_RECORDED')).body.state, 'PS_TRANSFERS_RECORDED');
+
+  // The operator's change reaches a settlement with no worker: it waits, and is carried out once one is back.
+  await killWorker();
+  const reserving = to('PS_TRANSFERS_RESERVED');
+  worker = startWorkerProcess();
+  t.is((await reserving).body.state, 'PS_TRANSFERS_RESERVED');
+
+  // The worker dies again with the commit under way, wherever in it the signal lands.
+  const committing = to('PS_TRANSFERS_COMMITTED');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await killWorker();
+  worker = startWorkerProcess();
+  t.is((await committing).body.state, 'PS_TRANSFERS_COMMITTED');
+  t.is((await hub.admin.call('GET', `/participants/${payer.name}/positions?currency=${currency}`)).body.value, 0);
+  t.is((await hub.admin.call('GET', `/participants/${payee.name}/positions?currency=${currency}`)).body.value, 0);
+  t.is((await to('SETTLED')).body.state, 'SETTLED');
+  const resets = await hub.services.db.read((manager) => manager.find(JournalEntry, { where: { transferId: Like(`settlement-${settlement.id}-%`) } }));
+  t.deepEqual(
+    resets.map((row) => row.phase).sort(),
+    ['COMMIT', 'COMMIT', 'COMMIT', 'COMMIT', 'RESERVE', 'RESERVE'],
+    'for each of the two accounts one reservation and one commit of two legs',
+  );
   t.deepEqual((await checkLedger(hub.services.db)).violations, []);
 });
