@@ -2,13 +2,15 @@
  * `npm run walkthrough`: payments through a running hub (`npm start`), step by step, with two simulated DFSPs
  * as real HTTP servers on this machine: provision both; a P2P payment (register the payee's MSISDN, look it up,
  * quote, transfer, read positions); a merchant-initiated payment (transaction request, quote, OTP authorization,
- * transfer); a bulk of three transfers; and where to find each conversation in the Temporal UI.
+ * transfer); a bulk of three transfers; the day's settlement (close the window, settle it, positions back to zero);
+ * and where to find each conversation in the Temporal UI.
  */
 import crypto from 'node:crypto';
 import { loadConfig } from '../activities/platform/config';
 import { SimulatedDfsp } from './helpers/dfsp';
 import { bulkItem, bulkTransferBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from './helpers/fspiopBodies';
 import { uniqueName } from './helpers/database';
+import { deferredNetModel, settleOpenWindow, type AdminCall } from './helpers/settlementCycle';
 
 const config = loadConfig();
 const admin = `http://${config.host}:${config.adminPort}`;
@@ -123,6 +125,7 @@ async function main(): Promise<void> {
 
     await merchantInitiated(payer, payee, condition, fulfilment);
     await bulkTransfer(payer, payee);
+    await settlement(payer, payee);
   } finally {
     await payer.close();
     await payee.close();
@@ -220,3 +223,26 @@ main().catch((error) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
+
+/**
+ * The operator settles the day over Mojaloop's settlement API (/v2 on the admin port): the open window closes, a
+ * deferred net settlement of it walks to SETTLED, and every position is back where it stood before the window.
+ */
+async function settlement(payer: SimulatedDfsp, payee: SimulatedDfsp): Promise<void> {
+  say('10. settlement: close the window, settle it, positions back to zero');
+  const adminApi: AdminCall = async (method, path, body) => {
+    const response = await fetch(`${admin}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const settled = await settleOpenWindow(adminApi, await deferredNetModel(adminApi, 'USD'), (line) => say(`   ${line}`));
+  for (const dfsp of [payer, payee]) {
+    const position = await call(admin, 'GET', `/participants/${dfsp.name}/positions?currency=USD`);
+    say(`   ${dfsp.name}: ${position.value} ${position.currency}`);
+  }
+  say(`   in the Temporal UI: http://127.0.0.1:8233/namespaces/default/workflows/settlement%2F${settled.id}`);
+}

@@ -10,8 +10,12 @@ import { testDatabaseUrl } from '../helpers/database';
 import { ilpPair, transferBody } from '../helpers/fspiopBodies';
 import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
 import { temporalAddress } from '../helpers/worker';
+import { ensureNamespace } from '../../temporal/namespaces';
 
 const taskQueue = `crash-${crypto.randomUUID()}`;
+// A namespace of its own: the worker process opens settlement windows, whose workflow IDs (settlementWindow/1, …) are
+// numbered by this file's database and would meet another test file's in the shared default namespace.
+const namespace = taskQueue;
 const databaseUrl = testDatabaseUrl();
 let hub: SwitchHarness;
 let worker: ChildProcess | undefined;
@@ -24,6 +28,7 @@ function startWorkerProcess(): ChildProcess {
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress(),
       TEMPORAL_TASK_QUEUE: taskQueue,
+      TEMPORAL_NAMESPACE: namespace,
       HUB_ID,
       LOG_LEVEL: 'warn',
     },
@@ -33,7 +38,8 @@ function startWorkerProcess(): ChildProcess {
 }
 
 test.before(async () => {
-  hub = await startSwitch({ databaseUrl, externalWorkerTaskQueue: taskQueue });
+  await ensureNamespace({ address: temporalAddress() }, namespace);
+  hub = await startSwitch({ databaseUrl, externalWorkerTaskQueue: taskQueue, externalWorkerNamespace: namespace });
   worker = startWorkerProcess();
 });
 test.after.always(async () => {

@@ -5,11 +5,12 @@
  * then plays the PISP's app and its users: pre-linking, discovery, linking by OTP with a GENERIC credential and by WEB
  * with a FIDO credential (a software authenticator plays the user's device), a payment with each credential, a
  * rejected one, an unlinking and a payment refused after it; with positions before and after and a Temporal UI link for
- * every conversation. Exits 0 only if every step ended as expected; `--stay` keeps the scheme up afterwards.
+ * every conversation; and at the end the operator settles the day (close the window, settle it, positions back to zero). Exits 0 only if every step ended as expected; `--stay` keeps the scheme up afterwards.
  */
 import { participantWorkflowIds } from '../../api/contracts/peers';
 import { workflowIds } from '../../api/contracts/conversations';
-import { positionOf } from '../helpers/hubProcesses';
+import { adminCall, positionOf } from '../helpers/hubProcesses';
+import { deferredNetModel, settleOpenWindow, type AdminCall } from '../helpers/settlementCycle';
 import { PispApp, type Answer } from '../helpers/pispApp';
 import { fspiopAt } from '../helpers/switchHarness';
 import { SoftAuthenticator } from '../helpers/softAuthenticator';
@@ -144,6 +145,16 @@ async function main(): Promise<number> {
     const closing = await positions(scheme);
     say(`\n# Positions at the hub: ${DFSPA} ${opening[DFSPA]} → ${closing[DFSPA]}, ${DFSPB} ${opening[DFSPB]} → ${closing[DFSPB]} ${CURRENCY}`);
     check('the positions still sum to zero', closing[DFSPA] + closing[DFSPB] === 0, closing);
+    say('\n# Settlement: the operator closes the window and settles it (deferred net, over Mojaloop’s settlement API)');
+    const admin: AdminCall = (method, path, body) => adminCall(scheme.hub.adminUrl, method, path, body);
+    const settled = await settleOpenWindow(admin, await deferredNetModel(admin, CURRENCY), (line) => say(`  ${line}`));
+    const after = await positions(scheme);
+    check(
+      `settlement ${settled.id} SETTLED, positions back to zero: ${DFSPA} ${after[DFSPA]}, ${DFSPB} ${after[DFSPB]}`,
+      settled.state === 'SETTLED' && after[DFSPA] === 0 && after[DFSPB] === 0,
+      after,
+    );
+    links(scheme, [['default', workflowIds.settlement(settled.id)]]);
     say(`\n${failures === 0 ? 'Every step ended as expected.' : `${failures} step(s) did not end as expected.`} Logs: ${scheme.hub.logDir}`);
     if (stay) {
       say('The scheme stays up (--stay): open the links above; Ctrl-C stops it.');

@@ -24,9 +24,9 @@ export interface WorkerHarness {
 }
 
 /** A client for a task queue whose worker runs elsewhere (a separate worker process). */
-export async function connectClient(taskQueue: string): Promise<WorkerHarness> {
+export async function connectClient(taskQueue: string, namespace = 'default'): Promise<WorkerHarness> {
   const connection = await Connection.connect({ address: temporalAddress() });
-  return { client: new Client({ connection, namespace: 'default' }), taskQueue, close: () => connection.close() };
+  return { client: new Client({ connection, namespace }), taskQueue, close: () => connection.close() };
 }
 
 /**

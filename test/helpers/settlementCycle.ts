@@ -1,0 +1,65 @@
+/** How a script calls the admin API: method, path, body; the answer's status and parsed body. */
+export type AdminCall = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+const STEPS = ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED', 'SETTLED'];
+
+async function expect(call: Promise<{ status: number; body: any }>, what: string): Promise<any> {
+  const { status, body } = await call;
+  if (status >= 300) throw new Error(`${what} answered ${status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** The active deferred net model for `currency`'s positions, created as `DEFERREDNET<currency>` if there is none. */
+export async function deferredNetModel(admin: AdminCall, currency: string): Promise<string> {
+  const models: any[] = await expect(admin('GET', '/settlementModels'), 'GET /settlementModels');
+  const own = models.find(
+    (model) => model.isActive && model.currency === currency && model.settlementGranularity === 'NET' && model.settlementDelay === 'DEFERRED',
+  );
+  if (own) return own.name;
+  const name = `DEFERREDNET${currency}`;
+  await expect(
+    admin('POST', '/settlementModels', {
+      name,
+      settlementGranularity: 'NET',
+      settlementInterchange: 'MULTILATERAL',
+      settlementDelay: 'DEFERRED',
+      currency,
+      requireLiquidityCheck: true,
+      ledgerAccountType: 'POSITION',
+      settlementAccountType: 'SETTLEMENT',
+      autoPositionReset: true,
+    }),
+    'POST /settlementModels',
+  );
+  return name;
+}
+
+/**
+ * An operator's settlement of the day, over Mojaloop's settlement API: close the open window, settle it under the
+ * model, and move every account through RECORDED, RESERVED, COMMITTED and SETTLED. `say` tells each step; the answer
+ * is the settlement as it ended.
+ */
+export async function settleOpenWindow(admin: AdminCall, model: string, say: (line: string) => void = () => undefined): Promise<any> {
+  const [open] = await expect(admin('GET', '/v2/settlementWindows?state=OPEN'), 'GET /v2/settlementWindows');
+  const windowId = open.settlementWindowId;
+  const opened = await expect(admin('POST', `/v2/settlementWindows/${windowId}`, { state: 'CLOSED', reason: 'end of day' }), 'closing the window');
+  say(`window ${windowId} closed; window ${opened.settlementWindowId} is open`);
+  let settlement = await expect(
+    admin('POST', '/v2/settlements', { settlementModel: model, reason: 'end of day', settlementWindows: [{ id: windowId }] }),
+    'POST /v2/settlements',
+  );
+  const nets = settlement.participants.flatMap((participant: any) =>
+    participant.accounts.map((account: any) => `participant ${participant.id}: ${account.netSettlementAmount.amount} ${account.netSettlementAmount.currency}`),
+  );
+  say(`settlement ${settlement.id} of window ${windowId} (${model}): ${nets.join(', ')}`);
+  for (const state of STEPS) {
+    const participants = settlement.participants.map((participant: any) => ({
+      id: participant.id,
+      accounts: participant.accounts.map((account: any) => ({ id: account.id, state, reason: state })),
+    }));
+    await expect(admin('PUT', `/v2/settlements/${settlement.id}`, { participants }), `PUT ${state}`);
+    settlement = await expect(admin('GET', `/v2/settlements/${settlement.id}`), 'GET /v2/settlements');
+    say(`settlement ${settlement.id} → ${settlement.state}`);
+  }
+  return settlement;
+}
