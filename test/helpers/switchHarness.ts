@@ -79,7 +79,9 @@ export async function startSwitch(
   const opened = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), { tls: options.tls, jws: options.jws });
   const hub = options.adapt?.(opened) ?? opened;
   const { services } = hub;
-  const worker = options.externalWorkerTaskQueue ? await connectClient(options.externalWorkerTaskQueue, options.externalWorkerNamespace) : await startWorker(hub);
+  const worker = options.externalWorkerTaskQueue
+    ? await connectClient(options.externalWorkerTaskQueue, options.externalWorkerNamespace)
+    : await startWorker(hub);
   const admin = await startAdmin(services, { temporal: { client: worker.client, taskQueue: worker.taskQueue } });
   const tls = options.tls && gatewayTls(options.tls, options.tls.switchClientCaPath, 'required');
   // A test file's few participants send far more than their production share of GETs and refused messages (the fuzz
