@@ -229,7 +229,7 @@ main().catch((error) => {
  * deferred net settlement of it walks to SETTLED, and every position is back where it stood before the window.
  */
 async function settlement(payer: SimulatedDfsp, payee: SimulatedDfsp): Promise<void> {
-  say('10. settlement: close the window, settle it, positions back to zero');
+  say('15. settlement: close the window, settle it, positions back to zero');
   const adminApi: AdminCall = async (method, path, body) => {
     const response = await fetch(`${admin}${path}`, {
       method,
