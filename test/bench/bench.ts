@@ -60,6 +60,7 @@ import { parseOptions, type Options } from './options';
 import { profileSummary } from './profile';
 import { CURRENCY, fspiop, hubIteration, partiesBetween, provision, TRANSFER_EXPIRY_MS, type SigningKeys, type TransferState } from './payments';
 import { describeErrors, drive, type Phase, type Recorder } from './statistics';
+import { settlementCycle } from './settlement';
 
 const HOST = '127.0.0.1';
 const HUB_NAME = 'Hub';
@@ -80,6 +81,11 @@ const NOUNS: Record<Options['mode'], { singular: string; plural: string; descrip
     singular: 'bulk',
     plural: 'bulks',
     description: (size) => `bulk: bulk transfers of ${size} pre-quoted items, one workflow each; latency is the whole bulk's`,
+  },
+  settlement: {
+    singular: 'bulk',
+    plural: 'bulks',
+    description: (size) => `settlement: a window filled by bulks of ${size} pre-quoted items, then closed and settled to SETTLED`,
   },
 };
 
@@ -475,7 +481,7 @@ async function main(): Promise<number> {
     scene = await linkAccount(switchUrl, pisp, payerDfsp);
     log(`provisioned ${pisp.name} (PISP) and linked an account at ${payerDfsp.name}, consent ${scene.consentId}`);
   }
-  const iteration = scene ? thirdpartyIteration(scene, parties) : hubIteration(options.mode, parties);
+  const iteration = scene ? thirdpartyIteration(scene, parties) : hubIteration(options.mode === 'settlement' ? 'bulk' : options.mode, parties);
   // With --flood: a third DFSP that asks again and again, and what its flood cost the others at each concurrency.
   const flooder = options.flood > 0 ? await SimulatedDfsp.start(uniqueName('benchflooder')) : undefined;
   if (flooder) {
@@ -488,7 +494,11 @@ async function main(): Promise<number> {
   // Hub traffic: each concurrency in turn, or one long soak.
   const hub: Measurement[] = [];
   let soakRows: string[] = [];
-  if (options.soakMinutes !== undefined) {
+  let settlementRows: string[] = [];
+  if (options.mode === 'settlement') {
+    const committed = () => [...payer.transfers.values()].filter((transfer) => transfer.state === 'committed').length;
+    settlementRows = await settlementCycle(adminUrl, iteration, committed, options.settlementTransfers, log);
+  } else if (options.soakMinutes !== undefined) {
     soakRows = await soak(options, options.soakMinutes, measured.slice(0, -1), iteration);
   } else {
     for (const level of options.levels) {
@@ -527,7 +537,7 @@ async function main(): Promise<number> {
   // The Temporal floor at the same concurrencies.
   const floor: Measurement[] = [];
   const floorIds: string[] = [];
-  if (options.floor && options.soakMinutes === undefined && !aborted) {
+  if (options.floor && options.soakMinutes === undefined && options.mode !== 'settlement' && !aborted) {
     const floorQueue = `bench-floor-${crypto.randomUUID()}`;
     const nativeConnection = await NativeConnection.connect({ address: temporal.address });
     cleanups.push({ what: 'floor worker connection', run: () => nativeConnection.close() });
@@ -594,19 +604,23 @@ async function main(): Promise<number> {
   ];
 
   // Report.
-  const expectedPayee = committedSum.negated();
-  const positionsOk = payerPosition.equals(committedSum) && payeePosition.equals(expectedPayee);
+  // Settled, every position is back where it stood before the window: at zero.
+  const expectedPayer = options.mode === 'settlement' ? new Decimal(0) : committedSum;
+  const expectedPayee = expectedPayer.negated();
+  const positionsOk = payerPosition.equals(expectedPayer) && payeePosition.equals(expectedPayee);
   const lost = counts.sent;
   const ledgerOk = ledger.violations.length === 0 && positionsOk && lost === 0 && payer.contradictions.length === 0;
   const lines: string[] = [''];
   lines.push(`mode            ${NOUNS[options.mode].description(options.bulkSize)}`);
   lines.push(`temporal        ${temporalKind}; hub database ${sharedDb ? 'DATABASE_URL' : 'SQLite file'}`);
   lines.push(`jws             ${options.jws ? 'on: DFSPs sign, the hub validates every message and signs its own' : 'off'}`);
-  if (options.soakMinutes === undefined) lines.push(`duration        ${options.durationS} s measured per concurrency, after ${options.warmupS} s of warm-up`);
+  if (options.soakMinutes === undefined && options.mode !== 'settlement')
+    lines.push(`duration        ${options.durationS} s measured per concurrency, after ${options.warmupS} s of warm-up`);
   if (hub.length) lines.push('', ...throughputTable(options, hub, floor));
   if (floodLines.length)
     lines.push('', `flood           ${options.flood} GET /transfers/{random ID} a second from ${flooder?.name}, beside the payments`, ...floodLines);
   if (soakRows.length) lines.push('', ...soakRows);
+  if (settlementRows.length) lines.push('', ...settlementRows);
   if (hub[0]) lines.push('', ...usageTable(`where the time goes: hub ${noun} at concurrency ${hub[0].level}`, hub[0], NOUNS[options.mode].singular));
   if (floor[0]) lines.push(...usageTable(`  and the floor at concurrency ${floor[0].level}`, floor[0], 'workflow'));
   lines.push('', ...historyTable(costs));
@@ -617,7 +631,7 @@ async function main(): Promise<number> {
       `other ${counts.other}, undecided ${lost}`,
   );
   lines.push(
-    `positions       ${payerDfsp.name} ${payerPosition.toFixed()} (expected ${committedSum.toFixed()}), ${payeeDfsp.name} ${payeePosition.toFixed()} ` +
+    `positions       ${payerDfsp.name} ${payerPosition.toFixed()} (expected ${expectedPayer.toFixed()}), ${payeeDfsp.name} ${payeePosition.toFixed()} ` +
       `(expected ${expectedPayee.toFixed()}): ${positionsOk ? 'PASS' : 'FAIL'}`,
   );
   lines.push(`ledger          journal rows ${ledger.journalRows}, accounts ${ledger.accounts}: ${ledger.violations.length === 0 ? 'PASS' : 'FAIL'}`);

@@ -1,12 +1,14 @@
 // The command line of `npm run bench`.
 
 /** What each virtual user does in a loop. */
-export type Mode = 'payments' | 'transfers' | 'bulk' | 'thirdparty';
+export type Mode = 'payments' | 'transfers' | 'bulk' | 'thirdparty' | 'settlement';
 
 export interface Options {
   mode: Mode;
-  /** Items in each bulk transfer, with --mode bulk. */
+  /** Items in each bulk transfer, with --mode bulk (and the bulks that fill the window, with --mode settlement). */
   bulkSize: number;
+  /** Committed transfers in the window that --mode settlement closes and settles. */
+  settlementTransfers: number;
   /** The concurrencies to measure, one phase each, in this order. */
   levels: number[];
   durationS: number;
@@ -37,7 +39,11 @@ export interface Topology {
 
 export const USAGE = `usage: npm run bench [-- options]
   --mode M              payments: quote + transfer (default); transfers: pre-quoted transfers only; bulk: pre-quoted
-                        bulk transfers; thirdparty: third-party payments from a linked account (env BENCH_MODE)
+                        bulk transfers; thirdparty: third-party payments from a linked account; settlement: fill the
+                        settlement window with --settlement-transfers committed transfers, then time closing it and
+                        settling it to SETTLED (env BENCH_MODE)
+  --settlement-transfers N
+                        committed transfers in the window --mode settlement settles (default 10000)
   --bulk-size N         items in each bulk transfer (default 1000, the most FSPIOP allows; env BENCH_BULK_SIZE)
   --concurrency N[,N…]  virtual users; a list measures each in turn and draws the chart (default 10, env BENCH_CONCURRENCY)
   --duration S          measured seconds per phase (default 20, env BENCH_DURATION)
@@ -72,6 +78,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const values: Record<string, string | undefined> = {
     mode: env.BENCH_MODE,
     'bulk-size': env.BENCH_BULK_SIZE,
+    'settlement-transfers': env.BENCH_SETTLEMENT_TRANSFERS,
     concurrency: env.BENCH_CONCURRENCY,
     duration: env.BENCH_DURATION,
     warmup: env.BENCH_WARMUP,
@@ -100,7 +107,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     else if (arg === '--topology') topology = { workers: 2, gateways: 2, historyShards: 4 };
     else if (arg === '--verbose') verbose = true;
     else {
-      const match = /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile|workers|gateways|shards|bulk-size|flood)(?:=(.*))?$/.exec(arg);
+      const match =
+        /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile|workers|gateways|shards|bulk-size|flood|settlement-transfers)(?:=(.*))?$/.exec(arg);
       if (!match) throw new Error(`unknown argument "${arg}"\n${USAGE}`);
       const value = match[2] ?? argv[++i];
       if (value === undefined) throw new Error(`--${match[1]} needs a value\n${USAGE}`);
@@ -117,8 +125,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     };
   }
   const mode = values.mode ?? 'payments';
-  if (!['payments', 'transfers', 'bulk', 'thirdparty'].includes(mode))
-    throw new Error(`--mode must be payments, transfers, bulk or thirdparty, got "${mode}"\n${USAGE}`);
+  if (!['payments', 'transfers', 'bulk', 'thirdparty', 'settlement'].includes(mode))
+    throw new Error(`--mode must be payments, transfers, bulk, thirdparty or settlement, got "${mode}"\n${USAGE}`);
   if (mode === 'thirdparty' && jws) throw new Error(`--jws is not supported with --mode thirdparty yet\n${USAGE}`);
   const bulkSize = Math.floor(number('bulk-size', values['bulk-size'], 1000, 1));
   if (bulkSize > 1000) throw new Error(`--bulk-size must be at most 1000 (FSPIOP's limit), got ${bulkSize}\n${USAGE}`);
@@ -126,6 +134,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   return {
     mode: mode as Mode,
     bulkSize,
+    settlementTransfers: Math.floor(number('settlement-transfers', values['settlement-transfers'], 10_000, 1)),
     levels,
     durationS: number('duration', values.duration, 20, 1),
     warmupS: number('warmup', values.warmup, 3, 0),
