@@ -10,6 +10,8 @@
 //   - no ledger movement is applied twice (one journal row per transfer, account and phase);
 //   - each position equals the committed transfers' sum and its journal, and each currency sums to zero;
 //   - what the payer was told agrees with the switch's record, and the payer was told of every accepted transfer.
+// Then the day is settled over /v2 (a deferred net settlement of the window), the worker killed between its reservation
+// and its commit: it ends SETTLED, every position back at zero, every account equal to its journal.
 // It prints what it did and what it found; the exit code is 1 if anything fails. All traffic stays on 127.0.0.1.
 
 import type { ChildProcess } from 'node:child_process';
@@ -30,7 +32,8 @@ import { freePort } from '../../temporal/ports';
 import { stopChildren } from '../../worker/children';
 import { waitUntilReady } from '../../worker/readiness';
 import { SimulatedDfsp } from '../helpers/dfsp';
-import { hubProcessSettings, logTail, startProcess } from '../helpers/hubProcesses';
+import { adminCall, hubProcessSettings, logTail, startProcess } from '../helpers/hubProcesses';
+import { deferredNetModel, settleOpenWindow, type AdminCall } from '../helpers/settlementCycle';
 import { uniqueName } from '../helpers/database';
 import { CURRENCY, hubIteration, partiesBetween, provision, type PayerSide } from '../bench/payments';
 import { describeErrors, drive, type Sample } from '../bench/statistics';
@@ -206,8 +209,30 @@ export async function runChaos(options: ChaosOptions): Promise<{ ok: boolean; re
       records = await ours();
     }
     timeline.note('waited for every transfer to be decided and told');
+    const found = await findings(services, payer, records, payerDfsp.name, payeeDfsp.name, recorder, timeline, payeeErrors);
 
-    return await findings(services, payer, records, payerDfsp.name, payeeDfsp.name, recorder, timeline, payeeErrors);
+    // The day's settlement, the worker killed between its reservation and its commit.
+    const admin: AdminCall = (method, urlPath, body) => adminCall(adminUrl, method, urlPath, body);
+    const settled = await settleOpenWindow(
+      admin,
+      await deferredNetModel(admin, CURRENCY),
+      (line) => timeline.note(line),
+      async (state) => {
+        if (state !== 'PS_TRANSFERS_RESERVED') return;
+        await restartProcess('worker', 'worker/main.js');
+        await ready();
+      },
+    );
+    const positions = await Promise.all(
+      [payerDfsp.name, payeeDfsp.name].map(async (name) => new Decimal((await services.limits.positions(name, CURRENCY))[0].value)),
+    );
+    const ledger = await checkLedger(services.db);
+    const settledOk = settled.state === 'SETTLED' && positions.every((position) => position.isZero()) && ledger.violations.length === 0;
+    const report = [
+      ...found.report,
+      `  ${settledOk ? '✔' : '✘'} the day settles through a worker restart: settlement ${settled.id} ${settled.state}, positions ${positions.map((p) => p.toFixed()).join(' and ')}, ${ledger.violations.length} ledger violations`,
+    ];
+    return { ok: found.ok && settledOk, report };
   } finally {
     for (const stop of stops) await stop().catch((error: Error) => log(`clean-up: ${error.message}`));
   }

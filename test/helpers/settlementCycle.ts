@@ -36,10 +36,15 @@ export async function deferredNetModel(admin: AdminCall, currency: string): Prom
 
 /**
  * An operator's settlement of the day, over Mojaloop's settlement API: close the open window, settle it under the
- * model, and move every account through RECORDED, RESERVED, COMMITTED and SETTLED. `say` tells each step; the answer
- * is the settlement as it ended.
+ * model, and move every account through RECORDED, RESERVED, COMMITTED and SETTLED. `say` tells each step, and
+ * `afterStep` runs after each (a fault injected between two); the answer is the settlement as it ended.
  */
-export async function settleOpenWindow(admin: AdminCall, model: string, say: (line: string) => void = () => undefined): Promise<any> {
+export async function settleOpenWindow(
+  admin: AdminCall,
+  model: string,
+  say: (line: string) => void = () => undefined,
+  afterStep: (state: string) => Promise<void> = async () => undefined,
+): Promise<any> {
   const [open] = await expect(admin('GET', '/v2/settlementWindows?state=OPEN'), 'GET /v2/settlementWindows');
   const windowId = open.settlementWindowId;
   const opened = await expect(admin('POST', `/v2/settlementWindows/${windowId}`, { state: 'CLOSED', reason: 'end of day' }), 'closing the window');
@@ -60,6 +65,7 @@ export async function settleOpenWindow(admin: AdminCall, model: string, say: (li
     await expect(admin('PUT', `/v2/settlements/${settlement.id}`, { participants }), `PUT ${state}`);
     settlement = await expect(admin('GET', `/v2/settlements/${settlement.id}`), 'GET /v2/settlements');
     say(`settlement ${settlement.id} → ${settlement.state}`);
+    await afterStep(state);
   }
   return settlement;
 }
