@@ -144,6 +144,9 @@ export function createActivities({ services, directory, sender, transactionReque
     abortSettlement: rejecting((input: { settlementId: number; reason: string; externalReference?: string }) =>
       services.settlements.abort(input.settlementId, input.reason, input.externalReference),
     ),
+    /** The participants' e-mails still to send, and the sending of one (retried by its activity until it goes). */
+    pendingNotifications: () => services.notifications.pending(),
+    sendNotification: (id: number) => services.notifications.send(id),
     /** A settlement as it stands: its state and windows, for its workflow. */
     settlementState: rejecting(async (settlementId: number) => {
       const { state, settlementWindows } = await services.settlements.get(settlementId);

@@ -5,7 +5,7 @@ import { openHub } from '../activities/hub/services';
 import { createLogger } from '../activities/platform/logger';
 import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createWorker } from './createWorker';
-import { ensureSettlementWindows, ensureSweepSchedule } from './schedules';
+import { ensureNotificationSchedule, ensureSettlementWindows, ensureSweepSchedule } from './schedules';
 
 /** The worker process: runs the hub's workflows and activities until SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
   await ensureSweepSchedule(client, config.taskQueue);
   await ensureSettlementWindows(client, config.taskQueue, hub.services.settlementWindows, config.settlementWindowCloseCron);
+  if (config.smtp) await ensureNotificationSchedule(client, config.taskQueue);
   await clientConnection.close();
   log.info({ taskQueue: config.taskQueue, temporal: config.temporalAddress }, 'worker running');
   // Worker.run resolves after shutdown, which the SDK starts on SIGINT/SIGTERM once in-flight tasks drain.

@@ -1,7 +1,7 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import type { SettlementWindows } from '../activities/hub/settlement/windows';
 import { workflowIds } from '../api/contracts/conversations';
-import { closeOpenSettlementWindow, reservationSweep, settlementWindow } from '../workflows';
+import { closeOpenSettlementWindow, reservationSweep, sendNotifications, settlementWindow } from '../workflows';
 
 export const SWEEP_SCHEDULE_ID = 'reservation-sweep';
 
@@ -46,5 +46,21 @@ export async function ensureSettlementWindows(client: Client, taskQueue: string,
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     await client.schedule.getHandle(WINDOW_CLOSE_SCHEDULE_ID).update((schedule) => ({ ...schedule, spec }));
+  }
+}
+
+export const NOTIFICATION_SCHEDULE_ID = 'notification-sender';
+
+/** With SMTP configured, the schedule that sends participants' queued e-mails every 15 seconds; any worker may create it. */
+export async function ensureNotificationSchedule(client: Client, taskQueue: string): Promise<void> {
+  try {
+    await client.schedule.create({
+      scheduleId: NOTIFICATION_SCHEDULE_ID,
+      spec: { intervals: [{ every: '15 seconds' }] },
+      action: { type: 'startWorkflow', workflowType: sendNotifications, taskQueue, workflowId: 'sendNotifications' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
   }
 }

@@ -14,6 +14,7 @@ import { SettlementModels } from './participants/settlementModels';
 import { ParticipantSignatures } from './participants/signatureKeys';
 import { Settlements } from './settlement/settlements';
 import { SettlementWindows } from './settlement/windows';
+import { Notifications } from './notifications/notifications';
 import { readSigningKey } from '../platform/jws';
 
 /** The hub's stateful services over one database, wired once per process. */
@@ -28,9 +29,10 @@ export interface HubServices {
   signatures: ParticipantSignatures;
   settlementWindows: SettlementWindows;
   settlements: Settlements;
+  notifications: Notifications;
 }
 
-type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive' | 'jws'>>;
+type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive' | 'jws' | 'smtp'>>;
 
 /** Without settings of its own (tests, the benchmark), the hub neither validates nor signs. */
 const NO_JWS = loadConfig({}).jws;
@@ -49,6 +51,7 @@ export async function openHubServices(config: ServicesConfig): Promise<HubServic
     signatures: new ParticipantSignatures(db, config.jws ?? NO_JWS),
     settlementWindows: new SettlementWindows(db),
     settlements: new Settlements(db, ledger, config.hubParticipantName),
+    notifications: new Notifications(db, config.smtp),
   };
 }
 

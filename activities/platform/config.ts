@@ -43,6 +43,8 @@ export interface HubConfig {
   allowUnauthenticatedSwitch: boolean;
   /** SETTLEMENT_WINDOW_CLOSE_CRON: when the open settlement window closes by itself (a cron expression, UTC); unset, only on request. */
   settlementWindowCloseCron?: string;
+  /** SMTP_URL (smtp://user:password@host:port) and NOTIFICATION_EMAIL_FROM: participants' e-mails; none are sent without it. */
+  smtp?: { url: string; from: string };
   logLevel: string;
 }
 
@@ -281,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     adminAccess: adminAccessConfig(env, tls),
     allowUnauthenticatedSwitch: flag(env, 'SWITCH_ALLOW_UNAUTHENTICATED'),
     settlementWindowCloseCron: env.SETTLEMENT_WINDOW_CLOSE_CRON || undefined,
+    smtp: env.SMTP_URL ? { url: env.SMTP_URL, from: env.NOTIFICATION_EMAIL_FROM || 'hub@localhost' } : undefined,
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -72,11 +72,13 @@ export async function startSwitch(
     externalWorkerNamespace?: string;
     tls?: TlsConfig;
     jws?: JwsConfig;
+    /** Participants' e-mails go through this SMTP server (SMTP_URL). */
+    smtp?: { url: string; from: string };
     /** Rewires the hub before the worker and the gateway run on it (a test's own sender). */
     adapt?: (hub: Hub) => Hub;
   } = {},
 ): Promise<SwitchHarness> {
-  const opened = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), { tls: options.tls, jws: options.jws });
+  const opened = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), { tls: options.tls, jws: options.jws, smtp: options.smtp });
   const hub = options.adapt?.(opened) ?? opened;
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue

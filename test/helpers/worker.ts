@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pino from 'pino';
 import type { ActivityDependencies } from '../../activities';
-import type { JwsConfig, TlsConfig } from '../../activities/platform/config';
+import type { HubConfig, JwsConfig, TlsConfig } from '../../activities/platform/config';
 import { openHub, Hub } from '../../activities/hub/services';
 import { createWorker } from '../../worker/createWorker';
 import { testDatabaseUrl } from './database';
@@ -39,7 +39,11 @@ let runtimeInstalled = false;
  * The hub as tests wire it: the test database, no caching of participants, deliveries that give up after 5 s; with
  * `tls`, its client certificate for participants' HTTPS endpoints; with `jws`, its signature settings.
  */
-export function openTestHub(hubParticipantName: string, databaseUrl = testDatabaseUrl(), security: { tls?: TlsConfig; jws?: JwsConfig } = {}): Promise<Hub> {
+export function openTestHub(
+  hubParticipantName: string,
+  databaseUrl = testDatabaseUrl(),
+  security: { tls?: TlsConfig; jws?: JwsConfig; smtp?: HubConfig['smtp'] } = {},
+): Promise<Hub> {
   const log = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
   return openHub({ databaseUrl, hubParticipantName, log, directoryTtlMs: 0, deliveryTimeoutMs: 5_000, ...security });
 }

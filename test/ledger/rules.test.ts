@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import test from 'ava';
 import fc from 'fast-check';
-import { addToNetPositions, exposure, liquidityCover, paymentRefusal, withdrawalRefusal } from '../../activities/hub/ledger/rules';
+import {
+  addToNetPositions,
+  alarmCrossed,
+  alarmThreshold,
+  exposure,
+  liquidityCover,
+  paymentRefusal,
+  withdrawalRefusal,
+} from '../../activities/hub/ledger/rules';
 import { positiveAmount, textOf } from './amounts';
 
 // Document 3's rules at every boundary, with Mojaloop's signs: a payer's POSITION rises as it pays; its SETTLEMENT
@@ -124,4 +132,18 @@ test('net settlement amounts of any payments sum to zero, whatever pages they ar
       }),
     ),
   );
+});
+
+test('the alarm sounds alarmPercentage short of the cap: at 90 of a cap of 100 with the default 10, not one minor unit before', (t) => {
+  t.is(alarmThreshold('100', '10').toFixed(), '90');
+  t.true(alarmCrossed('89.9999', '90', '100', '10'));
+  t.false(alarmCrossed('0', '89.9999', '100', '10'));
+  t.is(alarmThreshold('1000', '0').toFixed(), '1000', 'an alarm percentage of 0 sounds at the cap itself');
+});
+
+test('a crossing is counted once: rising while above, or falling, is none; rising past it again is another', (t) => {
+  t.false(alarmCrossed('95', '99', '100', '10'), 'already above');
+  t.false(alarmCrossed('95', '50', '100', '10'), 'falling');
+  t.true(alarmCrossed('50', '95', '100', '10'), 'rising past it again');
+  t.true(alarmCrossed('-20', '150', '100', '10'), 'from a position in credit to beyond the cap');
 });

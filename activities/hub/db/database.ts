@@ -14,6 +14,7 @@ import { Thirdparty1795000000600 } from './migrations/1795000000600-Thirdparty';
 import { ParticipantJws1795000000700 } from './migrations/1795000000700-ParticipantJws';
 import { ReservationExpiry1795000000800 } from './migrations/1795000000800-ReservationExpiry';
 import { Settlement1795000000900 } from './migrations/1795000000900-Settlement';
+import { Notifications1795000001000 } from './migrations/1795000001000-Notifications';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -27,6 +28,7 @@ export const migrations = [
   ParticipantJws1795000000700,
   ReservationExpiry1795000000800,
   Settlement1795000000900,
+  Notifications1795000001000,
 ];
 
 /**

@@ -141,6 +141,18 @@ export class JournalEntry {
   @Column(timestamp) createdDate!: Date;
 }
 
+/** An e-mail to a participant's notification address, queued in the transaction of what it tells and sent after it. */
+@Entity('notification')
+export class Notification {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'int' }) participantId!: number;
+  @Column({ type: 'varchar', length: 100 }) endpointType!: string;
+  @Column({ type: 'varchar', length: 200 }) subject!: string;
+  @Column({ type: 'text' }) body!: string;
+  @Column(timestamp) createdDate!: Date;
+  @Index() @Column({ ...timestamp, nullable: true }) sentDate!: Date | null;
+}
+
 export const entities = [
   Participant,
   ParticipantAccount,
@@ -165,6 +177,7 @@ export const entities = [
   Settlement,
   SettlementSettlementWindow,
   SettlementParticipantAccount,
+  Notification,
 ];
 
 export {

@@ -5,7 +5,8 @@ import { JournalEntry, LedgerTransfer, ParticipantAccount, ParticipantLimit, Set
 import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import { NET_DEBIT_CAP } from './limits';
-import { paymentRefusal, withdrawalRefusal } from './rules';
+import { alarmCrossed, alarmThreshold, exposure, paymentRefusal, withdrawalRefusal } from './rules';
+import { notifyIn } from '../notifications/notifications';
 import { openWindowIdIn } from '../settlement/openWindow';
 import { grossModelFor } from '../settlement/models';
 
@@ -242,7 +243,7 @@ async function refusalOf(
   movement: Movement,
   accounts: ReadonlyMap<number, ParticipantAccount>,
   companions: ReadonlyMap<number, number>,
-  caps: Map<number, string | undefined>,
+  caps: Map<number, ParticipantLimit | null>,
 ): Promise<HubError | undefined> {
   const debit = accounts.get(movement.debitAccountId)!;
   const rule = ruleOf(debit, accounts.get(movement.creditAccountId)!);
@@ -252,8 +253,8 @@ async function refusalOf(
   if (rule === 'withdrawal') {
     refusal = withdrawalRefusal({ position: companion, settlement: debit, amount: movement.amount });
   } else {
-    if (!caps.has(debit.id)) caps.set(debit.id, (await manager.findOneBy(ParticipantLimit, { accountId: debit.id, type: NET_DEBIT_CAP }))?.value);
-    refusal = paymentRefusal({ position: debit, settlement: companion, netDebitCap: caps.get(debit.id), amount: movement.amount });
+    if (!caps.has(debit.id)) caps.set(debit.id, await manager.findOneBy(ParticipantLimit, { accountId: debit.id, type: NET_DEBIT_CAP }));
+    refusal = paymentRefusal({ position: debit, settlement: companion, netDebitCap: caps.get(debit.id)?.value, amount: movement.amount });
   }
   return refusal && new HubError(refusal.error, refusal.description);
 }
@@ -269,7 +270,7 @@ async function reserveIn(manager: EntityManager, movements: Movement[], companio
     movements.map((m) => m.transferId),
   );
   const postings = new Postings(accounts);
-  const caps = new Map<number, string | undefined>();
+  const caps = new Map<number, ParticipantLimit | null>();
   const created: LedgerTransfer[] = [];
   const reservations: Reservation[] = [];
   for (const movement of movements) {
@@ -297,8 +298,18 @@ async function reserveIn(manager: EntityManager, movements: Movement[], companio
     });
     created.push(transfer);
     existing.set(transferId, transfer);
+    const before = accounts.get(movement.debitAccountId)!;
     postings.add(transferId, 'RESERVE', [{ accountId: movement.debitAccountId, reserved: amount }]);
     reservations.push({ transferId, reserved: transfer });
+    const cap = caps.get(movement.debitAccountId);
+    if (cap && alarmCrossed(exposure(before), exposure(accounts.get(movement.debitAccountId)!), cap.value, cap.alarmPercentage)) {
+      await notifyIn(
+        manager,
+        before.participantId,
+        'NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL',
+        ...thresholdBreach(before, cap, exposure(accounts.get(movement.debitAccountId)!)),
+      );
+    }
   }
   await insertRows(manager, LedgerTransfer, created);
   await postings.write(manager);
@@ -373,6 +384,16 @@ async function resolveIn(
   for (const transfer of resolved) if (paid.has(transfer.transferId)) transfer.settlementWindowId = settlementWindowId;
   await postings.write(manager);
   return resolved;
+}
+
+/** The e-mail of a position that crossed its alarm threshold (central-event-processor's breach notice, in words). */
+function thresholdBreach(position: ParticipantAccount, cap: ParticipantLimit, now: Decimal): [string, string] {
+  return [
+    `Net Debit Cap threshold breach: ${position.currency} position at ${formatAmount(now)}`,
+    `Your position in ${position.currency} is ${formatAmount(now)}, past its alarm threshold of ` +
+      `${formatAmount(alarmThreshold(cap.value, cap.alarmPercentage))} (${cap.alarmPercentage}% short of your Net Debit Cap of ${cap.value}). ` +
+      'Transfers beyond the cap are refused until the position falls: settle, or deposit and raise the cap.',
+  ];
 }
 
 /** How a payment is settled as it commits under a gross model (Ledger.grossSettlementsOf). */

@@ -95,3 +95,20 @@ export function addToNetPositions(payments: Iterable<Payment>, into: Map<number,
   }
   return into;
 }
+
+/**
+ * The position at which a Net Debit Cap's alarm sounds: `alarmPercentage` per cent of the cap short of it (with the
+ * default of 10, at 90% of the cap), where little headroom is left.
+ */
+export function alarmThreshold(netDebitCap: DecimalValue, alarmPercentage: DecimalValue): Decimal {
+  return new Decimal(netDebitCap).times(new Decimal(100).minus(alarmPercentage)).dividedBy(100);
+}
+
+/**
+ * Whether an exposure crossed the alarm threshold going up: below it before, at or above it after. Staying above is
+ * no new crossing; falling below and rising again is one.
+ */
+export function alarmCrossed(before: DecimalValue, after: DecimalValue, netDebitCap: DecimalValue, alarmPercentage: DecimalValue): boolean {
+  const threshold = alarmThreshold(netDebitCap, alarmPercentage);
+  return new Decimal(before).lessThan(threshold) && new Decimal(after).greaterThanOrEqualTo(threshold);
+}

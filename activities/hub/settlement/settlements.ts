@@ -16,6 +16,7 @@ import { PAYMENT_KIND } from '../ledger/ledger';
 import { addToNetPositions, type NetPosition } from '../ledger/rules';
 import { HubError } from '../../platform/hubError';
 import { abortProblem, accountChange, settlementStateAfter } from './settlementStates';
+import { notifyIn } from '../notifications/notifications';
 import { netModelFor } from './models';
 import { windowView, type WindowView } from './windows';
 
@@ -255,7 +256,7 @@ export class Settlements {
         seen.add(change.id);
       }
     }
-    const apply = (manager: EntityManager) => this.applyMoves(manager, settlement, moves);
+    const apply = (manager: EntityManager) => this.applyMoves(manager, settlement, moves, model.autoPositionReset);
     const moving = moves.filter(({ account, change }) => change.state !== account.state && !new Decimal(account.netAmount).isZero());
     if (model.autoPositionReset && moving.length > 0 && settlement.state === 'PS_TRANSFERS_RECORDED') {
       const hub = await this.db.read((manager) => this.hubAccounts(manager, [...new Set(moving.map(({ account }) => account.currency))]));
@@ -292,6 +293,7 @@ export class Settlements {
     manager: EntityManager,
     settlement: Settlement,
     moves: Array<{ account: SettlementParticipantAccount; change: AccountChangeRequest }>,
+    resets: boolean,
   ): Promise<void> {
     const now = new Date();
     // Taken first: two changes of one settlement wait for each other here.
@@ -307,6 +309,9 @@ export class Settlements {
           changedDate: now,
         },
       );
+      if (change.state === 'PS_TRANSFERS_COMMITTED' && account.state !== change.state && resets && !new Decimal(account.netAmount).isZero()) {
+        await notifyIn(manager, account.participantId, 'SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL', ...positionChange(account));
+      }
     }
     const states = (await manager.findBy(SettlementParticipantAccount, { settlementId: settlement.settlementId })).map((account) => account.state);
     const current = (await manager.findOneBy(Settlement, { settlementId: settlement.settlementId }))!;
@@ -484,6 +489,16 @@ export class Settlements {
       };
     });
   }
+}
+
+/** The e-mail of a position a settlement moved (central-event-processor's settlement transfer position change notice). */
+function positionChange(account: SettlementParticipantAccount): [string, string] {
+  const change = new Decimal(account.netAmount).negated();
+  return [
+    `Settlement ${account.settlementId} moved your ${account.currency} position by ${formatAmount(change)}`,
+    `Settlement ${account.settlementId} committed its transfers: your position in ${account.currency} changed by ${formatAmount(change)}, ` +
+      `your net settlement amount ${account.netAmount} (positive: you pay it at the settlement bank; negative: you are paid it).`,
+  ];
 }
 
 function accountView(account: SettlementParticipantAccount): AccountView {

@@ -1,0 +1,127 @@
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { SMTPServer } from 'smtp-server';
+import { sendNotifications } from '../../workflows';
+import type { SimulatedDfsp } from '../helpers/dfsp';
+import { ilpPair, transferBody } from '../helpers/fspiopBodies';
+import { deferredNetModel, settleOpenWindow, type AdminCall } from '../helpers/settlementCycle';
+import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
+
+// Limits that warn: participants' e-mails (Document 3's NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL,
+// NET_DEBIT_CAP_ADJUSTMENT_EMAIL and SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL endpoints) sent to a real SMTP server the
+// test runs. MUR is paid by no other test, so the settlement here holds this file's payments alone.
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+const CURRENCY = 'MUR';
+const mails: Mail[] = [];
+let smtp: SMTPServer;
+let hub: SwitchHarness;
+
+/** A header of a raw message (unfolded). */
+const header = (raw: string, name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(raw)?.[1].replace(/\r?\n[ \t]/g, ' ') ?? '';
+
+test.before(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf-8');
+        mails.push({
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address).join(','),
+          subject: header(raw, 'Subject'),
+          text: raw
+            .split(/\r?\n\r?\n/)
+            .slice(1)
+            .join('\n'),
+        });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as AddressInfo).port;
+  hub = await startSwitch({ smtp: { url: `smtp://127.0.0.1:${port}`, from: 'hub@scheme.example' } });
+});
+
+test.after.always(async () => {
+  await hub?.close();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+});
+
+/** What the scheduled sender does: every queued e-mail sent, as the `notification-sender` schedule runs it. */
+const sendQueued = () =>
+  hub.worker.client.workflow.execute(sendNotifications, { taskQueue: hub.worker.taskQueue, workflowId: `notifications-${crypto.randomUUID()}` });
+
+const fulfilments = new Map<string, string>();
+
+async function dfsp(netDebitCap: number, address?: string): Promise<SimulatedDfsp> {
+  const provisioned = await hub.provision({ currency: CURRENCY, netDebitCap, fundsIn: 10_000 });
+  for (const type of ['NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL', 'NET_DEBIT_CAP_ADJUSTMENT_EMAIL', 'SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL']) {
+    if (address) await hub.admin.call('POST', `/participants/${provisioned.name}/endpoints`, { type, value: address });
+  }
+  provisioned.react(async (request) => {
+    if (request.method !== 'POST' || request.path !== '/transfers') return;
+    await hub.fspiop('PUT', `/transfers/${request.body.transferId}`, {
+      source: provisioned.name,
+      destination: request.body.payerFsp,
+      body: { fulfilment: fulfilments.get(request.body.transferId), completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
+    });
+  });
+  return provisioned;
+}
+
+async function pay(payer: SimulatedDfsp, payee: SimulatedDfsp, amount: string): Promise<void> {
+  const { fulfilment, condition } = ilpPair();
+  const body = transferBody(payer.name, payee.name, amount, { condition, currency: CURRENCY as 'USD' });
+  fulfilments.set(body.transferId, fulfilment);
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  const answer = await payer.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/transfers/${body.transferId}`), 20_000);
+  if (answer.body.transferState !== 'COMMITTED') throw new Error(`transfer of ${amount}: ${JSON.stringify(answer.body)}`);
+}
+
+const to = (address: string, subject: RegExp) => mails.filter((mail) => mail.to === address && subject.test(mail.subject));
+
+test.serial('crossing the alarm threshold sends one e-mail per crossing; an adjustment and a settlement each send theirs', async (t) => {
+  const address = 'treasury@payer.example';
+  const payer = await dfsp(100, address);
+  const payee = await dfsp(10_000);
+  await pay(payer, payee, '50');
+  await pay(payer, payee, '45');
+  await pay(payer, payee, '3');
+  await sendQueued();
+  const alarms = to(address, /threshold breach/);
+  t.is(alarms.length, 1, 'one e-mail for one crossing of 90 (10% short of the cap of 100), none for the payments after it');
+  t.regex(alarms[0].subject, /MUR position at 95/);
+  t.regex(alarms[0].text, /alarm threshold of 90/);
+
+  const adjusted = await hub.admin.call('PUT', `/participants/${payer.name}/limits`, {
+    currency: CURRENCY,
+    limit: { type: 'NET_DEBIT_CAP', value: 200, alarmPercentage: 10 },
+  });
+  t.is(adjusted.status, 200, JSON.stringify(adjusted.body));
+  await sendQueued();
+  t.is(to(address, /Net Debit Cap adjusted: MUR 200/).length, 1);
+
+  const admin: AdminCall = (method, path, body) => hub.admin.call(method, path, body);
+  const settled = await settleOpenWindow(admin, await deferredNetModel(admin, CURRENCY));
+  t.is(settled.state, 'SETTLED');
+  await sendQueued();
+  const moved = to(address, new RegExp(`Settlement ${settled.id} moved your MUR position by -98`));
+  t.is(moved.length, 1, JSON.stringify(mails.map((mail) => mail.subject)));
+
+  // Settled, the position is back at zero: rising past 180 (10% short of the new cap of 200) is a crossing again.
+  await pay(payer, payee, '185');
+  await sendQueued();
+  t.is(to(address, /threshold breach/).length, 2);
+  t.is(to('treasury@payee.example', /./).length, 0, 'a participant without an address gets none');
+  t.is(await sendQueued(), 0, 'nothing is sent twice');
+});
