@@ -1,25 +1,35 @@
-import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleSpec } from '@temporalio/client';
+import type { Workflow } from '@temporalio/common';
 import type { SettlementWindows } from '../activities/hub/settlement/windows';
 import { workflowIds } from '../api/contracts/conversations';
 import { closeOpenSettlementWindow, reservationSweep, sendNotifications, settlementWindow } from '../workflows';
 
 export const SWEEP_SCHEDULE_ID = 'reservation-sweep';
+export const WINDOW_CLOSE_SCHEDULE_ID = 'settlement-window-close';
+export const NOTIFICATION_SCHEDULE_ID = 'notification-sender';
 
-/** Creates the every-minute reservation sweep once; any worker may try, the first one wins. */
-export async function ensureSweepSchedule(client: Client, taskQueue: string): Promise<void> {
+/**
+ * A Temporal Schedule that starts `workflow` (its own ID each time, never two at once): created once, whichever worker
+ * tries first; with `respecify`, one that exists already takes `spec`, so a changed setting applies at the next start.
+ */
+async function ensureSchedule(client: Client, scheduleId: string, spec: ScheduleSpec, workflow: Workflow, taskQueue: string, respecify = false): Promise<void> {
   try {
     await client.schedule.create({
-      scheduleId: SWEEP_SCHEDULE_ID,
-      spec: { intervals: [{ every: '1 minute' }] },
-      action: { type: 'startWorkflow', workflowType: reservationSweep, taskQueue, workflowId: 'reservationSweep' },
+      scheduleId,
+      spec,
+      action: { type: 'startWorkflow', workflowType: workflow, taskQueue, workflowId: workflow.name },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
     });
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    if (respecify) await client.schedule.getHandle(scheduleId).update((schedule) => ({ ...schedule, spec }));
   }
 }
 
-export const WINDOW_CLOSE_SCHEDULE_ID = 'settlement-window-close';
+/** The every-minute reservation sweep. */
+export function ensureSweepSchedule(client: Client, taskQueue: string): Promise<void> {
+  return ensureSchedule(client, SWEEP_SCHEDULE_ID, { intervals: [{ every: '1 minute' }] }, reservationSweep, taskQueue);
+}
 
 /**
  * The open settlement window's workflow, started if it is not running (the first window of a new hub), and, with
@@ -34,33 +44,10 @@ export async function ensureSettlementWindows(client: Client, taskQueue: string,
     args: [settlementWindowId],
     workflowIdConflictPolicy: 'USE_EXISTING',
   });
-  if (!closeCron) return;
-  const spec = { cronExpressions: [closeCron] };
-  try {
-    await client.schedule.create({
-      scheduleId: WINDOW_CLOSE_SCHEDULE_ID,
-      spec,
-      action: { type: 'startWorkflow', workflowType: closeOpenSettlementWindow, taskQueue, workflowId: 'closeOpenSettlementWindow' },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    });
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await client.schedule.getHandle(WINDOW_CLOSE_SCHEDULE_ID).update((schedule) => ({ ...schedule, spec }));
-  }
+  if (closeCron) await ensureSchedule(client, WINDOW_CLOSE_SCHEDULE_ID, { cronExpressions: [closeCron] }, closeOpenSettlementWindow, taskQueue, true);
 }
 
-export const NOTIFICATION_SCHEDULE_ID = 'notification-sender';
-
-/** With SMTP configured, the schedule that sends participants' queued e-mails every 15 seconds; any worker may create it. */
-export async function ensureNotificationSchedule(client: Client, taskQueue: string): Promise<void> {
-  try {
-    await client.schedule.create({
-      scheduleId: NOTIFICATION_SCHEDULE_ID,
-      spec: { intervals: [{ every: '15 seconds' }] },
-      action: { type: 'startWorkflow', workflowType: sendNotifications, taskQueue, workflowId: 'sendNotifications' },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    });
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-  }
+/** With SMTP configured, the schedule that sends participants' queued e-mails every 15 seconds. */
+export function ensureNotificationSchedule(client: Client, taskQueue: string): Promise<void> {
+  return ensureSchedule(client, NOTIFICATION_SCHEDULE_ID, { intervals: [{ every: '15 seconds' }] }, sendNotifications, taskQueue);
 }

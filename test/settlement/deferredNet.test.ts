@@ -4,7 +4,7 @@ import { Decimal } from '../../activities/hub/db/money';
 import { workflowIds } from '../../api/contracts/conversations';
 import { State } from '../../api/contracts/searchAttributes';
 import type { SimulatedDfsp } from '../helpers/dfsp';
-import { ilpPair, transferBody } from '../helpers/fspiopBodies';
+import { FulfillingPayees } from '../helpers/fulfillingPayees';
 import { pollUntil } from '../helpers/polling';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
@@ -16,8 +16,11 @@ import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 let hub: SwitchHarness;
 const MODEL = 'DEFERREDNETSETTLE';
 
+let payments: FulfillingPayees;
+
 useSwitch(test, async (started) => {
   hub = started;
+  payments = new FulfillingPayees(hub);
   for (const currency of ['BWP', 'ZMW']) {
     const name = `${MODEL}${currency}`;
     const created = await hub.admin.call('POST', '/settlementModels', {
@@ -38,31 +41,8 @@ useSwitch(test, async (started) => {
 const v2 = (method: string, path: string, body?: unknown) => hub.admin.call(method, `/v2${path}`, body);
 
 /** A DFSP in `currency` whose payments the test makes, and which fulfils every transfer it is asked for. */
-async function dfsp(currency: string, netDebitCap = 1_000): Promise<SimulatedDfsp> {
-  const provisioned = await hub.provision({ currency, netDebitCap, fundsIn: 10_000 });
-  provisioned.react(async (request) => {
-    if (request.method !== 'POST' || request.path !== '/transfers') return;
-    await hub.fspiop('PUT', `/transfers/${request.body.transferId}`, {
-      source: provisioned.name,
-      destination: request.body.payerFsp,
-      body: { fulfilment: fulfilments.get(request.body.transferId), completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
-    });
-  });
-  return provisioned;
-}
-
-const fulfilments = new Map<string, string>();
-
-/** `payer` pays `payee` through the switch; resolves with the switch's answer to the payer: COMMITTED, or the error. */
-async function pay(payer: SimulatedDfsp, payee: SimulatedDfsp, amount: string, currency: string): Promise<{ state?: string; errorCode?: string }> {
-  const { fulfilment, condition } = ilpPair();
-  const body = transferBody(payer.name, payee.name, amount, { condition, currency: currency as 'USD' });
-  fulfilments.set(body.transferId, fulfilment);
-  const ack = await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
-  if (ack.status !== 202) throw new Error(`POST /transfers answered ${ack.status}`);
-  const answer = await payer.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/transfers/${body.transferId}`), 20_000, 'transfer answer');
-  return { state: answer.body.transferState, errorCode: answer.body.errorInformation?.errorCode };
-}
+const dfsp = async (currency: string, netDebitCap = 1_000) => payments.fulfils(await hub.provision({ currency, netDebitCap, fundsIn: 10_000 }));
+const pay = (payer: SimulatedDfsp, payee: SimulatedDfsp, amount: string, currency: string) => payments.pay(payer, payee, amount, currency);
 
 const position = (dfsp: SimulatedDfsp, currency: string) => hub.position(dfsp, currency);
 

@@ -4,7 +4,7 @@ import test from 'ava';
 import { SMTPServer } from 'smtp-server';
 import { sendNotifications } from '../../workflows';
 import type { SimulatedDfsp } from '../helpers/dfsp';
-import { ilpPair, transferBody } from '../helpers/fspiopBodies';
+import { FulfillingPayees } from '../helpers/fulfillingPayees';
 import { deferredNetModel, settleOpenWindow, type AdminCall } from '../helpers/settlementCycle';
 import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
 
@@ -22,6 +22,7 @@ const CURRENCY = 'MUR';
 const mails: Mail[] = [];
 let smtp: SMTPServer;
 let hub: SwitchHarness;
+let payments: FulfillingPayees;
 
 /** A header of a raw message (unfolded). */
 const header = (raw: string, name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(raw)?.[1].replace(/\r?\n[ \t]/g, ' ') ?? '';
@@ -50,6 +51,7 @@ test.before(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as AddressInfo).port;
   hub = await startSwitch({ smtp: { url: `smtp://127.0.0.1:${port}`, from: 'hub@scheme.example' } });
+  payments = new FulfillingPayees(hub);
 });
 
 test.after.always(async () => {
@@ -61,31 +63,17 @@ test.after.always(async () => {
 const sendQueued = () =>
   hub.worker.client.workflow.execute(sendNotifications, { taskQueue: hub.worker.taskQueue, workflowId: `notifications-${crypto.randomUUID()}` });
 
-const fulfilments = new Map<string, string>();
-
 async function dfsp(netDebitCap: number, address?: string): Promise<SimulatedDfsp> {
   const provisioned = await hub.provision({ currency: CURRENCY, netDebitCap, fundsIn: 10_000 });
   for (const type of ['NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL', 'NET_DEBIT_CAP_ADJUSTMENT_EMAIL', 'SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL']) {
     if (address) await hub.admin.call('POST', `/participants/${provisioned.name}/endpoints`, { type, value: address });
   }
-  provisioned.react(async (request) => {
-    if (request.method !== 'POST' || request.path !== '/transfers') return;
-    await hub.fspiop('PUT', `/transfers/${request.body.transferId}`, {
-      source: provisioned.name,
-      destination: request.body.payerFsp,
-      body: { fulfilment: fulfilments.get(request.body.transferId), completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
-    });
-  });
-  return provisioned;
+  return payments.fulfils(provisioned);
 }
 
 async function pay(payer: SimulatedDfsp, payee: SimulatedDfsp, amount: string): Promise<void> {
-  const { fulfilment, condition } = ilpPair();
-  const body = transferBody(payer.name, payee.name, amount, { condition, currency: CURRENCY as 'USD' });
-  fulfilments.set(body.transferId, fulfilment);
-  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
-  const answer = await payer.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/transfers/${body.transferId}`), 20_000);
-  if (answer.body.transferState !== 'COMMITTED') throw new Error(`transfer of ${amount}: ${JSON.stringify(answer.body)}`);
+  const { state } = await payments.pay(payer, payee, amount, CURRENCY);
+  if (state !== 'COMMITTED') throw new Error(`the transfer of ${amount} ended ${state}`);
 }
 
 const to = (address: string, subject: RegExp) => mails.filter((mail) => mail.to === address && subject.test(mail.subject));
