@@ -74,6 +74,11 @@ export async function startSwitch(
     jws?: JwsConfig;
     /** Participants' e-mails go through this SMTP server (SMTP_URL). */
     smtp?: { url: string; from: string };
+    /**
+     * A Temporal namespace of the test file's own: settlement windows and settlements have workflow IDs their database
+     * numbers (settlementWindow/1), which another test file's would meet in the shared default namespace.
+     */
+    namespace?: string;
     /** Rewires the hub before the worker and the gateway run on it (a test's own sender). */
     adapt?: (hub: Hub) => Hub;
   } = {},
@@ -83,7 +88,7 @@ export async function startSwitch(
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue
     ? await connectClient(options.externalWorkerTaskQueue, options.externalWorkerNamespace)
-    : await startWorker(hub);
+    : await startWorker(hub, undefined, options.namespace);
   const admin = await startAdmin(services, { temporal: { client: worker.client, taskQueue: worker.taskQueue } });
   const tls = options.tls && gatewayTls(options.tls, options.tls.switchClientCaPath, 'required');
   // A test file's few participants send far more than their production share of GETs and refused messages (the fuzz
@@ -213,10 +218,10 @@ export interface SwitchFixture {
 }
 
 /** A switch started before a test file's tests (handed to `ready`, which runs before them too) and closed after them. */
-export function useSwitch(test: TestFn, ready: (hub: SwitchHarness) => void | Promise<void>): void {
+export function useSwitch(test: TestFn, ready: (hub: SwitchHarness) => void | Promise<void>, options: Parameters<typeof startSwitch>[0] = {}): void {
   let started: SwitchHarness | undefined;
   test.before(async () => {
-    started = await startSwitch();
+    started = await startSwitch(options);
     await ready(started);
   });
   test.after.always(async () => {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pino from 'pino';
+import { ensureNamespace } from '../../temporal/namespaces';
 import type { ActivityDependencies } from '../../activities';
 import type { HubConfig, JwsConfig, TlsConfig } from '../../activities/platform/config';
 import { openHub, Hub } from '../../activities/hub/services';
@@ -48,25 +49,33 @@ export function openTestHub(
   return openHub({ databaseUrl, hubParticipantName, log, directoryTtlMs: 0, deliveryTimeoutMs: 5_000, ...security });
 }
 
-/** `taskQueue` names one shared with a client started before (`connectClient`), for a test that stops and restarts its worker. */
-export async function startWorker(dependencies: ActivityDependencies, taskQueue = `test-${crypto.randomUUID()}`): Promise<WorkerHarness> {
+/**
+ * `taskQueue` names one shared with a client started before (`connectClient`), for a test that stops and restarts its
+ * worker; `namespace` one of the test's own (created here), for workflows whose IDs its database numbers (settlement).
+ */
+export async function startWorker(
+  dependencies: ActivityDependencies,
+  taskQueue = `test-${crypto.randomUUID()}`,
+  namespace = 'default',
+): Promise<WorkerHarness> {
   if (!runtimeInstalled) {
     // Business rejections (limits, expiries) are expected in tests; keep the SDK's log to real errors.
     Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'ERROR') || 'ERROR') });
     runtimeInstalled = true;
   }
   const address = temporalAddress();
+  if (namespace !== 'default') await ensureNamespace({ address }, namespace);
   const nativeConnection = await NativeConnection.connect({ address });
   const worker = await createWorker({
     connection: nativeConnection,
-    namespace: 'default',
+    namespace,
     taskQueue,
     dependencies,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
   });
   const running = worker.run();
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace: 'default' });
+  const client = new Client({ connection, namespace });
   return {
     client,
     taskQueue,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import test from 'ava';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { Decimal } from '../../activities/hub/db/money';
@@ -18,25 +19,29 @@ const MODEL = 'DEFERREDNETSETTLE';
 
 let payments: FulfillingPayees;
 
-useSwitch(test, async (started) => {
-  hub = started;
-  payments = new FulfillingPayees(hub);
-  for (const currency of ['BWP', 'ZMW']) {
-    const name = `${MODEL}${currency}`;
-    const created = await hub.admin.call('POST', '/settlementModels', {
-      name,
-      settlementGranularity: 'NET',
-      settlementInterchange: 'MULTILATERAL',
-      settlementDelay: 'DEFERRED',
-      currency,
-      requireLiquidityCheck: true,
-      ledgerAccountType: 'POSITION',
-      settlementAccountType: 'SETTLEMENT',
-      autoPositionReset: true,
-    });
-    if (created.status !== 201 && !/already exists/.test(JSON.stringify(created.body))) throw new Error(`model ${name}: ${JSON.stringify(created.body)}`);
-  }
-});
+useSwitch(
+  test,
+  async (started) => {
+    hub = started;
+    payments = new FulfillingPayees(hub);
+    for (const currency of ['BWP', 'ZMW']) {
+      const name = `${MODEL}${currency}`;
+      const created = await hub.admin.call('POST', '/settlementModels', {
+        name,
+        settlementGranularity: 'NET',
+        settlementInterchange: 'MULTILATERAL',
+        settlementDelay: 'DEFERRED',
+        currency,
+        requireLiquidityCheck: true,
+        ledgerAccountType: 'POSITION',
+        settlementAccountType: 'SETTLEMENT',
+        autoPositionReset: true,
+      });
+      if (created.status !== 201 && !/already exists/.test(JSON.stringify(created.body))) throw new Error(`model ${name}: ${JSON.stringify(created.body)}`);
+    }
+  },
+  { namespace: `settlement-${crypto.randomUUID()}` },
+);
 
 const v2 = (method: string, path: string, body?: unknown) => hub.admin.call(method, `/v2${path}`, body);
 

@@ -50,7 +50,7 @@ test.before(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as AddressInfo).port;
-  hub = await startSwitch({ smtp: { url: `smtp://127.0.0.1:${port}`, from: 'hub@scheme.example' } });
+  hub = await startSwitch({ smtp: { url: `smtp://127.0.0.1:${port}`, from: 'hub@scheme.example' }, namespace: `notifications-${crypto.randomUUID()}` });
   payments = new FulfillingPayees(hub);
 });
 
