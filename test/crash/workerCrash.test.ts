@@ -11,6 +11,7 @@ import { ilpPair, transferBody } from '../helpers/fspiopBodies';
 import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
 import { temporalAddress } from '../helpers/worker';
 import { ensureNamespace } from '../../temporal/namespaces';
+import { closingWindowsInTurn, deferredNetModel, type AdminCall } from '../helpers/settlementCycle';
 
 const taskQueue = `crash-${crypto.randomUUID()}`;
 // A namespace of its own: the worker process opens settlement windows, whose workflow IDs (settlementWindow/1, …) are
@@ -85,80 +86,72 @@ async function killWorker(): Promise<void> {
   await new Promise((resolve) => worker!.once('exit', resolve));
 }
 
-test.serial('a worker killed while a settlement moves is restarted and the settlement goes on: each position is reset once', async (t) => {
-  const currency = 'MWK';
-  const model = await hub.admin.call('POST', '/settlementModels', {
-    name: 'CRASHNETMWK',
-    settlementGranularity: 'NET',
-    settlementInterchange: 'MULTILATERAL',
-    settlementDelay: 'DEFERRED',
-    currency,
-    requireLiquidityCheck: true,
-    ledgerAccountType: 'POSITION',
-    settlementAccountType: 'SETTLEMENT',
-    autoPositionReset: true,
-  });
-  t.true(model.status === 201 || /already exists/.test(JSON.stringify(model.body)), JSON.stringify(model.body));
-  const payer = await hub.provision({ currency });
-  const payee = await hub.provision({ currency });
-  const { fulfilment, condition } = ilpPair();
-  payee.react(async (request) => {
-    if (request.method !== 'POST' || request.path !== '/transfers') return;
-    await hub.fspiop('PUT', `/transfers/${request.body.transferId}`, {
-      source: payee.name,
-      destination: payer.name,
-      body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
+test.serial('a worker killed while a settlement moves is restarted and the settlement goes on: each position is reset once', (t) =>
+  closingWindowsInTurn(hub.services.db, async () => {
+    const currency = 'MWK';
+    const admin: AdminCall = (method, path, body) => hub.admin.call(method, path, body);
+    const model = await deferredNetModel(admin, currency);
+    const payer = await hub.provision({ currency });
+    const payee = await hub.provision({ currency });
+    const { fulfilment, condition } = ilpPair();
+    payee.react(async (request) => {
+      if (request.method !== 'POST' || request.path !== '/transfers') return;
+      await hub.fspiop('PUT', `/transfers/${request.body.transferId}`, {
+        source: payee.name,
+        destination: payer.name,
+        body: { fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
+      });
     });
-  });
-  const body = transferBody(payer.name, payee.name, '40', { condition, currency: currency as 'USD' });
-  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
-  await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 60_000);
+    const body = transferBody(payer.name, payee.name, '40', { condition, currency: currency as 'USD' });
+    await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+    await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 60_000);
 
-  const v2 = (method: string, path: string, payload?: unknown) => hub.admin.call(method, `/v2${path}`, payload);
-  const open = (await v2('GET', '/settlementWindows?state=OPEN')).body[0].settlementWindowId;
-  t.is((await v2('POST', `/settlementWindows/${open}`, { state: 'CLOSED', reason: 'crash' })).status, 200);
-  const settlement = (await v2('POST', '/settlements', { settlementModel: 'CRASHNETMWK', reason: 'crash', settlementWindows: [{ id: open }] })).body;
-  const to = (state: string) =>
-    v2('PUT', `/settlements/${settlement.id}`, {
-      participants: settlement.participants.map((participant: any) => ({
-        id: participant.id,
-        accounts: participant.accounts.map((account: any) => ({ id: account.id, state, reason: state })),
-      })),
-    });
-  t.is((await to('PS_TRANSFERS_RECORDED')).body.state, 'PS_TRANSFERS_RECORDED');
-  /**
-   * An operator's change that waits for the worker to be back: its connection may be dropped meanwhile (a loaded
-   * machine, a long restart), and the operator asks again, which is safe: a change already made is only restated.
-   */
-  const surely = async (change: Promise<{ status: number; body: any }>, state: string) => {
-    try {
-      return await change;
-    } catch (error) {
-      t.log(`the change to ${state} was asked again after ${(error as Error).message}`);
-      return to(state);
-    }
-  };
+    const v2 = (method: string, path: string, payload?: unknown) => hub.admin.call(method, `/v2${path}`, payload);
+    const open = (await v2('GET', '/settlementWindows?state=OPEN')).body[0].settlementWindowId;
+    t.is((await v2('POST', `/settlementWindows/${open}`, { state: 'CLOSED', reason: 'crash' })).status, 200);
+    const settlement = (await v2('POST', '/settlements', { settlementModel: model, reason: 'crash', settlementWindows: [{ id: open }] })).body;
+    const to = (state: string) =>
+      v2('PUT', `/settlements/${settlement.id}`, {
+        participants: settlement.participants.map((participant: any) => ({
+          id: participant.id,
+          accounts: participant.accounts.map((account: any) => ({ id: account.id, state, reason: state })),
+        })),
+      });
+    t.is((await to('PS_TRANSFERS_RECORDED')).body.state, 'PS_TRANSFERS_RECORDED');
+    /**
+     * An operator's change that waits for the worker to be back: its connection may be dropped meanwhile (a loaded
+     * machine, a long restart), and the operator asks again, which is safe: a change already made is only restated.
+     */
+    const surely = async (change: Promise<{ status: number; body: any }>, state: string) => {
+      try {
+        return await change;
+      } catch (error) {
+        t.log(`the change to ${state} was asked again after ${(error as Error).message}`);
+        return to(state);
+      }
+    };
 
-  // The operator's change reaches a settlement with no worker: it waits, and is carried out once one is back.
-  await killWorker();
-  const reserving = surely(to('PS_TRANSFERS_RESERVED'), 'PS_TRANSFERS_RESERVED');
-  worker = startWorkerProcess();
-  t.is((await reserving).body.state, 'PS_TRANSFERS_RESERVED');
+    // The operator's change reaches a settlement with no worker: it waits, and is carried out once one is back.
+    await killWorker();
+    const reserving = surely(to('PS_TRANSFERS_RESERVED'), 'PS_TRANSFERS_RESERVED');
+    worker = startWorkerProcess();
+    t.is((await reserving).body.state, 'PS_TRANSFERS_RESERVED');
 
-  // The worker dies again with the commit under way, wherever in it the signal lands.
-  const committing = surely(to('PS_TRANSFERS_COMMITTED'), 'PS_TRANSFERS_COMMITTED');
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  await killWorker();
-  worker = startWorkerProcess();
-  t.is((await committing).body.state, 'PS_TRANSFERS_COMMITTED');
-  t.is((await hub.admin.call('GET', `/participants/${payer.name}/positions?currency=${currency}`)).body.value, 0);
-  t.is((await hub.admin.call('GET', `/participants/${payee.name}/positions?currency=${currency}`)).body.value, 0);
-  t.is((await to('SETTLED')).body.state, 'SETTLED');
-  const resets = await hub.services.db.read((manager) => manager.find(JournalEntry, { where: { transferId: Like(`settlement-${settlement.id}-%`) } }));
-  t.deepEqual(
-    resets.map((row) => row.phase).sort(),
-    ['COMMIT', 'COMMIT', 'COMMIT', 'COMMIT', 'RESERVE', 'RESERVE'],
-    'for each of the two accounts one reservation and one commit of two legs',
-  );
-  t.deepEqual((await checkLedger(hub.services.db)).violations, []);
-});
+    // The worker dies again with the commit under way, wherever in it the signal lands.
+    const committing = surely(to('PS_TRANSFERS_COMMITTED'), 'PS_TRANSFERS_COMMITTED');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await killWorker();
+    worker = startWorkerProcess();
+    t.is((await committing).body.state, 'PS_TRANSFERS_COMMITTED');
+    t.is((await hub.admin.call('GET', `/participants/${payer.name}/positions?currency=${currency}`)).body.value, 0);
+    t.is((await hub.admin.call('GET', `/participants/${payee.name}/positions?currency=${currency}`)).body.value, 0);
+    t.is((await to('SETTLED')).body.state, 'SETTLED');
+    const resets = await hub.services.db.read((manager) => manager.find(JournalEntry, { where: { transferId: Like(`settlement-${settlement.id}-%`) } }));
+    t.deepEqual(
+      resets.map((row) => row.phase).sort(),
+      ['COMMIT', 'COMMIT', 'COMMIT', 'COMMIT', 'RESERVE', 'RESERVE'],
+      'for each of the two accounts one reservation and one commit of two legs',
+    );
+    t.deepEqual((await checkLedger(hub.services.db)).violations, []);
+  }),
+);

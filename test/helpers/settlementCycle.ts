@@ -1,3 +1,4 @@
+import type { Database } from '../../activities/hub/db/database';
 /** How a script calls the admin API: method, path, body; the answer's status and parsed body. */
 export type AdminCall = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
@@ -68,4 +69,22 @@ export async function settleOpenWindow(
     await afterStep(state);
   }
   return settlement;
+}
+
+/**
+ * Runs `work` while no other test closes settlement windows. On a database every test file shares (MySQL) a test's
+ * payments must stay in the window it closes, so closing is taken in turn under a named lock; a file's own SQLite
+ * database has no one else to wait for.
+ */
+export async function closingWindowsInTurn<T>(db: Database, work: () => Promise<T>): Promise<T> {
+  if (!db.isMysql) return work();
+  const runner = db.dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query(`SELECT GET_LOCK('hub-tests-settlement-windows', 600)`);
+    return await work();
+  } finally {
+    await runner.query(`SELECT RELEASE_LOCK('hub-tests-settlement-windows')`).catch(() => undefined);
+    await runner.release();
+  }
 }

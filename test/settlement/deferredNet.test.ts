@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { Decimal } from '../../activities/hub/db/money';
 import { workflowIds } from '../../api/contracts/conversations';
 import { State } from '../../api/contracts/searchAttributes';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { FulfillingPayees } from '../helpers/fulfillingPayees';
+import { closingWindowsInTurn, deferredNetModel, type AdminCall } from '../helpers/settlementCycle';
 import { pollUntil } from '../helpers/polling';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
@@ -15,7 +16,8 @@ import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 // closes the window the one before it left open.
 
 let hub: SwitchHarness;
-const MODEL = 'DEFERREDNETSETTLE';
+/** The deferred net model of each currency the tests pay in. */
+const models = { BWP: '', ZMW: '' };
 
 let payments: FulfillingPayees;
 
@@ -24,26 +26,16 @@ useSwitch(
   async (started) => {
     hub = started;
     payments = new FulfillingPayees(hub);
-    for (const currency of ['BWP', 'ZMW']) {
-      const name = `${MODEL}${currency}`;
-      const created = await hub.admin.call('POST', '/settlementModels', {
-        name,
-        settlementGranularity: 'NET',
-        settlementInterchange: 'MULTILATERAL',
-        settlementDelay: 'DEFERRED',
-        currency,
-        requireLiquidityCheck: true,
-        ledgerAccountType: 'POSITION',
-        settlementAccountType: 'SETTLEMENT',
-        autoPositionReset: true,
-      });
-      if (created.status !== 201 && !/already exists/.test(JSON.stringify(created.body))) throw new Error(`model ${name}: ${JSON.stringify(created.body)}`);
-    }
+    const admin: AdminCall = (method, path, body) => hub.admin.call(method, path, body);
+    for (const currency of ['BWP', 'ZMW'] as const) models[currency] = await deferredNetModel(admin, currency);
   },
   { namespace: `settlement-${crypto.randomUUID()}` },
 );
 
 const v2 = (method: string, path: string, body?: unknown) => hub.admin.call(method, `/v2${path}`, body);
+
+/** A test that closes windows, in turn with any other test that does (closingWindowsInTurn). */
+const inTurn = (title: string, body: (t: ExecutionContext) => Promise<void>) => test.serial(title, (t) => closingWindowsInTurn(hub.services.db, () => body(t)));
 
 /** A DFSP in `currency` whose payments the test makes, and which fulfils every transfer it is asked for. */
 const dfsp = async (currency: string, netDebitCap = 1_000) => payments.fulfils(await hub.provision({ currency, netDebitCap, fundsIn: 10_000 }));
@@ -59,6 +51,18 @@ async function closeOpenWindow(reason: string): Promise<{ closed: number; opened
   const answer = await v2('POST', `/settlementWindows/${closed}`, { state: 'CLOSED', reason });
   if (answer.status !== 200) throw new Error(`close of ${closed}: ${JSON.stringify(answer.body)}`);
   return { closed, opened: answer.body.settlementWindowId };
+}
+
+/**
+ * Checks that the window's content in `currencies` is SETTLED, and the window itself once all its content is: on a
+ * database other test files share, their currencies' payments may be in it too, still to settle.
+ */
+async function settledAs(t: ExecutionContext, windowId: number, currencies: string[]): Promise<{ state: string }> {
+  const window = (await v2('GET', `/settlementWindows/${windowId}`)).body;
+  for (const currency of currencies) t.is(window.content.find((row: any) => row.currencyId === currency)?.state, 'SETTLED', currency);
+  const othersUnsettled = window.content.some((row: any) => row.state !== 'SETTLED');
+  t.is(window.state, othersUnsettled ? 'PENDING_SETTLEMENT' : 'SETTLED', 'a window is SETTLED once all its content is');
+  return window;
 }
 
 /** Moves every account of the settlement to `state`, in one PUT, and answers the settlement as it then stands. */
@@ -89,7 +93,7 @@ async function inSettlement(settlement: any, dfsp: SimulatedDfsp, currency: stri
   throw new Error(`${dfsp.name} is not in settlement ${settlement.id}`);
 }
 
-test.serial(
+inTurn(
   'a deferred net cycle: payments fill the Net Debit Cap, the window closes, the settlement walks to SETTLED, positions return to zero and the payer can pay again',
   async (t) => {
     const [a, b, c] = [await dfsp('BWP', 100), await dfsp('BWP'), await dfsp('BWP')];
@@ -104,7 +108,7 @@ test.serial(
     t.is(window.state, 'CLOSED');
     t.true(window.content.some((content: any) => content.currencyId === 'BWP' && content.state === 'CLOSED'));
 
-    const created = await v2('POST', '/settlements', { settlementModel: `${MODEL}BWP`, reason: 'daily', settlementWindows: [{ id: closed }] });
+    const created = await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'daily', settlementWindows: [{ id: closed }] });
     t.is(created.status, 200, JSON.stringify(created.body));
     const settlementId = created.body.id;
     t.is(created.body.state, 'PENDING_SETTLEMENT');
@@ -124,7 +128,7 @@ test.serial(
     t.is((await everyAccountTo(settlementId, 'PS_TRANSFERS_COMMITTED')).state, 'PS_TRANSFERS_COMMITTED');
     for (const participant of [a, b, c]) t.is(await position(participant, 'BWP'), 0, `${participant.name}'s position is reset by its net amount`);
     t.is((await everyAccountTo(settlementId, 'SETTLED')).state, 'SETTLED');
-    t.is((await v2('GET', `/settlementWindows/${closed}`)).body.state, 'SETTLED');
+    const settledWindow = await settledAs(t, closed, ['BWP']);
 
     t.is((await pay(a, b, '100', 'BWP')).state, 'COMMITTED', 'the Net Debit Cap is free again');
     t.deepEqual((await checkLedger(hub.services.db)).violations, []);
@@ -137,23 +141,23 @@ test.serial(
     t.is(described.typedSearchAttributes.get(State), 'SETTLED', 'the Temporal UI shows the settlement SETTLED');
     const windowWorkflow = await pollUntil(
       () => hub.worker.client.workflow.getHandle(workflowIds.settlementWindow(closed)).describe(),
-      (found) => found.status.name === 'COMPLETED',
+      (found) => found.typedSearchAttributes.get(State) === settledWindow.state,
     );
-    t.is(windowWorkflow.typedSearchAttributes.get(State), 'SETTLED');
+    t.is(windowWorkflow.typedSearchAttributes.get(State), settledWindow.state, "the window's workflow follows its state");
   },
 );
 
-test.serial('a window is settled once: a second settlement of it is refused, and so is one of the open window', async (t) => {
+inTurn('a window is settled once: a second settlement of it is refused, and so is one of the open window', async (t) => {
   const [a, b] = [await dfsp('BWP'), await dfsp('BWP')];
   await pay(a, b, '10', 'BWP');
   const { closed, opened } = await closeOpenWindow('once');
-  const first = await v2('POST', '/settlements', { settlementModel: `${MODEL}BWP`, reason: 'first', settlementWindows: [{ id: closed }] });
+  const first = await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'first', settlementWindows: [{ id: closed }] });
   t.is(first.status, 200);
-  const again = await v2('POST', '/settlements', { settlementModel: `${MODEL}BWP`, reason: 'again', settlementWindows: [{ id: closed }] });
+  const again = await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'again', settlementWindows: [{ id: closed }] });
   t.is(again.status, 400);
   t.is(again.body.errorInformation.errorCode, '3100');
   t.regex(again.body.errorInformation.errorDescription, new RegExp(`Inapplicable windows ${closed}`));
-  const open = await v2('POST', '/settlements', { settlementModel: `${MODEL}BWP`, reason: 'open', settlementWindows: [{ id: opened }] });
+  const open = await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'open', settlementWindows: [{ id: opened }] });
   t.is(open.status, 400);
   const reclosed = await v2('POST', `/settlementWindows/${closed}`, { state: 'CLOSED', reason: 'twice' });
   t.is(reclosed.status, 400, 'a closed window cannot be closed again');
@@ -161,11 +165,11 @@ test.serial('a window is settled once: a second settlement of it is refused, and
   for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED', 'SETTLED']) await everyAccountTo(first.body.id, state);
 });
 
-test.serial('an aborted settlement leaves positions as they were and frees its window for another settlement', async (t) => {
+inTurn('an aborted settlement leaves positions as they were and frees its window for another settlement', async (t) => {
   const [a, b] = [await dfsp('BWP'), await dfsp('BWP')];
   await pay(a, b, '30', 'BWP');
   const { closed } = await closeOpenWindow('abort');
-  const settlement = (await v2('POST', '/settlements', { settlementModel: `${MODEL}BWP`, reason: 'to abort', settlementWindows: [{ id: closed }] })).body;
+  const settlement = (await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'to abort', settlementWindows: [{ id: closed }] })).body;
   await everyAccountTo(settlement.id, 'PS_TRANSFERS_RECORDED');
   await everyAccountTo(settlement.id, 'PS_TRANSFERS_RESERVED');
   const aborted = await v2('PUT', `/settlements/${settlement.id}`, { state: 'ABORTED', reason: 'bank rejected' });
@@ -176,7 +180,7 @@ test.serial('an aborted settlement leaves positions as they were and frees its w
   t.is((await v2('GET', `/settlementWindows/${closed}`)).body.state, 'ABORTED');
   t.deepEqual((await checkLedger(hub.services.db)).violations, []);
 
-  const again = await v2('POST', '/settlements', { settlementModel: `${MODEL}BWP`, reason: 'second try', settlementWindows: [{ id: closed }] });
+  const again = await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'second try', settlementWindows: [{ id: closed }] });
   t.is(again.status, 200, JSON.stringify(again.body));
   for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED', 'SETTLED']) await everyAccountTo(again.body.id, state);
   t.is(await position(a, 'BWP'), 0);
@@ -185,11 +189,11 @@ test.serial('an aborted settlement leaves positions as they were and frees its w
   t.is(late.status, 400, 'a settled settlement cannot be aborted');
 });
 
-test.serial('an account may not skip a step: the refusal is in the answer (3000), the others move, the settlement waits', async (t) => {
+inTurn('an account may not skip a step: the refusal is in the answer (3000), the others move, the settlement waits', async (t) => {
   const [a, b] = [await dfsp('BWP'), await dfsp('BWP')];
   await pay(a, b, '5', 'BWP');
   const { closed } = await closeOpenWindow('steps');
-  const settlement = (await v2('POST', '/settlements', { settlementModel: `${MODEL}BWP`, reason: 'steps', settlementWindows: [{ id: closed }] })).body;
+  const settlement = (await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'steps', settlementWindows: [{ id: closed }] })).body;
   const [ofA, ofB] = [await inSettlement(settlement, a, 'BWP'), await inSettlement(settlement, b, 'BWP')];
   const answer = await v2('PUT', `/settlements/${settlement.id}`, {
     participants: [
@@ -210,7 +214,7 @@ test.serial('an account may not skip a step: the refusal is in the answer (3000)
   for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED', 'SETTLED']) await everyAccountTo(settlement.id, state);
 });
 
-test.serial('two currencies in one window: each is settled by its own model, and the window is SETTLED once both are', async (t) => {
+inTurn('two currencies in one window: each is settled by its own model, and the window is SETTLED once both are', async (t) => {
   const [a, b] = [await dfsp('BWP'), await dfsp('BWP')];
   const [x, y] = [await dfsp('ZMW'), await dfsp('ZMW')];
   await pay(a, b, '7', 'BWP');
@@ -218,17 +222,17 @@ test.serial('two currencies in one window: each is settled by its own model, and
   const { closed } = await closeOpenWindow('two currencies');
   const content = (await v2('GET', `/settlementWindows/${closed}`)).body.content.map((row: any) => row.currencyId).sort();
   t.deepEqual(content, ['BWP', 'ZMW']);
-  const bwp = (await v2('POST', '/settlements', { settlementModel: `${MODEL}BWP`, reason: 'bwp', settlementWindows: [{ id: closed }] })).body;
+  const bwp = (await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'bwp', settlementWindows: [{ id: closed }] })).body;
   t.deepEqual(
     bwp.participants.flatMap((participant: any) => participant.accounts.map((account: any) => account.netSettlementAmount.currency)),
     ['BWP', 'BWP'],
   );
   for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED', 'SETTLED']) await everyAccountTo(bwp.id, state);
   t.is((await v2('GET', `/settlementWindows/${closed}`)).body.state, 'PENDING_SETTLEMENT', 'ZMW is still to settle');
-  const zmw = await v2('POST', '/settlements', { settlementModel: `${MODEL}ZMW`, reason: 'zmw', settlementWindows: [{ id: closed }] });
+  const zmw = await v2('POST', '/settlements', { settlementModel: models.ZMW, reason: 'zmw', settlementWindows: [{ id: closed }] });
   t.is(zmw.status, 200, JSON.stringify(zmw.body));
   for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED', 'SETTLED']) await everyAccountTo(zmw.body.id, state);
-  t.is((await v2('GET', `/settlementWindows/${closed}`)).body.state, 'SETTLED');
+  await settledAs(t, closed, ['BWP', 'ZMW']);
   for (const [participant, currency] of [
     [a, 'BWP'],
     [b, 'BWP'],
@@ -238,12 +242,12 @@ test.serial('two currencies in one window: each is settled by its own model, and
     t.is(await position(participant, currency), 0);
 });
 
-test.serial("the settlement's report lists each participant's net amount and transfer count, as JSON and as CSV", async (t) => {
+inTurn("the settlement's report lists each participant's net amount and transfer count, as JSON and as CSV", async (t) => {
   const [a, b] = [await dfsp('BWP'), await dfsp('BWP')];
   await pay(a, b, '12.5', 'BWP');
   await pay(a, b, '0.25', 'BWP');
   const { closed } = await closeOpenWindow('report');
-  const settlement = (await v2('POST', '/settlements', { settlementModel: `${MODEL}BWP`, reason: 'report', settlementWindows: [{ id: closed }] })).body;
+  const settlement = (await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'report', settlementWindows: [{ id: closed }] })).body;
   const report = await v2('GET', `/settlements/${settlement.id}/report`);
   t.is(report.status, 200);
   t.like(

@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { sendNotifications } from '../../workflows';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { FulfillingPayees } from '../helpers/fulfillingPayees';
-import { deferredNetModel, settleOpenWindow, type AdminCall } from '../helpers/settlementCycle';
+import { closingWindowsInTurn, deferredNetModel, settleOpenWindow, type AdminCall } from '../helpers/settlementCycle';
 import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 // Limits that warn: participants' e-mails (Document 3's NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL,
@@ -78,38 +78,40 @@ async function pay(payer: SimulatedDfsp, payee: SimulatedDfsp, amount: string): 
 
 const to = (address: string, subject: RegExp) => mails.filter((mail) => mail.to === address && subject.test(mail.subject));
 
-test.serial('crossing the alarm threshold sends one e-mail per crossing; an adjustment and a settlement each send theirs', async (t) => {
-  const address = 'treasury@payer.example';
-  const payer = await dfsp(100, address);
-  const payee = await dfsp(10_000);
-  await pay(payer, payee, '50');
-  await pay(payer, payee, '45');
-  await pay(payer, payee, '3');
-  await sendQueued();
-  const alarms = to(address, /threshold breach/);
-  t.is(alarms.length, 1, 'one e-mail for one crossing of 90 (10% short of the cap of 100), none for the payments after it');
-  t.regex(alarms[0].subject, /MUR position at 95/);
-  t.regex(alarms[0].text, /alarm threshold of 90/);
+test.serial('crossing the alarm threshold sends one e-mail per crossing; an adjustment and a settlement each send theirs', (t) =>
+  closingWindowsInTurn(hub.services.db, async () => {
+    const address = 'treasury@payer.example';
+    const payer = await dfsp(100, address);
+    const payee = await dfsp(10_000);
+    await pay(payer, payee, '50');
+    await pay(payer, payee, '45');
+    await pay(payer, payee, '3');
+    await sendQueued();
+    const alarms = to(address, /threshold breach/);
+    t.is(alarms.length, 1, 'one e-mail for one crossing of 90 (10% short of the cap of 100), none for the payments after it');
+    t.regex(alarms[0].subject, /MUR position at 95/);
+    t.regex(alarms[0].text, /alarm threshold of 90/);
 
-  const adjusted = await hub.admin.call('PUT', `/participants/${payer.name}/limits`, {
-    currency: CURRENCY,
-    limit: { type: 'NET_DEBIT_CAP', value: 200, alarmPercentage: 10 },
-  });
-  t.is(adjusted.status, 200, JSON.stringify(adjusted.body));
-  await sendQueued();
-  t.is(to(address, /Net Debit Cap adjusted: MUR 200/).length, 1);
+    const adjusted = await hub.admin.call('PUT', `/participants/${payer.name}/limits`, {
+      currency: CURRENCY,
+      limit: { type: 'NET_DEBIT_CAP', value: 200, alarmPercentage: 10 },
+    });
+    t.is(adjusted.status, 200, JSON.stringify(adjusted.body));
+    await sendQueued();
+    t.is(to(address, /Net Debit Cap adjusted: MUR 200/).length, 1);
 
-  const admin: AdminCall = (method, path, body) => hub.admin.call(method, path, body);
-  const settled = await settleOpenWindow(admin, await deferredNetModel(admin, CURRENCY));
-  t.is(settled.state, 'SETTLED');
-  await sendQueued();
-  const moved = to(address, new RegExp(`Settlement ${settled.id} moved your MUR position by -98`));
-  t.is(moved.length, 1, JSON.stringify(mails.map((mail) => mail.subject)));
+    const admin: AdminCall = (method, path, body) => hub.admin.call(method, path, body);
+    const settled = await settleOpenWindow(admin, await deferredNetModel(admin, CURRENCY));
+    t.is(settled.state, 'SETTLED');
+    await sendQueued();
+    const moved = to(address, new RegExp(`Settlement ${settled.id} moved your MUR position by -98`));
+    t.is(moved.length, 1, JSON.stringify(mails.map((mail) => mail.subject)));
 
-  // Settled, the position is back at zero: rising past 180 (10% short of the new cap of 200) is a crossing again.
-  await pay(payer, payee, '185');
-  await sendQueued();
-  t.is(to(address, /threshold breach/).length, 2);
-  t.is(to('treasury@payee.example', /./).length, 0, 'a participant without an address gets none');
-  t.is(await sendQueued(), 0, 'nothing is sent twice');
-});
+    // Settled, the position is back at zero: rising past 180 (10% short of the new cap of 200) is a crossing again.
+    await pay(payer, payee, '185');
+    await sendQueued();
+    t.is(to(address, /threshold breach/).length, 2);
+    t.is(to('treasury@payee.example', /./).length, 0, 'a participant without an address gets none');
+    t.is(await sendQueued(), 0, 'nothing is sent twice');
+  }),
+);
