@@ -9,6 +9,7 @@ import {
   startChild,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { HubActivities } from '../../activities';
 import type { ClosedWindow } from '../../activities/hub/settlement/windows';
 import type { SettlementWindowState } from '../../activities/hub/db/settlementEntities';
@@ -47,11 +48,7 @@ export async function settlementWindow(settlementWindowId: number): Promise<void
     if (closing) return closing;
     const attempt = closeSettlementWindow({ settlementWindowId, reason }).then(
       async (closed) => {
-        await startChild(settlementWindow, {
-          workflowId: workflowIds.settlementWindow(closed.opened.settlementWindowId),
-          args: [closed.opened.settlementWindowId],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-        });
+        await followedBy(closed.opened.settlementWindowId);
         if (state === 'OPEN') moveTo('CLOSED');
         return closed;
       },
@@ -89,8 +86,24 @@ export async function closeOpenSettlementWindow(reason = 'scheduled close'): Pro
     await getExternalWorkflowHandle(workflowId).signal(closeOnSchedule, { reason });
   } catch {
     // Its workflow never started (a window opened before the hub ran it): started now, then asked.
-    await startChild(settlementWindow, { workflowId, args: [settlementWindowId], parentClosePolicy: ParentClosePolicy.ABANDON });
+    await followedBy(settlementWindowId);
     await getExternalWorkflowHandle(workflowId).signal(closeOnSchedule, { reason });
   }
   return settlementWindowId;
+}
+
+/**
+ * Starts the workflow of the window opened next, to outlive this one. The gateway or a worker starting may have
+ * started it already (they start the open window's workflow if none runs): that one is the window's, and is kept.
+ */
+async function followedBy(settlementWindowId: number): Promise<void> {
+  try {
+    await startChild(settlementWindow, {
+      workflowId: workflowIds.settlementWindow(settlementWindowId),
+      args: [settlementWindowId],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
 }
