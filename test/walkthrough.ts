@@ -10,6 +10,7 @@ import { loadConfig } from '../activities/platform/config';
 import { SimulatedDfsp } from './helpers/dfsp';
 import { bulkItem, bulkTransferBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from './helpers/fspiopBodies';
 import { uniqueName } from './helpers/database';
+import { adminCall } from './helpers/hubProcesses';
 import { deferredNetModel, settleOpenWindow, type AdminCall } from './helpers/settlementCycle';
 
 const config = loadConfig();
@@ -230,15 +231,7 @@ main().catch((error) => {
  */
 async function settlement(payer: SimulatedDfsp, payee: SimulatedDfsp): Promise<void> {
   say('15. settlement: close the window, settle it, positions back to zero');
-  const adminApi: AdminCall = async (method, path, body) => {
-    const response = await fetch(`${admin}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const adminApi: AdminCall = (method, path, body) => adminCall(admin, method, path, body);
   const settled = await settleOpenWindow(adminApi, await deferredNetModel(adminApi, 'USD'), (line) => say(`   ${line}`));
   for (const dfsp of [payer, payee]) {
     const position = await call(admin, 'GET', `/participants/${dfsp.name}/positions?currency=USD`);

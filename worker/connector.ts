@@ -5,7 +5,8 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import { connectorExposureProblem, type ConnectorConfig } from '../activities/connector/config';
-import { readCertificate, readPem, temporalConnectionOptions } from '../activities/platform/tlsFiles';
+import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
+import { gatewayTls } from '../api/http/serve';
 import { createGateway, gatewayServer } from '../api/http/gateway';
 import { observabilityRoutes } from '../api/http/observability';
 import { ensureNamespace } from '../temporal/namespaces';
@@ -31,18 +32,6 @@ export interface RunningConnector {
   stop(): Promise<void>;
 }
 
-/** The inbound API's TLS with INBOUND_MUTUAL_TLS_ENABLED: a client certificate from IN_CA is required to connect. */
-function inboundTlsOptions(config: ConnectorConfig): https.ServerOptions | undefined {
-  if (!config.inboundTls) return undefined;
-  const { server, caPath } = config.inboundTls;
-  return {
-    ...readCertificate(server, "the inbound API's server"),
-    ca: readPem(caPath, "the switch's client certificate CA"),
-    requestCert: true,
-    rejectUnauthorized: true,
-  };
-}
-
 function listen(server: http.Server | https.Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -62,7 +51,8 @@ export async function startConnector(
 ): Promise<RunningConnector> {
   const exposed = connectorExposureProblem(config);
   if (exposed) throw new Error(`${role} connector ${config.participantId} will not serve: ${exposed}`);
-  const inboundTls = inboundTlsOptions(config);
+  // With INBOUND_MUTUAL_TLS_ENABLED a client certificate from IN_CA is required to connect, as at the switch.
+  const inboundTls = config.inboundTls && gatewayTls({ server: config.inboundTls.server }, config.inboundTls.caPath, 'required');
   const temporal = temporalConnectionOptions(config);
   await ensureNamespace(temporal, config.temporalNamespace);
   const connection = await Connection.connect(temporal);

@@ -1,5 +1,4 @@
 import type { KeyObject } from 'node:crypto';
-import type { SecureContextOptions } from 'node:tls';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { THIRDPARTY_RESOURCES, THIRDPARTY_VERSION } from '../../api/contracts/conversations';
@@ -7,7 +6,7 @@ import { errorInformation, ErrorInformation, HUB_REJECTION } from '../../api/con
 import { METHOD_OF, OutgoingMessage, pathOf } from '../../api/contracts/peers';
 import { Agents, createAgents, httpExchange, isRedirect, originatedHeaders } from '../platform/fspiopHttp';
 import { readSigningKey, sign } from '../platform/jws';
-import { readCertificate, readPem } from '../platform/tlsFiles';
+import { outboundCredentials } from '../platform/tlsFiles';
 import type { OutboundTlsConfig } from './config';
 
 /** The FSPIOP version a connector speaks: Mojaloop's current one. */
@@ -22,12 +21,6 @@ function refusalOf(status: number, text: string): ErrorInformation {
     // not JSON: described below
   }
   return errorInformation('clientError', `the switch answered ${status}`);
-}
-
-/** OUTBOUND_MUTUAL_TLS_ENABLED's files, read at start so that a wrong path stops the connector with its name. */
-function credentialsOf(tls: OutboundTlsConfig | undefined): SecureContextOptions | undefined {
-  if (!tls) return undefined;
-  return { ...readCertificate(tls.client, "the connector's client"), ...(tls.caPath ? { ca: readPem(tls.caPath, "the switch's server CA") } : {}) };
 }
 
 /**
@@ -51,7 +44,12 @@ export class PeerSender {
     },
   ) {
     this.signingKey = options.jwsSigningKeyPath ? readSigningKey(options.jwsSigningKeyPath) : undefined;
-    this.agents = createAgents(credentialsOf(options.outboundTls));
+    // OUTBOUND_MUTUAL_TLS_ENABLED's files, read at start so that a wrong path stops the connector with its name.
+    const tls = options.outboundTls;
+    this.agents = createAgents(
+      tls &&
+        outboundCredentials({ outboundClient: tls.client, outboundCaPath: tls.caPath }, { client: "the connector's client", ca: "the switch's server CA" }),
+    );
   }
 
   async send(message: OutgoingMessage): Promise<void> {

@@ -19,12 +19,18 @@ export function readCertificate(files: CertificateFiles, what: string): { cert: 
   return { cert: readPem(files.certPath, `${what} certificate`), key: readPem(files.keyPath, `${what} key`) };
 }
 
-/** What the hub shows and trusts when it calls participants' HTTPS endpoints; undefined where Node's defaults hold. */
-export function outboundCredentials(tls: Pick<TlsConfig, 'outboundClient' | 'outboundCaPath'> | undefined): SecureContextOptions | undefined {
+/**
+ * What a sender shows and trusts when it calls HTTPS endpoints (the hub calling participants, by default; a connector
+ * calling the switch); undefined where Node's defaults hold. `names` name the files in a start-up error.
+ */
+export function outboundCredentials(
+  tls: Pick<TlsConfig, 'outboundClient' | 'outboundCaPath'> | undefined,
+  names = { client: "the hub's client", ca: "the participants' server CA" },
+): SecureContextOptions | undefined {
   if (!tls?.outboundClient && !tls?.outboundCaPath) return undefined;
   return {
-    ...(tls.outboundClient ? readCertificate(tls.outboundClient, "the hub's client") : {}),
-    ...(tls.outboundCaPath ? { ca: readPem(tls.outboundCaPath, "the participants' server CA") } : {}),
+    ...(tls.outboundClient ? readCertificate(tls.outboundClient, names.client) : {}),
+    ...(tls.outboundCaPath ? { ca: readPem(tls.outboundCaPath, names.ca) } : {}),
   };
 }
 

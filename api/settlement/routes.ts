@@ -67,21 +67,11 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
   router.use(observabilityRoutes(health).routes());
   const { client, taskQueue } = temporal;
 
-  /** A window's workflow, started if it is not running yet (the first window, or one whose start was lost). */
-  const windowWorkflow = (settlementWindowId: number) =>
-    client.workflow.start(settlementWindow, {
-      workflowId: workflowIds.settlementWindow(settlementWindowId),
-      taskQueue,
-      args: [settlementWindowId],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
-  const settlementHandle = (settlementId: number) =>
-    client.workflow.start(settlementWorkflow, {
-      workflowId: workflowIds.settlement(settlementId),
-      taskQueue,
-      args: [settlementId],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
+  /** A window's or settlement's workflow (its ID numbered by the database), started if it is not running yet: the first window, or one whose start was lost. */
+  const running = <W extends typeof settlementWindow | typeof settlementWorkflow>(workflow: W, workflowId: string, id: number) =>
+    client.workflow.start(workflow, { workflowId, taskQueue, args: [id] as Parameters<W>, workflowIdConflictPolicy: 'USE_EXISTING' });
+  const windowWorkflow = (settlementWindowId: number) => running(settlementWindow, workflowIds.settlementWindow(settlementWindowId), settlementWindowId);
+  const settlementHandle = (settlementId: number) => running(settlementWorkflow, workflowIds.settlement(settlementId), settlementId);
 
   router.get('/settlementWindows', async (ctx) => {
     const { participantId, state, fromDateTime, toDateTime, currency } = ctx.query;

@@ -76,6 +76,18 @@ test.after.always(async () => {
 
 const committed = (fulfilment: string) => ({ fulfilment, completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' });
 
+/** The payee's PUT /transfers/{ID} COMMITTED with the fulfilment, signed with its key: sent through the switch or straight to the payer. */
+async function signedCommit(transferId: string, fulfilment: string) {
+  const transferPath = `/transfers/${transferId}`;
+  const call = await signedCall(
+    'PUT',
+    transferPath,
+    { source: payee.name, destination: payer.config.participantId, body: committed(fulfilment) },
+    payeeKeys.privateKey,
+  );
+  return { transferPath, call };
+}
+
 /** Alice at the payer bank sends `amount` to Bob at the payee, through the payer connector's outbound API. */
 async function pay(amount: string): Promise<{ status: number; body: any }> {
   const response = await fetch(`${payer.outboundUrl}/transfers`, {
@@ -100,13 +112,7 @@ test.serial(
   'a COMMITTED the payee signs and sends straight to the payer, never fulfilling at the switch, is not the outcome: the switch aborts and the payer reports the error',
   async (t) => {
     onTransfer = async ({ transferId, fulfilment }) => {
-      const transferPath = `/transfers/${transferId}`;
-      const call = await signedCall(
-        'PUT',
-        transferPath,
-        { source: payee.name, destination: payer.config.participantId, body: committed(fulfilment) },
-        payeeKeys.privateKey,
-      );
+      const { transferPath, call } = await signedCommit(transferId, fulfilment);
       const headers = { ...fspiopHeadersOf('PUT', transferPath, call), ...(call.headers as Record<string, string>) };
       const straight = await fetch(`${payer.inboundUrl}${transferPath}`, { method: 'PUT', headers, body: call.body as string });
       if (straight.status !== 200) throw new Error(`the payer's connector did not take the payee's signed COMMITTED: ${straight.status}`);
@@ -121,13 +127,7 @@ test.serial(
 
 test.serial('the same payee fulfilling through the switch: the payer confirms with the switch and reports COMPLETED', async (t) => {
   onTransfer = async ({ transferId, fulfilment }) => {
-    const transferPath = `/transfers/${transferId}`;
-    const call = await signedCall(
-      'PUT',
-      transferPath,
-      { source: payee.name, destination: payer.config.participantId, body: committed(fulfilment) },
-      payeeKeys.privateKey,
-    );
+    const { transferPath, call } = await signedCommit(transferId, fulfilment);
     const answered = await hub.fspiop('PUT', transferPath, call);
     if (answered.status !== 200) throw new Error(`the switch did not take the fulfilment: ${answered.status} ${JSON.stringify(answered.body)}`);
   };
