@@ -9,6 +9,11 @@ const NOT_FOUND = 5;
 const codeOf = (error: unknown) => (error as { code?: number }).code;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The custom search attributes the conversations set, with their types, as the operator service registers them. */
+export function searchAttributeTypes() {
+  return Object.fromEntries(customSearchAttributes.map((key) => [key.name, encodeSearchAttributeIndexedValueType(key.type)!]));
+}
+
 /**
  * Makes sure a participant's namespace exists with the search attributes its conversations set, as an operator
  * would with `temporal operator namespace create` and `… search-attribute create`: a connector can then start against
@@ -24,7 +29,7 @@ export async function ensureNamespace(frontend: { address: string; tls?: TLSConf
       if (codeOf(error) !== ALREADY_EXISTS) throw error;
     }
     const deadline = Date.now() + timeoutMs;
-    const searchAttributes = Object.fromEntries(customSearchAttributes.map((key) => [key.name, encodeSearchAttributeIndexedValueType(key.type)!]));
+    const searchAttributes = searchAttributeTypes();
     for (;;) {
       try {
         await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });

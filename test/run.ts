@@ -1,5 +1,6 @@
 // `npm test` entry (after temporal/ensure.mjs has installed, compiled and fetched the CLI):
-// one in-memory, headless Temporal dev server on a free port for the whole run, then ava.
+// one in-memory, headless Temporal dev server on a free port for the whole run, then ava. Workflow tests of timers
+// start Temporal's time-skipping test server of their own (TEMPORAL_TEST_SERVER, installed here on first run).
 //
 //   node dist/test/run.js [ava args…]        e.g. npm test -- --match '*transfer*'
 //
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../activities/platform/config';
 import { startDevServer, type DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
+import { timeSkippingServerPath } from '../temporal/testServer';
 import { workflowsPath } from '../worker/createWorker';
 import { writeWorkflowBundle } from '../worker/workflowBundle';
 import { connectorWorkflowsPaths } from './helpers/connectors';
@@ -38,6 +40,7 @@ async function main(): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   try {
+    const testServer = await timeSkippingServerPath(log);
     server = await startDevServer({ cliPath: await temporalCliPath(log), ui: false, log });
     // Bundle each worker's workflows once for the whole run instead of once per test file.
     const bundles: Record<string, string> = {};
@@ -50,7 +53,7 @@ async function main(): Promise<number> {
     const child = spawn(process.execPath, [avaCli, ...process.argv.slice(2)], {
       cwd: repo,
       stdio: 'inherit',
-      env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', ...bundles },
+      env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', TEMPORAL_TEST_SERVER: testServer ?? '', ...bundles },
     });
     ava = child;
     const code = await new Promise<number>((resolve) => {

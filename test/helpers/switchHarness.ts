@@ -1,3 +1,4 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { TestFn } from 'ava';
 import crypto from 'node:crypto';
 import type https from 'node:https';
@@ -79,6 +80,8 @@ export async function startSwitch(
      * numbers (settlementWindow/1), which another test file's would meet in the shared default namespace.
      */
     namespace?: string;
+    /** The worker and the gateway on Temporal's time-skipping test server, for tests of timers (test/helpers/timeSkipping.ts). */
+    timeSkipping?: TestWorkflowEnvironment;
     /** Rewires the hub before the worker and the gateway run on it (a test's own sender). */
     adapt?: (hub: Hub) => Hub;
   } = {},
@@ -88,7 +91,7 @@ export async function startSwitch(
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue
     ? await connectClient(options.externalWorkerTaskQueue, options.externalWorkerNamespace)
-    : await startWorker(hub, undefined, options.namespace);
+    : await startWorker(hub, { namespace: options.namespace, timeSkipping: options.timeSkipping });
   const admin = await startAdmin(services, { temporal: { client: worker.client, taskQueue: worker.taskQueue } });
   const tls = options.tls && gatewayTls(options.tls, options.tls.switchClientCaPath, 'required');
   // A test file's few participants send far more than their production share of GETs and refused messages (the fuzz

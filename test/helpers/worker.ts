@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { ensureNamespace } from '../../temporal/namespaces';
 import type { ActivityDependencies } from '../../activities';
@@ -30,11 +31,15 @@ export async function connectClient(taskQueue: string, namespace = 'default'): P
   return { client: new Client({ connection, namespace }), taskQueue, close: () => connection.close() };
 }
 
-/**
- * A production-wired worker on the real dev server, on a task queue of its own so test files running
- * in parallel never take each other's tasks.
- */
 let runtimeInstalled = false;
+
+/** Business rejections (limits, expiries) are expected in tests; the SDK's log keeps to real errors. Before any connection. */
+export function quietTemporalRuntime(): void {
+  if (runtimeInstalled) return;
+  const level = (process.env.TEMPORAL_LOG_LEVEL as 'ERROR') || 'ERROR';
+  Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level, other: level } } } });
+  runtimeInstalled = true;
+}
 
 /**
  * The hub as tests wire it: the test database, no caching of participants, deliveries that give up after 5 s; with
@@ -49,30 +54,41 @@ export function openTestHub(
   return openHub({ databaseUrl, hubParticipantName, log, directoryTtlMs: 0, deliveryTimeoutMs: 5_000, ...security });
 }
 
+export interface WorkerOptions {
+  /** One shared with a client started before (`connectClient`), for a test that stops and restarts its worker. */
+  taskQueue?: string;
+  /** One of the test's own (created here), for workflows whose IDs its database numbers (settlement). */
+  namespace?: string;
+  /** Temporal's time-skipping test server instead of the run's dev server (test/helpers/timeSkipping.ts). */
+  timeSkipping?: TestWorkflowEnvironment;
+}
+
 /**
- * `taskQueue` names one shared with a client started before (`connectClient`), for a test that stops and restarts its
- * worker; `namespace` one of the test's own (created here), for workflows whose IDs its database numbers (settlement).
+ * A production-wired worker on the real dev server, on a task queue of its own so test files running
+ * in parallel never take each other's tasks.
  */
 export async function startWorker(
   dependencies: ActivityDependencies,
-  taskQueue = `test-${crypto.randomUUID()}`,
-  namespace = 'default',
+  { taskQueue = `test-${crypto.randomUUID()}`, namespace = 'default', timeSkipping }: WorkerOptions = {},
 ): Promise<WorkerHarness> {
-  if (!runtimeInstalled) {
-    // Business rejections (limits, expiries) are expected in tests; keep the SDK's log to real errors.
-    Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'ERROR') || 'ERROR') });
-    runtimeInstalled = true;
+  quietTemporalRuntime();
+  if (timeSkipping) {
+    const worker = await createProductionWorker(timeSkipping.nativeConnection, namespace, taskQueue, dependencies);
+    const running = worker.run();
+    return {
+      client: timeSkipping.client,
+      taskQueue,
+      worker,
+      async close() {
+        worker.shutdown();
+        await running;
+      },
+    };
   }
   const address = temporalAddress();
   if (namespace !== 'default') await ensureNamespace({ address }, namespace);
   const nativeConnection = await NativeConnection.connect({ address });
-  const worker = await createWorker({
-    connection: nativeConnection,
-    namespace,
-    taskQueue,
-    dependencies,
-    workflowBundlePath: process.env.WORKFLOW_BUNDLE,
-  });
+  const worker = await createProductionWorker(nativeConnection, namespace, taskQueue, dependencies);
   const running = worker.run();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace });
@@ -87,4 +103,8 @@ export async function startWorker(
       await nativeConnection.close();
     },
   };
+}
+
+function createProductionWorker(connection: NativeConnection, namespace: string, taskQueue: string, dependencies: ActivityDependencies): Promise<Worker> {
+  return createWorker({ connection, namespace, taskQueue, dependencies, workflowBundlePath: process.env.WORKFLOW_BUNDLE });
 }

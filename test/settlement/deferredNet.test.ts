@@ -9,6 +9,7 @@ import { FulfillingPayees } from '../helpers/fulfillingPayees';
 import { closingWindowsInTurn, deferredNetModel, type AdminCall } from '../helpers/settlementCycle';
 import { pollUntil } from '../helpers/polling';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { ensureSettlementWindows, WINDOW_CLOSE_SCHEDULE_ID } from '../../worker/schedules';
 
 // A deferred net settlement cycle over Mojaloop's settlement API (/v2 on the admin gateway), as an operator runs it:
 // payments, close the window, create a settlement, walk its accounts to SETTLED. Currencies no other test pays in keep
@@ -260,6 +261,33 @@ inTurn("the settlement's report lists each participant's net amount and transfer
   t.is(rows[0], 'participant,participantId,accountId,currency,netSettlementAmount,transferCount,state');
   t.true(rows.some((row) => row.startsWith(`${b.name},`) && row.includes(',BWP,-12.75,2,PENDING_SETTLEMENT')));
   for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED', 'SETTLED']) await everyAccountTo(settlement.id, state);
+});
+
+inTurn("the operator's closing schedule (SETTLEMENT_WINDOW_CLOSE_CRON) closes the open window when it runs, and a changed cron moves it", async (t) => {
+  const { client, taskQueue } = hub.worker;
+  const schedule = client.schedule.getHandle(WINDOW_CLOSE_SCHEDULE_ID);
+  await ensureSettlementWindows(client, taskQueue, hub.services.settlementWindows, '0 18 * * *');
+  const next = (await schedule.describe()).info.nextActionTimes[0];
+  t.deepEqual([next.getUTCHours(), next.getUTCMinutes()], [18, 0], 'the next close is at 18:00');
+
+  const [a, b] = [await dfsp('BWP'), await dfsp('BWP')];
+  t.is((await pay(a, b, '3', 'BWP')).state, 'COMMITTED');
+  const [open] = (await v2('GET', '/settlementWindows?state=OPEN')).body;
+  // What the schedule does at 18:00, now: the operator's "trigger" in the Temporal UI.
+  await schedule.trigger();
+  const closed = await pollUntil(
+    async () => (await v2('GET', `/settlementWindows/${open.settlementWindowId}`)).body,
+    (window) => window.state === 'CLOSED',
+  );
+  t.is(closed.state, 'CLOSED', 'the window holding the payment is closed by the schedule');
+  t.is(closed.reason, 'scheduled close');
+  const [successor] = (await v2('GET', '/settlementWindows?state=OPEN')).body;
+  t.true(successor.settlementWindowId > open.settlementWindowId, 'and the next window is open');
+
+  await ensureSettlementWindows(client, taskQueue, hub.services.settlementWindows, '30 6 * * *');
+  const moved = (await schedule.describe()).info.nextActionTimes[0];
+  t.deepEqual([moved.getUTCHours(), moved.getUTCMinutes()], [6, 30], 'a worker started with another cron changes the schedule');
+  await schedule.delete();
 });
 
 test('queries need a filter, and an unknown window or settlement is a 400 with 3100, as central-settlement answers', async (t) => {

@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
 import test from 'ava';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
-import { Decimal } from '../../activities/hub/db/money';
-import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
-import { BulkItem, bulkItem, bulkTransferBody, ilpPair, transferBody } from '../helpers/fspiopBodies';
-import { pollUntil } from '../helpers/polling';
+import type { SimulatedDfsp } from '../helpers/dfsp';
+import { BulkItem, bulkItem, bulkTransferBody, transferBody } from '../helpers/fspiopBodies';
+import { answering, codesOf, isBulkPost } from '../helpers/bulkPayees';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
@@ -15,97 +14,16 @@ useSwitch(test, (started) => {
 const position = (dfsp: SimulatedDfsp) => hub.position(dfsp);
 
 const isPut = (path: string) => (r: { method: string; path: string }) => r.method === 'PUT' && r.path === path;
-const isBulkPost = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/bulkTransfers';
-
-type ItemAnswer = { fulfilment: string } | { errorInformation: { errorCode: string; errorDescription: string } } | undefined;
-
-/**
- * The payee answers each POST /bulkTransfers it gets with PUT /bulkTransfers/{ID} addressed to the hub, as Mojaloop's
- * SDK does (the POST came from the hub): per item what `answer` says, leaving out items it answers undefined.
- */
-function answering(payee: SimulatedDfsp, answer: (transferId: string) => ItemAnswer) {
-  payee.react(async (request) => {
-    if (!isBulkPost(request)) return;
-    const individualTransferResults = request.body.individualTransfers.flatMap(({ transferId }: { transferId: string }) => {
-      const result = answer(transferId);
-      return result ? [{ transferId, ...result }] : [];
-    });
-    await hub.fspiop('PUT', `/bulkTransfers/${request.body.bulkTransferId}`, {
-      source: payee.name,
-      destination: HUB_ID,
-      body: { bulkTransferState: 'COMPLETED', completedTimestamp: new Date().toISOString(), individualTransferResults },
-    });
-  });
-}
 
 /** The payee fulfils every item it is sent. */
 function fulfilling(payee: SimulatedDfsp, items: BulkItem[]) {
   const fulfilments = new Map(items.map((item) => [item.transfer.transferId, item.fulfilment]));
-  answering(payee, (transferId) => ({ fulfilment: fulfilments.get(transferId)! }));
+  answering(hub, payee, (transferId) => ({ fulfilment: fulfilments.get(transferId)! }));
 }
 
 function postBulk(payer: SimulatedDfsp, payee: SimulatedDfsp, body: unknown, source = payer.name) {
   return hub.fspiop('POST', '/bulkTransfers', { source, destination: payee.name, body });
 }
-
-const sum = (items: BulkItem[]) => items.reduce((total, item) => total.plus(item.transfer.transferAmount.amount), new Decimal(0));
-
-/** Polls until `done` holds; fails after `timeoutMs`. */
-async function until(done: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  if (!(await pollUntil(done, (holds) => holds, timeoutMs))) throw new Error(`not so within ${timeoutMs} ms: ${what}`);
-}
-
-const codesOf = (put: ReceivedRequest) =>
-  put.body.individualTransferResults.map((r: any) => r.errorInformation?.errorCode ?? (r.fulfilment ? 'fulfilled' : 'open'));
-
-test('a bulk of 1,000 items: valid fulfilments commit, invalid ones are released with 3100, payee errors with theirs, items left out are released with 3303 at expiration; positions move by the committed items only', async (t) => {
-  const payer = await hub.provision({ netDebitCap: 1_000_000, fundsIn: 1_000_000 });
-  const payee = await hub.provision();
-  const items = Array.from({ length: 1_000 }, (_, i) => bulkItem(`${(i % 7) + 1}.25`));
-  // Per item by its position: 0-5 a valid fulfilment, 6-7 a wrong one, 8 the payee's error, 9 left out.
-  const kindOf = new Map(items.map((item, i) => [item.transfer.transferId, { kind: i % 10, item }]));
-  const payeeError = { errorCode: '5100', errorDescription: 'Payee rejection' };
-  answering(payee, (transferId) => {
-    const { kind, item } = kindOf.get(transferId)!;
-    if (kind <= 5) return { fulfilment: item.fulfilment };
-    if (kind <= 7) return { fulfilment: ilpPair().fulfilment };
-    return kind === 8 ? { errorInformation: payeeError } : undefined;
-  });
-  const body = bulkTransferBody(payer.name, payee.name, items, { expiresInMs: 20_000 });
-  const started = Date.now();
-  t.is((await postBulk(payer, payee, body)).status, 202);
-
-  const forwarded = await payee.waitFor(isBulkPost, 30_000);
-  t.log(`forwarded after ${Date.now() - started} ms`);
-  const committed = sum(items.filter((_, i) => i % 10 <= 5));
-  const left = sum(items.filter((_, i) => i % 10 === 9));
-  await until(async () => (await position(payer)) === committed.plus(left).toNumber(), 'the answered items settled');
-  t.log(`answer settled after ${Date.now() - started} ms; the items left out stay reserved until expiration`);
-  t.is(forwarded.body.individualTransfers.length, 1_000);
-  t.deepEqual(forwarded.body.individualTransfers[17], items[17].transfer, 'each item reaches the payee as the payer sent it');
-  const results = await payer.waitFor(isPut(`/bulkTransfers/${body.bulkTransferId}`), 60_000);
-  t.log(`1,000 items: POST to final results in ${Date.now() - started} ms (expiration 20,000 ms)`);
-  t.is(results.body.bulkTransferState, 'COMPLETED');
-  t.is(results.headers['fspiop-source'], HUB_ID);
-  const byItem = results.body.individualTransferResults;
-  t.deepEqual(
-    byItem.map((r: any) => r.transferId),
-    items.map((item) => item.transfer.transferId),
-    'the payer gets every item, in its order',
-  );
-  const expected = items.map((item, i) => {
-    const kind = i % 10;
-    return kind <= 5 ? 'fulfilled' : kind <= 7 ? '3100' : kind === 8 ? '5100' : '3303';
-  });
-  t.deepEqual(codesOf(results), expected);
-  t.is(byItem[0].fulfilment, items[0].fulfilment);
-  const toPayee = await payee.waitFor(isPut(`/bulkTransfers/${body.bulkTransferId}`));
-  t.deepEqual(codesOf(toPayee), expected, 'the payee gets the results of its items');
-
-  t.is(await position(payer), committed.toNumber());
-  t.is(await position(payee), committed.negated().toNumber());
-  t.deepEqual((await checkLedger(hub.services.db)).violations, []);
-});
 
 test("items beyond the payer's Net Debit Cap (4200) or liquidity cover (4001) are refused one by one while the rest go on; the payee gets only the accepted items, from the hub", async (t) => {
   const payee = await hub.provision();
@@ -148,38 +66,6 @@ test('a bulk whose every item is refused is REJECTED at once: the payer gets eac
   t.deepEqual(codesOf(results), ['4200', '3100']);
   t.false(payee.received.some(isBulkPost));
   t.is(await position(payer), 0);
-});
-
-test('a bulk not answered before its expiration releases every reservation; payer and payee get each item with 3303, and a late PUT gets them again', async (t) => {
-  const payer = await hub.provision();
-  const payee = await hub.provision();
-  const items = [bulkItem('5'), bulkItem('6'), bulkItem('7')];
-  const body = bulkTransferBody(payer.name, payee.name, items, { expiresInMs: 4_000 });
-  await postBulk(payer, payee, body);
-  await payee.waitFor(isBulkPost);
-  t.is(await position(payer), 18, 'reserved while waiting');
-
-  const toPayer = await payer.waitFor(isPut(`/bulkTransfers/${body.bulkTransferId}`));
-  t.is(toPayer.body.bulkTransferState, 'COMPLETED');
-  t.deepEqual(codesOf(toPayer), ['3303', '3303', '3303']);
-  const toPayee = await payee.waitFor(isPut(`/bulkTransfers/${body.bulkTransferId}`));
-  t.deepEqual(codesOf(toPayee), ['3303', '3303', '3303']);
-  t.is(await position(payer), 0);
-  t.is(await position(payee), 0);
-
-  payee.received.length = 0;
-  const late = await hub.fspiop('PUT', `/bulkTransfers/${body.bulkTransferId}`, {
-    source: payee.name,
-    destination: payer.name,
-    body: {
-      bulkTransferState: 'COMPLETED',
-      individualTransferResults: items.map((item) => ({ transferId: item.transfer.transferId, fulfilment: item.fulfilment })),
-    },
-  });
-  t.is(late.status, 200);
-  t.deepEqual(codesOf(await payee.waitFor(isPut(`/bulkTransfers/${body.bulkTransferId}`))), ['3303', '3303', '3303']);
-  t.is(await position(payer), 0, 'nothing commits after expiry');
-  t.deepEqual((await checkLedger(hub.services.db)).violations, []);
 });
 
 test("the payee's PUT …/error releases every item; the payer gets that error from the hub and the bulk is REJECTED", async (t) => {

@@ -23,7 +23,7 @@ let hub: SwitchHarness;
 let worker: WorkerHarness | undefined;
 test.before(async () => {
   hub = await startSwitch({ externalWorkerTaskQueue: taskQueue });
-  worker = await startWorker(hub.hub, taskQueue);
+  worker = await startWorker(hub.hub, { taskQueue });
 });
 test.after.always(async () => {
   await worker?.close();
@@ -94,7 +94,7 @@ test.serial('a fulfilment handled after the expiration does not commit: the tran
   worker = undefined;
   t.is((await fulfil(body.transferId, payee, payer.name, fulfilment, 'RESERVED')).status, 200);
   await sleep(Date.parse(body.expiration) - Date.now() + 1_000);
-  worker = await startWorker(hub.hub, taskQueue);
+  worker = await startWorker(hub.hub, { taskQueue });
 
   const toPayer = await payer.waitFor((r) => r.path.startsWith(`/transfers/${body.transferId}`), 60_000);
   t.is(toPayer.path, `/transfers/${body.transferId}/error`, 'the payer hears no COMMITTED');
