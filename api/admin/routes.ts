@@ -7,6 +7,7 @@ import type { SettlementModelRequest, SettlementModels } from '../../activities/
 import type { TransactionDetails } from '../../activities/hub/conversations/transactionDetails';
 import type { ParticipantSignatures } from '../../activities/hub/participants/signatureKeys';
 import { Decimal, formatAmount, unrepresentableAmount } from '../../activities/hub/db/money';
+import { accountModelFor } from '../../activities/hub/settlement/models';
 import { readJsonBody } from '../http/body';
 import { refuseInexactNumbers } from './exactNumbers';
 import { HttpError } from '../http/httpError';
@@ -74,7 +75,7 @@ async function body<T>(ctx: Context, validator: AdminValidator, schema: AdminSch
   return valid;
 }
 
-export function participantRoutes({ participants, limits, funds, validator }: AdminServices): Router {
+export function participantRoutes({ participants, limits, funds, settlementModels, validator }: AdminServices): Router {
   const router = new Router();
 
   router.get('/participants', async (ctx) => {
@@ -154,7 +155,8 @@ export function participantRoutes({ participants, limits, funds, validator }: Ad
   });
 
   router.get('/participants/:name/accounts', async (ctx) => {
-    ctx.body = (await participants.accounts(ctx.params.name)).map(accountView);
+    const [accounts, models] = await Promise.all([participants.accounts(ctx.params.name), settlementModels.list()]);
+    ctx.body = accounts.map((account) => accountView(account, accountModelFor(models, account)));
   });
 
   router.post('/participants/:name/accounts', async (ctx) => {

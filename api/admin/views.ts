@@ -33,8 +33,13 @@ export function participantView({ participant, accounts }: ParticipantWithAccoun
  * and reservedValue is 0, as central-ledger's is at rest (it holds amounts only in the middle of a position
  * batch), so value + reservedValue never counts a reservation twice.
  */
-export function accountView(account: ParticipantAccount) {
-  return {
+/**
+ * An account with its balance, as central-ledger answers it. A participant's POSITION and SETTLEMENT accounts also
+ * name the settlement model that settles them (an addition of this hub's), null where no active model applies: that
+ * currency is not settled, and its positions change only by payments and funds in and out.
+ */
+export function accountView(account: ParticipantAccount, model: SettlementModel | undefined) {
+  const view = {
     id: account.id,
     ledgerAccountType: account.ledgerAccountType,
     currency: account.currency,
@@ -43,7 +48,10 @@ export function accountView(account: ParticipantAccount) {
     reservedValue: 0,
     changedDate: account.changedDate,
   };
+  return SETTLED_ACCOUNT_TYPES.includes(account.ledgerAccountType) ? { ...view, settlementModel: model?.name ?? null } : view;
 }
+
+const SETTLED_ACCOUNT_TYPES = ['POSITION', 'SETTLEMENT'];
 
 export function limitView(view: LimitView, withName: boolean) {
   const limit = { type: view.limit.type, value: amount(view.limit.value), alarmPercentage: amount(view.limit.alarmPercentage) };

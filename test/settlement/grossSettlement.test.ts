@@ -96,3 +96,22 @@ test("a bulk's items are each settled as the bulk commits them", async (t) => {
   t.deepEqual(await balances(payee), { position: 0, settlement: -1150.5 });
   t.deepEqual((await checkLedger(hub.services.db)).violations, []);
 });
+
+test("a participant's accounts name the model that settles them; in a currency no active model settles they say null", async (t) => {
+  const settled = await hub.provision({ currency: CURRENCY });
+  const accounts = (await hub.admin.call('GET', `/participants/${settled.name}/accounts`)).body;
+  const named = (type: string) => accounts.find((account: any) => account.ledgerAccountType === type && account.currency === CURRENCY).settlementModel;
+  t.is(named('POSITION'), 'IMMEDIATEGROSSNAD');
+  t.is(named('SETTLEMENT'), 'IMMEDIATEGROSSNAD');
+
+  // No test creates a model for SZL, nor a default model for every currency.
+  const unsettled = await hub.provision({ currency: 'SZL' });
+  const unsettledAccounts = (await hub.admin.call('GET', `/participants/${unsettled.name}/accounts`)).body;
+  t.deepEqual(
+    unsettledAccounts.map((account: any) => [account.ledgerAccountType, account.settlementModel]),
+    [
+      ['POSITION', null],
+      ['SETTLEMENT', null],
+    ],
+  );
+});

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { SettlementModel } from '../../activities/hub/db/entities';
-import { grossModelFor, netModelFor } from '../../activities/hub/settlement/models';
+import { accountModelFor, grossModelFor, netModelFor } from '../../activities/hub/settlement/models';
 
 const model = (name: string, settlementGranularity: 'GROSS' | 'NET', currency: string | null, extra: Partial<SettlementModel> = {}) =>
   ({
@@ -10,6 +10,7 @@ const model = (name: string, settlementGranularity: 'GROSS' | 'NET', currency: s
     currency,
     isActive: true,
     ledgerAccountType: 'POSITION',
+    settlementAccountType: 'SETTLEMENT',
     ...extra,
   }) as SettlementModel;
 
@@ -30,4 +31,13 @@ test('an inactive model, or one for another ledger account type, settles nothing
 test('without any model a currency is settled neither way: the hub keeps positions as they are', (t) => {
   t.is(netModelFor([], 'USD'), undefined);
   t.is(grossModelFor([], 'USD'), undefined);
+});
+
+test("an account's model: its currency's position model for the POSITION account and the settlement account it moves, none for other accounts", (t) => {
+  const models = [model('GROSSUSD', 'GROSS', 'USD'), model('NETEUR', 'NET', 'EUR', { settlementAccountType: 'INTERCHANGE_FEE_SETTLEMENT' })];
+  t.is(accountModelFor(models, { ledgerAccountType: 'POSITION', currency: 'USD' })?.name, 'GROSSUSD');
+  t.is(accountModelFor(models, { ledgerAccountType: 'SETTLEMENT', currency: 'USD' })?.name, 'GROSSUSD');
+  t.is(accountModelFor(models, { ledgerAccountType: 'SETTLEMENT', currency: 'EUR' }), undefined, 'EUR settles into another account type');
+  t.is(accountModelFor(models, { ledgerAccountType: 'INTERCHANGE_FEE_SETTLEMENT', currency: 'EUR' })?.name, 'NETEUR');
+  t.is(accountModelFor(models, { ledgerAccountType: 'POSITION', currency: 'KES' }), undefined, 'no model for KES, and no default');
 });

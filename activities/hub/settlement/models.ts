@@ -20,3 +20,15 @@ export function grossModelFor(models: SettlementModel[], currency: string): Sett
   const model = positionModelFor(models, currency);
   return model?.settlementGranularity === 'GROSS' ? model : undefined;
 }
+
+/**
+ * The model that settles an account: its currency's position model, for the POSITION account and for the settlement
+ * account that model moves; undefined for either when no active model applies (the currency is not settled: positions
+ * change only by payments and funds in and out), and for accounts no model settles.
+ */
+export function accountModelFor(models: SettlementModel[], account: { ledgerAccountType: string; currency: string }): SettlementModel | undefined {
+  const model = positionModelFor(models, account.currency);
+  if (account.ledgerAccountType === 'POSITION') return model;
+  if (account.ledgerAccountType === model?.settlementAccountType) return model;
+  return undefined;
+}
