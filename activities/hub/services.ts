@@ -39,7 +39,7 @@ const NO_JWS = loadConfig({}).jws;
 
 export async function openHubServices(config: ServicesConfig): Promise<HubServices> {
   const db = await openDatabase(config.databaseUrl, config.hubParticipantName);
-  const ledger = new Ledger(db);
+  const ledger = new Ledger(db, config.hubParticipantName);
   return {
     db,
     ledger,

@@ -6,7 +6,7 @@ import { sendNotifications } from '../../workflows';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { FulfillingPayees } from '../helpers/fulfillingPayees';
 import { closingWindowsInTurn, deferredNetModel, settleOpenWindow, type AdminCall } from '../helpers/settlementCycle';
-import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 // Limits that warn: participants' e-mails (Document 3's NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL,
 // NET_DEBIT_CAP_ADJUSTMENT_EMAIL and SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL endpoints) sent to a real SMTP server the
@@ -19,6 +19,8 @@ interface Mail {
 }
 
 const CURRENCY = 'MUR';
+/** The hub operator's address for alarms (the hub participant's own endpoint). */
+const HUB_ADDRESS = 'operations@hub.example';
 const mails: Mail[] = [];
 let smtp: SMTPServer;
 let hub: SwitchHarness;
@@ -26,6 +28,9 @@ let payments: FulfillingPayees;
 
 /** A header of a raw message (unfolded). */
 const header = (raw: string, name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(raw)?.[1].replace(/\r?\n[ \t]/g, ' ') ?? '';
+
+/** A body as nodemailer encodes long lines (quoted-printable), decoded. */
+const quotedPrintable = (text: string) => text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 test.before(async () => {
   smtp = new SMTPServer({
@@ -39,10 +44,12 @@ test.before(async () => {
         mails.push({
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address).join(','),
           subject: header(raw, 'Subject'),
-          text: raw
-            .split(/\r?\n\r?\n/)
-            .slice(1)
-            .join('\n'),
+          text: quotedPrintable(
+            raw
+              .split(/\r?\n\r?\n/)
+              .slice(1)
+              .join('\n'),
+          ),
         });
         done();
       });
@@ -52,6 +59,8 @@ test.before(async () => {
   const port = (smtp.server.address() as AddressInfo).port;
   hub = await startSwitch({ smtp: { url: `smtp://127.0.0.1:${port}`, from: 'hub@scheme.example' }, namespace: `notifications-${crypto.randomUUID()}` });
   payments = new FulfillingPayees(hub);
+  const registered = await hub.admin.call('POST', `/participants/${HUB_ID}/endpoints`, { type: 'NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL', value: HUB_ADDRESS });
+  if (registered.status >= 300) throw new Error(`the hub's endpoint: ${JSON.stringify(registered.body)}`);
 });
 
 test.after.always(async () => {
@@ -87,10 +96,14 @@ test.serial('crossing the alarm threshold sends one e-mail per crossing; an adju
     await pay(payer, payee, '45');
     await pay(payer, payee, '3');
     await sendQueued();
-    const alarms = to(address, /threshold breach/);
+    const alarms = to(address, /^NET_DEBIT_CAP BREACH CONDITION REACHED$/);
     t.is(alarms.length, 1, 'one e-mail for one crossing of 90 (10% short of the cap of 100), none for the payments after it');
-    t.regex(alarms[0].subject, /MUR position at 95/);
-    t.regex(alarms[0].text, /alarm threshold of 90/);
+    t.regex(alarms[0].text, new RegExp(`Dear ${payer.name},`));
+    t.regex(alarms[0].text, /5\.00% of the limit is left/, 'the share of the cap left when it crossed, as central-event-processor gives it');
+    t.regex(alarms[0].text, /Your current position is 95 MUR/);
+    const operators = to(HUB_ADDRESS, /^NET_DEBIT_CAP BREACH CONDITION REACHED$/).filter((mail) => mail.text.includes(payer.name));
+    t.is(operators.length, 1, "the hub's operator gets its own copy at the hub's endpoint of the type");
+    t.regex(operators[0].text, new RegExp(`${payer.name} has passed the alarm threshold`));
 
     const adjusted = await hub.admin.call('PUT', `/participants/${payer.name}/limits`, {
       currency: CURRENCY,
@@ -98,19 +111,22 @@ test.serial('crossing the alarm threshold sends one e-mail per crossing; an adju
     });
     t.is(adjusted.status, 200, JSON.stringify(adjusted.body));
     await sendQueued();
-    t.is(to(address, /Net Debit Cap adjusted: MUR 200/).length, 1);
+    const adjustments = to(address, /^NET_DEBIT_CAP LIMIT ADJUSTMENT$/);
+    t.is(adjustments.length, 1);
+    t.regex(adjustments[0].text, /Your NET_DEBIT_CAP limit is now 200 MUR/);
 
     const admin: AdminCall = (method, path, body) => hub.admin.call(method, path, body);
     const settled = await settleOpenWindow(admin, await deferredNetModel(admin, CURRENCY));
     t.is(settled.state, 'SETTLED');
     await sendQueued();
-    const moved = to(address, new RegExp(`Settlement ${settled.id} moved your MUR position by -98`));
+    const moved = to(address, /^Settlement Position Change$/);
     t.is(moved.length, 1, JSON.stringify(mails.map((mail) => mail.subject)));
+    t.regex(moved[0].text, /Your current position is 0 MUR/, 'the position the settlement left');
 
     // Settled, the position is back at zero: rising past 180 (10% short of the new cap of 200) is a crossing again.
     await pay(payer, payee, '185');
     await sendQueued();
-    t.is(to(address, /threshold breach/).length, 2);
+    t.is(to(address, /BREACH CONDITION REACHED/).length, 2);
     t.is(to('treasury@payee.example', /./).length, 0, 'a participant without an address gets none');
     t.is(await sendQueued(), 0, 'nothing is sent twice');
   }),

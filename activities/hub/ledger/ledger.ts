@@ -5,7 +5,8 @@ import { JournalEntry, LedgerTransfer, ParticipantAccount, ParticipantLimit, Set
 import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import { NET_DEBIT_CAP } from './limits';
-import { alarmCrossed, alarmThreshold, exposure, paymentRefusal, withdrawalRefusal } from './rules';
+import { alarmCrossed, exposure, paymentRefusal, withdrawalRefusal } from './rules';
+import { thresholdBreachNotice } from '../notifications/notices';
 import { notifyIn } from '../notifications/notifications';
 import { openWindowIdIn } from '../settlement/openWindow';
 import { grossModelFor } from '../settlement/models';
@@ -70,12 +71,16 @@ export interface Resolution {
  * carry many movements (a bulk transfer's items): one transaction, the accounts locked once.
  */
 export class Ledger {
-  constructor(private readonly db: Database) {}
+  /** `hubName`: the hub's participant, whose operator is told of alarms too. */
+  constructor(
+    private readonly db: Database,
+    private readonly hubName: string,
+  ) {}
 
   async reserve(movement: Movement, options: ReserveOptions = {}): Promise<LedgerTransfer> {
     const companions = await this.companionsOf([movement]);
     return this.db.transaction(async (manager) => {
-      const [reservation] = await reserveIn(manager, [movement], companions);
+      const [reservation] = await reserveIn(manager, [movement], companions, this.hubName);
       if ('refused' in reservation) throw reservation.refused;
       await options.alongside?.(manager);
       return reservation.reserved;
@@ -89,7 +94,7 @@ export class Ledger {
   async reserveEach(movements: Movement[], options: ReserveOptions<Reservation[]> = {}): Promise<Reservation[]> {
     const companions = await this.companionsOf(movements);
     return this.db.transaction(async (manager) => {
-      const reservations = await reserveIn(manager, movements, companions);
+      const reservations = await reserveIn(manager, movements, companions, this.hubName);
       await options.alongside?.(manager, reservations);
       return reservations;
     });
@@ -131,7 +136,7 @@ export class Ledger {
   async post(movement: Movement): Promise<LedgerTransfer> {
     const companions = await this.companionsOf([movement]);
     return this.db.transaction(async (manager) => {
-      const [reservation] = await reserveIn(manager, [movement], companions);
+      const [reservation] = await reserveIn(manager, [movement], companions, this.hubName);
       if ('refused' in reservation) throw reservation.refused;
       if (reservation.reserved.state !== 'RESERVED') return reservation.reserved;
       return (await resolveIn(manager, [reservation.reserved], [{ transferId: movement.transferId, outcome: 'COMMITTED' }]))[0];
@@ -263,7 +268,7 @@ async function refusalOf(
  * Reserves movements in order inside the caller's transaction, each checked by its money rule; repeating one with the
  * same details changes nothing. The rules' companion accounts are locked with the movements' own.
  */
-async function reserveIn(manager: EntityManager, movements: Movement[], companions: ReadonlyMap<number, number>): Promise<Reservation[]> {
+async function reserveIn(manager: EntityManager, movements: Movement[], companions: ReadonlyMap<number, number>, hubName: string): Promise<Reservation[]> {
   const accounts = await lockAccounts(manager, [...movements.flatMap((m) => [m.debitAccountId, m.creditAccountId]), ...companions.values()]);
   const existing = await transfersById(
     manager,
@@ -302,13 +307,9 @@ async function reserveIn(manager: EntityManager, movements: Movement[], companio
     postings.add(transferId, 'RESERVE', [{ accountId: movement.debitAccountId, reserved: amount }]);
     reservations.push({ transferId, reserved: transfer });
     const cap = caps.get(movement.debitAccountId);
-    if (cap && alarmCrossed(exposure(before), exposure(accounts.get(movement.debitAccountId)!), cap.value, cap.alarmPercentage)) {
-      await notifyIn(
-        manager,
-        before.participantId,
-        'NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL',
-        ...thresholdBreach(before, cap, exposure(accounts.get(movement.debitAccountId)!)),
-      );
+    const after = exposure(accounts.get(movement.debitAccountId)!);
+    if (cap && alarmCrossed(exposure(before), after, cap.value, cap.alarmPercentage)) {
+      await notifyIn(manager, hubName, before.participantId, (dfsp) => thresholdBreachNotice(dfsp, before.currency, after, cap.value));
     }
   }
   await insertRows(manager, LedgerTransfer, created);
@@ -384,16 +385,6 @@ async function resolveIn(
   for (const transfer of resolved) if (paid.has(transfer.transferId)) transfer.settlementWindowId = settlementWindowId;
   await postings.write(manager);
   return resolved;
-}
-
-/** The e-mail of a position that crossed its alarm threshold (central-event-processor's breach notice, in words). */
-function thresholdBreach(position: ParticipantAccount, cap: ParticipantLimit, now: Decimal): [string, string] {
-  return [
-    `Net Debit Cap threshold breach: ${position.currency} position at ${formatAmount(now)}`,
-    `Your position in ${position.currency} is ${formatAmount(now)}, past its alarm threshold of ` +
-      `${formatAmount(alarmThreshold(cap.value, cap.alarmPercentage))} (${cap.alarmPercentage}% short of your Net Debit Cap of ${cap.value}). ` +
-      'Transfers beyond the cap are refused until the position falls: settle, or deposit and raise the cap.',
-  ];
 }
 
 /** How a payment is settled as it commits under a gross model (Ledger.grossSettlementsOf). */

@@ -4,6 +4,7 @@ import { LedgerTransfer, Participant, ParticipantAccount, ParticipantLimit } fro
 import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import type { Ledger } from './ledger';
+import { limitAdjustmentNotice } from '../notifications/notices';
 import { notifyIn } from '../notifications/notifications';
 import { findAccountByType, findParticipant } from '../participants/participants';
 
@@ -106,14 +107,7 @@ export class Limits {
       if (!existing) throw new HubError('idNotFound', `Participant ${name} has no ${NET_DEBIT_CAP} in ${currency}; set initialPositionAndLimits first`);
       const values = { value: formatAmount(limit.value), alarmPercentage: formatAmount(limit.alarmPercentage), changedDate: new Date() };
       await manager.update(ParticipantLimit, { id: existing.id }, values);
-      await notifyIn(
-        manager,
-        participant.participantId,
-        'NET_DEBIT_CAP_ADJUSTMENT_EMAIL',
-        `Net Debit Cap adjusted: ${currency} ${values.value}`,
-        `The hub operator set your Net Debit Cap in ${currency} to ${values.value} (it was ${existing.value}); ` +
-          `its alarm sounds ${values.alarmPercentage}% short of it.`,
-      );
+      await notifyIn(manager, this.hubName, participant.participantId, (dfsp) => limitAdjustmentNotice(dfsp, currency, values.value));
       return { name, currency, limit: { type: NET_DEBIT_CAP, value: values.value, alarmPercentage: values.alarmPercentage } };
     });
   }

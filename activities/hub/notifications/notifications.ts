@@ -1,10 +1,8 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { EntityManager, IsNull } from 'typeorm';
 import type { Database } from '../db/database';
-import { Notification, ParticipantEndpoint } from '../db/entities';
-
-/** Document 3's e-mail endpoints: where a participant hears of its limits and of settlement moving its position. */
-export type NotificationType = 'NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL' | 'NET_DEBIT_CAP_ADJUSTMENT_EMAIL' | 'SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL';
+import { Notification, Participant, ParticipantEndpoint } from '../db/entities';
+import type { Notice } from './notices';
 
 /** SMTP_URL and NOTIFICATION_EMAIL_FROM: the server the hub sends through (off when unset) and its sender address. */
 export interface SmtpConfig {
@@ -13,12 +11,23 @@ export interface SmtpConfig {
 }
 
 /**
- * Queues an e-mail in the caller's transaction, so it is queued exactly when the change it tells of is made (once per
- * crossing of a threshold, once per adjustment), if the participant registered an address of that type.
+ * Queues the e-mails of an event about a participant in the caller's transaction, so they are queued exactly when the
+ * change they tell of is made (once per crossing of a threshold, once per adjustment): the participant's, if it
+ * registered an address of the notice's type, and the hub operator's, if the hub participant (`hubName`) did, as
+ * central-event-processor tells both.
  */
-export async function notifyIn(manager: EntityManager, participantId: number, type: NotificationType, subject: string, body: string): Promise<void> {
-  if (!(await manager.existsBy(ParticipantEndpoint, { participantId, type }))) return;
-  await manager.insert(Notification, { participantId, endpointType: type, subject, body, createdDate: new Date(), sentDate: null });
+export async function notifyIn(manager: EntityManager, hubName: string, participantId: number, notice: (dfsp: string) => Notice): Promise<void> {
+  const participant = await manager.findOneByOrFail(Participant, { participantId });
+  const hub = await manager.findOneBy(Participant, { name: hubName });
+  const { type, subject, toParticipant, toHub } = notice(participant.name);
+  const createdDate = new Date();
+  for (const [addressee, body] of [
+    [participant.participantId, toParticipant],
+    [hub?.participantId, toHub],
+  ] as const) {
+    if (addressee === undefined || !(await manager.existsBy(ParticipantEndpoint, { participantId: addressee, type }))) continue;
+    await manager.insert(Notification, { participantId: addressee, endpointType: type, subject, body, createdDate, sentDate: null });
+  }
 }
 
 /** The queued e-mails, sent through SMTP by the scheduled `sendNotifications` workflow, each an activity retried until it goes. */

@@ -16,6 +16,8 @@ import { PAYMENT_KIND } from '../ledger/ledger';
 import { addToNetPositions, type NetPosition } from '../ledger/rules';
 import { HubError } from '../../platform/hubError';
 import { abortProblem, accountChange, settlementStateAfter } from './settlementStates';
+import { reportedValue } from '../ledger/limits';
+import { positionChangeNotice } from '../notifications/notices';
 import { notifyIn } from '../notifications/notifications';
 import { netModelFor } from './models';
 import { windowView, type WindowView } from './windows';
@@ -310,7 +312,8 @@ export class Settlements {
         },
       );
       if (change.state === 'PS_TRANSFERS_COMMITTED' && account.state !== change.state && resets && !new Decimal(account.netAmount).isZero()) {
-        await notifyIn(manager, account.participantId, 'SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL', ...positionChange(account));
+        const position = await manager.findOneByOrFail(ParticipantAccount, { id: account.accountId });
+        await notifyIn(manager, this.hubName, account.participantId, (dfsp) => positionChangeNotice(dfsp, account.currency, reportedValue(position)));
       }
     }
     const states = (await manager.findBy(SettlementParticipantAccount, { settlementId: settlement.settlementId })).map((account) => account.state);
@@ -492,14 +495,6 @@ export class Settlements {
 }
 
 /** The e-mail of a position a settlement moved (central-event-processor's settlement transfer position change notice). */
-function positionChange(account: SettlementParticipantAccount): [string, string] {
-  const change = new Decimal(account.netAmount).negated();
-  return [
-    `Settlement ${account.settlementId} moved your ${account.currency} position by ${formatAmount(change)}`,
-    `Settlement ${account.settlementId} committed its transfers: your position in ${account.currency} changed by ${formatAmount(change)}, ` +
-      `your net settlement amount ${account.netAmount} (positive: you pay it at the settlement bank; negative: you are paid it).`,
-  ];
-}
 
 function accountView(account: SettlementParticipantAccount): AccountView {
   return {
