@@ -7,11 +7,6 @@ import { errorInformation } from '../contracts/errors';
 import { HttpError } from './httpError';
 import { unavailableDependency } from './unavailable';
 
-/** HTTP status for a hub rule that the gateway reports synchronously. */
-function statusOf(error: HubError): number {
-  return error.errorInformation.errorCode.startsWith('32') ? 404 : 400;
-}
-
 /** gRPC status codes, fixed by the gRPC specification. */
 const GRPC_INVALID_ARGUMENT = 3;
 const GRPC_RESOURCE_EXHAUSTED = 8;
@@ -46,7 +41,8 @@ export function errorMiddleware(log: Logger): Middleware {
         ctx.status = 400;
         ctx.body = { errorInformation: errorInformation('clientError', 'it already exists') };
       } else if (error instanceof HubError) {
-        ctx.status = statusOf(error);
+        // Mojaloop answers every client error 400, an ID it does not know (32xx) included.
+        ctx.status = 400;
         ctx.body = { errorInformation: error.errorInformation };
       } else if (tooLargeForTemporal(error)) {
         ctx.status = 400;

@@ -91,7 +91,7 @@ test('a request without credentials is 401 Unauthorized with a Bearer challenge 
   t.is(created.headers.get('www-authenticate'), 'Bearer realm="hub-admin"');
   t.is(created.body.errorInformation.errorCode, '3000');
   t.regex(created.body.errorInformation.errorDescription, /^Generic client error - Unauthorized: authentication required \(a bearer token\)$/);
-  t.is((await call('GET', `/participants/${name}`, bearer(TOKEN))).status, 404, 'the participant was not created');
+  t.is((await call('GET', `/participants/${name}`, bearer(TOKEN))).status, 400, 'the participant was not created (400, 3200)');
   t.is(
     (await call('GET', '/participants', { authorization: `Basic ${Buffer.from(`admin:${TOKEN}`).toString('base64')}` })).status,
     401,

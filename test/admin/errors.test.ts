@@ -10,7 +10,7 @@ test.after.always(async () => {
   await admin?.close();
 });
 
-test('an unknown participant is 404 with a 3200-series code', async (t) => {
+test('an unknown participant is 400 with 3200, as central-ledger answers: "Generic ID not found - The requested resource could not be found"', async (t) => {
   for (const path of [
     '/participants/nosuchdfsp',
     '/participants/nosuchdfsp/endpoints',
@@ -18,8 +18,8 @@ test('an unknown participant is 404 with a 3200-series code', async (t) => {
     '/participants/nosuchdfsp/accounts',
   ]) {
     const { status, body } = await admin.call('GET', path);
-    t.is(status, 404, path);
-    t.is(body.errorInformation.errorCode, '3200', path);
+    t.is(status, 400, path);
+    t.deepEqual(body.errorInformation, { errorCode: '3200', errorDescription: 'Generic ID not found - The requested resource could not be found' }, path);
   }
 });
 

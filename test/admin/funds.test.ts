@@ -115,13 +115,13 @@ test('an aborted funds out releases the reservation and cannot be committed afte
   t.like(await account(name, settlement), { value: -300, reservedValue: 0 });
 });
 
-test('committing an unknown funds-out transfer is 404 with 3208', async (t) => {
+test('committing an unknown funds-out transfer is 400 with 3208', async (t) => {
   const { name, settlement } = await dfspWithSettlement();
   const { status, body } = await admin.call('PUT', `/participants/${name}/accounts/${settlement}/transfers/${crypto.randomUUID()}`, {
     action: 'recordFundsOutCommit',
     reason: 'x',
   });
-  t.is(status, 404);
+  t.is(status, 400);
   t.is(body.errorInformation.errorCode, '3208');
 });
 
@@ -132,7 +132,7 @@ test('funds move only through SETTLEMENT accounts, in their own currency', async
   const wrongCurrency = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(10, undefined, 'EUR'));
   t.is(wrongCurrency.status, 400);
   const unknownAccount = await admin.call('POST', `/participants/${name}/accounts/99999999`, fundsIn(10));
-  t.is(unknownAccount.status, 404);
+  t.is(unknownAccount.status, 400);
 });
 
 test('amounts must be positive with at most four decimals', async (t) => {

@@ -148,14 +148,14 @@ test('initial position and Net Debit Cap are set once; limits are read per parti
   t.deepEqual(otherCurrency.body, []);
 });
 
-test('adjusting a limit that was never set is 404 with a 3200-series code', async (t) => {
+test('adjusting a limit that was never set is 400 with a 3200-series code', async (t) => {
   const name = uniqueName();
   await admin.call('POST', '/participants', { name, currency: 'USD' });
   const { status, body } = await admin.call('PUT', `/participants/${name}/limits`, {
     currency: 'USD',
     limit: { type: 'NET_DEBIT_CAP', value: 100, alarmPercentage: 10 },
   });
-  t.is(status, 404);
+  t.is(status, 400);
   t.is(body.errorInformation.errorCode, '3200');
 });
 
@@ -227,7 +227,7 @@ test('settlement models are created, listed, read and deactivated', async (t) =>
   t.like(one.body, { ...model, isActive: true });
   const off = await admin.call('PUT', `/settlementModels/${name}`, { isActive: false });
   t.is(off.body.isActive, false);
-  t.is((await admin.call('GET', '/settlementModels/nosuchmodel')).status, 404);
+  t.is((await admin.call('GET', '/settlementModels/nosuchmodel')).status, 400);
 });
 
 test('ledger account types include the standard ones', async (t) => {

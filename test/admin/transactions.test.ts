@@ -51,12 +51,12 @@ test('an ILP v4 prepare packet is read the same way', async (t) => {
   t.deepEqual((await fixture.hub.admin.call('GET', `/transactions/${transferId}`)).body, transaction);
 });
 
-test('GET /transactions/{id} of an unknown transfer, or of one whose packet holds no transaction, is 404 with 3200', async (t) => {
+test('GET /transactions/{id} of an unknown transfer, or of one whose packet holds no transaction, is 400 with 3200', async (t) => {
   const unknown = await fixture.hub.admin.call('GET', '/transactions/4f5c3fd2-3b7a-4a47-9a4e-7e7f5bd5a7c1');
-  t.is(unknown.status, 404);
+  t.is(unknown.status, 400);
   t.is(unknown.body.errorInformation.errorCode, '3200');
   const opaque = await sendTransfer(Buffer.from('not an ILP packet').toString('base64url'));
   const unreadable = await fixture.hub.admin.call('GET', `/transactions/${opaque}`);
-  t.is(unreadable.status, 404);
+  t.is(unreadable.status, 400);
   t.is(unreadable.body.errorInformation.errorCode, '3200');
 });

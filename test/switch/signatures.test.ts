@@ -276,9 +276,9 @@ test('the admin API refuses what cannot be a key or a setting, and a participant
   t.is((await put({ key: 'x' })).body.errorInformation.errorCode, '3103');
   t.is((await put({})).body.errorInformation.errorCode, '3102');
   const unknown = await put({ validate: true }, 'nosuchdfsp');
-  t.is(unknown.status, 404);
+  t.is(unknown.status, 400);
   t.is(unknown.body.errorInformation.errorCode, '3200');
-  t.is((await hub.admin.call('GET', '/participants/nosuchdfsp/jws')).status, 404);
+  t.is((await hub.admin.call('GET', '/participants/nosuchdfsp/jws')).status, 400);
 });
 
 test('a message refused for another reason keeps its own error: a body that is not JSON is 3101, a sender the hub does not know 3200', async (t) => {

@@ -125,7 +125,7 @@ export class Participants {
 
 export async function findParticipant(manager: EntityManager, name: string): Promise<Participant> {
   const participant = await manager.findOneBy(Participant, { name });
-  if (!participant) throw new HubError('idNotFound', `Participant ${name} not found`);
+  if (!participant) throw new HubError('idNotFound', 'The requested resource could not be found');
   return participant;
 }
 
