@@ -84,7 +84,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
 
   router.post('/participants', async (ctx) => {
     const request = await body<{ name: string; currency?: string }>(ctx, validator, 'PostParticipantsRequest');
-    if (!request.currency) throw new HttpError(400, 'missingElement', "body must have required property 'currency'");
+    if (!request.currency) throw new HttpError(400, 'malformedSyntax', '"currency" is required');
     ctx.body = participantView(await participants.create(request.name, request.currency), baseUrl(ctx));
   });
 
@@ -118,7 +118,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
       validator,
       'PostInitialPositionAndLimitsRequest',
     );
-    if (!request.currency) throw new HttpError(400, 'missingElement', "body must have required property 'currency'");
+    if (!request.currency) throw new HttpError(400, 'malformedSyntax', '"currency" is required');
     await limits.initialPositionAndLimits(ctx.params.name, {
       currency: request.currency,
       limit: { type: request.limit.type, value: exactAmount(request.limit.value, 'limit.value') },
@@ -138,7 +138,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
       validator,
       'PutParticipantsNameLimitsRequest',
     );
-    if (!request.currency) throw new HttpError(400, 'missingElement', "body must have required property 'currency'");
+    if (!request.currency) throw new HttpError(400, 'malformedSyntax', '"currency" is required');
     const view = await limits.adjust(ctx.params.name, request.currency, {
       type: request.limit.type,
       value: exactAmount(request.limit.value, 'limit.value'),
@@ -161,7 +161,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
 
   router.post('/participants/:name/accounts', async (ctx) => {
     const request = await body<{ currency?: string; type: string }>(ctx, validator, 'PostParticipantsNameAccountsRequest');
-    if (!request.currency) throw new HttpError(400, 'missingElement', "body must have required property 'currency'");
+    if (!request.currency) throw new HttpError(400, 'malformedSyntax', '"currency" is required');
     ctx.body = participantView(await participants.createHubAccount(ctx.params.name, request.currency, request.type), baseUrl(ctx));
   });
 
@@ -195,7 +195,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
   // Document 3 lists POST for this path, the central-ledger document PUT: both record the outcome.
   const resolveFundsOut = async (ctx: Context) => {
     const request = await body<{ action?: 'recordFundsOutCommit' | 'recordFundsOutAbort'; reason: string }>(ctx, validator, 'RecordFundsOut');
-    if (!request.action) throw new HttpError(400, 'missingElement', "body must have required property 'action'");
+    if (!request.action) throw new HttpError(400, 'malformedSyntax', '"action" is required');
     const transferId = transferIdOf(ctx.params.transferId);
     if (request.action === 'recordFundsOutCommit') await funds.recordFundsOutCommit(ctx.params.name, accountId(ctx), transferId);
     else await funds.recordFundsOutAbort(ctx.params.name, accountId(ctx), transferId);

@@ -4,7 +4,8 @@ import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
 import { repoRoot } from '../../activities/platform/config';
-import { schemaError } from '../http/schemaErrors';
+import { HttpError } from '../http/httpError';
+import { adminSchemaError } from '../http/schemaErrors';
 
 /**
  * Request bodies are validated against the Mojaloop central-ledger admin OpenAPI document itself,
@@ -83,7 +84,8 @@ export class AdminValidator {
   /** Returns the body typed as its schema's shape, or throws the FSPIOP error for the first violation. */
   validate<T>(schema: AdminSchema, body: unknown): T {
     const validate = this.validators.get(schema)!;
-    if (body === undefined || !validate(body)) throw schemaError(validate.errors, 'body');
+    if (body === undefined) throw new HttpError(400, 'malformedSyntax', '"value" is required');
+    if (!validate(body)) throw adminSchemaError(validate.errors);
     return body as T;
   }
 }

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { mediaTypeNameOf, Resource, THIRDPARTY_VERSION } from '../contracts/conversations';
 import { HttpError } from '../http/httpError';
+import { errorInformation } from '../contracts/errors';
 
 /** FSPIOP versions this switch speaks (Document 2, "Versioning"). */
 export const SUPPORTED_VERSIONS = ['1.0', '1.1'];
@@ -58,12 +59,24 @@ export interface FspiopRequest {
 
 const mediaType = /^application\/vnd\.interoperability\.([a-zA-Z]+)\+json\s*(?:;\s*version\s*=\s*(\d+)(?:\.(\d+))?)?\s*$/;
 
-function parseMediaType(value: string, header: string, dialect: Dialect): { major?: string; minor?: string } {
+/** The words of Mojaloop's header validation, which its tooling matches on (central-services-shared). */
+const UNSUPPORTED_ACCEPT = 'The Client requested an unsupported version, see extension list for supported version(s).';
+const UNSUPPORTED_CONTENT_TYPE = 'Client supplied a protocol version which is not supported by the server';
+
+function parseMediaType(value: string, header: 'Accept' | 'Content-Type', dialect: Dialect): { major?: string; minor?: string } {
   const match = mediaType.exec(value);
-  if (!match || !dialect.names.includes(match[1])) {
-    throw new HttpError(400, 'malformedSyntax', `${header} must be application/vnd.interoperability.${dialect.names[0]}+json;version=${latestOf(dialect)}`);
-  }
+  if (!match || !dialect.names.includes(match[1])) throw new HttpError(400, 'malformedSyntax', `Invalid ${header.toLowerCase()} header`);
   return { major: match[2], minor: match[3] };
+}
+
+/** A 406 (3001) listing the versions the hub speaks, as Mojaloop's does: one extension per version, major as key, minor as value. */
+function unsupportedVersion(detail: string, dialect: Dialect): HttpError {
+  const refused = errorInformation('unacceptableVersion', detail);
+  const extension = dialect.versions.map((version) => {
+    const [key, value] = version.split('.');
+    return { key, value };
+  });
+  return new HttpError(406, 'unacceptableVersion', undefined, { ...refused, extensionList: { extension } });
 }
 
 /** Version negotiation: Accept may name a major version only ("version=1"); the switch answers in its latest minor. */
@@ -76,7 +89,7 @@ function negotiate(accept: string, dialect: Dialect): string {
     const version = `${major}.${minor}`;
     if (dialect.versions.includes(version)) return version;
   }
-  throw new HttpError(406, 'unacceptableVersion', `Accept ${accept} names no supported version (${dialect.versions.join(', ')})`);
+  throw unsupportedVersion(UNSUPPORTED_ACCEPT, dialect);
 }
 
 /**
@@ -111,7 +124,7 @@ function isHttpDate(value: string): boolean {
 
 function required(ctx: Context, name: string): string {
   const value = ctx.get(name);
-  if (!value) throw new HttpError(400, 'missingElement', `header ${name} is required`);
+  if (!value) throw new HttpError(400, 'missingElement', `/header must have required property '${name.toLowerCase()}'`);
   return value;
 }
 
@@ -141,16 +154,12 @@ export function fspiopHeaders(resource: Resource, senders: Senders): Middleware 
     const { major, minor } = parseMediaType(required(ctx, 'Content-Type'), 'Content-Type', dialect);
     // Document 2 (Versioning) gives Content-Type the parameter version=<x.y>, and Mojaloop's hub refuses it without
     // one (3101): a message that does not say its version cannot be read in the right one.
-    if (major === undefined || minor === undefined) {
-      throw new HttpError(400, 'malformedSyntax', `Content-Type must name its version: application/vnd.interoperability.${dialect.names[0]}+json;version=x.y`);
-    }
+    if (major === undefined || minor === undefined) throw new HttpError(400, 'malformedSyntax', 'Invalid content-type header');
     const sent = `${major}.${minor}`;
-    if (!dialect.versions.includes(sent)) {
-      throw new HttpError(406, 'unacceptableVersion', `Content-Type version ${sent} is not supported (${dialect.versions.join(', ')})`);
-    }
+    if (!dialect.versions.includes(sent)) throw unsupportedVersion(UNSUPPORTED_CONTENT_TYPE, dialect);
     if (isCallback) version = sent;
     const date = required(ctx, 'Date');
-    if (!isHttpDate(date)) throw new HttpError(400, 'malformedSyntax', `header Date "${date}" is not an HTTP-date (RFC 7231)`);
+    if (!isHttpDate(date)) throw new HttpError(400, 'malformedSyntax', 'Invalid date header');
     const source = required(ctx, 'FSPIOP-Source');
     if (senders.ownIdentities.includes(source)) {
       throw new HttpError(400, 'validationError', `FSPIOP-Source ${source} is the hub's own: the hub sends nothing through its gateway`);

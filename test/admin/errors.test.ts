@@ -23,20 +23,22 @@ test('an unknown participant is 400 with 3200, as central-ledger answers: "Gener
   }
 });
 
-test('a body missing a required element is 400 with 3102', async (t) => {
+test('a body missing a required element is 400 with 3101, as central-ledger answers every invalid admin body', async (t) => {
   const { status, body } = await admin.call('POST', '/participants', { currency: 'USD' });
   t.is(status, 400);
-  t.is(body.errorInformation.errorCode, '3102');
-  t.regex(body.errorInformation.errorDescription, /^Missing mandatory element - .*name/);
+  t.deepEqual(body.errorInformation, { errorCode: '3101', errorDescription: 'Malformed syntax - "name" is required' });
   const noCurrency = await admin.call('POST', '/participants', { name: uniqueName() });
-  t.is(noCurrency.body.errorInformation.errorCode, '3102');
+  t.is(noCurrency.body.errorInformation.errorCode, '3101');
+  const enumerated = await admin.call('POST', '/participants', { name: uniqueName(), currency: 'A#' });
+  t.is(enumerated.body.errorInformation.errorCode, '3101');
+  t.regex(enumerated.body.errorInformation.errorDescription, /^Malformed syntax - "currency" must be one of \[AED, /);
 });
 
 test('a participant name outside 2..30 characters is rejected', async (t) => {
   for (const name of ['a', 'x'.repeat(31)]) {
     const { status, body } = await admin.call('POST', '/participants', { name, currency: 'USD' });
     t.is(status, 400);
-    t.is(body.errorInformation.errorCode, '3100');
+    t.is(body.errorInformation.errorCode, '3101');
   }
 });
 

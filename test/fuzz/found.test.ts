@@ -66,7 +66,7 @@ test('a /participants callback to the hub, which it acknowledges and ignores, is
     [`${party}/home/error`, {}, '3102'],
     ['/participants/PHONE/123', { fspId: payer }, '3100'],
     [`/participants/${crypto.randomUUID()}`, { currency: 'USD' }, '3102'],
-    ['/participants/not-a-correlation-id', { partyList: [{ partyId: { partyIdType: 'MSISDN', partyIdentifier: '1', fspId: payer } }] }, '3101'],
+    ['/participants/not-a-correlation-id', { partyList: [{ partyId: { partyIdType: 'MSISDN', partyIdentifier: '1', fspId: payer } }] }, '3100'],
     [`/participants/${crypto.randomUUID()}/error`, { errorInformation: 'none' }, '3101'],
   ];
   for (const [path, body, code] of refusals) {

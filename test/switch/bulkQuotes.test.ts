@@ -96,13 +96,13 @@ test('a bulk quote of 1,000 individual quotes, the most the API allows, goes thr
   t.is(answer.raw, answerTo(body.bulkQuoteId));
 });
 
-test('a bulk quote of 1,001 individual quotes is refused with 400 and error 3103 (too many elements)', async (t) => {
+test('a bulk quote of 1,001 individual quotes is refused with 400 and error 3100, as Mojaloop maps a maxItems violation', async (t) => {
   const payer = await hub.provision();
   const payee = await hub.provision();
   const body = bulkQuoteBody(payer.name, payee.name, 1_001);
   const refused = await post(payer, payee.name, body);
   t.is(refused.status, 400);
-  t.is(refused.body.errorInformation.errorCode, '3103');
+  t.is(refused.body.errorInformation.errorCode, '3100');
   t.regex(refused.body.errorInformation.errorDescription, /individualQuotes/);
 });
 

@@ -307,7 +307,7 @@ test('encrypted fields (FSPIOP-Encryption, signed) pass schema validation and re
   const call = { source: payee.name, destination: payer.name, body: party, headers: { 'fspiop-encryption': encryption } };
 
   const clear = await send('PUT', urlPath, { ...call, headers: {} });
-  t.is(clear.body?.errorInformation?.errorCode, '3101', 'without FSPIOP-Encryption the cipher text is a malformed date');
+  t.is(clear.body?.errorInformation?.errorCode, '3100', 'without FSPIOP-Encryption the cipher text is a date that does not match its pattern');
   const encrypted = await send('PUT', urlPath, call);
   t.is(encrypted.status, 200);
   const received = await payer.waitFor(isPut(urlPath));

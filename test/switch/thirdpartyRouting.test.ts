@@ -746,7 +746,7 @@ test('a body of several forms is validated against the one its tag names, and th
         credential: { ...signed.credential, status: 'VERIFIED' },
       },
       code: '3100',
-      names: 'body.credential.status',
+      names: '/requestBody/credential/status',
     },
     {
       what: 'PUT /thirdpartyRequests/authorizations/{ID} (GENERIC) without its signature',
@@ -755,7 +755,7 @@ test('a body of several forms is validated against the one its tag names, and th
       destination: parties.dfsp.name,
       body: { responseType: 'ACCEPTED', signedPayload: { signedPayloadType: 'GENERIC' } },
       code: '3102',
-      names: "body.signedPayload must have required property 'genericSignedPayload'",
+      names: "/requestBody/signedPayload must have required property 'genericSignedPayload'",
     },
     {
       what: 'PATCH /consents/{ID} (REVOKED) without revokedAt',
@@ -764,7 +764,7 @@ test('a body of several forms is validated against the one its tag names, and th
       destination: parties.pisp.name,
       body: { status: 'REVOKED' },
       code: '3102',
-      names: "body must have required property 'revokedAt'",
+      names: "/requestBody must have required property 'revokedAt'",
     },
   ];
   for (const { what, method, path, destination, body, code, names } of cases) {
@@ -795,7 +795,7 @@ test("a message from the hub's own identities (its participant, its Auth service
   );
 });
 
-test('a path {ID} that is not a UUID is 400 (3101), except /accounts/{ID} (a user ID); a /services/{ServiceType} outside the enumeration is 400', async (t) => {
+test('a path {ID} that is not a UUID is 400 (3100, a pattern it does not match), except /accounts/{ID} (a user ID); a /services/{ServiceType} outside the enumeration is 400', async (t) => {
   const parties = await cast();
   // /accounts/{ID}/error is left out: its user ID passes, and the hub then fails on the body of every error callback
   // (the hub bug of the failing tests at the end). The other error callbacks are refused for their {ID} before that.
@@ -813,7 +813,7 @@ test('a path {ID} that is not a UUID is 400 (3101), except /accounts/{ID} (a use
         t.regex(ack.body?.errorInformation?.errorCode ?? '', /^310\d$/, `${name} with ServiceType NOT_A_SERVICE: a validation error`);
         t.is(ack.headers.get('content-type'), MEDIA_TYPE, `${name} with ServiceType NOT_A_SERVICE: media type`);
       } else {
-        checkRefused(t, `${name} with {ID} not-a-uuid`, (await send(m, from, to, { id: 'not-a-uuid' })).ack, '3101');
+        checkRefused(t, `${name} with {ID} not-a-uuid`, (await send(m, from, to, { id: 'not-a-uuid' })).ack, '3100');
       }
     }),
   );

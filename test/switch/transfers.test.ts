@@ -255,7 +255,7 @@ test('a transfer identified by a ULID, as current Mojaloop DFSPs send, is accept
   t.is(callback.body.transferState, 'COMMITTED');
 });
 
-test('an ID that is neither a lower-case UUID nor an upper-case ULID is refused with 3101', async (t) => {
+test('an ID that is neither a lower-case UUID nor an upper-case ULID is refused with 3100, as Mojaloop refuses a pattern it does not match', async (t) => {
   const payer = await hub.provision();
   const payee = await hub.provision();
   for (const transferId of [crypto.randomUUID().toUpperCase(), ulid().toLowerCase(), `${ulid()}X`, 'not-an-id']) {
@@ -265,7 +265,7 @@ test('an ID that is neither a lower-case UUID nor an upper-case ULID is refused 
       body: transferBody(payer.name, payee.name, '1', { transferId }),
     });
     t.is(refused.status, 400, transferId);
-    t.is(refused.body.errorInformation.errorCode, '3101', transferId);
+    t.is(refused.body.errorInformation.errorCode, '3100', transferId);
     const path = await hub.fspiop('GET', `/transfers/${transferId}`, { source: payer.name });
     t.is(path.status, 400, `path ${transferId}`);
   }
