@@ -8,9 +8,10 @@ import { errorInformation, ErrorInformation, FspiopErrorName } from '../../api/c
 export class HubError extends Error {
   constructor(
     readonly errorName: FspiopErrorName,
-    readonly detail: string,
+    /** Absent where Mojaloop gives the catalogue's words alone, which its tooling matches exactly (`Modified request`). */
+    readonly detail?: string,
   ) {
-    super(detail);
+    super(detail ?? errorName);
     this.name = 'HubError';
   }
 

@@ -82,8 +82,8 @@ export const quoting: Record<
     noun: 'quote',
     workflowId: workflowIds.quote,
     idNotFound: 'quoteIdNotFound',
-    // A quote's body names its payee FSP; Mojaloop's quoting service reports 3201 for quotes too.
-    unknownPayee: 'payeeFspIdNotFound',
+    // An unknown or inactive payee FSP is 3201, as Mojaloop's quoting service reports it for quotes and bulk quotes alike.
+    unknownPayee: 'destinationFspError',
     payeeNamedBy: 'FSPIOP-Destination (or payee.partyIdInfo.fspId)',
   },
   bulkQuotes: {

@@ -8,6 +8,7 @@ import type { CallbackSender } from '../../activities/hub/delivery/callbacks';
 import type { ParticipantDirectory } from '../../activities/hub/delivery/directory';
 import type { HubServices } from '../../activities/hub/services';
 import { createGateway } from '../http/gateway';
+import { HttpError } from '../http/httpError';
 import { observabilityRoutes, Health } from '../http/observability';
 import { errorMediaType, fspiopHeaders, Senders } from './headers';
 import { participantCertificate } from './participantCertificate';
@@ -66,6 +67,7 @@ export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRou
   const followUpShares = new ParticipantShares(deps.config.followUpShare ?? defaults.followUpShare);
   const routers = resources.map((resource) => resource({ ...deps, lookups, followUpShares }));
   return createGateway('switch', deps.log, [...routers, observabilityRoutes(health)], {
+    guards: [emptySegmentsUnknown],
     notOffered: (path) => NOT_OFFERED.includes(resourceOf(path)),
     errorMediaType: (ctx) => {
       const resource = resourceOf(ctx.path);
@@ -73,6 +75,15 @@ export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRou
     },
   });
 }
+
+/**
+ * A path with an empty segment (`PUT /transfers/`, an ID left out) names no resource, as Mojaloop's router finds: 404
+ * Unknown URI, where the router here would take `/transfers/` for `/transfers` and answer 405.
+ */
+const emptySegmentsUnknown: Middleware = async (ctx, next) => {
+  if (ctx.path.length > 1 && (ctx.path.endsWith('/') || ctx.path.includes('//'))) throw new HttpError(404, 'unknownUri', 'Not Found');
+  await next();
+};
 
 /**
  * The resource a path addresses: its first segment (`/transfers/x` → `transfers`), or its first two below

@@ -5,7 +5,8 @@ import { workflowIds } from '../contracts/conversations';
 import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
 import { bulkTransfer, BulkTransferAnswer, bulkTransferAnswerSignal, repeatedBulkTransferSignal } from '../../workflows/hub/bulkTransfer';
 import { conversationRoutes } from './conversationRoutes';
-import { refuseFutureTimestamp } from './timestamps';
+import { errorInformation } from '../contracts/errors';
+import { fromTheFuture, FUTURE_TIMESTAMP } from './timestamps';
 
 /**
  * /bulkTransfers: the payer's POST starts the bulk transfer workflow, the payee's PUT and PUT …/error are signals to it
@@ -44,13 +45,13 @@ export const bulkTransfersRoutes = conversationRoutes<BulkTransfersPostRequest, 
   },
   answer: {
     schema: 'BulkTransfersIDPutResponse',
-    admit: (body) => {
-      refuseFutureTimestamp(body.completedTimestamp);
-      return true;
-    },
     workflowId: workflowIds.bulkTransfer,
     signal: bulkTransferAnswerSignal,
-    signalArgument: ({ headers, body }): BulkTransferAnswer => ({ kind: 'results', callback: { headers, body } }),
+    // A fulfil from the future is taken (200) and ends the bulk, as central-ledger's bulk fulfil handler ends it.
+    signalArgument: ({ headers, body }): BulkTransferAnswer =>
+      fromTheFuture(body.completedTimestamp)
+        ? { kind: 'invalid', callback: { headers, body }, error: errorInformation('validationError', `Bulk fulfil failed validation - ${FUTURE_TIMESTAMP}`) }
+        : { kind: 'results', callback: { headers, body } },
     // After the bulk ended (or for an unknown one) the sender is told the bulk's state, or 3210 / 3000.
     orphan: (bulkTransferId, _callback, requester) => ({ kind: 'bulkTransferStatus', bulkTransferId, requester }),
   },

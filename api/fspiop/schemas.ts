@@ -154,6 +154,7 @@ function validated<T>(validate: ValidateFunction, value: unknown, where: string)
  * below one of them does not count.
  */
 export function validateFspiop<T>(schema: FspiopSchema, value: unknown, where = 'body', encrypted: readonly string[] = []): T {
+  if (schema === 'ErrorInformationObject') stringifyNumericErrorCode(value);
   const validate = validator('fspiop', schema);
   if (encrypted.length === 0 || value === undefined) return validated(validate, value, where);
   if (validate(value)) return value as T;
@@ -163,6 +164,16 @@ export function validateFspiop<T>(schema: FspiopSchema, value: unknown, where = 
   );
   if (counted.length > 0) throw schemaError(counted, where);
   return value as T;
+}
+
+/**
+ * An error callback's `errorCode` sent as a number (`5100`) is taken as its string, as Mojaloop's validator takes it
+ * (its ajv coerces types): DFSPs send it so, and the error must still reach the payer. What is passed on is the
+ * sender's text, unchanged, as Mojaloop passes it on.
+ */
+function stringifyNumericErrorCode(value: unknown): void {
+  const error = (value as { errorInformation?: { errorCode?: unknown } } | null)?.errorInformation;
+  if (error && typeof error === 'object' && typeof error.errorCode === 'number' && Number.isInteger(error.errorCode)) error.errorCode = String(error.errorCode);
 }
 
 /** The same for the third-party API's schemas. */

@@ -118,6 +118,11 @@ test.serial(
     const toPayer = await payer.waitFor(isPut(`/bulkTransfers/${body.bulkTransferId}`));
     t.is(toPayer.body.bulkTransferState, 'COMPLETED');
     t.deepEqual(codesOf(toPayer), ['3303', '3303', '3303']);
+    t.deepEqual(
+      toPayer.body.individualTransferResults[0].errorInformation,
+      { errorCode: '3303', errorDescription: 'Transfer expired' },
+      "central-ledger's words alone",
+    );
     t.deepEqual(codesOf(await payee.waitFor(isPut(`/bulkTransfers/${body.bulkTransferId}`))), ['3303', '3303', '3303']);
     t.is(await hub.position(payer), 0);
     t.is(await hub.position(payee), 0);

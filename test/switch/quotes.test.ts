@@ -75,11 +75,14 @@ test('a quote the payee does not answer before its expiration gets error 3302 fr
   t.is(error.headers['fspiop-source'], HUB_ID);
 });
 
-test('a quote for an unknown payee FSP gets error 3203', async (t) => {
+test("a quote for an unknown payee FSP gets error 3201 in the quoting service's words", async (t) => {
   const payer = await hub.provision();
   const body = quoteBody(payer.name, 'nosuchfsp', '1');
   await hub.fspiop('POST', '/quotes', { source: payer.name, destination: 'nosuchfsp', body });
-  t.is((await payer.waitFor(isPut(`/quotes/${body.quoteId}/error`))).body.errorInformation.errorCode, '3203');
+  t.deepEqual((await payer.waitFor(isPut(`/quotes/${body.quoteId}/error`))).body.errorInformation, {
+    errorCode: '3201',
+    errorDescription: "Destination FSP Error - Unsupported participant 'nosuchfsp'",
+  });
 });
 
 test('duplicate rule for quotes: resent after completion, 3106 for a changed body', async (t) => {

@@ -18,7 +18,11 @@ export interface BulkTransferOutcome {
 type Callback<Body> = Omit<ReceivedCallback<Body>, 'rawBody'>;
 
 /** The payee's PUT /bulkTransfers/{ID} (a result per item) or PUT /bulkTransfers/{ID}/error (the whole bulk). */
-export type BulkTransferAnswer = { kind: 'results'; callback: Callback<BulkTransfersIDPutResponse> } | { kind: 'error'; callback: Callback<ErrorCallbackBody> };
+export type BulkTransferAnswer =
+  | { kind: 'results'; callback: Callback<BulkTransfersIDPutResponse> }
+  | { kind: 'error'; callback: Callback<ErrorCallbackBody> }
+  /** Results that fail central-ledger's checks of a bulk fulfil (a completedTimestamp from the future), and why. */
+  | { kind: 'invalid'; callback: Callback<BulkTransfersIDPutResponse>; error: ErrorInformation };
 
 export const bulkTransferAnswerSignal = defineSignal<[BulkTransferAnswer]>('bulkTransferAnswer');
 /** A POST /bulkTransfers repeating this bulk's ID while it is in progress. */
@@ -93,7 +97,7 @@ export async function bulkTransfer(input: BulkTransferInput): Promise<BulkTransf
   async function run(): Promise<BulkTransferOutcome> {
     let accepted: number;
     try {
-      const prepared = await records.prepareBulkTransfer({ body, source, requestHash: input.requestHash });
+      const prepared = await records.prepareBulkTransfer({ body, source, destination: headers['fspiop-destination'], requestHash: input.requestHash });
       if (prepared.outcome === 'repeat') {
         // Decided by an earlier workflow whose history has expired: answer from the record, change nothing.
         decided = finished = true;
@@ -132,6 +136,13 @@ export async function bulkTransfer(input: BulkTransferInput): Promise<BulkTransf
       await release(refusal);
       return finish('REJECTED', () => talk.hubError(payerFsp, refusal), refusal);
     }
+    if (answer!.kind === 'invalid') {
+      // The bulk is aborted as central-ledger aborts it: every item released with the error, which both sides hear.
+      const { error } = answer!;
+      await release(error);
+      await bestEffort(talk.hubError(payeeFsp, error), 'invalid answer to payee');
+      return finish('REJECTED', () => talk.hubError(payerFsp, error), error);
+    }
 
     talk.setState('PROCESSING');
     const { open } = await records.fulfilBulkTransfer({ bulkTransferId, results: answer!.callback.body.individualTransferResults ?? [] });
@@ -144,7 +155,8 @@ export async function bulkTransfer(input: BulkTransferInput): Promise<BulkTransf
     const wait = msUntil(body.expiration);
     if (wait > 0) await sleep(wait);
     decided = true;
-    await release(errorInformation('transferExpired', `bulk transfer ${bulkTransferId} expired at ${body.expiration}`));
+    // Each item says only what central-ledger's timeout says of it, which Mojaloop's tooling matches exactly.
+    await release(errorInformation('transferExpired'));
     return complete();
   }
 }

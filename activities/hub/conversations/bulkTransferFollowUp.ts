@@ -50,12 +50,7 @@ export class BulkTransferFollowUp {
     const bulk = await this.bulks.find(bulkTransferId);
     if (!bulk) return this.error(requester, bulkTransferId, version, errorInformation('bulkTransferIdNotFound', `bulk transfer ${bulkTransferId} not found`));
     if (bulk.requestHash !== hash) {
-      return this.error(
-        requester,
-        bulkTransferId,
-        version,
-        errorInformation('modifiedRequest', `bulk transfer ${bulkTransferId} exists with different details`),
-      );
+      return this.error(requester, bulkTransferId, version, errorInformation('modifiedRequest'));
     }
     if (bulk.errorCode) return this.error(requester, bulkTransferId, version, { errorCode: bulk.errorCode, errorDescription: bulk.errorDescription ?? '' });
     if (bulk.bulkTransferState === 'COMPLETED' || bulk.bulkTransferState === 'REJECTED') await this.put(requester, bulk, 'payer', version);

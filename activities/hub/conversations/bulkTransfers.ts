@@ -4,7 +4,7 @@ import { errorInformation, ErrorInformation } from '../../../api/contracts/error
 import { chunks, insertRows } from '../db/batches';
 import { formatAmount } from '../db/money';
 import { BulkTransferItem, BulkTransferRecord, TransferRecord } from '../db/switchEntities';
-import { expiredBeforeCommit, type Movement, type Reservation } from '../ledger/ledger';
+import type { Movement, Reservation } from '../ledger/ledger';
 import type { HubServices } from '../services';
 import { HubError } from '../../platform/hubError';
 import { activeParticipant, checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
@@ -13,6 +13,8 @@ import { conditionOf, errorColumns, finishIn } from './transfers';
 export interface PrepareBulkInput {
   body: BulkTransfersPostRequest;
   source: string;
+  /** FSPIOP-Destination, which central-ledger checks as it checks the body's payee (absent in runs begun before it was passed). */
+  destination?: string;
   requestHash: string;
 }
 
@@ -60,7 +62,7 @@ export class BulkTransfers {
    * Debit Cap and liquidity, in order, in one transaction: an item that does not fit is refused (4001, 4200) and the
    * others go on.
    */
-  async prepare({ body, source, requestHash }: PrepareBulkInput): Promise<BulkPrepared> {
+  async prepare({ body, source, destination, requestHash }: PrepareBulkInput): Promise<BulkPrepared> {
     const { db, ledger, participants } = this.services;
     checkSender(source, body.payerFsp);
     const bulk = await this.record(body, requestHash);
@@ -72,7 +74,7 @@ export class BulkTransfers {
     let planned: PlannedItem[];
     let movements: Movement[];
     try {
-      ({ planned, movements } = await db.read((manager) => this.plan(manager, body)));
+      ({ planned, movements } = await db.read((manager) => this.plan(manager, body, destination)));
     } catch (error) {
       if (error instanceof HubError) await this.reject(body.bulkTransferId, error.errorInformation);
       throw error;
@@ -177,7 +179,7 @@ export class BulkTransfers {
         .execute();
     });
     const stored = await this.find(body.bulkTransferId);
-    if (stored?.requestHash !== requestHash) throw new HubError('modifiedRequest', `bulk transfer ${body.bulkTransferId} exists with different details`);
+    if (stored?.requestHash !== requestHash) throw new HubError('modifiedRequest');
     return stored;
   }
 
@@ -185,12 +187,13 @@ export class BulkTransfers {
    * The bulk checks of central-ledger's bulk prepare handler (a failure throws: the whole bulk is refused), then each
    * item's: its transferId is its own (else 3106), its amount is valid and both FSPs have a position in its currency.
    */
-  private async plan(manager: EntityManager, body: BulkTransfersPostRequest) {
+  private async plan(manager: EntityManager, body: BulkTransfersPostRequest, destination: string | undefined) {
     checkRequest(body);
     // Every item lapses with its bulk: the ledger refuses to commit any after it.
     const expiresAt = new Date(body.expiration);
     await activeParticipant(manager, body.payerFsp, 'payerFspIdNotFound', 'payerFspIdNotFound');
     await activeParticipant(manager, body.payeeFsp, 'payeeFspIdNotFound', 'payeeFspIdNotFound');
+    if (destination) await activeParticipant(manager, destination, 'payeeFspIdNotFound', 'payeeFspIdNotFound');
     const taken = await recordsById(
       manager,
       body.individualTransfers.map((item) => item.transferId),
@@ -292,11 +295,11 @@ export class BulkTransfers {
       await ledger.resolveEach(
         batch.map(({ transferId, fulfilment }) => ({ transferId, outcome: fulfilment ? 'COMMITTED' : 'ABORTED' })),
         async (manager, resolved) => {
-          for (const { transferId, state, expiresAt } of resolved) {
+          for (const { transferId, state } of resolved) {
             if (state === 'RESERVED') continue;
             const { fulfilment, errorInformation: refusal } = byId.get(transferId)!;
             // Released though the payee fulfilled it: the ledger found it expired.
-            const released = refusal ?? errorInformation('transferExpired', expiredBeforeCommit(transferId, expiresAt!));
+            const released = refusal ?? errorInformation('transferExpired');
             const extra = state === 'COMMITTED' ? { fulfilment } : { errorInformation: released };
             await finishIn(manager, transferId, state, ['RESERVED'], extra);
           }

@@ -57,9 +57,9 @@ export async function activeParticipant(
 ) {
   const participant = await findParticipant(manager, name).catch((error) => {
     // Only "not found" names the FSP unknown; a database fault must stay retryable.
-    throw error instanceof HubError ? new HubError(unknown, `${name} is not a participant`) : error;
+    throw error instanceof HubError ? new HubError(unknown, `Participant ${name} not found`) : error;
   });
-  if (!participant.isActive) throw new HubError(inactive, `participant ${name} is inactive`);
+  if (!participant.isActive) throw new HubError(inactive, `Participant ${name} is inactive`);
   return participant;
 }
 
@@ -71,6 +71,8 @@ async function positionAccount(
 ): Promise<ParticipantAccount> {
   const participant = await activeParticipant(manager, name, unknown, 'validationError');
   const position = await manager.findOneBy(ParticipantAccount, { participantId: participant.participantId, currency, ledgerAccountType: 'POSITION' });
-  if (!position || !position.isActive) throw new HubError('validationError', `participant ${name} has no active ${currency} position account`);
+  // central-ledger's words, which Mojaloop's tooling matches on.
+  if (!position) throw new HubError('validationError', `Participant ${name} ${currency} account not found`);
+  if (!position.isActive) throw new HubError('validationError', `Participant ${name} ${currency} account is inactive`);
   return position;
 }

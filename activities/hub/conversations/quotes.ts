@@ -27,8 +27,8 @@ export class Quotes {
     const { noun, unknownPayee, payeeNamedBy } = quoting[resource];
     if (!payeeFsp) throw new HubError('validationError', `${payeeNamedBy} must name the payee FSP`);
     const participant = await this.services.db.read((manager) => manager.findOneBy(Participant, { name: payeeFsp }));
-    if (!participant) throw new HubError(unknownPayee, `${payeeFsp} is not a participant`);
-    if (!participant.isActive) throw new HubError(unknownPayee, `participant ${payeeFsp} is inactive`);
+    // The quoting service's words for a payee it cannot quote, unknown or inactive alike.
+    if (!participant?.isActive) throw new HubError(unknownPayee, `Unsupported participant '${payeeFsp}'`);
     if (payeeFsp === payerFsp) throw new HubError('validationError', 'payer and payee FSP must differ');
     await this.services.db.transaction(async (manager) => {
       await manager

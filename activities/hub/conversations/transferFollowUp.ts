@@ -7,6 +7,9 @@ import type { TransferRecord } from '../db/switchEntities';
 import type { Funds } from '../ledger/funds';
 import type { Transfers } from './transfers';
 
+/** central-ledger's words for a transfer it does not know, which Mojaloop's tooling matches exactly. */
+const TRANSFER_NOT_FOUND = 'Provided Transfer ID was not found on the server.';
+
 /**
  * What the switch answers about a transfer outside its workflow: GET /transfers/{ID}, a POST repeated
  * after the conversation ended (spec general rule 3), and a payee's PUT arriving after the transfer was
@@ -27,7 +30,7 @@ export class TransferFollowUp {
     const record = await this.transfers.find(transferId);
     if (record && (requester === record.payerFsp || requester === record.payeeFsp)) return this.put(requester, record, version);
     const movement = record ? undefined : await this.funds.movementFor(transferId, requester);
-    if (!movement) return this.error(requester, transferId, version, errorInformation('transferIdNotFound', `transfer ${transferId} not found`));
+    if (!movement) return this.error(requester, transferId, version, errorInformation('transferIdNotFound', TRANSFER_NOT_FOUND));
     const body: TransfersIDPutResponse = {
       transferState: movement.state,
       ...(movement.completedDate ? { completedTimestamp: movement.completedDate.toISOString() } : {}),
@@ -42,9 +45,9 @@ export class TransferFollowUp {
    */
   async repeated(transferId: string, hash: string, requester: string, version: string): Promise<void> {
     const record = await this.transfers.find(transferId);
-    if (!record) return this.error(requester, transferId, version, errorInformation('transferIdNotFound', `transfer ${transferId} not found`));
+    if (!record) return this.error(requester, transferId, version, errorInformation('transferIdNotFound', TRANSFER_NOT_FOUND));
     if (record.requestHash !== hash) {
-      return this.error(requester, transferId, version, errorInformation('modifiedRequest', `transfer ${transferId} exists with different details`));
+      return this.error(requester, transferId, version, errorInformation('modifiedRequest'));
     }
     if (record.transferState === 'ABORTED') return this.error(requester, transferId, version, storedError(record));
     if (record.transferState === 'COMMITTED') return this.put(requester, record, version);
@@ -63,7 +66,7 @@ export class TransferFollowUp {
     const sender = callback.headers['fspiop-source'];
     const record = await this.transfers.find(transferId);
     if (!record || sender !== record.payeeFsp) {
-      return this.error(sender, transferId, version, errorInformation('transferIdNotFound', `transfer ${transferId} not found`));
+      return this.error(sender, transferId, version, errorInformation('transferIdNotFound', TRANSFER_NOT_FOUND));
     }
     const wantsNotification = callback.body.transferState === 'RESERVED';
     if (record.transferState === 'ABORTED') {
@@ -71,7 +74,7 @@ export class TransferFollowUp {
       if (wantsNotification) await this.patch(record, version);
     } else if (record.transferState === 'COMMITTED') {
       if (callback.body.fulfilment !== record.fulfilment) {
-        await this.error(sender, transferId, version, errorInformation('modifiedRequest', `transfer ${transferId} was committed with another fulfilment`));
+        await this.error(sender, transferId, version, errorInformation('modifiedRequest'));
       } else if (wantsNotification) {
         await this.patch(record, version);
       } else {
@@ -85,6 +88,7 @@ export class TransferFollowUp {
       transferState: record.transferState,
       ...(record.completedTimestamp ? { completedTimestamp: record.completedTimestamp.toISOString() } : {}),
       ...(record.transferState === 'COMMITTED' && record.fulfilment ? { fulfilment: record.fulfilment } : {}),
+      ...(record.transferState === 'ABORTED' && record.errorCode ? { extensionList: { extension: [causeOf(record)] } } : {}),
     };
     await this.send(to, 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', 'PUT', record.transferId, body, version);
   }
@@ -108,4 +112,12 @@ function storedError(record: TransferRecord): ErrorInformation {
   return record.errorCode
     ? { errorCode: record.errorCode, errorDescription: record.errorDescription ?? '' }
     : errorInformation('transferExpired', `transfer ${record.transferId} was aborted`);
+}
+
+/**
+ * Why an ABORTED transfer was aborted, as central-ledger tells it in the state it answers to GET: an extension `cause`
+ * of `<code>: <description>`, cut to the 128 characters an extension value may hold.
+ */
+function causeOf(record: TransferRecord): { key: string; value: string } {
+  return { key: 'cause', value: `${record.errorCode}: ${record.errorDescription ?? ''}`.slice(0, 128) };
 }

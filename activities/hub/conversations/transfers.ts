@@ -170,7 +170,7 @@ export class Transfers {
       await manager.createQueryBuilder().insert().into(TransferRecord).values(row).orIgnore().execute();
     });
     const stored = await this.get(body.transferId);
-    if (stored.requestHash !== requestHash) throw new HubError('modifiedRequest', `transfer ${body.transferId} exists with different details`);
+    if (stored.requestHash !== requestHash) throw new HubError('modifiedRequest');
     return stored;
   }
 

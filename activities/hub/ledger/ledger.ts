@@ -53,8 +53,7 @@ export type Outcome = 'COMMITTED' | 'ABORTED';
 export const PAYMENT_KIND = 'TRANSFER';
 
 /** Why a commit asked at or after the reservation's expiration was refused (3303), in the words of both commit paths. */
-export const expiredBeforeCommit = (transferId: string, expiration: Date) =>
-  `transfer ${transferId} expired at ${expiration.toISOString()} before it could commit`;
+const expiredBeforeCommit = (transferId: string, expiration: Date) => `transfer ${transferId} expired at ${expiration.toISOString()} before it could commit`;
 
 /** What to do with one reservation of a batch: commit it (post) or release it (void). */
 export interface Resolution {
