@@ -19,6 +19,7 @@ import { loadConfig } from '../../activities/platform/config';
 import { JwsKeys, makeJwsKeys } from './jws';
 import { OurDfsp, startOurDfsp } from './ourDfsp';
 import { installPeers, PEERS_DIR, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
+import { installThirdpartySdk, startThirdpartySdk, thirdpartySdkAvailable } from './thirdpartySdk';
 
 const say = (message: string) => process.stdout.write(`${message}\n`);
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -637,6 +638,38 @@ async function mutualTls(
   check("the payee's certificate cannot open a connection to the payer's inbound API: only the hub's client certificate can", bypass);
 }
 
+/**
+ * Mojaloop's thirdparty-sdk as a PISP and as a third-party DFSP, each a process of its own with its own Redis, both
+ * onboarded as Mojaloop's third-party onboarding does (every TP_CB_URL_* at the SDK's inbound API). So far the
+ * pre-linking step: the PISP's outbound `GET /linking/providers` asks the hub `GET /services/THIRD_PARTY_DFSP`.
+ */
+async function thirdpartySdkPeers(hub: Hub, redisServer: string, suffix: string, stoppers: Array<() => Promise<unknown>>): Promise<void> {
+  say("\n# Third-party API: Mojaloop's thirdparty-sdk 15.1.3 (built from its source archive) as PISP and DFSP");
+  if (!check('the thirdparty-sdk source archive is at ../shared/peers/thirdparty-sdk-15.1.3.tar.gz', thirdpartySdkAvailable())) return;
+  installThirdpartySdk(log);
+  const authServiceId = loadConfig().authService.participantId;
+  const start = async (dfspId: string, role: 'pisp' | 'dfsp') => {
+    const redis = await startRedis(redisServer, `redis-${dfspId}`);
+    stoppers.push(() => redis.stop());
+    const sdk = await startThirdpartySdk({ dfspId, hubEndpoint: new URL(hub.switchUrl).host, redisPort: Number(new URL(redis.url).port), authServiceId });
+    stoppers.push(() => sdk.stop());
+    await onboardParticipant(hub.adminUrl, dfspId, `http://127.0.0.1:${sdk.inboundPort}`, { currency: CURRENCY, role });
+    return sdk;
+  };
+  const dfspId = `tpdfsp${suffix}`;
+  const pisp = await start(`tppisp${suffix}`, 'pisp');
+  await start(dfspId, 'dfsp');
+  const providers = await fetch(`http://127.0.0.1:${pisp.outboundPort}/linking/providers`).then(async (response) => ({
+    status: response.status,
+    body: jsonOrUndefined(await response.text()) as { providers?: string[]; currentState?: string } | undefined,
+  }));
+  check(
+    `thirdparty-sdk PISP finds the thirdparty-sdk DFSP through the hub (GET /linking/providers → GET /services/THIRD_PARTY_DFSP; see ${pisp.logFile})`,
+    providers.status === 200 && providers.body?.currentState === 'providersLookupSuccess' && (providers.body.providers ?? []).includes(dfspId),
+    providers,
+  );
+}
+
 async function main(): Promise<number> {
   const stoppers: Array<() => Promise<unknown>> = [];
   try {
@@ -731,6 +764,7 @@ async function main(): Promise<number> {
       }
     }
     whatTheHubSent(dfsps, hub.jws !== undefined);
+    await thirdpartySdkPeers(hub, redisServer, suffix, stoppers);
     if (processes && pki) await mutualTls(processes, pki, jws, redisServer, suffix, stoppers);
     else say('\n# Mutual TLS: skipped, it needs a hub the suite starts itself');
   } catch (error) {

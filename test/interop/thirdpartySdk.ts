@@ -1,0 +1,132 @@
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from '../../activities/platform/config';
+import { freePort } from '../../temporal/ports';
+import { logTo, PEERS_DIR, type Peer } from './peers';
+
+/**
+ * Mojaloop's thirdparty-sdk (PISP and third-party DFSP in one program), which npm does not serve: built from the source
+ * archive the project is given (mojaloop/thirdparty-sdk v15.1.3), into `.interop/thirdparty-sdk/`, once.
+ */
+const ARCHIVE = path.resolve(repoRoot, '..', 'shared', 'peers', 'thirdparty-sdk-15.1.3.tar.gz');
+const SDK_DIR = path.join(PEERS_DIR, 'thirdparty-sdk');
+const ENTRY = path.join(SDK_DIR, 'dist', 'src', 'cli.js');
+const STAMP = path.join(SDK_DIR, '.built-from');
+
+/**
+ * Release and commit tooling among its devDependencies that nothing here runs, some at versions the registry no longer
+ * serves; and two pins its lockfile holds at versions the registry does not serve either.
+ */
+const UNUSED_DEV_DEPENDENCIES = [
+  'release-please',
+  '@types/hapi__vision',
+  '@types/hapi__hapi',
+  '@types/hapi__inert',
+  '@immobiliarelabs/standard-version',
+  'audit-ci',
+  'husky',
+  'lint-staged',
+  'npm-check-updates',
+];
+const SERVED_PINS = ['devDependencies.@redocly/cli=1.34.20', 'dependencies.@mojaloop/api-snippets=17.7.5'];
+
+type Log = (message: string) => void;
+
+function run(command: string, args: string[], cwd: string): void {
+  const env = { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr', npm_config_audit: 'false', npm_config_fund: 'false' };
+  const result = spawnSync(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status ?? result.signal})`);
+}
+
+/** Whether the archive is here: outside this repository, so a checkout elsewhere may not have it. */
+export function thirdpartySdkAvailable(): boolean {
+  return fs.existsSync(ARCHIVE);
+}
+
+/** Unpacks and builds the SDK unless the build of this very archive is there already. */
+export function installThirdpartySdk(log: Log): void {
+  const archiveHash = crypto.createHash('sha256').update(fs.readFileSync(ARCHIVE)).digest('hex');
+  if (fs.existsSync(ENTRY) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf-8') === archiveHash) return;
+  const started = Date.now();
+  log('interop: building Mojaloop thirdparty-sdk 15.1.3 from its source archive into .interop/thirdparty-sdk/ (once)');
+  fs.rmSync(SDK_DIR, { recursive: true, force: true });
+  fs.mkdirSync(SDK_DIR, { recursive: true });
+  run('tar', ['xzf', ARCHIVE, '-C', SDK_DIR, '--strip-components=1'], SDK_DIR);
+  const manifest = JSON.parse(fs.readFileSync(path.join(SDK_DIR, 'package.json'), 'utf-8')) as { devDependencies: Record<string, string> };
+  const commitTooling = Object.keys(manifest.devDependencies).filter((name) => name.startsWith('@commitlint/'));
+  run('npm', ['pkg', 'delete', 'scripts.postinstall', ...[...UNUSED_DEV_DEPENDENCIES, ...commitTooling].map((name) => `devDependencies.${name}`)], SDK_DIR);
+  run('npm', ['pkg', 'set', ...SERVED_PINS], SDK_DIR);
+  run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], SDK_DIR);
+  run('npm', ['run', 'build'], SDK_DIR);
+  fs.writeFileSync(STAMP, archiveHash);
+  log(`interop: thirdparty-sdk built (${Math.round((Date.now() - started) / 1000)} s)`);
+}
+
+export interface ThirdpartySdk extends Peer {
+  inboundPort: number;
+  outboundPort: number;
+  logFile: string;
+}
+
+/**
+ * One thirdparty-sdk process as a participant `dfspId`: its inbound API (the hub's TP_CB_URL_* endpoints point at it)
+ * and its outbound API (the PISP app's, or unused by a DFSP), its state in its own Redis, no JWS validation (the SDK's
+ * validator loads no keys, README), no TLS. `backend` and `sdkOutgoing` are a DFSP's core-banking backend and its own
+ * sdk-scheme-adapter's outbound API, as `host:port`.
+ */
+export async function startThirdpartySdk(options: {
+  dfspId: string;
+  hubEndpoint: string;
+  redisPort: number;
+  authServiceId: string;
+  backend?: string;
+  sdkOutgoing?: string;
+}): Promise<ThirdpartySdk> {
+  const [inboundPort, outboundPort] = [await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'development',
+    INBOUND_HOST: '127.0.0.1',
+    INBOUND_LISTEN_PORT: String(inboundPort),
+    OUTBOUND_HOST: '127.0.0.1',
+    OUTBOUND_LISTEN_PORT: String(outboundPort),
+    REDIS_HOST: '127.0.0.1',
+    REDIS_LISTEN_PORT: String(options.redisPort),
+    PEER_ENDPOINT: options.hubEndpoint,
+    DFSP_ID: options.dfspId,
+    AUTH_SERVICE_PARTICIPANT_ID: options.authServiceId,
+    DFSP_BACKEND_URI: options.backend ?? '127.0.0.1:9',
+    SDK_OUTGOING_URI: options.sdkOutgoing ?? '127.0.0.1:9',
+    REQUEST_PROCESSING_TIMEOUT_SECONDS: '30',
+    JWS_SIGN: 'false',
+    VALIDATE_INBOUND_JWS: 'false',
+  };
+  const child = spawn(process.execPath, [ENTRY, 'all'], { cwd: SDK_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const name = `thirdparty-sdk-${options.dfspId}`;
+  const logFile = logTo(child, name);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      // Its SIGTERM handler can hang on a request in flight: it is killed after a grace period.
+      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), 3_000).unref();
+    });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${logFile}`);
+    const healthy = await fetch(`http://127.0.0.1:${outboundPort}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${name} did not become healthy within 60 s; see ${logFile}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { name, inboundPort, outboundPort, logFile, stop };
+}
