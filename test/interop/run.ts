@@ -20,6 +20,7 @@ import { JwsKeys, makeJwsKeys } from './jws';
 import { OurDfsp, startOurDfsp } from './ourDfsp';
 import { installPeers, PEERS_DIR, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
 import { installThirdpartySdk, startThirdpartySdk, thirdpartySdkAvailable } from './thirdpartySdk';
+import { ThirdpartyBackend } from './thirdpartyBackend';
 
 const say = (message: string) => process.stdout.write(`${message}\n`);
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -640,35 +641,61 @@ async function mutualTls(
 
 /**
  * Mojaloop's thirdparty-sdk as a PISP and as a third-party DFSP, each a process of its own with its own Redis, both
- * onboarded as Mojaloop's third-party onboarding does (every TP_CB_URL_* at the SDK's inbound API). So far the
- * pre-linking step: the PISP's outbound `GET /linking/providers` asks the hub `GET /services/THIRD_PARTY_DFSP`.
+ * onboarded as Mojaloop's third-party onboarding does (every TP_CB_URL_* at the SDK's inbound API), signing what they
+ * send with bodies. So far: pre-linking (the PISP's `GET /linking/providers` asks the hub `GET /services/THIRD_PARTY_DFSP`)
+ * and account discovery (`GET /linking/accounts/{fspId}/{userId}`: `GET /accounts/{userId}` routed to the DFSP, whose
+ * bank answers).
  */
 async function thirdpartySdkPeers(hub: Hub, redisServer: string, suffix: string, stoppers: Array<() => Promise<unknown>>): Promise<void> {
   say("\n# Third-party API: Mojaloop's thirdparty-sdk 15.1.3 (built from its source archive) as PISP and DFSP");
   if (!check('the thirdparty-sdk source archive is at ../shared/peers/thirdparty-sdk-15.1.3.tar.gz', thirdpartySdkAvailable())) return;
   installThirdpartySdk(log);
   const authServiceId = loadConfig().authService.participantId;
+  const bank = await ThirdpartyBackend.start();
+  stoppers.push(() => bank.close());
   const start = async (dfspId: string, role: 'pisp' | 'dfsp') => {
     const redis = await startRedis(redisServer, `redis-${dfspId}`);
     stoppers.push(() => redis.stop());
-    const sdk = await startThirdpartySdk({ dfspId, hubEndpoint: new URL(hub.switchUrl).host, redisPort: Number(new URL(redis.url).port), authServiceId });
+    const sdk = await startThirdpartySdk({
+      dfspId,
+      hubEndpoint: new URL(hub.switchUrl).host,
+      redisPort: Number(new URL(redis.url).port),
+      authServiceId,
+      backend: role === 'dfsp' ? `127.0.0.1:${bank.port}` : undefined,
+      signingKeyPath: hub.jws?.signingKeyPath(dfspId),
+    });
     stoppers.push(() => sdk.stop());
     await onboardParticipant(hub.adminUrl, dfspId, `http://127.0.0.1:${sdk.inboundPort}`, { currency: CURRENCY, role });
     return sdk;
   };
-  const dfspId = `tpdfsp${suffix}`;
-  const pisp = await start(`tppisp${suffix}`, 'pisp');
+  const [pispId, dfspId] = thirdpartySdkIds(suffix);
+  const pisp = await start(pispId, 'pisp');
   await start(dfspId, 'dfsp');
-  const providers = await fetch(`http://127.0.0.1:${pisp.outboundPort}/linking/providers`).then(async (response) => ({
-    status: response.status,
-    body: jsonOrUndefined(await response.text()) as { providers?: string[]; currentState?: string } | undefined,
-  }));
+  const pispOutbound = async (urlPath: string) => {
+    const response = await fetch(`http://127.0.0.1:${pisp.outboundPort}${urlPath}`, { signal: AbortSignal.timeout(40_000) });
+    return { status: response.status, body: jsonOrUndefined(await response.text()) as any };
+  };
+
+  const providers = await pispOutbound('/linking/providers');
   check(
     `thirdparty-sdk PISP finds the thirdparty-sdk DFSP through the hub (GET /linking/providers → GET /services/THIRD_PARTY_DFSP; see ${pisp.logFile})`,
     providers.status === 200 && providers.body?.currentState === 'providersLookupSuccess' && (providers.body.providers ?? []).includes(dfspId),
     providers,
   );
+
+  const userId = `user${suffix}`;
+  const held = [{ accountNickname: 'Everyday', address: `dfspa.username.${suffix}`, currency: CURRENCY }];
+  bank.accounts.set(userId, held);
+  const accounts = await pispOutbound(`/linking/accounts/${dfspId}/${userId}`);
+  check(
+    "thirdparty-sdk PISP discovers the user's accounts at the thirdparty-sdk DFSP through the hub (GET /accounts/{userId} routed both ways)",
+    accounts.status === 200 && JSON.stringify(accounts.body?.accounts) === JSON.stringify(held),
+    accounts,
+  );
 }
+
+/** The thirdparty-sdk PISP's and DFSP's participant names: they sign with JWS keys the run makes for them. */
+const thirdpartySdkIds = (suffix: string) => [`tppisp${suffix}`, `tpdfsp${suffix}`] as const;
 
 async function main(): Promise<number> {
   const stoppers: Array<() => Promise<unknown>> = [];
@@ -682,7 +709,15 @@ async function main(): Promise<number> {
     // the mutual TLS part; a hub given with --switch has keys and certificates the suite cannot know.
     const jws = given
       ? undefined
-      : makeJwsKeys([`payerfsp${suffix}`, `payeefsp${suffix}`, `ourdfsp${suffix}`, `tlspayer${suffix}`, `tlspayee${suffix}`, hubId]);
+      : makeJwsKeys([
+          `payerfsp${suffix}`,
+          `payeefsp${suffix}`,
+          `ourdfsp${suffix}`,
+          `tlspayer${suffix}`,
+          `tlspayee${suffix}`,
+          ...thirdpartySdkIds(suffix),
+          hubId,
+        ]);
     if (jws) stoppers.push(async () => jws.remove());
     const pki = given ? undefined : await SchemePki.create(hubId);
     if (pki) stoppers.push(async () => pki.remove());

@@ -73,7 +73,7 @@ export interface ThirdpartySdk extends Peer {
 /**
  * One thirdparty-sdk process as a participant `dfspId`: its inbound API (the hub's TP_CB_URL_* endpoints point at it)
  * and its outbound API (the PISP app's, or unused by a DFSP), its state in its own Redis, no JWS validation (the SDK's
- * validator loads no keys, README), no TLS. `backend` and `sdkOutgoing` are a DFSP's core-banking backend and its own
+ * validator loads no keys), no TLS. `backend` and `sdkOutgoing` are a DFSP's core-banking backend and its own
  * sdk-scheme-adapter's outbound API, as `host:port`.
  */
 export async function startThirdpartySdk(options: {
@@ -83,6 +83,8 @@ export async function startThirdpartySdk(options: {
   authServiceId: string;
   backend?: string;
   sdkOutgoing?: string;
+  /** Its private key: every message it sends with a body is signed (JWS_SIGN), as the hub's validation asks. */
+  signingKeyPath?: string;
 }): Promise<ThirdpartySdk> {
   const [inboundPort, outboundPort] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
@@ -100,7 +102,8 @@ export async function startThirdpartySdk(options: {
     DFSP_BACKEND_URI: options.backend ?? '127.0.0.1:9',
     SDK_OUTGOING_URI: options.sdkOutgoing ?? '127.0.0.1:9',
     REQUEST_PROCESSING_TIMEOUT_SECONDS: '30',
-    JWS_SIGN: 'false',
+    JWS_SIGN: String(options.signingKeyPath !== undefined),
+    ...(options.signingKeyPath ? { JWS_SIGNING_KEY_PATH: options.signingKeyPath } : {}),
     VALIDATE_INBOUND_JWS: 'false',
   };
   const child = spawn(process.execPath, [ENTRY, 'all'], { cwd: SDK_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
