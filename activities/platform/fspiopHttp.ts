@@ -5,8 +5,12 @@ import { mediaTypeNameOf, Resource } from '../../api/contracts/conversations';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Callbacks and notifications: Document 2 says they carry no Accept header, and Mojaloop's SDK refuses one that does. */
-export const isCallback = (method: HttpMethod) => method === 'PUT' || method === 'PATCH';
+/**
+ * Callbacks and notifications: Document 2 says they carry no Accept header, and Mojaloop's SDK refuses one that does.
+ * The third-party API's PATCHes are requests awaiting answers (PATCH /consentRequests/{ID} its POST /consents), which
+ * its OpenAPI document requires to carry Accept: Mojaloop's thirdparty-sdk refuses one without (3102).
+ */
+export const isCallback = (method: HttpMethod, api: 'fspiop' | 'thirdparty' = 'fspiop') => method === 'PUT' || (method === 'PATCH' && api === 'fspiop');
 
 /**
  * Headers of a message its sender originates (the hub's errors and notifications, a connector's requests and
@@ -28,7 +32,7 @@ export function originatedHeaders(options: {
   const start = pathname.indexOf(`/${options.resource}`);
   const mediaType = `application/vnd.interoperability.${mediaTypeNameOf(options.resource)}+json;version=${options.version}`;
   return {
-    ...(isCallback(options.method) ? {} : { accept: mediaType }),
+    ...(isCallback(options.method, mediaTypeNameOf(options.resource) === 'thirdparty' ? 'thirdparty' : 'fspiop') ? {} : { accept: mediaType }),
     'content-type': mediaType,
     date: new Date().toUTCString(),
     'fspiop-source': options.source,

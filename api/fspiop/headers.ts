@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { mediaTypeNameOf, Resource, THIRDPARTY_VERSION } from '../contracts/conversations';
 import { HttpError } from '../http/httpError';
+import { isCallback as isCallbackMethod, type HttpMethod } from '../../activities/platform/fspiopHttp';
 import { errorInformation } from '../contracts/errors';
 
 /** FSPIOP versions this switch speaks (Document 2, "Versioning"). */
@@ -148,7 +149,7 @@ export interface Senders {
 export function fspiopHeaders(resource: Resource, senders: Senders): Middleware {
   const dialect = dialectOf(resource);
   return async (ctx, next) => {
-    const isCallback = ctx.method === 'PUT' || ctx.method === 'PATCH';
+    const isCallback = isCallbackMethod(ctx.method as HttpMethod, dialect.names[0] === 'thirdparty' ? 'thirdparty' : 'fspiop');
     let version = latestOf(dialect);
     if (!isCallback) version = negotiate(required(ctx, 'Accept'), dialect);
     const { major, minor } = parseMediaType(required(ctx, 'Content-Type'), 'Content-Type', dialect);

@@ -169,7 +169,8 @@ export function fspiopHeadersOf(
   const thirdparty = THIRDPARTY_PATHS.includes(resourceOf(path));
   const resource = thirdparty ? 'thirdparty' : resourceOf(path);
   version ??= thirdparty ? '1.0' : '1.1';
-  const isCallback = method === 'PUT' || method === 'PATCH';
+  // The third-party API's PATCHes are requests, with Accept; Document 2's PATCH is a notification, without.
+  const isCallback = method === 'PUT' || (method === 'PATCH' && !thirdparty);
   const base: Record<string, string | undefined> = {
     accept: isCallback ? undefined : `application/vnd.interoperability.${resource}+json;version=${version}`,
     // Mojaloop requires Content-Type on every FSPIOP message, a GET included.

@@ -20,7 +20,8 @@ import { JwsKeys, makeJwsKeys } from './jws';
 import { OurDfsp, startOurDfsp } from './ourDfsp';
 import { installPeers, PEERS_DIR, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
 import { installThirdpartySdk, startThirdpartySdk, thirdpartySdkAvailable } from './thirdpartySdk';
-import { ThirdpartyBackend } from './thirdpartyBackend';
+import { LINKING_OTP, ThirdpartyBackend } from './thirdpartyBackend';
+import { SoftAuthenticator } from '../helpers/softAuthenticator';
 
 const say = (message: string) => process.stdout.write(`${message}\n`);
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -671,8 +672,13 @@ async function thirdpartySdkPeers(hub: Hub, redisServer: string, suffix: string,
   const [pispId, dfspId] = thirdpartySdkIds(suffix);
   const pisp = await start(pispId, 'pisp');
   await start(dfspId, 'dfsp');
-  const pispOutbound = async (urlPath: string) => {
-    const response = await fetch(`http://127.0.0.1:${pisp.outboundPort}${urlPath}`, { signal: AbortSignal.timeout(40_000) });
+  const pispOutbound = async (urlPath: string, method = 'GET', body?: unknown) => {
+    const response = await fetch(`http://127.0.0.1:${pisp.outboundPort}${urlPath}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(40_000),
+    });
     return { status: response.status, body: jsonOrUndefined(await response.text()) as any };
   };
 
@@ -691,6 +697,44 @@ async function thirdpartySdkPeers(hub: Hub, redisServer: string, suffix: string,
     "thirdparty-sdk PISP discovers the user's accounts at the thirdparty-sdk DFSP through the hub (GET /accounts/{userId} routed both ways)",
     accounts.status === 200 && JSON.stringify(accounts.body?.accounts) === JSON.stringify(held),
     accounts,
+  );
+
+  // Linking by OTP: the consent request, the OTP the bank sent the user, then a FIDO credential the Auth service verifies.
+  const consentRequestId = crypto.randomUUID();
+  const requested = await pispOutbound('/linking/request-consent', 'POST', {
+    consentRequestId,
+    toParticipantId: dfspId,
+    accounts: held,
+    actions: ['ACCOUNTS_TRANSFER'],
+    userId,
+    callbackUri: 'pisp-app://linked',
+  });
+  if (
+    !check(
+      'thirdparty-sdk PISP asks the DFSP to link the account; the DFSP answers with the OTP channel',
+      requested.body?.currentState === 'OTPAuthenticationChannelResponseReceived',
+      requested,
+    )
+  )
+    return;
+  const authenticated = await pispOutbound(`/linking/request-consent/${consentRequestId}/authenticate`, 'PATCH', { authToken: LINKING_OTP });
+  if (
+    !check(
+      "the user's OTP is accepted by the DFSP's bank, which grants the consent (POST /consents to the PISP)",
+      authenticated.body?.currentState === 'consentReceivedAwaitingCredential',
+      authenticated,
+    )
+  )
+    return;
+  const { rpId, origins } = loadConfig().authService;
+  const device = await SoftAuthenticator.create({ rpId, origin: origins[0], format: 'packed', credentialId: crypto.randomBytes(64).toString('base64url') });
+  const linked = await pispOutbound(`/linking/request-consent/${consentRequestId}/pass-credential`, 'POST', {
+    credential: { payload: device.register(authenticated.body.challenge) },
+  });
+  check(
+    "the user's FIDO credential is verified by the hub's Auth service and the account is linked (PUT /consents → POST /consents to centralauth → PATCH VERIFIED)",
+    linked.status === 200 && linked.body?.currentState === 'accountsLinked' && linked.body?.credential?.status === 'VERIFIED',
+    linked,
   );
 }
 

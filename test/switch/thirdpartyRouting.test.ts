@@ -26,7 +26,8 @@ const AUTH_SERVICE = 'centralauth';
 
 type Kind = 'request' | 'get' | 'answer' | 'patch' | 'delete' | 'error';
 const METHODS = { request: 'POST', get: 'GET', answer: 'PUT', patch: 'PATCH', delete: 'DELETE', error: 'PUT' } as const;
-const isCallback = (kind: Kind) => kind === 'answer' || kind === 'patch' || kind === 'error';
+// The third-party API's PATCHes are requests, which carry Accept (its OpenAPI document requires it of them).
+const isCallback = (kind: Kind) => kind === 'answer' || kind === 'error';
 
 /** Who takes part: the PISP, the DFSP and, for verifications, an Auth service a DFSP hosts (a participant of its own). */
 type Role = 'pisp' | 'dfsp' | 'auth';

@@ -139,6 +139,6 @@ export class CallbackSender {
 function forwardedHeaders(delivery: Delivery): Record<string, string> {
   const headers: Record<string, string> = { ...delivery.headers };
   if (!(delivery.rawBody !== undefined && headers['fspiop-signature'])) headers['fspiop-destination'] = delivery.to;
-  if (isCallback(delivery.method)) delete headers.accept;
+  if (isCallback(delivery.method, delivery.endpointType.startsWith('TP_CB_URL_') ? 'thirdparty' : 'fspiop')) delete headers.accept;
   return headers;
 }
