@@ -2,8 +2,9 @@ import crypto from 'node:crypto';
 import test from 'ava';
 import { publicKeyOf, sign, signatureProblem, SignedHeaders } from '../../activities/platform/jws';
 import { mojaloopJws, mojaloopJwsMissing } from '../helpers/mojaloopJws';
+import { rsaKeyPair } from '../helpers/keyPairs';
 
-const rsa = () => crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+const rsa = () => rsaKeyPair();
 const payer = rsa();
 const stranger = rsa();
 const pem = (key: crypto.KeyObject) => key.export({ type: key.type === 'private' ? 'pkcs8' : 'spki', format: 'pem' }).toString();
@@ -91,7 +92,7 @@ test('FSPIOP-Encryption must be covered by the signature (Document 2, encryption
 test('keys that cannot verify RS256 are refused: an EC key, a 1024-bit RSA key, text that is no key', (t) => {
   const ec = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
   t.throws(() => publicKeyOf(pem(ec)), { message: /not an RSA key/ });
-  const small = crypto.generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
+  const small = rsaKeyPair(1024).publicKey;
   t.throws(() => publicKeyOf(pem(small)), { message: /1024 bits/ });
   t.throws(() => publicKeyOf('not a key'), { message: /not a PEM public key/ });
   t.is(publicKeyOf(pem(payer.publicKey)).asymmetricKeyType, 'rsa');

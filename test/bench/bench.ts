@@ -61,6 +61,7 @@ import { profileSummary } from './profile';
 import { CURRENCY, fspiop, hubIteration, partiesBetween, provision, TRANSFER_EXPIRY_MS, type SigningKeys, type TransferState } from './payments';
 import { describeErrors, drive, type Phase, type Recorder } from './statistics';
 import { settlementCycle } from './settlement';
+import { rsaKeyPair } from '../helpers/keyPairs';
 
 const HOST = '127.0.0.1';
 const HUB_NAME = 'Hub';
@@ -276,7 +277,7 @@ async function soak(options: Options, minutes: number, processes: Measured[], it
 // ---------------------------------------------------------------------------------------------- report
 
 /** An RSA key for RS256, as Mojaloop's JWS uses. */
-const rsaKey = () => crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+const rsaKey = () => rsaKeyPair().privateKey;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

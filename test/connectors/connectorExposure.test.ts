@@ -1,15 +1,15 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { connectorExposureProblem, loadConnectorConfig } from '../../activities/connector/config';
+import { rsaKeyPair } from '../helpers/keyPairs';
 
 // The connector's start-up guard: beyond loopback it serves only when it can tell the switch from anyone else, since
 // what the switch says as itself decides a transfer at the payer and the payee.
 const keys = fs.mkdtempSync(path.join(os.tmpdir(), 'connector-keys-'));
 const withHubKey = fs.mkdtempSync(path.join(os.tmpdir(), 'connector-keys-'));
-const hubKey = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' });
+const hubKey = rsaKeyPair().publicKey.export({ type: 'spki', format: 'pem' });
 fs.writeFileSync(path.join(withHubKey, 'Hub.pem'), hubKey);
 test.after.always(() => [keys, withHubKey].forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 

@@ -12,13 +12,14 @@ import { inboundSignatures } from '../../api/connector/signature';
 import { createGateway, gatewayServer } from '../../api/http/gateway';
 import { sign } from '../../activities/platform/jws';
 import { quoteBody } from '../helpers/fspiopBodies';
+import { rsaKeyPair } from '../helpers/keyPairs';
 
 // A connector's inbound API with VALIDATE_INBOUND_JWS on and no client certificates: what the switch delivers is handed
 // over only if signed by its FSPIOP-Source, whose key is <fspId>.pem in JWS_VERIFICATION_KEYS_DIRECTORY, and only a
 // message the switch signed is the switch's. No Temporal is needed: the routes record.
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'connector-jws-'));
-const payer = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-const hubKeys = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+const payer = rsaKeyPair();
+const hubKeys = rsaKeyPair();
 fs.writeFileSync(path.join(directory, 'payerfsp.pem'), payer.publicKey.export({ type: 'spki', format: 'pem' }));
 fs.writeFileSync(path.join(directory, 'Hub.pem'), hubKeys.publicKey.export({ type: 'spki', format: 'pem' }));
 
@@ -75,7 +76,7 @@ test("a message signed by its FSPIOP-Source's key is handed to its conversation"
 });
 
 test('an unsigned message, one signed with another key, and one from a sender without a key are refused 3105 and go nowhere', async (t) => {
-  const stranger = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const stranger = rsaKeyPair().privateKey;
   for (const [what, sent] of [
     ['unsigned', await postQuote(undefined)],
     ['another key', await postQuote(stranger)],

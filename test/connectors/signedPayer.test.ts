@@ -13,6 +13,7 @@ import type { SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair } from '../helpers/fspiopBodies';
 import { signedCall } from '../helpers/signedCalls';
 import { fspiopHeadersOf, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { rsaKeyPair } from '../helpers/keyPairs';
 
 // A payer connector that knows its senders by signatures alone (VALIDATE_INBOUND_JWS, no client certificates): a
 // payee's signed message reads the same whether the switch relayed it or the payee sent it straight to the payer's
@@ -20,7 +21,7 @@ import { fspiopHeadersOf, startSwitch, SwitchHarness } from '../helpers/switchHa
 // name, says the transfer committed.
 
 const keysDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'signed-payer-'));
-const rsa = () => crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+const rsa = () => rsaKeyPair();
 const hubKeys = rsa();
 const payeeKeys = rsa();
 const publicPem = (keys: crypto.KeyPairKeyObjectResult) => keys.publicKey.export({ type: 'spki', format: 'pem' });

@@ -1,5 +1,6 @@
-import crypto, { type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import type { FuzzScheme } from './fixture';
+import { rsaKeyPair } from '../helpers/keyPairs';
 
 /** The signing keys of the scheme's participants, whose public halves the hub holds, and a key it knows nobody by. */
 export interface SchemeKeys {
@@ -28,7 +29,7 @@ export function validateSignatures(scheme: FuzzScheme): Promise<SchemeKeys> {
 
 async function register(scheme: FuzzScheme): Promise<SchemeKeys> {
   const names = [scheme.payer, scheme.payee, scheme.stranger, scheme.pisp].map((dfsp) => dfsp.name);
-  const pairs = new Map(names.map((name) => [name, crypto.generateKeyPairSync('rsa', { modulusLength: 2048 })]));
+  const pairs = new Map(names.map((name) => [name, rsaKeyPair()]));
   const pemOf = (name: string) => pairs.get(name)!.publicKey.export({ type: 'spki', format: 'pem' }).toString();
   for (const name of names) {
     const answer = await scheme.hub.admin.call('PUT', `/participants/${name}/jws`, { publicKey: pemOf(name), validate: true });
@@ -38,6 +39,6 @@ async function register(scheme: FuzzScheme): Promise<SchemeKeys> {
     privateKeyOf: (name) => pairs.get(name)!.privateKey,
     publicPemOf: pemOf,
     names,
-    strangerKey: crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey,
+    strangerKey: rsaKeyPair().privateKey,
   };
 }

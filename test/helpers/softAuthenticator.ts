@@ -11,6 +11,7 @@ import type { thirdparty } from '@mojaloop/api-snippets';
 import { BasicConstraintsExtension, X509CertificateGenerator } from '@peculiar/x509';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 import crypto from 'node:crypto';
+import { ecKeyPair } from './keyPairs';
 
 /** 'packed' attests with the credential's own key (self attestation), 'packed-x5c' with a certificate's. */
 export type AttestationFormat = 'none' | 'packed' | 'packed-x5c' | 'fido-u2f';
@@ -35,7 +36,7 @@ type Cbor = Parameters<typeof isoCBOR.encode>[0];
 const sha256 = (data: Uint8Array | string) => crypto.createHash('sha256').update(data).digest();
 
 export class SoftAuthenticator {
-  private readonly key = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  private readonly key = ecKeyPair();
   private readonly credentialId: Buffer;
   private counter = 0;
 

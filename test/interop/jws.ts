@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sign } from '../../activities/platform/jws';
+import { rsaKeyPair } from '../helpers/keyPairs';
 
 /**
  * The run's JWS keys, made fresh for it: an RSA pair per participant and one for the hub. Every public key is in one
@@ -26,12 +27,12 @@ export function makeJwsKeys(names: string[]): JwsKeys {
   fs.mkdirSync(verificationKeysDirectory);
   const privateKeys = new Map<string, crypto.KeyObject>();
   for (const name of names) {
-    const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const { privateKey, publicKey } = rsaKeyPair();
     privateKeys.set(name, privateKey);
     fs.writeFileSync(path.join(verificationKeysDirectory, `${name}.pem`), publicKey.export({ type: 'spki', format: 'pem' }));
     fs.writeFileSync(path.join(root, `${name}.key`), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   }
-  const stranger = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const stranger = rsaKeyPair().privateKey;
   const signedWith = async (key: crypto.KeyObject, method: string, urlPath: string, headers: Record<string, string>, body: string) => {
     const named = { ...headers, 'fspiop-uri': urlPath, 'fspiop-http-method': method };
     return { ...named, 'fspiop-signature': await sign(named, body, key) };

@@ -13,10 +13,11 @@ import { ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';
 import { mojaloopJws, mojaloopJwsMissing } from '../helpers/mojaloopJws';
 import { signedCall, type Forgery } from '../helpers/signedCalls';
 import { FspiopCall, HUB_ID, startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { rsaKeyPair } from '../helpers/keyPairs';
 
 // The switch with JWS validation on for the scheme (JWS_VALIDATE), participants' public keys in a directory of
 // <fspId>.pem files (JWS_VERIFICATION_KEYS_DIRECTORY) and a key of the hub's own (JWS_SIGNING_KEY_PATH).
-const rsa = () => crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+const rsa = () => rsaKeyPair();
 const pem = (key: KeyObject) => key.export({ type: key.type === 'private' ? 'pkcs8' : 'spki', format: 'pem' }).toString();
 const keysDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'jws-keys-'));
 const hubKey = rsa();
@@ -266,7 +267,7 @@ test('the admin API refuses what cannot be a key or a setting, and a participant
   const ec = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
   t.is((await put({ publicKey: pem(ec) })).body.errorInformation.errorCode, '3100');
   t.is((await put({ publicKey: 'not a key' })).body.errorInformation.errorCode, '3100');
-  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = rsaKeyPair();
   const handedOver = await put({ publicKey: pem(privateKey) });
   t.is(handedOver.body.errorInformation.errorCode, '3100', 'a private key is refused, never kept or shown back');
   t.regex(handedOver.body.errorInformation.errorDescription, /private key/);
