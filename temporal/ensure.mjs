@@ -82,11 +82,11 @@ async function ensureDependencies(log) {
  * `npm install` in another folder (the interoperability suite's peers, `.interop/`), with native addons built
  * the same way as the hub's own.
  */
-export async function npmInstall(dir, { log = defaultLog } = {}) {
+export async function npmInstall(dir, { log = defaultLog, args = [] } = {}) {
   const env = nativeBuildEnv();
   log(`ensure: npm install in ${dir}${env.npm_config_nodedir ? ` (node headers: ${env.npm_config_nodedir})` : ''}`);
   const [npmCmd, npmArgs] = npmCommand();
-  await run(npmCmd, [...npmArgs, 'install', '--no-audit', '--no-fund', '--loglevel=error'], { env, cwd: dir, what: `npm install in ${dir}` });
+  await run(npmCmd, [...npmArgs, 'install', '--no-audit', '--no-fund', '--loglevel=error', ...args], { env, cwd: dir, what: `npm install in ${dir}` });
 }
 
 // npm's environment for compiling native addons from source (prebuilt downloads are not reachable everywhere).

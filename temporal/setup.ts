@@ -24,8 +24,11 @@ export async function goBinary(): Promise<string | undefined> {
   return findGo();
 }
 
-/** `npm install` in `dir`, native addons compiled from source as for the hub's own dependencies (temporal/ensure.mjs). */
-export async function npmInstall(dir: string, log: Log): Promise<void> {
-  const { npmInstall: install } = await setupScript<{ npmInstall: (dir: string, options: { log: Log }) => Promise<void> }>('ensure.mjs');
-  await install(dir, { log });
+/**
+ * `npm install` in `dir` (with `args`, such as `--ignore-scripts`), native addons compiled from source as for the hub's
+ * own dependencies (temporal/ensure.mjs).
+ */
+export async function npmInstall(dir: string, log: Log, args: string[] = []): Promise<void> {
+  const { npmInstall: install } = await setupScript<{ npmInstall: (dir: string, options: { log: Log; args: string[] }) => Promise<void> }>('ensure.mjs');
+  await install(dir, { log, args });
 }

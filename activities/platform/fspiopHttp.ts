@@ -10,7 +10,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * The third-party API's PATCHes are requests awaiting answers (PATCH /consentRequests/{ID} its POST /consents), which
  * its OpenAPI document requires to carry Accept: Mojaloop's thirdparty-sdk refuses one without (3102).
  */
-export const isCallback = (method: HttpMethod, api: 'fspiop' | 'thirdparty' = 'fspiop') => method === 'PUT' || (method === 'PATCH' && api === 'fspiop');
+export const isCallback = (method: HttpMethod, thirdparty: boolean) => method === 'PUT' || (method === 'PATCH' && !thirdparty);
 
 /**
  * Headers of a message its sender originates (the hub's errors and notifications, a connector's requests and
@@ -32,7 +32,7 @@ export function originatedHeaders(options: {
   const start = pathname.indexOf(`/${options.resource}`);
   const mediaType = `application/vnd.interoperability.${mediaTypeNameOf(options.resource)}+json;version=${options.version}`;
   return {
-    ...(isCallback(options.method, mediaTypeNameOf(options.resource) === 'thirdparty' ? 'thirdparty' : 'fspiop') ? {} : { accept: mediaType }),
+    ...(isCallback(options.method, mediaTypeNameOf(options.resource) === 'thirdparty') ? {} : { accept: mediaType }),
     'content-type': mediaType,
     date: new Date().toUTCString(),
     'fspiop-source': options.source,

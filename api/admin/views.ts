@@ -31,12 +31,9 @@ export function participantView({ participant, accounts }: ParticipantWithAccoun
 /**
  * An account as central-ledger reports it: value includes reservations, the same figure GET …/positions gives,
  * and reservedValue is 0, as central-ledger's is at rest (it holds amounts only in the middle of a position
- * batch), so value + reservedValue never counts a reservation twice.
- */
-/**
- * An account with its balance, as central-ledger answers it. A participant's POSITION and SETTLEMENT accounts also
- * name the settlement model that settles them (an addition of this hub's), null where no active model applies: that
- * currency is not settled, and its positions change only by payments and funds in and out.
+ * batch), so value + reservedValue never counts a reservation twice. A participant's POSITION and SETTLEMENT accounts
+ * also name the settlement model that settles them (an addition of this hub's), null where no active model applies:
+ * that currency is not settled, and its positions change only by payments and funds in and out.
  */
 export function accountView(account: ParticipantAccount, model: SettlementModel | undefined) {
   const view = {

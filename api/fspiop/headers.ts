@@ -149,7 +149,7 @@ export interface Senders {
 export function fspiopHeaders(resource: Resource, senders: Senders): Middleware {
   const dialect = dialectOf(resource);
   return async (ctx, next) => {
-    const isCallback = isCallbackMethod(ctx.method as HttpMethod, dialect.names[0] === 'thirdparty' ? 'thirdparty' : 'fspiop');
+    const isCallback = isCallbackMethod(ctx.method as HttpMethod, dialect.names[0] === 'thirdparty');
     let version = latestOf(dialect);
     if (!isCallback) version = negotiate(required(ctx, 'Accept'), dialect);
     const { major, minor } = parseMediaType(required(ctx, 'Content-Type'), 'Content-Type', dialect);

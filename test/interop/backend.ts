@@ -1,5 +1,4 @@
-import type http from 'node:http';
-import { jsonOrUndefined, serveLocally } from '../helpers/http';
+import { RecordingBackend, type BackendAnswer } from './recordingBackend';
 
 /** A customer the backend holds, in the scheme adapter's internal party form. */
 export interface Customer {
@@ -23,30 +22,15 @@ export type TransferDecision = { kind: 'accept' } | { kind: 'reject' } | { kind:
  * hands it merchants' requests to pay (POST /transactionrequests) and asks it for OTPs (GET /otp/{ID}), and
  * tells it outcomes (PUT /transfers/{ID}). Everything the adapter sends is recorded for the checks.
  */
-export class DfspBackend {
+export class DfspBackend extends RecordingBackend {
   readonly customers = new Map<string, Customer>();
-  readonly received: Array<{ method: string; path: string; body: any }> = [];
   decide: (amount: string) => TransferDecision = () => ({ kind: 'accept' });
 
-  private constructor(
-    private readonly server: http.Server,
-    readonly port: number,
-  ) {}
-
-  static async start(): Promise<DfspBackend> {
-    let backend: DfspBackend | undefined;
-    const { server, port } = await serveLocally((req, bytes, res) => {
-      const body = jsonOrUndefined(bytes.toString('utf-8'));
-      backend!.received.push({ method: req.method!, path: req.url!, body });
-      void backend!.answer(req.method!, req.url!, body).then(({ status, body: answer }) => {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(answer === undefined ? undefined : JSON.stringify(answer));
-      });
-    });
-    backend = new DfspBackend(server, port);
-    return backend;
+  static start(): Promise<DfspBackend> {
+    return new DfspBackend().listen();
   }
 
-  private async answer(method: string, path: string, body: any): Promise<{ status: number; body?: unknown }> {
+  protected async answer(method: string, path: string, body: any): Promise<BackendAnswer> {
     const party = /^\/parties\/([^/]+)\/([^/]+)$/.exec(path);
     if (method === 'GET' && party) {
       const customer = this.customers.get(`${party[1]}/${party[2]}`);
@@ -77,9 +61,5 @@ export class DfspBackend {
     // The one-time password the merchant's customer entered, asked for when the payer DFSP requests authorization.
     if (method === 'GET' && path.startsWith('/otp/')) return { status: 200, body: { otpValue: MERCHANT_OTP } };
     return { status: 404, body: { statusCode: '3002', message: `unknown ${method} ${path}` } };
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }

@@ -18,8 +18,12 @@ const SDK_ENTRY = path.join(PEERS_DIR, 'node_modules', '@mojaloop', 'sdk-scheme-
 
 type Log = (message: string) => void;
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
-  const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
+/**
+ * Runs a set-up command to its end (in `cwd`, by default the current directory); one that fails throws. What it prints
+ * goes to stderr, with the suite's log: stdout holds the suite's checks alone.
+ */
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): void {
+  const result = spawnSync(command, args, { stdio: ['ignore', 2, 'inherit'], env, cwd });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
 }
 
@@ -58,14 +62,17 @@ export interface Peer {
   stop(): Promise<void>;
 }
 
-function stopper(name: string, child: ChildProcess): Peer {
+/** Stops `child` with SIGTERM; with `killAfterMs`, one whose SIGTERM handler hangs is killed after that grace. */
+export function stopper(name: string, child: ChildProcess, killAfterMs?: number): Peer {
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
   return {
     name,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        if (ended()) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
+        if (killAfterMs !== undefined) setTimeout(() => ended() || child.kill('SIGKILL'), killAfterMs).unref();
       }),
   };
 }
@@ -82,7 +89,7 @@ export function logTo(child: ChildProcess, name: string): string {
 }
 
 /** Waits until `port` takes connections: a TCP connect, whatever the server speaks over it (HTTP or TLS). */
-async function waitForPort(port: number, what: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForPort(port: number, what: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}; see ${logFile}`);

@@ -650,7 +650,7 @@ async function mutualTls(
 async function thirdpartySdkPeers(hub: Hub, redisServer: string, suffix: string, stoppers: Array<() => Promise<unknown>>): Promise<void> {
   say("\n# Third-party API: Mojaloop's thirdparty-sdk 15.1.3 (built from its source archive) as PISP and DFSP");
   if (!check('the thirdparty-sdk source archive is at ../shared/peers/thirdparty-sdk-15.1.3.tar.gz', thirdpartySdkAvailable())) return;
-  installThirdpartySdk(log);
+  await installThirdpartySdk(log);
   const authServiceId = loadConfig().authService.participantId;
   const bank = await ThirdpartyBackend.start();
   stoppers.push(() => bank.close());

@@ -1,5 +1,4 @@
-import type http from 'node:http';
-import { jsonOrUndefined, serveLocally } from '../helpers/http';
+import { RecordingBackend, type BackendAnswer } from './recordingBackend';
 
 /** An account a user holds at the bank, as the thirdparty-sdk hands it on in PUT /accounts/{ID}. */
 export interface BankAccount {
@@ -17,46 +16,23 @@ export const LINKING_OTP = '246810';
  * PISP, and to keep the consent once the Auth service has verified its credential. Everything the SDK sends is
  * recorded for the checks.
  */
-export class ThirdpartyBackend {
+export class ThirdpartyBackend extends RecordingBackend {
   readonly accounts = new Map<string, BankAccount[]>();
-  readonly received: Array<{ method: string; path: string; body: unknown }> = [];
 
-  private constructor(
-    private readonly server: http.Server,
-    readonly port: number,
-  ) {}
-
-  static async start(): Promise<ThirdpartyBackend> {
-    let backend: ThirdpartyBackend | undefined;
-    const { server, port } = await serveLocally((request, bytes, response) => {
-      const body = jsonOrUndefined(bytes.toString('utf-8'));
-      backend!.received.push({ method: request.method!, path: request.url!, body });
-      backend!.answer(request, body, response);
-    });
-    backend = new ThirdpartyBackend(server, port);
-    return backend;
+  static start(): Promise<ThirdpartyBackend> {
+    return new ThirdpartyBackend().listen();
   }
 
-  private answer(request: http.IncomingMessage, body: unknown, response: http.ServerResponse): void {
-    const reply = (status: number, body: unknown): void => {
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    };
-    const userAccounts = /^\/accounts\/([^/]+)$/.exec(request.url ?? '');
-    if (request.method === 'GET' && userAccounts) {
+  protected answer(method: string, path: string, body: any): BackendAnswer {
+    const userAccounts = /^\/accounts\/([^/]+)$/.exec(path);
+    if (method === 'GET' && userAccounts) {
       const held = this.accounts.get(decodeURIComponent(userAccounts[1]));
       // The SDK takes the error code of a refusal from its body's statusCode (3200: no such user).
-      return held ? reply(200, { accounts: held }) : reply(404, { statusCode: '3200' });
+      return held ? { status: 200, body: { accounts: held } } : { status: 404, body: { statusCode: '3200' } };
     }
-    if (request.method === 'POST' && request.url === '/validateConsentRequests') return reply(200, { isValid: true, data: { authChannels: ['OTP'] } });
-    if (request.method === 'POST' && request.url === '/sendOTP') return reply(200, {});
-    if (request.method === 'POST' && request.url === '/validateAuthToken') {
-      return reply(200, { isValid: (body as { authToken?: string } | undefined)?.authToken === LINKING_OTP });
-    }
-    if (request.method === 'POST' && request.url === '/store/consent') return reply(200, {});
-    reply(404, { statusCode: '3002' });
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    if (method === 'POST' && path === '/validateConsentRequests') return { status: 200, body: { isValid: true, data: { authChannels: ['OTP'] } } };
+    if (method === 'POST' && (path === '/sendOTP' || path === '/store/consent')) return { status: 200, body: {} };
+    if (method === 'POST' && path === '/validateAuthToken') return { status: 200, body: { isValid: body?.authToken === LINKING_OTP } };
+    return { status: 404, body: { statusCode: '3002' } };
   }
 }

@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../activities/platform/config';
 import { freePort } from '../../temporal/ports';
-import { logTo, PEERS_DIR, type Peer } from './peers';
+import { npmInstall } from '../../temporal/setup';
+import { logTo, PEERS_DIR, run, stopper, waitForPort, type Peer } from './peers';
 
 /**
  * Mojaloop's thirdparty-sdk (PISP and third-party DFSP in one program), which npm does not serve: built from the source
@@ -34,32 +35,27 @@ const SERVED_PINS = ['devDependencies.@redocly/cli=1.34.20', 'dependencies.@moja
 
 type Log = (message: string) => void;
 
-function run(command: string, args: string[], cwd: string): void {
-  const env = { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr', npm_config_audit: 'false', npm_config_fund: 'false' };
-  const result = spawnSync(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status ?? result.signal})`);
-}
-
 /** Whether the archive is here: outside this repository, so a checkout elsewhere may not have it. */
 export function thirdpartySdkAvailable(): boolean {
   return fs.existsSync(ARCHIVE);
 }
 
 /** Unpacks and builds the SDK unless the build of this very archive is there already. */
-export function installThirdpartySdk(log: Log): void {
+export async function installThirdpartySdk(log: Log): Promise<void> {
   const archiveHash = crypto.createHash('sha256').update(fs.readFileSync(ARCHIVE)).digest('hex');
   if (fs.existsSync(ENTRY) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf-8') === archiveHash) return;
   const started = Date.now();
   log('interop: building Mojaloop thirdparty-sdk 15.1.3 from its source archive into .interop/thirdparty-sdk/ (once)');
   fs.rmSync(SDK_DIR, { recursive: true, force: true });
   fs.mkdirSync(SDK_DIR, { recursive: true });
-  run('tar', ['xzf', ARCHIVE, '-C', SDK_DIR, '--strip-components=1'], SDK_DIR);
+  const npm = (...args: string[]) => run('npm', args, process.env, SDK_DIR);
+  run('tar', ['xzf', ARCHIVE, '-C', SDK_DIR, '--strip-components=1']);
   const manifest = JSON.parse(fs.readFileSync(path.join(SDK_DIR, 'package.json'), 'utf-8')) as { devDependencies: Record<string, string> };
   const commitTooling = Object.keys(manifest.devDependencies).filter((name) => name.startsWith('@commitlint/'));
-  run('npm', ['pkg', 'delete', 'scripts.postinstall', ...[...UNUSED_DEV_DEPENDENCIES, ...commitTooling].map((name) => `devDependencies.${name}`)], SDK_DIR);
-  run('npm', ['pkg', 'set', ...SERVED_PINS], SDK_DIR);
-  run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], SDK_DIR);
-  run('npm', ['run', 'build'], SDK_DIR);
+  npm('pkg', 'delete', 'scripts.postinstall', ...[...UNUSED_DEV_DEPENDENCIES, ...commitTooling].map((name) => `devDependencies.${name}`));
+  npm('pkg', 'set', ...SERVED_PINS);
+  await npmInstall(SDK_DIR, log, ['--ignore-scripts']);
+  npm('run', 'build');
   fs.writeFileSync(STAMP, archiveHash);
   log(`interop: thirdparty-sdk built (${Math.round((Date.now() - started) / 1000)} s)`);
 }
@@ -109,27 +105,14 @@ export async function startThirdpartySdk(options: {
   const child = spawn(process.execPath, [ENTRY, 'all'], { cwd: SDK_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const name = `thirdparty-sdk-${options.dfspId}`;
   const logFile = logTo(child, name);
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      // Its SIGTERM handler can hang on a request in flight: it is killed after a grace period.
-      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), 3_000).unref();
-    });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${logFile}`);
-    const healthy = await fetch(`http://127.0.0.1:${outboundPort}/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`${name} did not become healthy within 60 s; see ${logFile}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  // Its SIGTERM handler can hang on a request in flight: it is killed after a grace period.
+  const peer = stopper(name, child, 3_000);
+  try {
+    // It opens its inbound API first, then the outbound one.
+    await waitForPort(outboundPort, name, child, logFile);
+  } catch (error) {
+    await peer.stop();
+    throw error;
   }
-  return { name, inboundPort, outboundPort, logFile, stop };
+  return { ...peer, inboundPort, outboundPort, logFile };
 }

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
 import { addressOf, Resource } from '../../../api/contracts/conversations';
-import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType } from '../../../api/contracts/endpoints';
+import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType, THIRDPARTY_ENDPOINT_TYPES } from '../../../api/contracts/endpoints';
 import type { ErrorInformation } from '../../../api/contracts/errors';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from '../../platform/hubError';
@@ -139,6 +139,6 @@ export class CallbackSender {
 function forwardedHeaders(delivery: Delivery): Record<string, string> {
   const headers: Record<string, string> = { ...delivery.headers };
   if (!(delivery.rawBody !== undefined && headers['fspiop-signature'])) headers['fspiop-destination'] = delivery.to;
-  if (isCallback(delivery.method, delivery.endpointType.startsWith('TP_CB_URL_') ? 'thirdparty' : 'fspiop')) delete headers.accept;
+  if (isCallback(delivery.method, (THIRDPARTY_ENDPOINT_TYPES as readonly string[]).includes(delivery.endpointType))) delete headers.accept;
   return headers;
 }

@@ -52,9 +52,6 @@ export type Outcome = 'COMMITTED' | 'ABORTED';
 /** The kind of a payment between two participants (a transfer, a bulk's item): what settlement windows hold. */
 export const PAYMENT_KIND = 'TRANSFER';
 
-/** Why a commit asked at or after the reservation's expiration was refused (3303), in the words of both commit paths. */
-const expiredBeforeCommit = (transferId: string, expiration: Date) => `transfer ${transferId} expired at ${expiration.toISOString()} before it could commit`;
-
 /** What to do with one reservation of a batch: commit it (post) or release it (void). */
 export interface Resolution {
   transferId: string;
@@ -211,7 +208,7 @@ export class Ledger {
       // reservation to its owner's abort.
       const { expiresAt, completedDate } = resolved;
       if (outcome === 'COMMITTED' && resolved.state === 'ABORTED' && expiresAt && completedDate && expiresAt <= completedDate) {
-        throw new HubError('transferExpired', expiredBeforeCommit(transferId, expiresAt));
+        throw new HubError('transferExpired', `transfer ${transferId} expired at ${expiresAt.toISOString()} before it could commit`);
       }
       if (resolved.state !== outcome) {
         throw new HubError('clientError', `Transfer ${transferId} is already ${resolved.state}, cannot make it ${outcome}`);
@@ -306,9 +303,11 @@ async function reserveIn(manager: EntityManager, movements: Movement[], companio
     postings.add(transferId, 'RESERVE', [{ accountId: movement.debitAccountId, reserved: amount }]);
     reservations.push({ transferId, reserved: transfer });
     const cap = caps.get(movement.debitAccountId);
-    const after = exposure(accounts.get(movement.debitAccountId)!);
-    if (cap && alarmCrossed(exposure(before), after, cap.value, cap.alarmPercentage)) {
-      await notifyIn(manager, hubName, before.participantId, (dfsp) => thresholdBreachNotice(dfsp, before.currency, after, cap.value));
+    if (cap) {
+      const after = exposure(accounts.get(movement.debitAccountId)!);
+      if (alarmCrossed(exposure(before), after, cap.value, cap.alarmPercentage)) {
+        await notifyIn(manager, hubName, before.participantId, (dfsp) => thresholdBreachNotice(dfsp, before.currency, after, cap.value));
+      }
     }
   }
   await insertRows(manager, LedgerTransfer, created);

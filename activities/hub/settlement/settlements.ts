@@ -494,8 +494,6 @@ export class Settlements {
   }
 }
 
-/** The e-mail of a position a settlement moved (central-event-processor's settlement transfer position change notice). */
-
 function accountView(account: SettlementParticipantAccount): AccountView {
   return {
     id: account.accountId,
