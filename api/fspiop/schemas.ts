@@ -90,6 +90,7 @@ export const THIRDPARTY_SCHEMAS = [
   'ParticipantsIDPutResponse',
   // The parts of the PISP connector's outbound API bodies (thirdparty-sdk's, built of these).
   'Account',
+  'AccountAddress',
   'ScopeAction',
   'FspId',
   'CorrelationId',

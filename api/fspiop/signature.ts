@@ -37,10 +37,37 @@ async function problemOf(ctx: Context, fspiop: FspiopRequest, policy: SignatureP
   const problem = await signatureProblem({ headers: fspiop.headers, body: text }, policy.key);
   if (problem) return problem;
   // At the first hop the signed request must be this one: a signed callback replayed at another {ID}'s path is not.
-  // Mojaloop's signer cuts FSPIOP-URI from the URL it sends to with a pattern of its own, which for some resources
-  // (accounts, services) keeps the host as well, and never holds the query: the signed path must end in this path.
   const { 'fspiop-uri': uri, 'fspiop-http-method': method } = fspiop.headers;
   if (method !== ctx.method) return `the signed FSPIOP-HTTP-Method ${method} is not this request's ${ctx.method}`;
-  if (!uri.split('?')[0].endsWith(ctx.path)) return `the signed FSPIOP-URI ${uri} is not this request's ${ctx.path}`;
+  if (!signsThisPath(uri, ctx.path)) return `the signed FSPIOP-URI ${uri} is not this request's ${ctx.path}`;
   return undefined;
+}
+
+/** The resources Mojaloop's signer (sdk-standard-components' JwsSigner) knows where FSPIOP-URI begins. */
+const SIGNER_RESOURCES = new Set([
+  'participants',
+  'parties',
+  'quotes',
+  'bulkQuotes',
+  'transfers',
+  'bulkTransfers',
+  'transactionRequests',
+  'thirdpartyRequests',
+  'authorizations',
+  'consents',
+  'consentRequests',
+]);
+
+/**
+ * Whether a signed FSPIOP-URI names the request at `path`. Mojaloop's signer cuts FSPIOP-URI from the URL it sends to
+ * with a pattern of its own, never holding the query: from the last segment that is a resource it knows, so
+ * `/thirdpartyRequests/authorizations/{ID}` is signed as `/authorizations/{ID}` (the thirdparty-sdk's every
+ * authorization); from the host where no segment is one (accounts, services). Either cut of this very path is it.
+ */
+export function signsThisPath(uri: string, path: string): boolean {
+  const signed = uri.split('?')[0];
+  if (signed.endsWith(path)) return true;
+  const segments = path.split('/');
+  for (let at = segments.length - 1; at > 1; at--) if (SIGNER_RESOURCES.has(segments[at])) return signed === `/${segments.slice(at).join('/')}`;
+  return false;
 }

@@ -109,6 +109,9 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig, link
   // answer reaches only the lookups of that DFSP (accountsLookupId).
   router.get('/linking/accounts/:fspId/:userId', async (ctx) => {
     const { fspId, userId } = ctx.params;
+    // The SDK's API types the user's ID as an AccountAddress.
+    validateThirdparty('FspId', fspId, 'fspId');
+    validateThirdparty('AccountAddress', userId, 'userId');
     const outcome = await lookUp({
       request: { to: fspId, resource: 'accounts', name: 'get', id: userId },
       answerId: accountsLookupId(fspId, userId),

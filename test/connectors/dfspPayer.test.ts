@@ -85,7 +85,7 @@ test.serial('POST /transfers on the outbound API looks the payee up, quotes and 
 test.serial('the payee’s FSP is found through the switch’s account lookup when the request does not name it', async (t) => {
   const msisdn = `255${crypto.randomInt(10 ** 8, 10 ** 9)}`;
   payeeDfsp.bank.customers.push({
-    userId: `dora@${payeeDfsp.name}`,
+    userId: `dora.${payeeDfsp.name}`,
     msisdn,
     firstName: 'Dora',
     lastName: 'Dormouse',

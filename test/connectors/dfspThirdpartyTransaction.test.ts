@@ -233,7 +233,7 @@ test('a request whose PISP never answers the authorization fails once it expires
 async function linkedCustomer(who: string, balance: string): Promise<string> {
   const address = `${dfsp.name}.${who}.1`;
   dfsp.bank.customers.push({
-    userId: `${who}@${dfsp.name}`,
+    userId: `${who}.${dfsp.name}`,
     msisdn: `2557${crypto.randomInt(10 ** 7, 10 ** 8)}`,
     firstName: who,
     lastName: 'Test',
@@ -241,7 +241,7 @@ async function linkedCustomer(who: string, balance: string): Promise<string> {
     authChannels: ['OTP'],
     accounts: [{ accountId: address, nickname: who, currency: 'USD', balance }],
   });
-  const linked = await linkAccount(hub, pisp, dfsp, genericCredential(signer), { userId: `${who}@${dfsp.name}`, scopes: scopesOf(address) });
+  const linked = await linkAccount(hub, pisp, dfsp, genericCredential(signer), { userId: `${who}.${dfsp.name}`, scopes: scopesOf(address) });
   if (linked.finished.method !== 'PATCH') throw new Error(`linking failed: ${JSON.stringify(linked.finished.body)}`);
   return address;
 }

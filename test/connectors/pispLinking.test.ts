@@ -40,7 +40,7 @@ function requestConsent(dfsp: SimulatedDfsp, overrides: object = {}) {
     consentRequestId,
     accounts: [{ accountNickname: 'Savings', address: `${dfsp.name}.${consentRequestId.slice(0, 8)}`, currency: 'USD' }],
     actions: ['ACCOUNTS_TRANSFER', 'ACCOUNTS_GET_BALANCE'],
-    userId: 'alice@example.org',
+    userId: 'alice.example.org',
     callbackUri: 'https://pisp.example.org/linked',
     ...overrides,
   };
@@ -66,28 +66,32 @@ test('two discovery lookups of the same ID at once both get the answer', async (
   t.deepEqual(second.body, first.body);
 });
 
-test("discovery: GET /linking/accounts/{fspId}/{userId} answers with the DFSP's accounts of the user, or its 6205", async (t) => {
+test("discovery: GET /linking/accounts/{fspId}/{userId} answers with the DFSP's accounts of the user, or its 6205; a user ID the SDK's API does not allow is refused 3100", async (t) => {
   const accounts = [{ accountNickname: 'Everyday', address: 'dfsp.bob.1234', currency: 'USD' }];
-  const dfsp = await thirdpartyDfsp({ accounts: { 'bob@example.org': accounts } });
-  const found = await pisp.app('GET', `/linking/accounts/${dfsp.name}/bob@example.org`);
+  const dfsp = await thirdpartyDfsp({ accounts: { 'bob.example.org': accounts } });
+  const found = await pisp.app('GET', `/linking/accounts/${dfsp.name}/bob.example.org`);
   t.is(found.status, 200);
   t.deepEqual(found.body, { accounts, currentState: 'COMPLETED' });
-  const unknown = await pisp.app('GET', `/linking/accounts/${dfsp.name}/nobody@example.org`);
+  const unknown = await pisp.app('GET', `/linking/accounts/${dfsp.name}/nobody.example.org`);
   t.is(unknown.status, 500);
   t.is(unknown.body.errorInformation.errorCode, '6205');
   t.deepEqual(unknown.body.accounts, []);
+  // The thirdparty-sdk's outbound API types it as an AccountAddress: no '@', no final '.'.
+  const malformed = await pisp.app('GET', `/linking/accounts/${dfsp.name}/bob@example.org`);
+  t.is(malformed.status, 400);
+  t.is(malformed.body.errorInformation.errorCode, '3100');
 });
 
 test('discovery of one user ID at two DFSPs at once: each lookup gets its own DFSP’s accounts', async (t) => {
   const atFirst = [{ accountNickname: 'Everyday', address: 'first.alice.1', currency: 'USD' }];
   const atSecond = [{ accountNickname: 'Savings', address: 'second.alice.2', currency: 'USD' }];
   const [first, second] = await Promise.all([
-    thirdpartyDfsp({ accounts: { 'alice@example.org': atFirst } }),
-    thirdpartyDfsp({ accounts: { 'alice@example.org': atSecond } }),
+    thirdpartyDfsp({ accounts: { 'alice.example.org': atFirst } }),
+    thirdpartyDfsp({ accounts: { 'alice.example.org': atSecond } }),
   ]);
   const [fromFirst, fromSecond] = await Promise.all([
-    pisp.app('GET', `/linking/accounts/${first.name}/alice@example.org`),
-    pisp.app('GET', `/linking/accounts/${second.name}/alice@example.org`),
+    pisp.app('GET', `/linking/accounts/${first.name}/alice.example.org`),
+    pisp.app('GET', `/linking/accounts/${second.name}/alice.example.org`),
   ]);
   t.deepEqual(fromFirst.body, { accounts: atFirst, currentState: 'COMPLETED' });
   t.deepEqual(fromSecond.body, { accounts: atSecond, currentState: 'COMPLETED' });

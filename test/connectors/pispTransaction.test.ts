@@ -53,7 +53,7 @@ async function linkedDfsp(
     consentRequestId,
     accounts: [{ accountNickname: 'Savings', address: account, currency: 'USD' }],
     actions: ['ACCOUNTS_TRANSFER'],
-    userId: 'alice@example.org',
+    userId: 'alice.example.org',
     callbackUri: 'https://pisp.example.org/linked',
   });
   if (requested.status !== 200) throw new Error(`request-consent: ${JSON.stringify(requested.body)}`);
@@ -141,7 +141,9 @@ test('initiate is answered authorizationReceived with the DFSP’s challenge; ap
   });
   t.is(approved.status, 200);
   t.is(approved.body.currentState, 'transactionStatusReceived');
-  t.like(approved.body.transactionStatus, { transactionRequestId, transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
+  // The DFSP's PATCH as it came, as Mojaloop's thirdparty-sdk answers (interop: the two PISPs' answers compared).
+  t.like(approved.body.transactionStatus, { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
+  t.false('transactionRequestId' in approved.body.transactionStatus);
   const verified = await dfsp.waitFor(
     (r) => r.method === 'PUT' && r.path.startsWith('/thirdpartyRequests/verifications/') && r.headers['fspiop-source'] === AUTH_SERVICE,
   );
@@ -207,7 +209,7 @@ test('a call waits REQUEST_TIMEOUT_MS for its callback at most, and is then answ
   const quick = await startTestPisp(hub, { requestTimeoutMs: 1_000 });
   t.teardown(() => quick.connector.stop());
   const silent = await hub.provision();
-  const answered = await quick.app('GET', `/linking/accounts/${silent.name}/carol@example.org`);
+  const answered = await quick.app('GET', `/linking/accounts/${silent.name}/carol.example.org`);
   t.is(answered.status, 500);
   t.is(answered.body.errorInformation.errorCode, '2004');
   const dfsp = await hub.provision();
@@ -391,7 +393,7 @@ test('an account linked twice is paid from under the consent the DFSP checks: th
     consentRequestId,
     accounts: [{ accountNickname: 'Savings', address: account, currency: 'USD' }],
     actions: ['ACCOUNTS_TRANSFER'],
-    userId: 'alice@example.org',
+    userId: 'alice.example.org',
     callbackUri: 'https://pisp.example.org/linked',
   });
   await pisp.app('PATCH', `/linking/request-consent/${consentRequestId}/authenticate`, { authToken: '123456' });

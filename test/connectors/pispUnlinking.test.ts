@@ -159,7 +159,7 @@ test('after unlinking the PISP signs nothing for the consent’s accounts: a GEN
   const forgetful = await hub.provision();
   playThirdpartyDfsp(hub, forgetful);
   const address = `${forgetful.name}.${crypto.randomUUID().slice(0, 8)}`;
-  const consentId = await linkThroughApp(forgetful.name, 'alice@example.org', address, () => '123456');
+  const consentId = await linkThroughApp(forgetful.name, 'alice.example.org', address, () => '123456');
 
   const unlinked = await pisp.app('DELETE', `/linking/consents/${consentId}`);
   t.is(unlinked.body.currentState, 'consentRevoked');
@@ -182,7 +182,7 @@ test('a DFSP revoking a consent on its own (PATCH /consents/{ID} REVOKED) is rec
   const bank = await hub.provision();
   playThirdpartyDfsp(hub, bank);
   const address = `${bank.name}.${crypto.randomUUID().slice(0, 8)}`;
-  const consentId = await linkThroughApp(bank.name, 'alice@example.org', address, () => '123456');
+  const consentId = await linkThroughApp(bank.name, 'alice.example.org', address, () => '123456');
 
   const revokedAt = new Date().toISOString();
   const told = await hub.fspiop('PATCH', `/consents/${consentId}`, { source: bank.name, destination: pisp.name, body: { status: 'REVOKED', revokedAt } });
@@ -212,7 +212,7 @@ test('a revocation from a participant that does not hold the consent is no revoc
   const bank = await hub.provision();
   playThirdpartyDfsp(hub, bank);
   const address = `${bank.name}.${crypto.randomUUID().slice(0, 8)}`;
-  const consentId = await linkThroughApp(bank.name, 'alice@example.org', address, () => '123456');
+  const consentId = await linkThroughApp(bank.name, 'alice.example.org', address, () => '123456');
   const mallory = await hub.provision();
   const delivered = await fetch(`${pisp.connector.inboundUrl}/consents/${consentId}`, {
     method: 'PATCH',

@@ -48,13 +48,13 @@ test.serial('pre-linking lists the third-party DFSPs the switch knows, and not t
 });
 
 test.serial('a user links by OTP with a GENERIC credential and pays a customer of another bank: every party ends where Document 1 says', async (t) => {
-  const alice = `alice@${dfspa.name}`;
+  const alice = `alice.${dfspa.name}`;
   const linked = await app.link(bankOf(dfspa), alice, 'GENERIC');
   t.is(linked.channel, 'OTP', 'the bank authenticates Alice by OTP');
   const link = await hub.fspiop('GET', `/participants/THIRD_PARTY_LINK/${linked.account}`, { source: pisp.name });
   t.is(link.status, 202, 'the DFSP registered the account as a THIRD_PARTY_LINK');
 
-  const bob = dfspb.bank.customerByUserId(`bob@${dfspb.name}`)!;
+  const bob = dfspb.bank.customerByUserId(`bob.${dfspb.name}`)!;
   const [payerBefore, payeeBefore] = [await hub.position(dfspa), await hub.position(dfspb)];
   const payment = await app.pay({ bank: dfspa.name, account: linked.account }, bob.msisdn, '10', 'GENERIC');
   t.is(payment.outcome.body.currentState, 'transactionStatusReceived', JSON.stringify(payment.outcome.body));
@@ -76,12 +76,12 @@ test.serial('a user links by OTP with a GENERIC credential and pays a customer o
 });
 
 test.serial('a user links by WEB with a FIDO credential, pays with a FIDO assertion, and a payment the user rejects moves nothing', async (t) => {
-  const bobId = `bob@${dfspb.name}`;
+  const bobId = `bob.${dfspb.name}`;
   const phone = await device();
   const linked = await app.link(bankOf(dfspb), bobId, phone);
   t.is(linked.channel, 'WEB', "Bob signs in at his bank's login page");
 
-  const alice = dfspa.bank.customerByUserId(`alice@${dfspa.name}`)!;
+  const alice = dfspa.bank.customerByUserId(`alice.${dfspa.name}`)!;
   const before = alice.accounts[0].balance;
   const paid = await app.pay({ bank: dfspb.name, account: linked.account }, alice.msisdn, '5', phone);
   t.like(paid.outcome.body.transactionStatus, { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' });
@@ -96,13 +96,13 @@ test.serial('a user links by WEB with a FIDO credential, pays with a FIDO assert
 
 test.serial('after the user unlinks, a payment from that account is refused and moves nothing', async (t) => {
   // Bob's account at dfspa, linked only here: another consent to the same account would still let it pay.
-  const bobAtA = `bob@${dfspa.name}`;
+  const bobAtA = `bob.${dfspa.name}`;
   const linked = await app.link(bankOf(dfspa), bobAtA, 'GENERIC');
   const unlinked = await app.call('DELETE', `/linking/consents/${linked.consentId}`);
   t.is(unlinked.body.currentState, 'consentRevoked', JSON.stringify(unlinked.body));
   t.is(unlinked.body.consent.status, 'REVOKED');
 
-  const payee = dfspb.bank.customerByUserId(`alice@${dfspb.name}`)!;
+  const payee = dfspb.bank.customerByUserId(`alice.${dfspb.name}`)!;
   const before = { positions: [await hub.position(dfspa), await hub.position(dfspb)], balance: balance(dfspa, bobAtA) };
   const refused = await app.pay({ bank: dfspa.name, account: linked.account }, payee.msisdn, '3', 'GENERIC');
   t.not(refused.outcome.body.transactionStatus?.transactionState, 'COMPLETED', JSON.stringify(refused.outcome.body));

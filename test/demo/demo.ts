@@ -63,7 +63,7 @@ async function story(scheme: Scheme): Promise<void> {
   );
 
   say('\n# Linking: Alice at dfspa, by OTP, with a GENERIC credential the PISP keeps');
-  const alice = await app.link(bank(DFSPA), `alice@${DFSPA}`, 'GENERIC');
+  const alice = await app.link(bank(DFSPA), `alice.${DFSPA}`, 'GENERIC');
   check(`Alice read the OTP on her phone; consent ${alice.consentId} VERIFIED, account ${alice.account} linked (${alice.channel})`, alice.channel === 'OTP');
   links(scheme, [
     [PISP, participantWorkflowIds.pispLinking(alice.consentRequestId)],
@@ -74,7 +74,7 @@ async function story(scheme: Scheme): Promise<void> {
 
   say('\n# Linking: Bob at dfspb, by WEB, with a FIDO credential made on his phone (a software authenticator)');
   const bobsPhone = await SoftAuthenticator.create({ origin: 'http://localhost:3000', rpId: 'localhost', format: 'packed' });
-  const bob = await app.link(bank(DFSPB), `bob@${DFSPB}`, bobsPhone);
+  const bob = await app.link(bank(DFSPB), `bob.${DFSPB}`, bobsPhone);
   check(`Bob signed in at dfspb's login page; consent ${bob.consentId} VERIFIED, account ${bob.account} linked (${bob.channel})`, bob.channel === 'WEB');
   links(scheme, [
     [PISP, participantWorkflowIds.pispLinking(bob.consentRequestId)],

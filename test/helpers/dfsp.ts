@@ -86,8 +86,11 @@ export class SimulatedDfsp {
   }
 }
 
-/** Every endpoint type at `u`, with the paths Mojaloop's onboarding registers for a DFSP, PISP included. */
-export function mojaloopEndpoints(u: string): Array<{ type: string; value: string }> {
+/**
+ * Every endpoint type at `u`, with the paths Mojaloop's onboarding registers for a DFSP, PISP included; the third-party
+ * ones at `tp` where a participant serves the two APIs apart (an sdk-scheme-adapter beside a thirdparty-sdk).
+ */
+export function mojaloopEndpoints(u: string, tp = u): Array<{ type: string; value: string }> {
   const values: Record<string, string> = {
     FSPIOP_CALLBACK_URL_PARTIES_GET: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}`,
     FSPIOP_CALLBACK_URL_PARTIES_PUT: `${u}/parties/{{partyIdType}}/{{partyIdentifier}}`,
@@ -114,14 +117,14 @@ export function mojaloopEndpoints(u: string): Array<{ type: string; value: strin
     FSPIOP_CALLBACK_URL_BULK_QUOTES: u,
   };
   // Mojaloop's third-party onboarding registers every TP_CB_URL_* type as the participant's one base address.
-  const thirdparty = THIRDPARTY_ENDPOINT_TYPES.map((type) => ({ type, value: u }));
+  const thirdparty = THIRDPARTY_ENDPOINT_TYPES.map((type) => ({ type, value: tp }));
   return [...FSPIOP_ENDPOINT_TYPES.filter((type) => values[type]).map((type) => ({ type, value: values[type] })), ...thirdparty];
 }
 
 /** The endpoint types a PISP does not register: it takes no consent requests, so the switch does not list it as a DFSP. */
 const NOT_FOR_PISPS = new Set(['TP_CB_URL_CONSENT_REQUEST_POST', 'TP_CB_URL_CONSENT_REQUEST_PATCH', 'TP_CB_URL_TRANSACTION_REQUEST_POST']);
 
-/** The endpoints a participant of `role` registers at `u`, as Mojaloop's onboarding does. */
-export function endpointsOf(role: 'dfsp' | 'pisp', u: string): Array<{ type: string; value: string }> {
-  return mojaloopEndpoints(u).filter((endpoint) => role === 'dfsp' || !NOT_FOR_PISPS.has(endpoint.type));
+/** The endpoints a participant of `role` registers at `u` (the third-party ones at `tp`), as Mojaloop's onboarding does. */
+export function endpointsOf(role: 'dfsp' | 'pisp', u: string, tp = u): Array<{ type: string; value: string }> {
+  return mojaloopEndpoints(u, tp).filter((endpoint) => role === 'dfsp' || !NOT_FOR_PISPS.has(endpoint.type));
 }

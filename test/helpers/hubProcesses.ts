@@ -134,9 +134,14 @@ export async function onboardParticipant(
   adminUrl: string,
   name: string,
   callbackBase: string,
-  { currency, role = 'dfsp', deposit = '5000' }: { currency: string; role?: 'dfsp' | 'pisp'; deposit?: string },
+  {
+    currency,
+    role = 'dfsp',
+    deposit = '5000',
+    thirdpartyCallbackBase = callbackBase,
+  }: { currency: string; role?: 'dfsp' | 'pisp'; deposit?: string; thirdpartyCallbackBase?: string },
 ): Promise<void> {
-  const endpoints = endpointsOf(role, callbackBase);
+  const endpoints = endpointsOf(role, callbackBase, thirdpartyCallbackBase);
   const steps: Array<[string, string, unknown, number]> = [
     ['POST', '/participants', { name, currency }, 200],
     ['POST', `/participants/${name}/initialPositionAndLimits`, { currency, limit: { type: 'NET_DEBIT_CAP', value: '10000' }, initialPosition: '0' }, 201],

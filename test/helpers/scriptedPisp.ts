@@ -17,7 +17,7 @@ type Scope = thirdparty.Schemas.Scope;
 export const FIDO_APP = { origin: 'http://localhost:3000', rpId: 'localhost' };
 
 /** The simulated bank's user `who` and their one account's address. */
-export const userAt = (dfsp: TestDfsp, who: 'alice' | 'bob' = 'alice') => ({ userId: `${who}@${dfsp.name}`, address: `${dfsp.name}.${who}.1` });
+export const userAt = (dfsp: TestDfsp, who: 'alice' | 'bob' = 'alice') => ({ userId: `${who}.${dfsp.name}`, address: `${dfsp.name}.${who}.1` });
 
 export const scopesOf = (address: string, actions: string[] = ['ACCOUNTS_TRANSFER', 'ACCOUNTS_GET_BALANCE']) => [{ address, actions }] as Scope[];
 

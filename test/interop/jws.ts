@@ -21,7 +21,11 @@ export interface JwsKeys {
   remove(): void;
 }
 
-export function makeJwsKeys(names: string[]): JwsKeys {
+/**
+ * Keys for `names`; each of `alsoAs` (another name: one of `names`) publishes that one's public key under a second
+ * name too, as a scheme publishes the hub's for the Auth service it plays (which signs with the hub's key).
+ */
+export function makeJwsKeys(names: string[], alsoAs: Record<string, string> = {}): JwsKeys {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'interop-jws-'));
   const verificationKeysDirectory = path.join(root, 'public');
   fs.mkdirSync(verificationKeysDirectory);
@@ -32,6 +36,8 @@ export function makeJwsKeys(names: string[]): JwsKeys {
     fs.writeFileSync(path.join(verificationKeysDirectory, `${name}.pem`), publicKey.export({ type: 'spki', format: 'pem' }));
     fs.writeFileSync(path.join(root, `${name}.key`), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   }
+  for (const [alias, name] of Object.entries(alsoAs))
+    fs.copyFileSync(path.join(verificationKeysDirectory, `${name}.pem`), path.join(verificationKeysDirectory, `${alias}.pem`));
   const stranger = rsaKeyPair().privateKey;
   const signedWith = async (key: crypto.KeyObject, method: string, urlPath: string, headers: Record<string, string>, body: string) => {
     const named = { ...headers, 'fspiop-uri': urlPath, 'fspiop-http-method': method };

@@ -195,6 +195,9 @@ export async function startSdkAdapter(options: {
     REQUEST_PROCESSING_TIMEOUT_SECONDS: '40',
     ILP_SECRET: `secret-of-${options.dfspId}`,
     LOG_INDENT: '0',
+    // A payee of third-party payments: the thirdparty-sdk DFSP's transfer has an ID of its own, not its quote's
+    // transactionId, and is matched to the quote by the transactionId in its ILP packet.
+    ALLOW_DIFFERENT_TRANSFER_TRANSACTION_ID: 'true',
     ...(options.tls && {
       INBOUND_MUTUAL_TLS_ENABLED: 'true',
       IN_CA_CERT_PATH: options.tls.hubClientCaPath,

@@ -13,44 +13,20 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { answerBody, httpsRequest, jsonOrUndefined } from '../helpers/http';
 import { DfspBackend, MERCHANT_OTP } from './backend';
-import { adminCall, HubProcesses, onboardParticipant, positionOf, startHubProcesses } from '../helpers/hubProcesses';
+import { HubProcesses, onboardParticipant, startHubProcesses } from '../helpers/hubProcesses';
 import { SchemePki, startMutualTlsDfsp, startMutualTlsGateway } from './mutualTls';
 import { loadConfig } from '../../activities/platform/config';
 import { JwsKeys, makeJwsKeys } from './jws';
-import { OurDfsp, startOurDfsp } from './ourDfsp';
-import { installPeers, PEERS_DIR, redisServerPath, SdkAdapter, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
-import { installThirdpartySdk, startThirdpartySdk, thirdpartySdkAvailable } from './thirdpartySdk';
-import { LINKING_OTP, ThirdpartyBackend } from './thirdpartyBackend';
-import { SoftAuthenticator } from '../helpers/softAuthenticator';
+import { OurDfsp, startOurDfsp } from './ourConnectors';
+import { installPeers, PEERS_DIR, redisServerPath, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
+import { thirdpartyIds, thirdpartyPeers } from './thirdpartyPeers';
+import { check, log, say, totals } from './report';
+import { admin, CURRENCY, type Dfsp, type Hub, msisdn, outbound, position, sendFspiop, sendRaw } from './scheme';
 
-const say = (message: string) => process.stdout.write(`${message}\n`);
-const log = (message: string) => process.stderr.write(`${message}\n`);
-
-const CURRENCY = 'USD';
 /** The payer SDK dates its transfers this far ahead; the expiry scenario waits it out. */
 const PAYER_EXPIRY_SECONDS = 12;
 const REJECTED_AMOUNT = '66';
 const SLOW_AMOUNT = '13';
-
-/** The hub under test; `jws` when it and every participant sign and validate with the run's keys. */
-type Hub = Pick<HubProcesses, 'switchUrl' | 'adminUrl' | 'stop'> & { temporalAddress: string; jws?: JwsKeys };
-
-interface Dfsp {
-  name: string;
-  sdk: SdkAdapter;
-  backend: DfspBackend;
-  tap: Tap;
-}
-
-let passed = 0;
-let failed = 0;
-
-function check(what: string, ok: boolean, detail?: unknown): boolean {
-  if (ok) passed++;
-  else failed++;
-  say(`${ok ? 'ok  ' : 'FAIL'} ${what}${ok || detail === undefined ? '' : ` — ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`}`);
-  return ok;
-}
 
 /** An SDK outbound transfer's fulfil: COMMITTED, with a fulfilment whose SHA-256 is the quote's condition. */
 function checkCommitted(what: string, result: { body: any }, quote: { condition?: string } | undefined): void {
@@ -66,23 +42,6 @@ function argument(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
-
-/** A participant's position, as the admin API reports it. */
-const position = (hub: Pick<Hub, 'adminUrl'>, name: string) => positionOf(hub.adminUrl, name, CURRENCY);
-
-const admin = (hub: Hub, method: string, urlPath: string, body?: unknown) => adminCall(hub.adminUrl, method, urlPath, body);
-
-async function outbound(dfsp: Pick<Dfsp, 'sdk'>, method: string, urlPath: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${dfsp.sdk.outboundUrl}${urlPath}`, {
-    method,
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(90_000),
-  });
-  return { status: response.status, body: await answerBody(response) };
-}
-
-const msisdn = () => `4470${crypto.randomInt(10 ** 7, 10 ** 8)}`;
 
 function transferRequest(from: string, to: string, amount: string) {
   return {
@@ -205,13 +164,6 @@ async function transferExpires(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: stri
   check('the reservation is released: the payer position is unchanged', (await position(hub, payer.name)) === payerBefore);
 }
 
-/** Sends a message to the switch as given; its status and ErrorInformation code, if it was refused. */
-async function sendRaw(hub: Hub, method: string, urlPath: string, headers: Record<string, string>, body?: string): Promise<{ status: number; code?: string }> {
-  const response = await fetch(`${hub.switchUrl}${urlPath}`, { method, headers, body });
-  const answer = (await answerBody(response)) as { errorInformation?: { errorCode?: string } } | undefined;
-  return { status: response.status, code: answer?.errorInformation?.errorCode };
-}
-
 /** A message's headers as the hub passed it on, the end-to-end ones only (`signed` adds those of its signature). */
 function headersOf(message: Tapped, signed: boolean): Record<string, string> {
   const names = [
@@ -253,22 +205,6 @@ async function duplicateTransfer(hub: Hub, payer: Dfsp, payee: Dfsp, payerId: st
   check('a repeat with a changed body is accepted (202)', (await resend(hub, original!, modified)) === 202);
   const error = await payer.tap.waitFor((m) => m.method === 'PUT' && m.path === `/transfers/${original!.body.transferId}/error`, { since: payerSeen });
   check('and answered with 3106 Modified request', error?.body?.errorInformation?.errorCode === '3106', error?.body);
-}
-
-/** A message sent to the hub the way a DFSP sends it, with the FSPIOP headers of its resource, signed if it has a body. */
-async function sendFspiop(hub: Hub, method: string, urlPath: string, from: string, to: string | undefined, body?: unknown): Promise<number> {
-  const resource = urlPath.split(/[/?]/)[1];
-  const mediaType = `application/vnd.interoperability.${resource}+json;version=1.0`;
-  const headers: Record<string, string> = {
-    ...(method === 'PUT' ? {} : { accept: `application/vnd.interoperability.${resource}+json;version=1` }),
-    'content-type': mediaType,
-    date: new Date().toUTCString(),
-    'fspiop-source': from,
-    ...(to === undefined ? {} : { 'fspiop-destination': to }),
-  };
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  const signed = hub.jws && text !== undefined ? await hub.jws.signedBy(from, method, urlPath, headers, text) : headers;
-  return (await sendRaw(hub, method, urlPath, signed, text)).status;
 }
 
 /**
@@ -640,107 +576,6 @@ async function mutualTls(
   check("the payee's certificate cannot open a connection to the payer's inbound API: only the hub's client certificate can", bypass);
 }
 
-/**
- * Mojaloop's thirdparty-sdk as a PISP and as a third-party DFSP, each a process of its own with its own Redis, both
- * onboarded as Mojaloop's third-party onboarding does (every TP_CB_URL_* at the SDK's inbound API), signing what they
- * send with bodies. So far: pre-linking (the PISP's `GET /linking/providers` asks the hub `GET /services/THIRD_PARTY_DFSP`)
- * and account discovery (`GET /linking/accounts/{fspId}/{userId}`: `GET /accounts/{userId}` routed to the DFSP, whose
- * bank answers).
- */
-async function thirdpartySdkPeers(hub: Hub, redisServer: string, suffix: string, stoppers: Array<() => Promise<unknown>>): Promise<void> {
-  say("\n# Third-party API: Mojaloop's thirdparty-sdk 15.1.3 (built from its source archive) as PISP and DFSP");
-  if (!check('the thirdparty-sdk source archive is at ../shared/peers/thirdparty-sdk-15.1.3.tar.gz', thirdpartySdkAvailable())) return;
-  await installThirdpartySdk(log);
-  const authServiceId = loadConfig().authService.participantId;
-  const bank = await ThirdpartyBackend.start();
-  stoppers.push(() => bank.close());
-  const start = async (dfspId: string, role: 'pisp' | 'dfsp') => {
-    const redis = await startRedis(redisServer, `redis-${dfspId}`);
-    stoppers.push(() => redis.stop());
-    const sdk = await startThirdpartySdk({
-      dfspId,
-      hubEndpoint: new URL(hub.switchUrl).host,
-      redisPort: Number(new URL(redis.url).port),
-      authServiceId,
-      backend: role === 'dfsp' ? `127.0.0.1:${bank.port}` : undefined,
-      signingKeyPath: hub.jws?.signingKeyPath(dfspId),
-    });
-    stoppers.push(() => sdk.stop());
-    await onboardParticipant(hub.adminUrl, dfspId, `http://127.0.0.1:${sdk.inboundPort}`, { currency: CURRENCY, role });
-    return sdk;
-  };
-  const [pispId, dfspId] = thirdpartySdkIds(suffix);
-  const pisp = await start(pispId, 'pisp');
-  await start(dfspId, 'dfsp');
-  const pispOutbound = async (urlPath: string, method = 'GET', body?: unknown) => {
-    const response = await fetch(`http://127.0.0.1:${pisp.outboundPort}${urlPath}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(40_000),
-    });
-    return { status: response.status, body: jsonOrUndefined(await response.text()) as any };
-  };
-
-  const providers = await pispOutbound('/linking/providers');
-  check(
-    `thirdparty-sdk PISP finds the thirdparty-sdk DFSP through the hub (GET /linking/providers → GET /services/THIRD_PARTY_DFSP; see ${pisp.logFile})`,
-    providers.status === 200 && providers.body?.currentState === 'providersLookupSuccess' && (providers.body.providers ?? []).includes(dfspId),
-    providers,
-  );
-
-  const userId = `user${suffix}`;
-  const held = [{ accountNickname: 'Everyday', address: `dfspa.username.${suffix}`, currency: CURRENCY }];
-  bank.accounts.set(userId, held);
-  const accounts = await pispOutbound(`/linking/accounts/${dfspId}/${userId}`);
-  check(
-    "thirdparty-sdk PISP discovers the user's accounts at the thirdparty-sdk DFSP through the hub (GET /accounts/{userId} routed both ways)",
-    accounts.status === 200 && JSON.stringify(accounts.body?.accounts) === JSON.stringify(held),
-    accounts,
-  );
-
-  // Linking by OTP: the consent request, the OTP the bank sent the user, then a FIDO credential the Auth service verifies.
-  const consentRequestId = crypto.randomUUID();
-  const requested = await pispOutbound('/linking/request-consent', 'POST', {
-    consentRequestId,
-    toParticipantId: dfspId,
-    accounts: held,
-    actions: ['ACCOUNTS_TRANSFER'],
-    userId,
-    callbackUri: 'pisp-app://linked',
-  });
-  if (
-    !check(
-      'thirdparty-sdk PISP asks the DFSP to link the account; the DFSP answers with the OTP channel',
-      requested.body?.currentState === 'OTPAuthenticationChannelResponseReceived',
-      requested,
-    )
-  )
-    return;
-  const authenticated = await pispOutbound(`/linking/request-consent/${consentRequestId}/authenticate`, 'PATCH', { authToken: LINKING_OTP });
-  if (
-    !check(
-      "the user's OTP is accepted by the DFSP's bank, which grants the consent (POST /consents to the PISP)",
-      authenticated.body?.currentState === 'consentReceivedAwaitingCredential',
-      authenticated,
-    )
-  )
-    return;
-  const { rpId, origins } = loadConfig().authService;
-  const device = await SoftAuthenticator.create({ rpId, origin: origins[0], format: 'packed', credentialId: crypto.randomBytes(64).toString('base64url') });
-  const linked = await pispOutbound(`/linking/request-consent/${consentRequestId}/pass-credential`, 'POST', {
-    credential: { payload: device.register(authenticated.body.challenge) },
-  });
-  check(
-    "the user's FIDO credential is verified by the hub's Auth service and the account is linked (PUT /consents → POST /consents to centralauth → PATCH VERIFIED)",
-    linked.status === 200 && linked.body?.currentState === 'accountsLinked' && linked.body?.credential?.status === 'VERIFIED',
-    linked,
-  );
-}
-
-/** The thirdparty-sdk PISP's and DFSP's participant names: they sign with JWS keys the run makes for them. */
-const thirdpartySdkIds = (suffix: string) => [`tppisp${suffix}`, `tpdfsp${suffix}`] as const;
-
 async function main(): Promise<number> {
   const stoppers: Array<() => Promise<unknown>> = [];
   try {
@@ -753,15 +588,19 @@ async function main(): Promise<number> {
     // the mutual TLS part; a hub given with --switch has keys and certificates the suite cannot know.
     const jws = given
       ? undefined
-      : makeJwsKeys([
-          `payerfsp${suffix}`,
-          `payeefsp${suffix}`,
-          `ourdfsp${suffix}`,
-          `tlspayer${suffix}`,
-          `tlspayee${suffix}`,
-          ...thirdpartySdkIds(suffix),
-          hubId,
-        ]);
+      : makeJwsKeys(
+          [
+            `payerfsp${suffix}`,
+            `payeefsp${suffix}`,
+            `ourdfsp${suffix}`,
+            `tlspayer${suffix}`,
+            `tlspayee${suffix}`,
+            ...Object.values(thirdpartyIds(suffix)),
+            hubId,
+          ],
+          // The hub's Auth service signs with the hub's key.
+          { [loadConfig().authService.participantId]: hubId },
+        );
     if (jws) stoppers.push(async () => jws.remove());
     const pki = given ? undefined : await SchemePki.create(hubId);
     if (pki) stoppers.push(async () => pki.remove());
@@ -833,17 +672,20 @@ async function main(): Promise<number> {
       await partyNotFound(payer, payerId);
       const ours = await startOurs(hub, `ourdfsp${suffix}`);
       if (ours) stoppers.push(() => ours.stop());
-      if (ours && (await onboardOurs(hub, ours))) {
-        await sdkPaysOurs(hub, payer, ours, payerId);
-        await oursPaysSdk(hub, ours, payee, payeeId);
-        await oursHasNoSuchParty(payer, ours, payerId);
-        await sdkPayeeRejectsOurs(hub, ours, payee, payeeId);
-        ourConnectorTookEverything(ours);
-        check(`our connector stops cleanly on SIGTERM (exit 0; see ${ours.logFile})`, (await ours.stop()) === 0);
+      const onboarded = ours && (await onboardOurs(hub, ours)) ? ours : undefined;
+      if (onboarded) {
+        await sdkPaysOurs(hub, payer, onboarded, payerId);
+        await oursPaysSdk(hub, onboarded, payee, payeeId);
+        await oursHasNoSuchParty(payer, onboarded, payerId);
+        await sdkPayeeRejectsOurs(hub, onboarded, payee, payeeId);
+      }
+      await thirdpartyPeers({ hub, redisServer, suffix, stoppers, payee, payeeId, ours: onboarded });
+      if (onboarded) {
+        ourConnectorTookEverything(onboarded);
+        check(`our connector stops cleanly on SIGTERM (exit 0; see ${onboarded.logFile})`, (await onboarded.stop()) === 0);
       }
     }
     whatTheHubSent(dfsps, hub.jws !== undefined);
-    await thirdpartySdkPeers(hub, redisServer, suffix, stoppers);
     if (processes && pki) await mutualTls(processes, pki, jws, redisServer, suffix, stoppers);
     else say('\n# Mutual TLS: skipped, it needs a hub the suite starts itself');
   } catch (error) {
@@ -851,8 +693,8 @@ async function main(): Promise<number> {
   } finally {
     for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
   }
-  say(`\n${passed} passed, ${failed} failed`);
-  return failed === 0 && passed > 0 ? 0 : 1;
+  say(`\n${totals.passed} passed, ${totals.failed} failed`);
+  return totals.failed === 0 && totals.passed > 0 ? 0 : 1;
 }
 
 void main().then((code) => process.exit(code));

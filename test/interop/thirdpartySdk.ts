@@ -98,6 +98,9 @@ export async function startThirdpartySdk(options: {
     DFSP_BACKEND_URI: options.backend ?? '127.0.0.1:9',
     SDK_OUTGOING_URI: options.sdkOutgoing ?? '127.0.0.1:9',
     REQUEST_PROCESSING_TIMEOUT_SECONDS: '30',
+    // A PISP's initiate waits this long for the DFSP's authorization request; a refusal it never reports (it listens
+    // for one only once the user has approved), so a refused payment's initiate ends here.
+    PISP_TRANSACTION_INITIATE_TIMEOUT_IN_SECONDS: '15',
     JWS_SIGN: String(options.signingKeyPath !== undefined),
     ...(options.signingKeyPath ? { JWS_SIGNING_KEY_PATH: options.signingKeyPath } : {}),
     VALIDATE_INBOUND_JWS: 'false',

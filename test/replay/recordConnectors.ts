@@ -57,7 +57,7 @@ export async function startConnectorScheme(hub: SwitchHarness): Promise<Connecto
     pisp,
     app,
     link(dfsp, user, kind) {
-      const key = `${user}@${dfsp.name}`;
+      const key = `${user}.${dfsp.name}`;
       if (!links.has(key)) {
         const bank: Bank = { id: dfsp.name, outboundUrl: dfsp.connector.outboundUrl };
         const made = (async () => {
@@ -114,7 +114,7 @@ export const connectorScenarios: Record<string, ConnectorScenario> = {
     const generic = await link(dfspa, 'alice', 'GENERIC');
     const fido = await link(dfspb, 'bob', 'FIDO');
     if (generic.channel !== 'OTP' || fido.channel !== 'WEB') throw new Error(`linked by ${generic.channel} and ${fido.channel}, not OTP and WEB`);
-    const [accounts] = await listed(dfspa.connector.client, 'dfspAccounts', thirdpartyWorkflowIds.accounts(`alice@${dfspa.name}`, ''));
+    const [accounts] = await listed(dfspa.connector.client, 'dfspAccounts', thirdpartyWorkflowIds.accounts(`alice.${dfspa.name}`, ''));
     const atPisp = (name: string, workflowId: string): ConnectorHistory => ({ role: 'pisp', name, client: pisp.connector.client, workflowId });
     const atDfsp = (dfsp: TestDfsp, name: string, workflowId: string): ConnectorHistory => ({ role: 'dfsp', name, client: dfsp.connector.client, workflowId });
     return [
@@ -123,7 +123,7 @@ export const connectorScenarios: Record<string, ConnectorScenario> = {
       atDfsp(dfspa, 'dfspLinking-linked-otp-generic', participantWorkflowIds.dfspLinking(generic.consentRequestId)),
       atDfsp(dfspb, 'dfspLinking-linked-web-fido', participantWorkflowIds.dfspLinking(fido.consentRequestId)),
       // Discovery's GET /accounts as the PISP sends it (an exchange) and as the DFSP answers it.
-      atPisp('exchange-accounts', participantWorkflowIds.exchange('accounts', accountsLookupId(dfspa.name, `alice@${dfspa.name}`))),
+      atPisp('exchange-accounts', participantWorkflowIds.exchange('accounts', accountsLookupId(dfspa.name, `alice.${dfspa.name}`))),
       atDfsp(dfspa, 'dfspAccounts-answered', accounts),
     ];
   },
@@ -135,7 +135,7 @@ export const connectorScenarios: Record<string, ConnectorScenario> = {
   payments: async ({ hub, dfspa, dfspb, pisp, app, link }) => {
     const { account, credential } = await link(dfspa, 'alice', 'GENERIC');
     const from = { bank: dfspa.name, account };
-    const bob = dfspb.bank.customerByUserId(`bob@${dfspb.name}`)!.msisdn;
+    const bob = dfspb.bank.customerByUserId(`bob.${dfspb.name}`)!.msisdn;
     const completed = await app.pay(from, bob, '10', credential);
     if (completed.outcome.body?.transactionStatus?.transactionState !== 'COMPLETED') throw new Error(`payment: ${JSON.stringify(completed.outcome.body)}`);
     const rejected = await app.pay(from, bob, '7', 'REJECTED');
@@ -171,8 +171,8 @@ export const connectorScenarios: Record<string, ConnectorScenario> = {
 
   /** Bank A's own systems send Alice's money to Bob at bank B on its outbound API: lookup, quote and transfer, each answered by bank B. */
   transfer: async ({ dfspa, dfspb }) => {
-    const bob = dfspb.bank.customerByUserId(`bob@${dfspb.name}`)!.msisdn;
-    const alice = dfspa.bank.customerByUserId(`alice@${dfspa.name}`)!.msisdn;
+    const bob = dfspb.bank.customerByUserId(`bob.${dfspb.name}`)!.msisdn;
+    const alice = dfspa.bank.customerByUserId(`alice.${dfspa.name}`)!.msisdn;
     const { status, body: transfer } = await callApi(dfspa.connector.outboundUrl, 'POST', '/transfers', {
       homeTransactionId: crypto.randomUUID(),
       from: { idType: 'MSISDN', idValue: alice },
@@ -206,7 +206,7 @@ export const connectorScenarios: Record<string, ConnectorScenario> = {
       destination: dfspa.name,
       body: {
         consentRequestId,
-        userId: `bob@${dfspa.name}`,
+        userId: `bob.${dfspa.name}`,
         scopes: [{ address: `${dfspa.name}.bob.1`, actions: ['ACCOUNTS_TRANSFER'] }],
         authChannels: ['OTP'],
         callbackUri: 'https://pisp.example.org/linked',

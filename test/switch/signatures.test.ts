@@ -261,6 +261,23 @@ test("a signed FSPIOP-URI that holds the switch's host before the path, as Mojal
   t.is(elsewhere.body.errorInformation.errorCode, '3105');
 });
 
+test("a third-party authorization signed as Mojaloop's signer cuts its path (/authorizations/{ID}, as the thirdparty-sdk signs it) is this request's; another ID's is not", async (t) => {
+  const pisp = await participant();
+  const dfsp = await participant();
+  const authorizationRequestId = crypto.randomUUID();
+  const answer = (uri: string) => ({
+    source: pisp.name,
+    destination: dfsp.name,
+    body: { responseType: 'REJECTED' },
+    headers: { 'fspiop-uri': uri },
+  });
+  const urlPath = `/thirdpartyRequests/authorizations/${authorizationRequestId}`;
+  t.is((await send('PUT', urlPath, answer(`/authorizations/${authorizationRequestId}`))).status, 200);
+  const elsewhere = await send('PUT', urlPath, answer(`/authorizations/${crypto.randomUUID()}`));
+  t.is(elsewhere.status, 400);
+  t.is(elsewhere.body.errorInformation.errorCode, '3105');
+});
+
 test('the admin API refuses what cannot be a key or a setting, and a participant it does not know', async (t) => {
   const dfsp = await participant();
   const put = (body: unknown, name = dfsp.name) => hub.admin.call('PUT', `/participants/${name}/jws`, body);

@@ -55,7 +55,7 @@ function nameOf(m: Message): string {
   return `${METHODS[m.kind]} /${m.resource}${m.kind === 'request' ? '' : `/${id}`}${m.kind === 'error' ? '/error' : ''}${m.variant ? ` (${m.variant})` : ''}`;
 }
 
-/** Its path, the ID percent-encoded in its segment as the switch passes it on (`alice@example.org` as `alice%40example.org`). */
+/** Its path, the ID percent-encoded in its segment as the switch passes it on (`alice.example.org` as `alice%40example.org`). */
 const pathOf = (m: Message, id = m.id) =>
   m.kind === 'request' ? `/${m.resource}` : `/${m.resource}/${encodeURIComponent(id)}${m.kind === 'error' ? '/error' : ''}`;
 /** Where the switch reports a message it cannot deliver: PUT /{resource}/{ID}/error to its sender. */

@@ -97,7 +97,7 @@ export interface ThirdpartyTransactionIDApproveRequest {
 }
 export type ThirdpartyTransactionIDApproveResponse =
   | {
-      transactionStatus: thirdparty.Schemas.ThirdpartyRequestsTransactionsIDPatchResponse & { transactionRequestId: string };
+      transactionStatus: thirdparty.Schemas.ThirdpartyRequestsTransactionsIDPatchResponse;
       currentState: 'transactionStatusReceived';
     }
   | Errored;

@@ -175,7 +175,8 @@ export async function pispTransaction({ requestTimeoutMs }: PispConversationInpu
     return ended('errored');
   }
   const transactionStatus = outcome.body as ThirdpartyRequestsTransactionsIDPatchResponse;
-  if (!answered) approval.answer({ transactionStatus: { transactionRequestId, ...transactionStatus }, currentState: 'transactionStatusReceived' });
+  // The DFSP's PATCH as it came, as the SDK answers it.
+  if (!answered) approval.answer({ transactionStatus, currentState: 'transactionStatusReceived' });
   reach({ currentState: 'transactionStatusReceived', transactionStatus, transactionRequestState: transactionStatus.transactionRequestState });
   return ended('transactionStatusReceived');
 }

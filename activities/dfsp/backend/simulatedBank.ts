@@ -33,7 +33,7 @@ export interface SimulatedCustomer {
 export function sampleCustomers(fspId: string, currency = 'USD', msisdnPrefix = '2771380391'): SimulatedCustomer[] {
   return [
     {
-      userId: `alice@${fspId}`,
+      userId: `alice.${fspId}`,
       msisdn: `${msisdnPrefix}1`,
       firstName: 'Alice',
       lastName: 'Alpaca',
@@ -42,7 +42,7 @@ export function sampleCustomers(fspId: string, currency = 'USD', msisdnPrefix = 
       accounts: [{ accountId: `${fspId}.alice.1`, nickname: 'Alice everyday', currency, balance: '1000' }],
     },
     {
-      userId: `bob@${fspId}`,
+      userId: `bob.${fspId}`,
       msisdn: `${msisdnPrefix}2`,
       firstName: 'Bob',
       lastName: 'Bonobo',
