@@ -16,6 +16,8 @@ import { Settlements } from './settlement/settlements';
 import { SettlementWindows } from './settlement/windows';
 import { Notifications } from './notifications/notifications';
 import { readSigningKey } from '../platform/jws';
+import { MessageLog } from './trace/messageLog';
+import { Traces } from './trace/traces';
 
 /** The hub's stateful services over one database, wired once per process. */
 export interface HubServices {
@@ -30,6 +32,7 @@ export interface HubServices {
   settlementWindows: SettlementWindows;
   settlements: Settlements;
   notifications: Notifications;
+  traces: Traces;
 }
 
 type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive' | 'jws' | 'smtp'>>;
@@ -52,6 +55,7 @@ export async function openHubServices(config: ServicesConfig): Promise<HubServic
     settlementWindows: new SettlementWindows(db),
     settlements: new Settlements(db, ledger, config.hubParticipantName),
     notifications: new Notifications(db, config.smtp),
+    traces: new Traces(db),
   };
 }
 
@@ -60,6 +64,8 @@ export interface Hub {
   services: HubServices;
   directory: ParticipantDirectory;
   sender: CallbackSender;
+  /** Every message the switch receives and delivers, for the operator's traces. */
+  messageLog: MessageLog;
   transactionRequests: TransactionRequestPolicy;
   authService: AuthServiceConfig;
   log: Logger;
@@ -80,7 +86,9 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const services = await openHubServices(options);
   const directory = new ParticipantDirectory(services.db, options.directoryTtlMs);
   const signingKeyPath = options.jws?.signingKeyPath;
+  const messageLog = new MessageLog(services.db, options.log);
   const sender = new CallbackSender({
+    messageLog,
     directory,
     log: options.log,
     hubId: options.hubParticipantName,
@@ -92,5 +100,9 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const defaults = loadConfig({});
   const transactionRequests = options.transactionRequests ?? defaults.transactionRequests;
   const authService = options.authService ?? defaults.authService;
-  return { services, directory, sender, transactionRequests, authService, log: options.log, close: () => services.db.close() };
+  const close = async () => {
+    await messageLog.flush();
+    await services.db.close();
+  };
+  return { services, directory, sender, messageLog, transactionRequests, authService, log: options.log, close };
 }

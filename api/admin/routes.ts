@@ -6,6 +6,7 @@ import type { Participants } from '../../activities/hub/participants/participant
 import type { SettlementModelRequest, SettlementModels } from '../../activities/hub/participants/settlementModels';
 import type { TransactionDetails } from '../../activities/hub/conversations/transactionDetails';
 import type { ParticipantSignatures } from '../../activities/hub/participants/signatureKeys';
+import type { Traces } from '../../activities/hub/trace/traces';
 import { Decimal, formatAmount, unrepresentableAmount } from '../../activities/hub/db/money';
 import { accountModelFor } from '../../activities/hub/settlement/models';
 import { readJsonBody } from '../http/body';
@@ -21,6 +22,7 @@ export interface AdminServices {
   settlementModels: SettlementModels;
   transactions: TransactionDetails;
   signatures: ParticipantSignatures;
+  traces: Traces;
   validator: AdminValidator;
 }
 

@@ -20,6 +20,8 @@ export type IndividualTransferResult = v1_1.Schemas.IndividualTransferResult;
 
 /** A transfer's state as FSPIOP names it (TransferState), kept in the switch's record of each transfer. */
 export type TransferState = v1_1.Schemas.TransferState;
+/** Every TransferState, as the switch records them. */
+export const TRANSFER_STATES = ['RECEIVED', 'RESERVED', 'COMMITTED', 'ABORTED'] as const satisfies readonly TransferState[];
 
 /**
  * Where a transaction request stands for the switch: REQUESTED until the payer FSP answers, then the last state the

@@ -12,6 +12,8 @@ import { HttpError } from '../http/httpError';
 import { observabilityRoutes, Health } from '../http/observability';
 import { errorMediaType, fspiopHeaders, Senders } from './headers';
 import { participantCertificate } from './participantCertificate';
+import { inboundMessageLog } from './messageLogging';
+import type { MessageLog } from '../../activities/hub/trace/messageLog';
 import { fspiopSignature } from './signature';
 import { LookupQueue } from './lookupQueue';
 import { ParticipantShares } from './participantShares';
@@ -27,6 +29,8 @@ export interface SwitchDependencies {
   sender: CallbackSender;
   temporal: Client;
   log: Logger;
+  /** Where the messages participants send are logged for the operator's traces; none in some tests. */
+  messageLog?: MessageLog;
 }
 
 /** Who may send through the switch: active participants other than the hub's own identities. */
@@ -67,6 +71,7 @@ export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRou
   const followUpShares = new ParticipantShares(deps.config.followUpShare ?? defaults.followUpShare);
   const routers = resources.map((resource) => resource({ ...deps, lookups, followUpShares }));
   return createGateway('switch', deps.log, [...routers, observabilityRoutes(health)], {
+    observe: deps.messageLog && inboundMessageLog(deps.messageLog),
     guards: [emptySegmentsUnknown],
     notOffered: (path) => NOT_OFFERED.includes(resourceOf(path)),
     errorMediaType: (ctx) => {

@@ -10,6 +10,8 @@ import { HttpError } from './httpError';
 import { httpTiming } from './observability';
 
 export interface GatewayOptions {
+  /** Sees each request and its final answer, refusals included (the switch's message log). */
+  observe?: Koa.Middleware;
   /** Run in order before the routers (the admin API's authentication, and its refusal of PATCH and DELETE everywhere). */
   guards?: Koa.Middleware[];
   /** Whether a path no router serves belongs to a service of the API that this hub does not offer (501, not 404). */
@@ -24,9 +26,10 @@ export interface GatewayOptions {
  * path no router knows.
  */
 export function createGateway(name: string, log: Logger, routers: Router[], options: GatewayOptions = {}): Koa {
-  const { guards = [], notOffered, errorMediaType } = options;
+  const { guards = [], notOffered, errorMediaType, observe } = options;
   const app = new Koa();
   app.use(httpTiming(name));
+  if (observe) app.use(observe);
   if (errorMediaType) {
     app.use(async (ctx, next) => {
       await next();

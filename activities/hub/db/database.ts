@@ -15,6 +15,7 @@ import { ParticipantJws1795000000700 } from './migrations/1795000000700-Particip
 import { ReservationExpiry1795000000800 } from './migrations/1795000000800-ReservationExpiry';
 import { Settlement1795000000900 } from './migrations/1795000000900-Settlement';
 import { Notifications1795000001000 } from './migrations/1795000001000-Notifications';
+import { MessageLog1795000001100 } from './migrations/1795000001100-MessageLog';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -29,6 +30,7 @@ export const migrations = [
   ReservationExpiry1795000000800,
   Settlement1795000000900,
   Notifications1795000001000,
+  MessageLog1795000001100,
 ];
 
 /**

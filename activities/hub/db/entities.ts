@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { moneyColumn } from './money';
 import { ConsentRecord, ConsentVerification, ThirdpartyCorrelation } from './thirdpartyEntities';
-import { BulkTransferItem, BulkTransferRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord } from './switchEntities';
+import { BulkTransferItem, BulkTransferRecord, MessageRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord } from './switchEntities';
 import { Settlement, SettlementParticipantAccount, SettlementSettlementWindow, SettlementWindow, SettlementWindowContent } from './settlementEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
@@ -178,11 +178,13 @@ export const entities = [
   SettlementSettlementWindow,
   SettlementParticipantAccount,
   Notification,
+  MessageRecord,
 ];
 
 export {
   BulkTransferItem,
   BulkTransferRecord,
+  MessageRecord,
   ConsentRecord,
   ConsentVerification,
   PartyLookup,

@@ -26,6 +26,9 @@ export class PartyLookup {
  * workflow has finished. The money itself is in ledger_transfer and journal_entry.
  */
 @Entity('transfer')
+@Index('IDX_transfer_payer_created', ['payerFsp', 'createdDate'])
+@Index('IDX_transfer_payee_created', ['payeeFsp', 'createdDate'])
+@Index('IDX_transfer_created', ['createdDate'])
 export class TransferRecord {
   @PrimaryColumn({ type: 'varchar', length: 64 }) transferId!: string;
   @Column({ type: 'varchar', length: 32 }) payerFsp!: string;
@@ -124,4 +127,26 @@ export class BulkTransferItem {
   /** Why the item was refused at prepare; it was then never sent to the payee. */
   @Column({ type: 'varchar', length: 4, nullable: true }) errorCode!: string | null;
   @Column({ type: 'varchar', length: 256, nullable: true }) errorDescription!: string | null;
+}
+
+/** A message the switch received or delivered (api/contracts/messageLog.ts), kept for tracing. */
+@Entity('message')
+@Index('IDX_message_conversation', ['conversation', 'id'])
+export class MessageRecord {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'varchar', length: 300 }) conversation!: string;
+  @Column({ type: 'varchar', length: 3 }) direction!: 'in' | 'out';
+  @Column({ type: 'varchar', length: 8 }) method!: string;
+  @Column({ type: 'varchar', length: 1000 }) target!: string;
+  @Column({ type: 'varchar', length: 32, nullable: true }) source!: string | null;
+  @Column({ type: 'varchar', length: 32, nullable: true }) destination!: string | null;
+  /** JSON of the headers. */
+  @Column({ type: 'text' }) headers!: string;
+  @Column({ type: 'text', nullable: true }) body!: string | null;
+  @Column({ type: 'int', nullable: true }) status!: number | null;
+  @Column({ type: 'varchar', length: 1000, nullable: true }) error!: string | null;
+  /** From the W3C traceparent it carried: a participant's trace finds the conversation. */
+  @Index('IDX_message_trace') @Column({ type: 'varchar', length: 32, nullable: true }) traceId!: string | null;
+  @Column(timestamp) createdDate!: Date;
+  @Column({ type: 'int' }) durationMs!: number;
 }

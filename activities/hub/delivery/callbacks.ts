@@ -7,6 +7,8 @@ import type { ParticipantDirectory } from './directory';
 import { HubError } from '../../platform/hubError';
 import { Agents, HttpMethod, httpExchange, isCallback, isRedirect, originatedHeaders } from '../../platform/fspiopHttp';
 import { sign } from '../../platform/jws';
+import { conversationOf } from '../../../api/contracts/messageLog';
+import type { MessageLog } from '../trace/messageLog';
 
 /** One HTTP message from the switch to a participant: a forwarded request, a callback or a notification. */
 export interface Delivery {
@@ -59,14 +61,25 @@ export class CallbackSender {
   private readonly agents?: Agents;
   /** The hub's JWS key (JWS_SIGNING_KEY_PATH): what the hub originates is signed with it; without one, nothing is. */
   private readonly signingKey?: KeyObject;
+  /** Where every delivery is logged for the operator's traces, answered or not. */
+  private readonly messageLog?: MessageLog;
 
-  constructor(options: { directory: ParticipantDirectory; log: Logger; hubId: string; timeoutMs?: number; agents?: Agents; signingKey?: KeyObject }) {
+  constructor(options: {
+    directory: ParticipantDirectory;
+    log: Logger;
+    hubId: string;
+    timeoutMs?: number;
+    agents?: Agents;
+    signingKey?: KeyObject;
+    messageLog?: MessageLog;
+  }) {
     this.directory = options.directory;
     this.log = options.log;
     this.hubId = options.hubId;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.agents = options.agents;
     this.signingKey = options.signingKey;
+    this.messageLog = options.messageLog;
   }
 
   async url(delivery: Delivery): Promise<string> {
@@ -98,11 +111,15 @@ export class CallbackSender {
     // body. What it passes on keeps its sender's signature.
     if (delivery.fromHub && this.signingKey && body !== undefined) headers['fspiop-signature'] = await sign(headers, body, this.signingKey);
     let status: number;
+    const started = Date.now();
     try {
       ({ status } = await httpExchange(target, delivery.method, headers, body, this.timeoutMs, this.agents));
     } catch (error) {
-      throw new DeliveryError(`${delivery.method} ${url} failed: ${(error as Error).message}`);
+      const failure = `${delivery.method} ${url} failed: ${(error as Error).message}`;
+      this.logDelivery(delivery, target, headers, body, started, { error: failure });
+      throw new DeliveryError(failure);
     }
+    this.logDelivery(delivery, target, headers, body, started, { status });
     this.log.debug({ to: delivery.to, method: delivery.method, url, status }, 'delivered');
     if (isRedirect(status)) {
       this.log.warn({ to: delivery.to, method: delivery.method, url, status }, 'redirect not followed: the endpoint needs manual investigation');
@@ -113,6 +130,33 @@ export class CallbackSender {
       // The participant refused the message itself; sending it again would not change its mind.
       throw new HubError('destinationCommunicationError', `${delivery.method} ${url} answered ${status}`);
     }
+  }
+
+  private logDelivery(
+    delivery: Delivery,
+    target: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    started: number,
+    outcome: { status?: number; error?: string },
+  ): void {
+    if (!this.messageLog) return;
+    const conversation = conversationOf(delivery.method, target.pathname, delivery.body ?? postedBody(delivery));
+    if (!conversation) return;
+    this.messageLog.record({
+      direction: 'out',
+      conversation,
+      method: delivery.method,
+      target: target.href,
+      source: headers['fspiop-source'],
+      destination: delivery.to,
+      headers,
+      body,
+      ...outcome,
+      error: outcome.error ?? (outcome.status !== undefined && outcome.status >= 300 ? `answered ${outcome.status}` : undefined),
+      at: new Date(started),
+      durationMs: Date.now() - started,
+    });
   }
 
   /** For deliveries made outside a workflow (stateless lookups): a few attempts with exponential backoff. */
@@ -141,4 +185,14 @@ function forwardedHeaders(delivery: Delivery): Record<string, string> {
   if (!(delivery.rawBody !== undefined && headers['fspiop-signature'])) headers['fspiop-destination'] = delivery.to;
   if (isCallback(delivery.method, (THIRDPARTY_ENDPOINT_TYPES as readonly string[]).includes(delivery.endpointType))) delete headers.accept;
   return headers;
+}
+
+/** A forwarded POST's body, read only for the ID of the conversation it starts (its path names none). */
+function postedBody(delivery: Delivery): unknown {
+  if (delivery.method !== 'POST' || delivery.rawBody === undefined) return undefined;
+  try {
+    return JSON.parse(delivery.rawBody);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,64 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { TransferSearch } from '../../activities/hub/trace/traces';
+import { HubError } from '../../activities/platform/hubError';
+import { TRANSFER_STATES } from '../contracts/bodies';
+import { HttpError } from '../http/httpError';
+import type { AdminServices } from './routes';
+
+/**
+ * The operator's transfer search and traces, additions to central-ledger's admin API (the console reads them):
+ * GET /transfers?… finds transfers, newest first; GET /transfers/{id}/trace is one transfer's every message, its
+ * quote and the request it answers, its ledger postings and its states; GET /deliveries/failing, the participants the
+ * switch has lately failed to deliver to (15 minutes, or since `since`).
+ */
+export function traceRoutes({ traces }: Pick<AdminServices, 'traces'>): Router {
+  const router = new Router();
+  router.get('/transfers', async (ctx) => {
+    ctx.body = await traces.search(searchOf(ctx));
+  });
+  router.get('/deliveries/failing', async (ctx) => {
+    const since = ctx.query.since === undefined ? new Date(Date.now() - 15 * 60_000) : new Date(String(ctx.query.since));
+    if (Number.isNaN(since.getTime())) throw new HttpError(400, 'malformedSyntax', 'since must be a date and time (ISO 8601)');
+    ctx.body = await traces.failingDeliveries(since);
+  });
+  router.get('/transfers/:id/trace', async (ctx) => {
+    const trace = await traces.transfer(ctx.params.id);
+    if (!trace) throw new HubError('idNotFound', `the switch knows no transfer ${ctx.params.id.slice(0, 64)}`);
+    ctx.body = trace;
+  });
+  return router;
+}
+
+function searchOf(ctx: Context): TransferSearch {
+  const text = (name: string, max = 64): string | undefined => {
+    const value = ctx.query[name];
+    if (value === undefined || value === '') return undefined;
+    if (typeof value !== 'string' || value.length > max) throw new HttpError(400, 'malformedSyntax', `${name} must be one value of at most ${max} characters`);
+    return value;
+  };
+  const date = (name: string): Date | undefined => {
+    const value = text(name);
+    if (value === undefined) return undefined;
+    const parsed = new Date(value);
+    if (Number.isNaN(parsed.getTime())) throw new HttpError(400, 'malformedSyntax', `${name} must be a date and time (ISO 8601)`);
+    return parsed;
+  };
+  const state = text('state');
+  if (state !== undefined && !(TRANSFER_STATES as readonly string[]).includes(state))
+    throw new HttpError(400, 'malformedSyntax', `state must be one of ${TRANSFER_STATES.join(', ')}`);
+  const limit = text('limit');
+  if (limit !== undefined && !/^[1-9]\d{0,3}$/.test(limit)) throw new HttpError(400, 'malformedSyntax', 'limit must be a whole number from 1');
+  return {
+    transferId: text('transferId'),
+    payerFsp: text('payerFsp', 32),
+    payeeFsp: text('payeeFsp', 32),
+    state,
+    currency: text('currency', 3),
+    from: date('fromDateTime'),
+    to: date('toDateTime'),
+    expiredBefore: date('expiredBefore'),
+    traceId: text('traceId', 32),
+    limit: limit === undefined ? undefined : Number(limit),
+  };
+}

@@ -1,0 +1,41 @@
+import type { Middleware } from 'koa';
+import { conversationOf } from '../contracts/messageLog';
+import type { MessageLog } from '../../activities/hub/trace/messageLog';
+import { FORWARDED_HEADERS } from './headers';
+
+/**
+ * Logs every message a participant sends the switch that names a conversation (api/contracts/messageLog.ts), with the
+ * FSPIOP headers and body it came with and the answer it got (a refusal's ErrorInformation too), once it is answered.
+ * It runs outside the error handling, so a refused message is logged with the status it was refused with.
+ */
+export function inboundMessageLog(messageLog: MessageLog): Middleware {
+  return async (ctx, next) => {
+    const started = Date.now();
+    try {
+      await next();
+    } finally {
+      const read = (await Promise.resolve(ctx.state.jsonBody).catch(() => undefined)) as { body: unknown; text: string } | undefined;
+      const conversation = conversationOf(ctx.method, ctx.path, read?.body);
+      if (conversation) {
+        const headers = Object.fromEntries(
+          FORWARDED_HEADERS.flatMap((name) => (typeof ctx.get(name) === 'string' && ctx.get(name) !== '' ? [[name, ctx.get(name)]] : [])),
+        );
+        const refusal = (ctx.body as { errorInformation?: { errorCode?: string; errorDescription?: string } } | undefined)?.errorInformation;
+        messageLog.record({
+          direction: 'in',
+          conversation,
+          method: ctx.method,
+          target: ctx.url,
+          source: headers['fspiop-source'],
+          destination: headers['fspiop-destination'],
+          headers,
+          body: read?.text || undefined,
+          status: ctx.status,
+          error: ctx.status >= 400 && refusal ? `${refusal.errorCode} ${refusal.errorDescription}` : undefined,
+          at: new Date(started),
+          durationMs: Date.now() - started,
+        });
+      }
+    }
+  };
+}

@@ -1,0 +1,118 @@
+import crypto from 'node:crypto';
+import test from 'ava';
+import type { TransferTrace } from '../../api/contracts/trace';
+import type { SimulatedDfsp } from '../helpers/dfsp';
+import { QuotedPayments } from '../helpers/quotedPayments';
+import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
+
+let hub: SwitchHarness;
+useSwitch(test, (started) => {
+  hub = started;
+  payments = new QuotedPayments(hub);
+});
+
+const TRACE_ID = () => crypto.randomBytes(16).toString('hex');
+let payments: QuotedPayments;
+
+const pay = async (payer: SimulatedDfsp, payee: SimulatedDfsp, amount: string, traceId: string) =>
+  (await payments.pay(payer, payee, amount, traceId)).transferId;
+
+/**
+ * The transfer's trace once it holds `count` messages: the switch logs a delivery once its answer is in, which may be
+ * just after the participant has acted on it.
+ */
+async function traceWith(transferId: string, count: number): Promise<TransferTrace> {
+  for (let attempt = 0; ; attempt++) {
+    await hub.hub.messageLog.flush();
+    const answer = await hub.admin.call('GET', `/transfers/${transferId}/trace`);
+    if (answer.status === 200 && (answer.body.messages.length >= count || attempt >= 50)) return answer.body as TransferTrace;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test("a transfer's trace shows each of its messages and its quote's, in and out, in order, with headers and bodies; its postings and its states", async (t) => {
+  const [payer, payee] = [await hub.provision(), await hub.provision()];
+  payments.quotes(payee);
+  const traceId = TRACE_ID();
+  const transferId = await pay(payer, payee, '42', traceId);
+  const trace = await traceWith(transferId, 8);
+  t.like(trace.transfer, { transferId, payerFsp: payer.name, payeeFsp: payee.name, amount: { amount: '42', currency: 'USD' }, state: 'COMMITTED' });
+  const quoteId = (trace.transaction as { quoteId: string }).quoteId;
+  t.deepEqual(
+    trace.conversations.map(({ kind, id, workflowId, state }) => ({ kind, id, workflowId, state })),
+    [
+      { kind: 'transfer', id: transferId, workflowId: `transfer/${transferId}`, state: 'COMMITTED' },
+      { kind: 'quote', id: quoteId, workflowId: `quote/${quoteId}`, state: 'ACCEPTED' },
+    ],
+  );
+  t.deepEqual(
+    trace.messages.map((m) => `${m.direction} ${m.method} ${m.conversation} ${m.source}→${m.destination} ${m.status}`),
+    [
+      `in POST quotes/${quoteId} ${payer.name}→${payee.name} 202`,
+      `out POST quotes/${quoteId} ${payer.name}→${payee.name} 202`,
+      `in PUT quotes/${quoteId} ${payee.name}→${payer.name} 200`,
+      `out PUT quotes/${quoteId} ${payee.name}→${payer.name} 200`,
+      `in POST transfers/${transferId} ${payer.name}→${payee.name} 202`,
+      `out POST transfers/${transferId} ${payer.name}→${payee.name} 202`,
+      `in PUT transfers/${transferId} ${payee.name}→${payer.name} 200`,
+      `out PUT transfers/${transferId} ${payee.name}→${payer.name} 200`,
+    ],
+  );
+  const [posted, forwarded] = trace.messages.filter((m) => m.conversation === `transfers/${transferId}` && m.method === 'POST');
+  t.is(posted.headers.traceparent.split('-')[1], traceId, "the payer's traceparent is kept with its message");
+  t.like(posted.body, { transferId, amount: { amount: '42', currency: 'USD' } });
+  t.is(forwarded.headers.traceparent, posted.headers.traceparent, 'and passed on unchanged');
+  t.regex(forwarded.target, /\/transfers$/, 'where the switch delivered it');
+  t.deepEqual(
+    trace.journal.map(({ phase, participant, ledgerAccountType, postedAmount, reservedAmount }) => ({
+      phase,
+      participant,
+      ledgerAccountType,
+      postedAmount,
+      reservedAmount,
+    })),
+    [
+      { phase: 'RESERVE', participant: payer.name, ledgerAccountType: 'POSITION', postedAmount: '0', reservedAmount: '42' },
+      { phase: 'COMMIT', participant: payer.name, ledgerAccountType: 'POSITION', postedAmount: '42', reservedAmount: '-42' },
+      { phase: 'COMMIT', participant: payee.name, ledgerAccountType: 'POSITION', postedAmount: '-42', reservedAmount: '0' },
+    ],
+  );
+  t.deepEqual(
+    trace.timeline.map((step) => step.state),
+    ['RECEIVED', 'RESERVED', 'COMMITTED'],
+  );
+  t.true(trace.timeline.every((step, i) => i === 0 || step.at >= trace.timeline[i - 1].at));
+});
+
+test('an operator finds transfers by payer, payee, state, currency, time and by the trace ID a participant sent, newest first', async (t) => {
+  const [payer, payee, other] = [await hub.provision(), await hub.provision(), await hub.provision()];
+  payments.quotes(payee);
+  payments.quotes(other);
+  const since = new Date();
+  const traceId = TRACE_ID();
+  const first = await pay(payer, payee, '11', TRACE_ID());
+  const second = await pay(payer, other, '12', traceId);
+  await hub.hub.messageLog.flush();
+  const found = async (query: string) => ((await hub.admin.call('GET', `/transfers?${query}`)).body as Array<{ transferId: string }>).map((s) => s.transferId);
+
+  t.deepEqual(await found(`payerFsp=${payer.name}`), [second, first]);
+  t.deepEqual(await found(`payeeFsp=${other.name}`), [second]);
+  t.deepEqual(await found(`payerFsp=${payer.name}&state=COMMITTED&currency=USD&fromDateTime=${since.toISOString()}`), [second, first]);
+  t.deepEqual(await found(`payerFsp=${payer.name}&toDateTime=${since.toISOString()}`), []);
+  t.deepEqual(await found(`traceId=${traceId}`), [second]);
+  t.deepEqual(await found(`transferId=${first}`), [first]);
+  t.deepEqual(await found(`payerFsp=${payer.name}&limit=1`), [second]);
+  const [summary] = (await hub.admin.call('GET', `/transfers?transferId=${first}`)).body;
+  t.like(summary, { payerFsp: payer.name, payeeFsp: payee.name, amount: { amount: '11', currency: 'USD' }, state: 'COMMITTED' });
+});
+
+test('a search it cannot read is refused 3101, and a transfer the switch never saw has no trace (3200)', async (t) => {
+  const badDate = await hub.admin.call('GET', '/transfers?fromDateTime=yesterday');
+  t.is(badDate.status, 400);
+  t.is(badDate.body.errorInformation.errorCode, '3101');
+  const badState = await hub.admin.call('GET', '/transfers?state=LOST');
+  t.is(badState.body.errorInformation.errorCode, '3101');
+  const unknown = await hub.admin.call('GET', `/transfers/${crypto.randomUUID()}/trace`);
+  t.is(unknown.status, 400);
+  t.is(unknown.body.errorInformation.errorCode, '3200');
+});
