@@ -29,7 +29,11 @@ async function main(): Promise<void> {
   ];
   const settlement = { ...services, validator: new SettlementValidator(), temporal: { client: temporal, taskQueue: config.taskQueue } };
   const admin = await serve(
-    createAdminApp({ ...services, validator: new AdminValidator() }, log, health, config.adminAccess, settlement),
+    createAdminApp({ ...services, validator: new AdminValidator() }, log, health, config.adminAccess, settlement, {
+      temporalUiUrl: config.temporalUiUrl,
+      namespace: config.temporalNamespace,
+      hub: config.hubParticipantName,
+    }),
     config.adminPort,
     config.host,
     adminTls,

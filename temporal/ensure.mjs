@@ -5,7 +5,7 @@
 //   1. npm dependencies: `npm ci` (or `npm install` without a lockfile) when node_modules is missing or
 //      package-lock.json is newer than node_modules/.package-lock.json. Native addons (better-sqlite3) are
 //      compiled from source against the local Node headers: prebuilt downloads are not reachable everywhere.
-//   2. TypeScript: `tsc -p <repo>` (incremental) into dist/.
+//   2. TypeScript: `tsc -p <repo>` (incremental) into dist/, and the console's browser code into dist/console/.
 //   3. the Temporal CLI for the dev server (temporal/cli.mjs).
 //
 // Plain Node ESM with no npm dependencies: it runs before node_modules exists.
@@ -101,8 +101,9 @@ async function compileTypeScript(log) {
   const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
   if (!existsSync(tsc)) throw new Error(`TypeScript is not installed (${tsc} is missing); run npm install`);
   const t = Date.now();
-  log('ensure: compiling TypeScript (tsc -p .)');
+  log("ensure: compiling TypeScript (tsc -p ., and the console's browser code: tsc -p api/console/web)");
   await run(process.execPath, [tsc, '-p', REPO], { what: 'tsc' });
+  await run(process.execPath, [tsc, '-p', join(REPO, 'api', 'console', 'web')], { what: 'tsc (console)' });
   log(`ensure: compiled (${secondsSince(t)})`);
 }
 

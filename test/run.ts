@@ -1,6 +1,7 @@
 // `npm test` entry (after temporal/ensure.mjs has installed, compiled and fetched the CLI):
 // one in-memory, headless Temporal dev server on a free port for the whole run, then ava. Workflow tests of timers
-// start Temporal's time-skipping test server of their own (TEMPORAL_TEST_SERVER, installed here on first run).
+// start Temporal's time-skipping test server of their own (TEMPORAL_TEST_SERVER, installed here on first run); the
+// console's browser tests drive Debian's Chromium (CHROMIUM_PATH, installed here when missing).
 //
 //   node dist/test/run.js [ava args…]        e.g. npm test -- --match '*transfer*'
 //
@@ -15,6 +16,7 @@ import { timeSkippingServerPath } from '../temporal/testServer';
 import { workflowsPath } from '../worker/createWorker';
 import { writeWorkflowBundle } from '../worker/workflowBundle';
 import { connectorWorkflowsPaths } from './helpers/connectors';
+import { chromiumPath } from './helpers/chromium';
 
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -41,6 +43,7 @@ async function main(): Promise<number> {
 
   try {
     const testServer = await timeSkippingServerPath(log);
+    const chromium = chromiumPath(log);
     server = await startDevServer({ cliPath: await temporalCliPath(log), ui: false, log });
     // Bundle each worker's workflows once for the whole run instead of once per test file.
     const bundles: Record<string, string> = {};
@@ -53,7 +56,14 @@ async function main(): Promise<number> {
     const child = spawn(process.execPath, [avaCli, ...process.argv.slice(2)], {
       cwd: repo,
       stdio: 'inherit',
-      env: { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', TEMPORAL_TEST_SERVER: testServer ?? '', ...bundles },
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: server.address,
+        TEMPORAL_NAMESPACE: 'default',
+        TEMPORAL_TEST_SERVER: testServer ?? '',
+        CHROMIUM_PATH: chromium ?? '',
+        ...bundles,
+      },
     });
     ava = child;
     const code = await new Promise<number>((resolve) => {

@@ -14,6 +14,11 @@ export interface HubConfig {
   /** How the hub's processes prove themselves to Temporal's frontend and check it; undefined: plain gRPC. */
   temporalTls?: TemporalTlsConfig;
   temporalNamespace: string;
+  /**
+   * TEMPORAL_UI_URL: where operators open the Temporal UI, which the console links each conversation to; by default
+   * the UI `npm start`'s dev server serves (TEMPORAL_UI_PORT, 8233) when the hub runs its own Temporal.
+   */
+  temporalUiUrl?: string;
   taskQueue: string;
   /**
    * The hub's one identity, as in Mojaloop: the participant that owns the HUB_* accounts and the FSPIOP-Source
@@ -252,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     temporalAddress: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
     temporalTls: temporalTlsConfig(env),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalUiUrl: env.TEMPORAL_UI_URL || (env.TEMPORAL_ADDRESS ? undefined : `http://127.0.0.1:${env.TEMPORAL_UI_PORT || 8233}`),
     taskQueue: env.TEMPORAL_TASK_QUEUE || DEFAULT_TASK_QUEUE,
     hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',
     newParticipantsActive: flag(env, 'NEW_PARTICIPANTS_ACTIVE'),

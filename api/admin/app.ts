@@ -7,11 +7,13 @@ import { observabilityRoutes, Health } from '../http/observability';
 import { adminAuthentication } from './authentication';
 import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './routes';
 import { signatureRoutes } from './signatures';
+import { traceRoutes } from './traceRoutes';
+import { consoleRoutes, isConsoleAsset, type ConsoleSettings } from '../console/routes';
 import { settlementRoutes, type SettlementApi } from '../settlement/routes';
 
 /**
  * The hub administration API (Document 3) with central-ledger's bodies, and with `settlement` Mojaloop's settlement
- * API (central-settlement's) under /v2, behind the same authentication. Only GET, POST and PUT exist
+ * API (central-settlement's) under /v2, behind the same authentication; the operator's console (/console) over both. Only GET, POST and PUT exist
  * here: any other method is 405, an unknown path 404 (3002), both with ErrorInformation. With credentials in
  * `access`, a caller must show one first (401, 403), whatever it asks.
  */
@@ -21,13 +23,16 @@ export function createAdminApp(
   health: Health,
   access: AdminAccessConfig = { tokens: [] },
   settlement?: SettlementApi,
+  consoleSettings: ConsoleSettings = { namespace: 'default', hub: 'Hub' },
 ): Koa {
-  const authenticate = adminAuthentication(access);
+  const authenticate = adminAuthentication(access, isConsoleAsset);
   const routers = [
     participantRoutes(services),
     signatureRoutes(services),
     settlementModelRoutes(services),
     transactionRoutes(services),
+    traceRoutes(services),
+    consoleRoutes(consoleSettings),
     observabilityRoutes(health),
     ...(settlement ? [settlementRoutes(settlement, health)] : []),
   ];

@@ -18,16 +18,17 @@ function certificateOf(ctx: Context): 'none' | 'accepted' | 'refused' {
  * admin CA signed, or `Authorization: Bearer <token>` with a configured token. As Document 3 has it, a request with
  * neither is 401 Unauthorized (authentication required), one whose credential is wrong 403 Forbidden (denied now
  * and later: sending it again will not help). `/health` stays open: orchestrators' probes carry no credentials, and
- * it tells nothing but whether the hub is up.
+ * it tells nothing but whether the hub is up; and so does what `alsoOpen` names (the console's page and scripts, which
+ * hold no data).
  */
-export function adminAuthentication(access: AdminAccessConfig): Middleware | undefined {
+export function adminAuthentication(access: AdminAccessConfig, alsoOpen: (urlPath: string) => boolean = () => false): Middleware | undefined {
   if (access.tokens.length === 0 && !access.clientCaPath) return undefined;
   // Compared as digests of one length, in constant time, so the time of a refusal says nothing of a token.
   const accepted = access.tokens.map(digest);
   const challenge = access.tokens.length > 0 ? 'Bearer realm="hub-admin"' : undefined;
   const credentials = [challenge && 'a bearer token', access.clientCaPath && 'a client certificate'].filter(Boolean).join(' or ');
   return async (ctx, next) => {
-    if (ctx.path === '/health') return next();
+    if (ctx.path === '/health' || alsoOpen(ctx.path)) return next();
     const certificate = certificateOf(ctx);
     if (certificate === 'accepted') return next();
     const bearer = /^Bearer +([^\s]+) *$/i.exec(ctx.get('Authorization'));

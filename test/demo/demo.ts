@@ -93,6 +93,7 @@ async function story(scheme: Scheme): Promise<void> {
   ) => {
     say(`\n# ${title}`);
     const before = await positions(scheme);
+    const started = new Date().toISOString();
     const paid = await app.pay({ bank: payerBank, account: payer.account }, payee, amount, decision);
     const after = await positions(scheme);
     const status = paid.outcome.body?.transactionStatus;
@@ -106,6 +107,9 @@ async function story(scheme: Scheme): Promise<void> {
       [payerBank, participantWorkflowIds.dfspThirdpartyTransaction(paid.transactionRequestId)],
       ['default', workflowIds.thirdpartyTransaction(paid.transactionRequestId)],
     ]);
+    // The payer bank's transfer of it, if it made one: its trace in the operator's console.
+    const [transfer] = (await adminCall(scheme.hub.adminUrl, 'GET', `/transfers?payerFsp=${payerBank}&fromDateTime=${started}&limit=1`)).body ?? [];
+    say(`      ${transfer ? `${scheme.hub.adminUrl}/console#/transfers/${transfer.transferId}` : 'no transfer was made'}`);
     return paid;
   };
 
@@ -137,6 +141,7 @@ async function main(): Promise<number> {
   );
   try {
     say(`  hub: switch ${scheme.hub.switchUrl}, admin ${scheme.hub.adminUrl}, Temporal UI ${scheme.hub.temporal.uiUrl}`);
+    say(`  the operator's console: ${scheme.hub.adminUrl}/console (each payment below links to its trace there)`);
     for (const connector of Object.values(scheme.connectors))
       say(`  ${connector.id} (${connector.role} connector): inbound ${connector.inboundUrl}, outbound ${connector.outboundUrl}, namespace ${connector.id}`);
     say(`  onboarded through the admin API: ${DFSPA} and ${DFSPB} with a Net Debit Cap of 10000 and 5000 ${CURRENCY} deposited; ${PISP} without funds`);

@@ -82,6 +82,8 @@ export async function startHubProcesses(options: { log: Log; logDir: string; ui?
     ADMIN_PORT: String(adminPort),
     NEW_PARTICIPANTS_ACTIVE: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+    // The console links each conversation to the UI of this dev server.
+    ...(temporal.uiUrl && { TEMPORAL_UI_URL: temporal.uiUrl }),
     ...options.env,
   };
   const names = ['hub-worker', 'hub-gateway'];

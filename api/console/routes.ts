@@ -1,0 +1,53 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import Router from '@koa/router';
+import { repoRoot } from '../../activities/platform/config';
+import { HttpError } from '../http/httpError';
+
+/** What the console needs to know of this hub beyond the admin API: where each conversation opens in the Temporal UI. */
+export interface ConsoleSettings {
+  temporalUiUrl?: string;
+  namespace: string;
+  /** The hub's own participant (HUB_PARTICIPANT_NAME), which the console does not offer to deactivate. */
+  hub: string;
+}
+
+/** The page and its stylesheet, as written; its scripts, as the project's build compiles them (api/console/web/tsconfig.json). */
+const PAGES = path.join(repoRoot, 'api', 'console', 'web');
+const SCRIPTS = path.join(repoRoot, 'dist', 'console', 'api', 'console', 'web');
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
+
+/** A file the console is made of: its name alone, so no path leaves the two folders. */
+const ASSET = /^[a-z][a-zA-Z]*\.(?:css|js)$/;
+
+/**
+ * The operator's console at /console: a page of the hub's own (no CDN: everything it loads is served here) whose
+ * scripts call the admin API with the operator's credential. The page and its files are served to anyone, as they
+ * hold no data; every figure on it comes from the admin API, behind its authentication.
+ */
+export function consoleRoutes(settings: ConsoleSettings): Router {
+  const router = new Router();
+  const page = async (ctx: { type: string; body: unknown }) => {
+    ctx.type = TYPES['.html'];
+    ctx.body = await fs.readFile(path.join(PAGES, 'index.html'));
+  };
+  router.get('/console', page);
+  router.get('/console/', page);
+  router.get('/console/settings', (ctx) => {
+    ctx.body = settings;
+  });
+  router.get('/console/:file', async (ctx) => {
+    const { file } = ctx.params;
+    if (!ASSET.test(file)) throw new HttpError(404, 'unknownUri', `no console file ${file.slice(0, 64)}`);
+    const extension = path.extname(file);
+    const body = await fs.readFile(path.join(extension === '.js' ? SCRIPTS : PAGES, file)).catch(() => undefined);
+    if (!body) throw new HttpError(404, 'unknownUri', `no console file ${file}`);
+    ctx.type = TYPES[extension];
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = body;
+  });
+  return router;
+}
+
+/** The console's files, which authentication lets through: everything under /console but its settings. */
+export const isConsoleAsset = (urlPath: string) => urlPath === '/console' || urlPath === '/console/' || ASSET.test(urlPath.replace(/^\/console\//, ''));

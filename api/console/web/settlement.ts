@@ -1,0 +1,220 @@
+import { call, download, expectOk, get } from './api.js';
+import { fields, h, show, when } from './dom.js';
+import type { View } from './view.js';
+
+interface Window {
+  settlementWindowId: number;
+  state: string;
+  reason?: string;
+  createdDate: string;
+  changedDate?: string;
+}
+interface Settlement {
+  id: number;
+  state: string;
+  reason?: string;
+  createdDate: string;
+  settlementWindows: Window[];
+  participants: Array<{ id: number; accounts: Array<{ id: number; state: string; netSettlementAmount: { amount: number | string; currency: string } }> }>;
+}
+
+/** The states a settlement's accounts are walked through, in order, to SETTLED. */
+const STEPS = ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED', 'SETTLED'];
+const nextStep = (state: string) => (state === 'PENDING_SETTLEMENT' ? STEPS[0] : STEPS[STEPS.indexOf(state) + 1]);
+
+/**
+ * Settlement over Mojaloop's settlement API (/v2): the windows (close the open one now), settlements (create one from
+ * closed windows under a model, walk its accounts to SETTLED, abort it), each participant's net amount, the report.
+ */
+export function settlementView(): View {
+  const windows = h('tbody');
+  const settlements = h('div');
+  const outcome = h('p', { class: 'outcome', role: 'status' });
+  const act = async (work: () => Promise<string>) => {
+    try {
+      show(outcome, await work());
+    } catch (error) {
+      show(outcome, `Refused: ${(error as Error).message}`);
+    }
+    await refresh();
+  };
+  const createForm = h(
+    'form',
+    {
+      'data-form': 'settle',
+      onsubmit: (event: Event) => {
+        event.preventDefault();
+        const form = fields(event.target as HTMLFormElement);
+        void act(async () => {
+          const ids = form.windows
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .map(Number);
+          const created = expectOk(
+            await call<Settlement>('POST', '/v2/settlements', {
+              settlementModel: form.model,
+              reason: form.reason || 'settled in the console',
+              settlementWindows: ids.map((id) => ({ id })),
+            }),
+          );
+          return `Settlement ${created.id} created (${created.state})`;
+        });
+      },
+    },
+    h('h2', {}, 'Settle closed windows'),
+    h('label', {}, 'Model ', h('select', { name: 'model', 'data-models': '' })),
+    h('label', {}, 'Windows ', h('input', { name: 'windows', placeholder: '1, 2', required: true })),
+    h('label', {}, 'Reason ', h('input', { name: 'reason' })),
+    h('button', { type: 'submit' }, 'Create settlement'),
+  );
+  const element = h(
+    'section',
+    {},
+    h('h1', {}, 'Settlement'),
+    h('h2', {}, 'Windows'),
+    h('table', { class: 'list' }, h('thead', {}, h('tr', {}, ...['Window', 'State', 'Opened', 'Changed', ''].map((title) => h('th', {}, title)))), windows),
+    createForm,
+    outcome,
+    h('h2', {}, 'Settlements'),
+    settlements,
+  );
+  const refresh = async () => {
+    const [windowList, settlementList, models] = await Promise.all([
+      found<Window>('/v2/settlementWindows?fromDateTime=1970-01-01T00:00:00.000Z'),
+      found<Settlement>('/v2/settlements?fromDateTime=1970-01-01T00:00:00.000Z'),
+      get<Array<{ name: string; isActive: boolean; settlementDelay: string }>>('/settlementModels'),
+    ]);
+    const select = createForm.querySelector('select')!;
+    if (select.options.length === 0)
+      show(
+        select,
+        models.filter((model) => model.isActive && model.settlementDelay === 'DEFERRED').map((model) => h('option', { value: model.name }, model.name)),
+      );
+    show(
+      windows,
+      windowList
+        .sort((a, b) => b.settlementWindowId - a.settlementWindowId)
+        .map((window) =>
+          h(
+            'tr',
+            { 'data-window': window.settlementWindowId },
+            h('td', {}, window.settlementWindowId),
+            h('td', { class: 'state' }, window.state),
+            h('td', {}, when(window.createdDate)),
+            h('td', {}, when(window.changedDate)),
+            h(
+              'td',
+              {},
+              window.state === 'OPEN' &&
+                h(
+                  'button',
+                  {
+                    'data-action': 'close-window',
+                    onclick: () =>
+                      act(async () => {
+                        const opened = expectOk(
+                          await call<Window>('POST', `/v2/settlementWindows/${window.settlementWindowId}`, {
+                            state: 'CLOSED',
+                            reason: 'closed in the console',
+                          }),
+                        );
+                        return `Window ${window.settlementWindowId} closed; window ${opened.settlementWindowId} is open`;
+                      }),
+                  },
+                  'Close now',
+                ),
+            ),
+          ),
+        ),
+    );
+    show(
+      settlements,
+      settlementList.sort((a, b) => b.id - a.id).map((settlement) => settlementCard(settlement, act)),
+    );
+  };
+  return { element, refresh };
+}
+
+/** A search of Mojaloop's settlement API: one that finds nothing is answered with an error there (3100 "No … found"), not an empty list. */
+async function found<T>(path: string): Promise<T[]> {
+  const answer = await call<T[]>('GET', path);
+  const error = (answer.body as { errorInformation?: { errorCode: string; errorDescription: string } } | undefined)?.errorInformation;
+  if (answer.status === 400 && error?.errorCode === '3100' && / not found|No .* found/.test(error.errorDescription)) return [];
+  return expectOk(answer);
+}
+
+function settlementCard(settlement: Settlement, act: (work: () => Promise<string>) => Promise<void>): HTMLElement {
+  const step = nextStep(settlement.state);
+  const final = settlement.state === 'SETTLED' || settlement.state === 'ABORTED';
+  return h(
+    'article',
+    { class: 'settlement', 'data-settlement': settlement.id },
+    h(
+      'h3',
+      {},
+      `Settlement ${settlement.id}: `,
+      h('span', { class: 'state', 'data-state': settlement.state }, settlement.state),
+      ` — windows ${settlement.settlementWindows.map((window) => window.settlementWindowId).join(', ')}, ${when(settlement.createdDate)}`,
+    ),
+    h(
+      'table',
+      { class: 'list' },
+      h('thead', {}, h('tr', {}, ...['Participant', 'Account', 'Net amount', 'State'].map((title) => h('th', {}, title)))),
+      h(
+        'tbody',
+        {},
+        settlement.participants.flatMap((participant) =>
+          participant.accounts.map((account) =>
+            h(
+              'tr',
+              {},
+              h('td', {}, participant.id),
+              h('td', {}, account.id),
+              h('td', {}, `${account.netSettlementAmount.amount} ${account.netSettlementAmount.currency}`),
+              h('td', {}, account.state),
+            ),
+          ),
+        ),
+      ),
+    ),
+    !final &&
+      step &&
+      h(
+        'button',
+        {
+          'data-action': 'advance',
+          onclick: () =>
+            act(async () => {
+              const participants = settlement.participants.map((participant) => ({
+                id: participant.id,
+                accounts: participant.accounts.map((account) => ({ id: account.id, state: step, reason: `${step} in the console` })),
+              }));
+              const moved = expectOk(await call<Settlement>('PUT', `/v2/settlements/${settlement.id}`, { participants }));
+              return `Settlement ${settlement.id} → ${moved.state}`;
+            }),
+        },
+        `Move every account to ${step}`,
+      ),
+    !final &&
+      h(
+        'button',
+        {
+          'data-action': 'abort',
+          onclick: () =>
+            act(async () => {
+              const aborted = expectOk(
+                await call<Settlement>('PUT', `/v2/settlements/${settlement.id}`, { state: 'ABORTED', reason: 'aborted in the console' }),
+              );
+              return `Settlement ${settlement.id} → ${aborted.state}`;
+            }),
+        },
+        'Abort',
+      ),
+    ' ',
+    h(
+      'button',
+      { 'data-action': 'report', onclick: () => void download(`/v2/settlements/${settlement.id}/report?format=csv`, `settlement-${settlement.id}.csv`) },
+      'Download report (CSV)',
+    ),
+  );
+}

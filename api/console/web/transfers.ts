@@ -1,0 +1,206 @@
+import type { TracedMessage, TransferSummary, TransferTrace } from '../../contracts/trace.js';
+import { call, get } from './api.js';
+import { fields, h, json, money, show, when } from './dom.js';
+import type { View } from './view.js';
+
+/** Where a conversation opens in the Temporal UI, if the hub knows where that UI is. */
+export type WorkflowLink = (workflowId: string) => string | undefined;
+
+const SEARCH_FIELDS: Array<[string, string, string?]> = [
+  ['transferId', 'Transfer ID'],
+  ['payerFsp', 'Payer'],
+  ['payeeFsp', 'Payee'],
+  ['state', 'State'],
+  ['currency', 'Currency'],
+  ['fromDateTime', 'From', 'datetime-local'],
+  ['toDateTime', 'To', 'datetime-local'],
+  ['traceId', 'Trace ID (traceparent)'],
+];
+
+/** The transfer search: by ID, payer, payee, state, currency, time, or a participant's trace ID; newest first. */
+export function transfersView(query: URLSearchParams): View {
+  const results = h('tbody');
+  const form = h(
+    'form',
+    {
+      class: 'search',
+      onsubmit: (event: Event) => {
+        event.preventDefault();
+        const given = Object.entries(fields(event.target as HTMLFormElement)).filter(([, value]) => value !== '');
+        location.hash = `#/transfers?${new URLSearchParams(given.map(([name, value]) => [name, name.endsWith('DateTime') ? new Date(value).toISOString() : value]))}`;
+      },
+    },
+    SEARCH_FIELDS.map(([name, label, type]) =>
+      h(
+        'label',
+        {},
+        `${label} `,
+        name === 'state'
+          ? h(
+              'select',
+              { name },
+              ['', 'RECEIVED', 'RESERVED', 'COMMITTED', 'ABORTED'].map((state) =>
+                h('option', { value: state, selected: query.get(name) === state }, state || 'any'),
+              ),
+            )
+          : h('input', { name, type: type ?? 'text', value: type ? localInput(query.get(name)) : (query.get(name) ?? '') }),
+      ),
+    ),
+    h('button', { type: 'submit' }, 'Search'),
+  );
+  const element = h(
+    'section',
+    {},
+    h('h1', {}, 'Transfers'),
+    form,
+    h(
+      'table',
+      { class: 'list' },
+      h('thead', {}, h('tr', {}, ...['Transfer', 'Payer', 'Payee', 'Amount', 'State', 'Created'].map((title) => h('th', {}, title)))),
+      results,
+    ),
+  );
+  const refresh = async () => {
+    const found = await get<TransferSummary[]>(`/transfers?${query}`);
+    show(
+      results,
+      found.length === 0
+        ? h('tr', {}, h('td', { colspan: 6 }, 'No transfer matches.'))
+        : found.map((transfer) =>
+            h(
+              'tr',
+              { 'data-transfer': transfer.transferId },
+              h('td', {}, h('a', { href: `#/transfers/${transfer.transferId}` }, transfer.transferId)),
+              h('td', {}, transfer.payerFsp),
+              h('td', {}, transfer.payeeFsp),
+              h('td', {}, money(transfer.amount.amount, transfer.amount.currency)),
+              h('td', { class: `state ${transfer.state}` }, transfer.state),
+              h('td', {}, when(transfer.createdDate)),
+            ),
+          ),
+    );
+  };
+  return { element, refresh };
+}
+
+/** A datetime-local input's value for an ISO time. */
+function localInput(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 23);
+}
+
+/**
+ * One transfer's trace: its states, every message of it and of the conversations it belongs to (its quote, its bulk,
+ * the transaction request or third-party transaction it answers) in the order the switch saw them, with headers,
+ * bodies and timings; the ledger postings it caused; links to each conversation's workflow.
+ */
+export function traceView(transferId: string, link: WorkflowLink): View {
+  const element = h('section', { class: 'trace' }, h('h1', {}, `Transfer ${transferId}`), h('p', {}, 'Loading…'));
+  // Drawn again only when it changed, so the messages the operator opened stay open.
+  let drawn: string | undefined;
+  const refresh = async () => {
+    const answer = await call<TransferTrace>('GET', `/transfers/${encodeURIComponent(transferId)}/trace`);
+    const seen = JSON.stringify(answer);
+    if (seen === drawn) return;
+    drawn = seen;
+    if (answer.status >= 400) {
+      show(element, h('h1', {}, `Transfer ${transferId}`), h('p', { class: 'outcome' }, 'The switch knows no such transfer.'));
+      return;
+    }
+    const trace = answer.body;
+    const transfer = trace.transfer;
+    const start = trace.messages[0] ? Date.parse(trace.messages[0].at) : 0;
+    show(
+      element,
+      h('h1', {}, `Transfer ${transferId}`),
+      transfer &&
+        h(
+          'p',
+          { class: 'summary' },
+          `${money(transfer.amount.amount, transfer.amount.currency)} from ${transfer.payerFsp} to ${transfer.payeeFsp}: `,
+          h('b', { class: `state ${transfer.state}`, 'data-state': transfer.state }, transfer.state),
+          transfer.error ? ` (${transfer.error.errorCode} ${transfer.error.errorDescription})` : '',
+          ` — expires ${when(transfer.expiration)}`,
+        ),
+      h('h2', {}, 'States'),
+      h(
+        'ol',
+        { class: 'timeline' },
+        trace.timeline.map((step) => h('li', {}, h('b', {}, step.state), ` ${when(step.at)}`)),
+      ),
+      h('h2', {}, 'Conversations'),
+      h(
+        'ul',
+        { class: 'conversations' },
+        trace.conversations.map((conversation) => {
+          const url = link(conversation.workflowId);
+          return h(
+            'li',
+            {},
+            `${conversation.kind} ${conversation.id}${conversation.state ? ` (${conversation.state})` : ''} — `,
+            url
+              ? h('a', { href: url, target: '_blank', rel: 'noopener' }, `${conversation.workflowId} in the Temporal UI`)
+              : h('code', {}, conversation.workflowId),
+          );
+        }),
+      ),
+      h('h2', {}, `Messages (${trace.messages.length})`),
+      h(
+        'ol',
+        { class: 'messages' },
+        trace.messages.map((message) => messageItem(message, start)),
+      ),
+      h('h2', {}, 'Ledger postings'),
+      h(
+        'table',
+        { class: 'list journal' },
+        h('thead', {}, h('tr', {}, ...['Phase', 'Participant', 'Account', 'Posted', 'Reserved', 'At'].map((title) => h('th', {}, title)))),
+        h(
+          'tbody',
+          {},
+          trace.journal.map((posting) =>
+            h(
+              'tr',
+              {},
+              h('td', {}, posting.phase),
+              h('td', {}, posting.participant),
+              h('td', {}, `${posting.ledgerAccountType} ${posting.currency}`),
+              h('td', {}, posting.postedAmount),
+              h('td', {}, posting.reservedAmount),
+              h('td', {}, when(posting.at)),
+            ),
+          ),
+        ),
+      ),
+      trace.transaction !== undefined && [h('h2', {}, 'The transaction in its ILP packet'), json(trace.transaction)],
+    );
+  };
+  return { element, refresh };
+}
+
+function messageItem(message: TracedMessage, start: number): HTMLElement {
+  const offset = Date.parse(message.at) - start;
+  const arrow = message.direction === 'in' ? `${message.source ?? '?'} → switch` : `switch → ${message.destination ?? '?'}`;
+  return h(
+    'li',
+    { class: `message ${message.direction}${message.error ? ' failed' : ''}`, 'data-direction': message.direction },
+    h(
+      'details',
+      {},
+      h(
+        'summary',
+        {},
+        h('span', { class: 'offset' }, `+${offset} ms`),
+        ` ${arrow}: `,
+        h('b', {}, `${message.method} ${message.conversation}`),
+        ` → ${message.status ?? 'no answer'} in ${message.durationMs} ms`,
+        message.error ? h('span', { class: 'error' }, ` ${message.error}`) : '',
+      ),
+      h('p', {}, h('code', {}, message.target)),
+      h('h3', {}, 'Headers'),
+      json(message.headers),
+      message.body !== undefined && [h('h3', {}, 'Body'), json(message.body)],
+    ),
+  );
+}

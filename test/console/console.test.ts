@@ -1,0 +1,151 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { repoRoot } from '../../activities/platform/config';
+import { AdminHarness, startAdmin } from '../helpers/adminHarness';
+import type { SimulatedDfsp } from '../helpers/dfsp';
+import { QuotedPayments } from '../helpers/quotedPayments';
+import { closingWindowsInTurn, deferredNetModel } from '../helpers/settlementCycle';
+import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
+
+// The operator's console in a real browser (Debian's Chromium, driven by playwright-core), as an operator uses it:
+// against an admin API that asks for a bearer token, over a switch that carries real payments. Serial: the steps
+// share one browser, and the settlement closes the window the payments are in.
+
+const TOKEN = crypto.randomBytes(24).toString('base64url');
+/** UPDATE_SCREENSHOTS=1 writes the README's pictures; otherwise they are taken (the pages render) and thrown away. */
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'test', 'console', 'screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'console-'));
+
+let hub: SwitchHarness;
+let guarded: AdminHarness;
+let browser: Browser;
+let page: Page;
+let payments: QuotedPayments;
+let payer: SimulatedDfsp;
+let payee: SimulatedDfsp;
+let paid: string;
+let model: string;
+
+useSwitch(
+  test,
+  async (started) => {
+    hub = started;
+    payments = new QuotedPayments(hub);
+    guarded = await startAdmin(hub.services, {
+      access: { tokens: [TOKEN] },
+      temporal: { client: hub.worker.client, taskQueue: hub.worker.taskQueue },
+    });
+    model = await deferredNetModel((method, urlPath, body) => hub.admin.call(method, urlPath, body), 'USD');
+    payer = await hub.provision({ netDebitCap: 1_000, fundsIn: 5_000 });
+    payee = payments.quotes(await hub.provision());
+    paid = (await payments.pay(payer, payee, '125')).transferId;
+    const executablePath = process.env.CHROMIUM_PATH;
+    if (!executablePath) throw new Error('no Chromium: npm test installs the Debian package chromium when run as root, or set CHROMIUM_PATH');
+    browser = await chromium.launch({
+      executablePath,
+      // This machine's network is closed: without these Chromium keeps trying to reach Google's services.
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  },
+  { namespace: `console-${crypto.randomUUID()}` },
+);
+test.after.always(async () => {
+  await browser?.close();
+  await guarded?.close();
+});
+
+const consoleAt = (hash = '') => `${guarded.url}/console${hash}`;
+
+test.serial('without a token the admin API refuses the page its data, and the console asks the operator to sign in; with one it opens', async (t) => {
+  const refused = await fetch(`${guarded.url}/participants`);
+  t.is(refused.status, 401);
+  await page.goto(consoleAt('#/participants'));
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByLabel('Admin API token').fill('not-the-token-at-all');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText('That token was refused.').waitFor();
+  await page.getByLabel('Admin API token').fill(TOKEN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Participants' }).waitFor();
+  t.true(await page.locator(`tr[data-participant="${payer.name}"]`).isVisible());
+});
+
+test.serial("the operator finds the payment by its ID and reads its trace: every message, the quote's too, and the ledger's postings", async (t) => {
+  await page.goto(consoleAt('#/transfers'));
+  await page.getByLabel('Transfer ID').fill(paid);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('link', { name: paid }).click();
+  await page.getByRole('heading', { name: `Transfer ${paid}` }).waitFor();
+  await page.locator('[data-state="COMMITTED"]').waitFor();
+  // The last delivery is logged once its answer is in: the page refreshes until all eight are there.
+  await page.getByRole('heading', { name: 'Messages (8)' }).waitFor();
+  const messages = await page.locator('li.message summary').allTextContents();
+  t.is(messages.filter((text) => text.includes(`POST transfers/${paid}`)).length, 2, 'the payer’s POST in, and out to the payee');
+  t.is(messages.filter((text) => text.includes('POST quotes/')).length, 2, 'and its quote’s');
+  t.true(messages[0].includes(`${payer.name} → switch`));
+  await page.locator('li.message summary').first().click();
+  t.true((await page.locator('li.message pre').first().textContent())!.includes('traceparent'), 'its headers are shown');
+  const postings = await page.locator('table.journal tbody tr').allTextContents();
+  t.deepEqual(await page.locator('table.journal tbody tr td:first-child').allTextContents(), ['RESERVE', 'COMMIT', 'COMMIT']);
+  t.true(postings.some((row) => row.includes(payee.name) && row.includes('-125')));
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'trace.png'), fullPage: true });
+});
+
+test.serial('the operator switches a participant inactive, and its next transfer is refused; a lower Net Debit Cap turns its bar red', async (t) => {
+  await page.goto(consoleAt('#/participants'));
+  const row = page.locator(`tr[data-participant="${payer.name}"]`);
+  await row.locator('[data-level="ok"]').waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'participants.png'), fullPage: true });
+  await row.getByRole('button', { name: 'active — deactivate' }).click();
+  await row.getByRole('button', { name: 'inactive — activate' }).waitFor();
+  const refused = await payments.pay(payer, payee, '5');
+  t.is(refused.state, undefined);
+  t.is(refused.errorCode, '3200', "the switch refuses an inactive participant's messages (FSPIOP-Source … is inactive)");
+  await row.getByRole('button', { name: 'inactive — activate' }).click();
+  await row.getByRole('button', { name: 'active — deactivate' }).waitFor();
+
+  await row.getByRole('link', { name: payer.name }).click();
+  await page.getByRole('heading', { name: payer.name }).waitFor();
+  const cap = page.locator('form[data-form="limit"]');
+  await cap.getByLabel('Cap').fill('100');
+  await cap.getByRole('button', { name: 'Set cap' }).click();
+  await page.getByText(`Net Debit Cap of ${payer.name} in USD set to 100`).waitFor();
+  await page.locator('.position [data-level="breach"]').waitFor();
+  t.is(await page.locator('.position .cap').first().getAttribute('data-level'), 'breach', 'a position of 125 against a cap of 100');
+});
+
+test.serial('the operator closes the window and settles it to SETTLED from the settlement page', async (t) => {
+  await closingWindowsInTurn(hub.services.db, async () => {
+    await page.goto(consoleAt('#/settlement'));
+    const open = page.locator('tr', { has: page.locator('td.state', { hasText: /^OPEN$/ }) });
+    const windowId = await open.first().getAttribute('data-window');
+    await open.first().getByRole('button', { name: 'Close now' }).click();
+    await page.getByText(`Window ${windowId} closed`).waitFor();
+    const settle = page.locator('form[data-form="settle"]');
+    await settle.getByLabel('Model').selectOption(model);
+    await settle.getByLabel('Windows').fill(windowId!);
+    await settle.getByRole('button', { name: 'Create settlement' }).click();
+    const created = await page.getByText(/Settlement \d+ created/).textContent();
+    const settlementId = /Settlement (\d+)/.exec(created!)![1];
+    const card = page.locator(`article[data-settlement="${settlementId}"]`);
+    for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED', 'SETTLED']) {
+      await card.getByRole('button', { name: `Move every account to ${state}` }).click();
+      await card.locator(`[data-state="${state}"]`).waitFor();
+    }
+    t.is(await card.locator('.state').textContent(), 'SETTLED');
+    const settlement = await hub.admin.call('GET', `/v2/settlements/${settlementId}`);
+    t.is(settlement.body.state, 'SETTLED');
+  });
+});
