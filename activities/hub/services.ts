@@ -64,15 +64,15 @@ export interface Hub {
   services: HubServices;
   directory: ParticipantDirectory;
   sender: CallbackSender;
-  /** Every message the switch receives and delivers, for the operator's traces. */
-  messageLog: MessageLog;
+  /** Every message the switch receives and delivers, for the operator's traces; none where MESSAGE_LOG is off. */
+  messageLog?: MessageLog;
   transactionRequests: TransactionRequestPolicy;
   authService: AuthServiceConfig;
   log: Logger;
   close(): Promise<void>;
 }
 
-export interface HubOptions extends ServicesConfig, Partial<Pick<HubConfig, 'transactionRequests' | 'authService' | 'tls'>> {
+export interface HubOptions extends ServicesConfig, Partial<Pick<HubConfig, 'transactionRequests' | 'authService' | 'tls' | 'messageLog'>> {
   log: Logger;
   /** How long participants and endpoints are cached (tests use 0, so admin changes apply at once). */
   directoryTtlMs?: number;
@@ -86,7 +86,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const services = await openHubServices(options);
   const directory = new ParticipantDirectory(services.db, options.directoryTtlMs);
   const signingKeyPath = options.jws?.signingKeyPath;
-  const messageLog = new MessageLog(services.db, options.log);
+  const messageLog = options.messageLog === false ? undefined : new MessageLog(services.db, options.log);
   const sender = new CallbackSender({
     messageLog,
     directory,
@@ -101,7 +101,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const transactionRequests = options.transactionRequests ?? defaults.transactionRequests;
   const authService = options.authService ?? defaults.authService;
   const close = async () => {
-    await messageLog.flush();
+    await messageLog?.flush();
     await services.db.close();
   };
   return { services, directory, sender, messageLog, transactionRequests, authService, log: options.log, close };

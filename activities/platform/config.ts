@@ -30,6 +30,11 @@ export interface HubConfig {
    * active, and Mojaloop's onboarding scripts rely on that.
    */
   newParticipantsActive: boolean;
+  /**
+   * MESSAGE_LOG (on unless `false`): the switch keeps every message it receives and delivers, headers and bodies, for
+   * the operator's traces. Bodies hold parties' names and accounts: a scheme that may not keep them turns it off.
+   */
+  messageLog: boolean;
   transactionRequests: TransactionRequestPolicy;
   authService: AuthServiceConfig;
   /** The gateway's bound on the lookups it runs itself (/participants, /parties). */
@@ -261,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     taskQueue: env.TEMPORAL_TASK_QUEUE || DEFAULT_TASK_QUEUE,
     hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',
     newParticipantsActive: flag(env, 'NEW_PARTICIPANTS_ACTIVE'),
+    messageLog: env.MESSAGE_LOG === undefined || env.MESSAGE_LOG === '' || flag(env, 'MESSAGE_LOG'),
     transactionRequests: {
       retentionDays: integer(env, 'TRANSACTION_REQUEST_RETENTION_DAYS', 30),
       idleSeconds: integer(env, 'TRANSACTION_REQUEST_IDLE_SECONDS', 600),

@@ -23,7 +23,7 @@ const pay = async (payer: SimulatedDfsp, payee: SimulatedDfsp, amount: string, t
  */
 async function traceWith(transferId: string, count: number): Promise<TransferTrace> {
   for (let attempt = 0; ; attempt++) {
-    await hub.hub.messageLog.flush();
+    await hub.hub.messageLog!.flush();
     const answer = await hub.admin.call('GET', `/transfers/${transferId}/trace`);
     if (answer.status === 200 && (answer.body.messages.length >= count || attempt >= 50)) return answer.body as TransferTrace;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -92,7 +92,7 @@ test('an operator finds transfers by payer, payee, state, currency, time and by 
   const traceId = TRACE_ID();
   const first = await pay(payer, payee, '11', TRACE_ID());
   const second = await pay(payer, other, '12', traceId);
-  await hub.hub.messageLog.flush();
+  await hub.hub.messageLog!.flush();
   const found = async (query: string) => ((await hub.admin.call('GET', `/transfers?${query}`)).body as Array<{ transferId: string }>).map((s) => s.transferId);
 
   t.deepEqual(await found(`payerFsp=${payer.name}`), [second, first]);
