@@ -10,6 +10,7 @@ import { SettlementValidator } from './settlement/validation';
 import { createSwitchApp } from './fspiop/app';
 import { switchResources } from './fspiop/resources';
 import { gatewayTls, serve } from './http/serve';
+import { startTracing } from '../activities/platform/tracing';
 
 /** The gateway process: the FSPIOP switch and the hub admin API, each on its own port (GATEWAY_PROCESSES copies). */
 async function main(): Promise<void> {
@@ -22,7 +23,8 @@ async function main(): Promise<void> {
   const hub = await openHub({ ...config, log: createLogger('gateway', config.logLevel) });
   const { services, log } = hub;
   const connection = await Connection.connect(temporalConnectionOptions(config));
-  const temporal = new Client({ connection, namespace: config.temporalNamespace });
+  const tracing = startTracing('hub-gateway');
+  const temporal = new Client({ connection, namespace: config.temporalNamespace, interceptors: tracing?.clientInterceptors });
   const health = [
     { name: 'datastore', check: () => services.db.ping() },
     { name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) },
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     await connection.close();
     await hub.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

@@ -11,6 +11,7 @@ import { createGateway, gatewayServer } from '../api/http/gateway';
 import { observabilityRoutes } from '../api/http/observability';
 import { ensureNamespace } from '../temporal/namespaces';
 import { workflowCode } from './workflowBundle';
+import { startTracing } from '../activities/platform/tracing';
 
 /** What a connector role is made of, once it has a Temporal client to hand messages to. */
 export interface ConnectorParts {
@@ -56,7 +57,9 @@ export async function startConnector(
   const temporal = temporalConnectionOptions(config);
   await ensureNamespace(temporal, config.temporalNamespace);
   const connection = await Connection.connect(temporal);
-  const client = new Client({ connection, namespace: config.temporalNamespace });
+  // OTEL_EXPORTER_OTLP_ENDPOINT: its requests, conversations and messages traced as the hub's are.
+  const tracing = startTracing(`${role}-${config.participantId}`);
+  const client = new Client({ connection, namespace: config.temporalNamespace, interceptors: tracing?.clientInterceptors });
   const parts = await build(client);
   const nativeConnection = await NativeConnection.connect(temporal);
   const worker = await Worker.create({
@@ -64,7 +67,8 @@ export async function startConnector(
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     activities: parts.activities,
-    ...(await workflowCode(parts.workflowsPath, parts.workflowBundlePath)),
+    ...tracing?.worker,
+    ...(await workflowCode(parts.workflowsPath, parts.workflowBundlePath, tracing?.workflowInterceptorModules)),
   });
   const running = worker.run();
   const health = [{ name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) }];
@@ -92,6 +96,7 @@ export async function startConnector(
         await running;
         await nativeConnection.close();
         await connection.close();
+        await tracing?.shutdown();
       })();
       return stopped;
     },

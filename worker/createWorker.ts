@@ -1,6 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, ActivityDependencies } from '../activities';
 import { workflowCode } from './workflowBundle';
+import type { Tracing } from '../activities/platform/tracing';
 
 export interface WorkerOptions {
   connection: NativeConnection;
@@ -9,17 +10,20 @@ export interface WorkerOptions {
   dependencies: ActivityDependencies;
   /** A prebuilt workflow bundle (`bundleWorkflowCode`); without one the workflows are bundled at start. */
   workflowBundlePath?: string;
+  /** OpenTelemetry tracing of its workflows and activities (activities/platform/tracing.ts), when configured. */
+  tracing?: Tracing;
 }
 
 export const workflowsPath = require.resolve('../workflows');
 
 /** The one place production and tests wire a worker: workflows, activities and the task queue. */
-export async function createWorker({ connection, namespace, taskQueue, dependencies, workflowBundlePath }: WorkerOptions): Promise<Worker> {
+export async function createWorker({ connection, namespace, taskQueue, dependencies, workflowBundlePath, tracing }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
     taskQueue,
     activities: createActivities(dependencies),
-    ...(await workflowCode(workflowsPath, workflowBundlePath)),
+    ...tracing?.worker,
+    ...(await workflowCode(workflowsPath, workflowBundlePath, tracing?.workflowInterceptorModules)),
   });
 }

@@ -5,6 +5,7 @@ import { openHub } from '../activities/hub/services';
 import { createLogger } from '../activities/platform/logger';
 import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createWorker } from './createWorker';
+import { startTracing } from '../activities/platform/tracing';
 import { ensureNotificationSchedule, ensureSettlementWindows, ensureSweepSchedule } from './schedules';
 
 /** The worker process: runs the hub's workflows and activities until SIGINT/SIGTERM. */
@@ -14,7 +15,9 @@ async function main(): Promise<void> {
   const { log } = hub;
   const temporal = temporalConnectionOptions(config);
   const connection = await NativeConnection.connect(temporal);
+  const tracing = startTracing('hub-worker');
   const worker = await createWorker({
+    tracing,
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
   await worker.run();
   await connection.close();
   await hub.close();
+  await tracing?.shutdown();
   log.info('worker stopped');
 }
 

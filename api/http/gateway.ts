@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { errorInformation } from '../contracts/errors';
 import { errorMiddleware } from './errorMiddleware';
 import { HttpError } from './httpError';
-import { httpTiming } from './observability';
+import { httpTiming, httpTracing } from './observability';
 
 export interface GatewayOptions {
   /** Sees each request and its final answer, refusals included (the switch's message log). */
@@ -29,6 +29,7 @@ export function createGateway(name: string, log: Logger, routers: Router[], opti
   const { guards = [], notOffered, errorMediaType, observe } = options;
   const app = new Koa();
   app.use(httpTiming(name));
+  app.use(httpTracing(name));
   if (observe) app.use(observe);
   if (errorMediaType) {
     app.use(async (ctx, next) => {

@@ -1,3 +1,4 @@
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import Router from '@koa/router';
 import client from 'prom-client';
 
@@ -62,4 +63,33 @@ export function httpTiming(gateway: string): import('koa').Middleware {
       end({ gateway, method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', status: String(ctx.status) });
     }
   };
+}
+
+const tracer = trace.getTracer('hub-gateway');
+
+/**
+ * A span of every request (activities/platform/tracing.ts), in the trace of the `traceparent` the participant sent if
+ * it sent one, named after the matched route; the workflows the request starts or signals continue it. Without a
+ * tracer provider (tracing off) the span records nothing.
+ */
+export function httpTracing(gateway: string): import('koa').Middleware {
+  return (ctx, next) =>
+    tracer.startActiveSpan(`${ctx.method} ${ctx.path}`, { kind: SpanKind.SERVER }, propagation.extract(context.active(), ctx.headers), async (span) => {
+      try {
+        await next();
+      } finally {
+        const route = (ctx as { _matchedRoute?: string })._matchedRoute;
+        if (route) span.updateName(`${ctx.method} ${route}`);
+        span.setAttributes({
+          'hub.gateway': gateway,
+          'http.request.method': ctx.method,
+          'url.path': ctx.path,
+          'http.response.status_code': ctx.status,
+          ...(ctx.get('fspiop-source') && { 'fspiop.source': ctx.get('fspiop-source') }),
+          ...(ctx.get('fspiop-destination') && { 'fspiop.destination': ctx.get('fspiop-destination') }),
+        });
+        if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      }
+    });
 }

@@ -3,6 +3,7 @@ import type { TestFn } from 'ava';
 import crypto from 'node:crypto';
 import type https from 'node:https';
 import type { JwsConfig, TlsConfig } from '../../activities/platform/config';
+import type { Tracing } from '../../activities/platform/tracing';
 import type { Hub, HubServices } from '../../activities/hub/services';
 import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/app';
 import { switchResources } from '../../api/fspiop/resources';
@@ -84,6 +85,8 @@ export async function startSwitch(
     timeSkipping?: TestWorkflowEnvironment;
     /** Rewires the hub before the worker and the gateway run on it (a test's own sender). */
     adapt?: (hub: Hub) => Hub;
+    /** OpenTelemetry tracing of the worker and the gateway's Temporal client. */
+    tracing?: Tracing;
   } = {},
 ): Promise<SwitchHarness> {
   const opened = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), { tls: options.tls, jws: options.jws, smtp: options.smtp });
@@ -91,7 +94,7 @@ export async function startSwitch(
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue
     ? await connectClient(options.externalWorkerTaskQueue, options.externalWorkerNamespace)
-    : await startWorker(hub, { namespace: options.namespace, timeSkipping: options.timeSkipping });
+    : await startWorker(hub, { namespace: options.namespace, timeSkipping: options.timeSkipping, tracing: options.tracing });
   const admin = await startAdmin(services, { temporal: { client: worker.client, taskQueue: worker.taskQueue } });
   const tls = options.tls && gatewayTls(options.tls, options.tls.switchClientCaPath, 'required');
   // A test file's few participants send far more than their production share of GETs and refused messages (the fuzz

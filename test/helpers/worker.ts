@@ -1,3 +1,4 @@
+import type { Tracing } from '../../activities/platform/tracing';
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -61,6 +62,8 @@ export interface WorkerOptions {
   namespace?: string;
   /** Temporal's time-skipping test server instead of the run's dev server (test/helpers/timeSkipping.ts). */
   timeSkipping?: TestWorkflowEnvironment;
+  /** OpenTelemetry tracing, as a worker and a gateway wire it where it is configured. */
+  tracing?: Tracing;
 }
 
 /**
@@ -69,11 +72,11 @@ export interface WorkerOptions {
  */
 export async function startWorker(
   dependencies: ActivityDependencies,
-  { taskQueue = `test-${crypto.randomUUID()}`, namespace = 'default', timeSkipping }: WorkerOptions = {},
+  { taskQueue = `test-${crypto.randomUUID()}`, namespace = 'default', timeSkipping, tracing }: WorkerOptions = {},
 ): Promise<WorkerHarness> {
   quietTemporalRuntime();
   if (timeSkipping) {
-    const worker = await createProductionWorker(timeSkipping.nativeConnection, namespace, taskQueue, dependencies);
+    const worker = await createProductionWorker(timeSkipping.nativeConnection, namespace, taskQueue, dependencies, tracing);
     const running = worker.run();
     return {
       client: timeSkipping.client,
@@ -88,10 +91,10 @@ export async function startWorker(
   const address = temporalAddress();
   if (namespace !== 'default') await ensureNamespace({ address }, namespace);
   const nativeConnection = await NativeConnection.connect({ address });
-  const worker = await createProductionWorker(nativeConnection, namespace, taskQueue, dependencies);
+  const worker = await createProductionWorker(nativeConnection, namespace, taskQueue, dependencies, tracing);
   const running = worker.run();
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace });
+  const client = new Client({ connection, namespace, interceptors: tracing?.clientInterceptors });
   return {
     client,
     taskQueue,
@@ -105,6 +108,12 @@ export async function startWorker(
   };
 }
 
-function createProductionWorker(connection: NativeConnection, namespace: string, taskQueue: string, dependencies: ActivityDependencies): Promise<Worker> {
-  return createWorker({ connection, namespace, taskQueue, dependencies, workflowBundlePath: process.env.WORKFLOW_BUNDLE });
+function createProductionWorker(
+  connection: NativeConnection,
+  namespace: string,
+  taskQueue: string,
+  dependencies: ActivityDependencies,
+  tracing?: Tracing,
+): Promise<Worker> {
+  return createWorker({ connection, namespace, taskQueue, dependencies, workflowBundlePath: process.env.WORKFLOW_BUNDLE, tracing });
 }
