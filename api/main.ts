@@ -11,6 +11,8 @@ import { createSwitchApp } from './fspiop/app';
 import { switchResources } from './fspiop/resources';
 import { gatewayTls, serve } from './http/serve';
 import { startTracing } from '../activities/platform/tracing';
+import { registerSchemeMetrics } from '../activities/hub/metrics/schemeMetrics';
+import { metricsRegistry } from './http/observability';
 
 /** The gateway process: the FSPIOP switch and the hub admin API, each on its own port (GATEWAY_PROCESSES copies). */
 async function main(): Promise<void> {
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     { name: 'datastore', check: () => services.db.ping() },
     { name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) },
   ];
+  registerSchemeMetrics(metricsRegistry, services.db, services.traces);
   const settlement = { ...services, validator: new SettlementValidator(), temporal: { client: temporal, taskQueue: config.taskQueue } };
   const admin = await serve(
     createAdminApp({ ...services, validator: new AdminValidator() }, log, health, config.adminAccess, settlement, {
