@@ -40,12 +40,22 @@ export function registerSchemeMetrics(registry: client.Registry, db: Database, t
       },
     });
 
-  gauge('hub_transfers', 'Transfers the switch has recorded, by state (COMMITTED and ABORTED only grow: their rate is transfers per second)', ['state'], async (g) => {
-    const rows: Array<{ state: string; count: string | number }> = await db.read((manager) =>
-      manager.createQueryBuilder(TransferRecord, 't').select('t.transferState', 'state').addSelect('COUNT(*)', 'count').groupBy('t.transferState').getRawMany(),
-    );
-    for (const row of rows) g.set({ state: row.state }, Number(row.count));
-  });
+  gauge(
+    'hub_transfers',
+    'Transfers the switch has recorded, by state (COMMITTED and ABORTED only grow: their rate is transfers per second)',
+    ['state'],
+    async (g) => {
+      const rows: Array<{ state: string; count: string | number }> = await db.read((manager) =>
+        manager
+          .createQueryBuilder(TransferRecord, 't')
+          .select('t.transferState', 'state')
+          .addSelect('COUNT(*)', 'count')
+          .groupBy('t.transferState')
+          .getRawMany(),
+      );
+      for (const row of rows) g.set({ state: row.state }, Number(row.count));
+    },
+  );
 
   gauge(
     'hub_transfer_completion_seconds',
