@@ -10,7 +10,8 @@ import type { AdminServices } from './routes';
  * The operator's transfer search and traces, additions to central-ledger's admin API (the console reads them):
  * GET /transfers?… finds transfers, newest first; GET /transfers/{id}/trace is one transfer's every message, its
  * quote and the request it answers, its ledger postings and its states; GET /deliveries/failing, the participants the
- * switch has lately failed to deliver to (15 minutes, or since `since`).
+ * switch has lately failed to deliver to (15 minutes, or since `since`); GET /conversations/{resource}/{id}/trace, any
+ * conversation's messages (a quote's, a bulk's, a transaction request's, a third-party transaction's).
  */
 export function traceRoutes({ traces }: Pick<AdminServices, 'traces'>): Router {
   const router = new Router();
@@ -22,6 +23,14 @@ export function traceRoutes({ traces }: Pick<AdminServices, 'traces'>): Router {
     if (Number.isNaN(since.getTime())) throw new HttpError(400, 'malformedSyntax', 'since must be a date and time (ISO 8601)');
     ctx.body = await traces.failingDeliveries(since);
   });
+  const conversation = async (ctx: Context, resource: string, id: string) => {
+    const trace = await traces.conversation(resource, id);
+    if (!trace) throw new HubError('idNotFound', `the switch saw no message of ${resource.slice(0, 64)}/${id.slice(0, 64)}`);
+    ctx.body = trace;
+  };
+  router.get('/conversations/:resource/:id/trace', (ctx) => conversation(ctx, ctx.params.resource, ctx.params.id));
+  // The third-party API's resources below /thirdpartyRequests have two segments.
+  router.get('/conversations/:resource/:sub/:id/trace', (ctx) => conversation(ctx, `${ctx.params.resource}/${ctx.params.sub}`, ctx.params.id));
   router.get('/transfers/:id/trace', async (ctx) => {
     const trace = await traces.transfer(ctx.params.id);
     if (!trace) throw new HubError('idNotFound', `the switch knows no transfer ${ctx.params.id.slice(0, 64)}`);

@@ -66,3 +66,10 @@ export interface FailingDeliveries {
   failures: number;
   latest: { conversation: string; method: string; target: string; error: string; at: string };
 }
+
+/** Any conversation's messages (GET /conversations/{resource}/{id}/trace); a bulk's, with the transfers it holds. */
+export interface ConversationTrace {
+  conversation: string;
+  messages: TracedMessage[];
+  transfers: string[];
+}

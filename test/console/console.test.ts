@@ -101,6 +101,10 @@ test.serial("the operator finds the payment by its ID and reads its trace: every
   t.deepEqual(await page.locator('table.journal tbody tr td:first-child').allTextContents(), ['RESERVE', 'COMMIT', 'COMMIT']);
   t.true(postings.some((row) => row.includes(payee.name) && row.includes('-125')));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'trace.png'), fullPage: true });
+  // Its quote has a trace of its own.
+  await page.getByRole('link', { name: /^quote / }).click();
+  await page.getByRole('heading', { name: 'Messages (4)' }).waitFor();
+  t.is(await page.locator('li.message').count(), 4);
 });
 
 test.serial('the operator switches a participant inactive, and its next transfer is refused; a lower Net Debit Cap turns its bar red', async (t) => {

@@ -3,6 +3,8 @@ import test from 'ava';
 import type { TransferTrace } from '../../api/contracts/trace';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { QuotedPayments } from '../helpers/quotedPayments';
+import { answering } from '../helpers/bulkPayees';
+import { bulkItem, bulkTransferBody } from '../helpers/fspiopBodies';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
@@ -113,6 +115,40 @@ test('a search it cannot read is refused 3101, and a transfer the switch never s
   const badState = await hub.admin.call('GET', '/transfers?state=LOST');
   t.is(badState.body.errorInformation.errorCode, '3101');
   const unknown = await hub.admin.call('GET', `/transfers/${crypto.randomUUID()}/trace`);
+  t.is(unknown.status, 400);
+  t.is(unknown.body.errorInformation.errorCode, '3200');
+});
+
+test("any conversation has a trace of its own: a quote's messages; a bulk's, with the transfers it holds, each of which traces back to it", async (t) => {
+  const [payer, payee] = [await hub.provision(), await hub.provision()];
+  payments.quotes(payee);
+  const transferId = await pay(payer, payee, '3', TRACE_ID());
+  const quoteId = ((await traceWith(transferId, 8)).transaction as { quoteId: string }).quoteId;
+  const quote = await hub.admin.call('GET', `/conversations/quotes/${quoteId}/trace`);
+  t.is(quote.status, 200);
+  t.deepEqual(
+    quote.body.messages.map((m: { direction: string; method: string }) => `${m.direction} ${m.method}`),
+    ['in POST', 'out POST', 'in PUT', 'out PUT'],
+  );
+
+  const bulkPayee = await hub.provision();
+  const items = [bulkItem('1'), bulkItem('2')];
+  const fulfilments = new Map(items.map((item) => [item.transfer.transferId, item.fulfilment]));
+  answering(hub, bulkPayee, (id) => ({ fulfilment: fulfilments.get(id)! }));
+  const bulk = bulkTransferBody(payer.name, bulkPayee.name, items);
+  await hub.fspiop('POST', '/bulkTransfers', { source: payer.name, destination: bulkPayee.name, body: bulk });
+  await payer.waitFor((r) => r.method === 'PUT' && r.path === `/bulkTransfers/${bulk.bulkTransferId}`);
+  await hub.hub.messageLog!.flush();
+  const traced = await hub.admin.call('GET', `/conversations/bulkTransfers/${bulk.bulkTransferId}/trace`);
+  t.deepEqual(
+    traced.body.transfers,
+    items.map((item) => item.transfer.transferId),
+  );
+  t.true(traced.body.messages.length >= 3, 'the POST in and out, the PUT in (and out once logged)');
+  const item = await traceWith(items[1].transfer.transferId, 3);
+  t.like(item.conversations[0], { kind: 'bulkTransfer', id: bulk.bulkTransferId, workflowId: `bulkTransfer/${bulk.bulkTransferId}` });
+
+  const unknown = await hub.admin.call('GET', `/conversations/thirdpartyRequests/transactions/${crypto.randomUUID()}/trace`);
   t.is(unknown.status, 400);
   t.is(unknown.body.errorInformation.errorCode, '3200');
 });

@@ -12,7 +12,15 @@ import {
   TransferRecord,
 } from '../db/entities';
 import { transactionIn } from '../conversations/transactionDetails';
-import type { FailingDeliveries, TracedConversation, TracedMessage, TracedPosting, TransferSummary, TransferTrace } from '../../../api/contracts/trace';
+import type {
+  ConversationTrace,
+  FailingDeliveries,
+  TracedConversation,
+  TracedMessage,
+  TracedPosting,
+  TransferSummary,
+  TransferTrace,
+} from '../../../api/contracts/trace';
 
 /** What the operator searches transfers by; every field is optional, the newest come first. */
 export interface TransferSearch {
@@ -97,6 +105,26 @@ export class Traces {
         });
     }
     return [...byParticipant.values()];
+  }
+
+  /**
+   * Any conversation's messages, by its resource and ID (`quotes`, `bulkTransfers`, `transactionRequests`,
+   * `thirdpartyRequests/transactions`, `consentRequests`, …): with a transaction request its authorizations, with a
+   * bulk the transfers it holds. Undefined when the switch saw no message of it.
+   */
+  async conversation(resource: string, id: string): Promise<ConversationTrace | undefined> {
+    return this.db.read(async (manager) => {
+      const keys = [`${resource}/${id}`, ...(resource === 'transactionRequests' ? [`authorizations/${id}`] : [])];
+      const messages = await messagesOf(manager, keys);
+      if (messages.length === 0) return undefined;
+      const transfers =
+        resource === 'bulkTransfers'
+          ? (await manager.find(BulkTransferItem, { select: { transferId: true }, where: { bulkTransferId: id }, order: { itemIndex: 'ASC' } })).map(
+              (item) => item.transferId,
+            )
+          : [];
+      return { conversation: `${resource}/${id}`, messages, transfers };
+    });
   }
 
   /** Undefined when the switch knows nothing of the transfer: no record and no message. */

@@ -3,7 +3,7 @@ import { get, SignInNeeded, token } from './api.js';
 import { h, show } from './dom.js';
 import { participantsView, participantView } from './participants.js';
 import { settlementView } from './settlement.js';
-import { traceView, transfersView, type WorkflowLink } from './transfers.js';
+import { conversationView, traceView, transfersView, type WorkflowLink } from './transfers.js';
 import type { View } from './view.js';
 
 /** How often a shown page brings its figures up to date: while a settlement runs or payments flow, the operator sees them move. */
@@ -15,10 +15,15 @@ let current: { view: View; timer?: number } | undefined;
 let workflowLink: WorkflowLink = () => undefined;
 let hubName = 'Hub';
 
-/** The page the address names: #/participants[/name], #/transfers[?search], #/transfers/{id}, #/settlement, #/alarms. */
+/**
+ * The page the address names: #/participants[/name], #/transfers[?search], #/transfers/{id},
+ * #/conversations/{resource}/{id}, #/settlement, #/alarms.
+ */
 function viewOf(hash: string): View {
   const [path, query = ''] = hash.replace(/^#/, '').split('?');
-  const [, page = 'participants', id] = path.split('/').map(decodeURIComponent);
+  const [, page = 'participants', id, ...rest] = path.split('/').map(decodeURIComponent);
+  // #/conversations/{resource}/{id}: the resource may be two segments (thirdpartyRequests/transactions).
+  if (page === 'conversations' && rest.length > 0) return conversationView([id, ...rest.slice(0, -1)].join('/'), rest[rest.length - 1]);
   if (page === 'participants' && id) return participantView(id);
   if (page === 'transfers' && id) return traceView(id, workflowLink);
   if (page === 'transfers') return transfersView(new URLSearchParams(query));

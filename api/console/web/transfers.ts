@@ -1,4 +1,4 @@
-import type { TracedMessage, TransferSummary, TransferTrace } from '../../contracts/trace.js';
+import type { ConversationTrace, TracedConversation, TracedMessage, TransferSummary, TransferTrace } from '../../contracts/trace.js';
 import { call, get } from './api.js';
 import { fields, h, json, money, show, when } from './dom.js';
 import type { View } from './view.js';
@@ -135,10 +135,12 @@ export function traceView(transferId: string, link: WorkflowLink): View {
         { class: 'conversations' },
         trace.conversations.map((conversation) => {
           const url = link(conversation.workflowId);
+          const page = conversation.kind === 'transfer' ? undefined : `#/conversations/${CONVERSATION_RESOURCES[conversation.kind]}/${conversation.id}`;
           return h(
             'li',
             {},
-            `${conversation.kind} ${conversation.id}${conversation.state ? ` (${conversation.state})` : ''} — `,
+            page ? h('a', { href: page }, `${conversation.kind} ${conversation.id}`) : `${conversation.kind} ${conversation.id}`,
+            `${conversation.state ? ` (${conversation.state})` : ''} — `,
             url
               ? h('a', { href: url, target: '_blank', rel: 'noopener' }, `${conversation.workflowId} in the Temporal UI`)
               : h('code', {}, conversation.workflowId),
@@ -174,6 +176,52 @@ export function traceView(transferId: string, link: WorkflowLink): View {
         ),
       ),
       trace.transaction !== undefined && [h('h2', {}, 'The transaction in its ILP packet'), json(trace.transaction)],
+    );
+  };
+  return { element, refresh };
+}
+
+/** The resource whose messages make up each kind of conversation. */
+const CONVERSATION_RESOURCES: Record<TracedConversation['kind'], string> = {
+  transfer: 'transfers',
+  bulkTransfer: 'bulkTransfers',
+  quote: 'quotes',
+  transactionRequest: 'transactionRequests',
+  thirdpartyTransaction: 'thirdpartyRequests/transactions',
+};
+
+/** Any conversation's messages (a quote's, a bulk's, a transaction request's, a third-party transaction's), as a transfer's are shown. */
+export function conversationView(resource: string, id: string): View {
+  const element = h('section', { class: 'trace' }, h('h1', {}, `${resource} ${id}`), h('p', {}, 'Loading…'));
+  let drawn: string | undefined;
+  const refresh = async () => {
+    const answer = await call<ConversationTrace>('GET', `/conversations/${resource}/${encodeURIComponent(id)}/trace`);
+    const seen = JSON.stringify(answer);
+    if (seen === drawn) return;
+    drawn = seen;
+    if (answer.status >= 400) {
+      show(element, h('h1', {}, `${resource} ${id}`), h('p', { class: 'outcome' }, 'The switch saw no message of it.'));
+      return;
+    }
+    const trace = answer.body;
+    const start = Date.parse(trace.messages[0].at);
+    show(
+      element,
+      h('h1', {}, `${resource} ${id}`),
+      trace.transfers.length > 0 && [
+        h('h2', {}, `Its transfers (${trace.transfers.length})`),
+        h(
+          'ul',
+          { class: 'transfers' },
+          trace.transfers.map((transferId) => h('li', {}, h('a', { href: `#/transfers/${transferId}` }, transferId))),
+        ),
+      ],
+      h('h2', {}, `Messages (${trace.messages.length})`),
+      h(
+        'ol',
+        { class: 'messages' },
+        trace.messages.map((message) => messageItem(message, start)),
+      ),
     );
   };
   return { element, refresh };
