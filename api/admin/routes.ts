@@ -95,6 +95,11 @@ export function participantRoutes({ participants, limits, funds, settlementModel
     ctx.body = views.map((view) => limitView(view, true));
   });
 
+  // An addition to central-ledger's API, for the operator's console: every participant's positions in one answer.
+  router.get('/participants/positions', async (ctx) => {
+    ctx.body = (await limits.allPositions(query(ctx, 'currency'))).map((position) => ({ name: position.name, ...positionView(position) }));
+  });
+
   router.get('/participants/:name', async (ctx) => {
     ctx.body = participantView(await participants.get(ctx.params.name), baseUrl(ctx));
   });

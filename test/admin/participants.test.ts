@@ -179,6 +179,29 @@ test('a non-zero initial position shows in positions and is balanced by the hub'
   );
 });
 
+test("every participant's positions in one answer (GET /participants/positions, for the console), by currency if asked", async (t) => {
+  const [first, second] = [uniqueName(), uniqueName()];
+  for (const [name, initialPosition] of [
+    [first, 20],
+    [second, 35.5],
+  ] as const) {
+    await admin.call('POST', '/participants', { name, currency: 'XAF' });
+    await admin.call('POST', `/participants/${name}/initialPositionAndLimits`, {
+      currency: 'XAF',
+      limit: { type: 'NET_DEBIT_CAP', value: 1000 },
+      initialPosition,
+    });
+  }
+  const all = await admin.call('GET', '/participants/positions?currency=XAF');
+  t.is(all.status, 200);
+  const mine = all.body.filter((p: any) => p.name === first || p.name === second).map((p: any) => [p.name, p.currency, p.value]);
+  t.deepEqual(mine, [
+    [first, 'XAF', 20],
+    [second, 'XAF', 35.5],
+  ]);
+  t.true(all.body.every((p: any) => p.currency === 'XAF'));
+});
+
 test('hub accounts are created on the Hub participant only', async (t) => {
   // A currency the hub has no account in yet (the MySQL run shares one database between test files and runs).
   const before = await admin.call('GET', `/participants/${HUB_NAME}`);

@@ -25,28 +25,18 @@ export function alarmsView(): View {
   );
   const refresh = async () => {
     const now = new Date().toISOString();
-    const [limits, participants, reserved, received, failing] = await Promise.all([
+    const [limits, positions, reserved, received, failing] = await Promise.all([
       get<Array<{ name: string; currency: string; limit: { type: string; value: number; alarmPercentage: number } }>>('/participants/limits'),
-      get<Array<{ name: string }>>('/participants'),
+      get<Array<{ name: string; currency: string; value: number }>>('/participants/positions'),
       get<TransferSummary[]>(`/transfers?state=RESERVED&expiredBefore=${now}`),
       get<TransferSummary[]>(`/transfers?state=RECEIVED&expiredBefore=${now}`),
       get<FailingDeliveries[]>('/deliveries/failing'),
     ]);
-    const positions = await Promise.all(
-      participants
-        .filter((participant) => limits.some((limit) => limit.name === participant.name))
-        .map(async (participant) => ({
-          name: participant.name,
-          positions: await get<Array<{ currency: string; value: number }>>(`/participants/${encodeURIComponent(participant.name)}/positions`),
-        })),
-    );
-    const pastAlarm = positions.flatMap(({ name, positions: held }) =>
-      held.flatMap((position) => {
-        const limit = limits.find((candidate) => candidate.name === name && candidate.currency === position.currency)?.limit;
-        const { share, level } = capUse(position.value, limit);
-        return level === 'ok' ? [] : [{ name, position, limit, share, level }];
-      }),
-    );
+    const pastAlarm = positions.flatMap((position) => {
+      const limit = limits.find((candidate) => candidate.name === position.name && candidate.currency === position.currency)?.limit;
+      const { share, level } = capUse(position.value, limit);
+      return level === 'ok' ? [] : [{ name: position.name, position, limit, share, level }];
+    });
     show(
       caps,
       pastAlarm.length === 0

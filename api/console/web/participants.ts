@@ -53,32 +53,32 @@ export function participantsView(hub: string): View {
     ),
   );
   const refresh = async () => {
-    const [participants, limits] = await Promise.all([get<Participant[]>('/participants'), get<Limit[]>('/participants/limits')]);
-    const rows = await Promise.all(
-      participants.map(async (participant) => {
-        const positions = participant.accounts.some((account) => account.ledgerAccountType === 'POSITION')
-          ? await get<Position[]>(`/participants/${encodeURIComponent(participant.name)}/positions`)
-          : [];
-        return h(
-          'tr',
-          { 'data-participant': participant.name },
-          h('td', {}, h('a', { href: `#/participants/${encodeURIComponent(participant.name)}` }, participant.name)),
-          h('td', {}, participant.name === hub ? 'the hub' : activeSwitch(participant, refresh)),
-          h(
-            'td',
-            {},
-            positions.map((position) =>
-              h(
-                'div',
-                { class: 'position' },
-                h('b', {}, position.currency),
-                capBar(position.value, limits.find((limit) => limit.name === participant.name && limit.currency === position.currency)?.limit),
-              ),
+    const [participants, limits, allPositions] = await Promise.all([
+      get<Participant[]>('/participants'),
+      get<Limit[]>('/participants/limits'),
+      get<Array<Position & { name: string }>>('/participants/positions'),
+    ]);
+    const rows = participants.map((participant) => {
+      const positions = allPositions.filter((position) => position.name === participant.name);
+      return h(
+        'tr',
+        { 'data-participant': participant.name },
+        h('td', {}, h('a', { href: `#/participants/${encodeURIComponent(participant.name)}` }, participant.name)),
+        h('td', {}, participant.name === hub ? 'the hub' : activeSwitch(participant, refresh)),
+        h(
+          'td',
+          {},
+          positions.map((position) =>
+            h(
+              'div',
+              { class: 'position' },
+              h('b', {}, position.currency),
+              capBar(position.value, limits.find((limit) => limit.name === participant.name && limit.currency === position.currency)?.limit),
             ),
           ),
-        );
-      }),
-    );
+        ),
+      );
+    });
     show(table, rows);
   };
   return { element, refresh };
