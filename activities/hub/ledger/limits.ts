@@ -116,7 +116,10 @@ export class Limits {
   /** Every participant's positions (the hub's own accounts are none), for an operator's overview. */
   allPositions(currency?: string): Promise<Array<PositionView & { name: string }>> {
     return this.db.read(async (manager) => {
-      const accounts = await manager.find(ParticipantAccount, { where: { ledgerAccountType: 'POSITION', ...(currency ? { currency } : {}) }, order: { id: 'ASC' } });
+      const accounts = await manager.find(ParticipantAccount, {
+        where: { ledgerAccountType: 'POSITION', ...(currency ? { currency } : {}) },
+        order: { id: 'ASC' },
+      });
       const participants = await manager.find(Participant);
       return accounts.map((account) => ({
         name: participants.find((participant) => participant.participantId === account.participantId)?.name ?? String(account.participantId),
