@@ -72,7 +72,8 @@ export interface Hub {
   close(): Promise<void>;
 }
 
-export interface HubOptions extends ServicesConfig, Partial<Pick<HubConfig, 'transactionRequests' | 'authService' | 'tls' | 'messageLog'>> {
+export interface HubOptions
+  extends ServicesConfig, Partial<Pick<HubConfig, 'transactionRequests' | 'authService' | 'tls' | 'messageLog' | 'messageLogRetentionDays'>> {
   log: Logger;
   /** How long participants and endpoints are cached (tests use 0, so admin changes apply at once). */
   directoryTtlMs?: number;
@@ -86,7 +87,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const services = await openHubServices(options);
   const directory = new ParticipantDirectory(services.db, options.directoryTtlMs);
   const signingKeyPath = options.jws?.signingKeyPath;
-  const messageLog = options.messageLog === false ? undefined : new MessageLog(services.db, options.log);
+  const messageLog = options.messageLog === false ? undefined : new MessageLog(services.db, options.log, options.messageLogRetentionDays);
   const sender = new CallbackSender({
     messageLog,
     directory,

@@ -35,6 +35,8 @@ export interface HubConfig {
    * the operator's traces. Bodies hold parties' names and accounts: a scheme that may not keep them turns it off.
    */
   messageLog: boolean;
+  /** MESSAGE_LOG_RETENTION_DAYS: how long the message log keeps an entry (30 days by default). */
+  messageLogRetentionDays: number;
   transactionRequests: TransactionRequestPolicy;
   authService: AuthServiceConfig;
   /** The gateway's bound on the lookups it runs itself (/participants, /parties). */
@@ -267,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',
     newParticipantsActive: flag(env, 'NEW_PARTICIPANTS_ACTIVE'),
     messageLog: env.MESSAGE_LOG === undefined || env.MESSAGE_LOG === '' || flag(env, 'MESSAGE_LOG'),
+    messageLogRetentionDays: integer(env, 'MESSAGE_LOG_RETENTION_DAYS', 30),
     transactionRequests: {
       retentionDays: integer(env, 'TRANSACTION_REQUEST_RETENTION_DAYS', 30),
       idleSeconds: integer(env, 'TRANSACTION_REQUEST_IDLE_SECONDS', 600),

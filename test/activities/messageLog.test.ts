@@ -1,5 +1,11 @@
+import crypto from 'node:crypto';
 import test from 'ava';
+import pino from 'pino';
+import { MessageRecord } from '../../activities/hub/db/entities';
+import { openHubServices } from '../../activities/hub/services';
+import { MessageLog } from '../../activities/hub/trace/messageLog';
 import { conversationOf, traceIdOf } from '../../api/contracts/messageLog';
+import { testDatabaseUrl } from '../helpers/database';
 
 test('a message belongs to the conversation its path names, or for a POST to a collection the ID its body names', (t) => {
   t.is(conversationOf('PUT', '/transfers/abc/error', undefined), 'transfers/abc');
@@ -22,4 +28,20 @@ test('the trace ID of a W3C traceparent, lower-case; anything else, or the all-z
   t.is(traceIdOf('00-00000000000000000000000000000000-b7ad6b7169203331-01'), undefined);
   t.is(traceIdOf('not a traceparent'), undefined);
   t.is(traceIdOf(undefined), undefined);
+});
+
+test('entries past the retention are deleted, newer ones kept', async (t) => {
+  const services = await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: 'Hub' });
+  t.teardown(() => services.db.close());
+  const log = new MessageLog(services.db, pino({ level: 'silent' }));
+  const conversation = `transfers/${crypto.randomUUID()}`;
+  const entry = (at: Date) => ({ direction: 'in' as const, conversation, method: 'POST', target: '/transfers', headers: {}, at, durationMs: 1 });
+  // Long before anything another test logs, on a database they share.
+  for (const year of [1990, 1991, 1992]) log.record(entry(new Date(`${year}-06-01T00:00:00Z`)));
+  log.record(entry(new Date()));
+  await log.flush();
+  t.is(await log.prune(new Date('1995-01-01T00:00:00Z')), 3);
+  const left = await services.db.read((manager) => manager.findBy(MessageRecord, { conversation }));
+  t.is(left.length, 1);
+  t.true(left[0].createdDate.getTime() > Date.parse('2000-01-01'));
 });

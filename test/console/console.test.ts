@@ -108,28 +108,35 @@ test.serial("the operator finds the payment by its ID and reads its trace: every
   t.is(await page.locator('li.message').count(), 4);
 });
 
-test.serial('the operator switches a participant inactive, and its next transfer is refused; a lower Net Debit Cap turns its bar red', async (t) => {
-  await page.goto(consoleAt('#/participants'));
-  const row = page.locator(`tr[data-participant="${payer.name}"]`);
-  await row.locator('[data-level="ok"]').waitFor();
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'participants.png'), fullPage: true });
-  await row.getByRole('button', { name: 'active — deactivate' }).click();
-  await row.getByRole('button', { name: 'inactive — activate' }).waitFor();
-  const refused = await payments.pay(payer, payee, '5');
-  t.is(refused.state, undefined);
-  t.is(refused.errorCode, '3200', "the switch refuses an inactive participant's messages (FSPIOP-Source … is inactive)");
-  await row.getByRole('button', { name: 'inactive — activate' }).click();
-  await row.getByRole('button', { name: 'active — deactivate' }).waitFor();
+test.serial(
+  'the operator switches a participant inactive, and its next transfer is refused; a lower Net Debit Cap turns its bar red and raises an alarm',
+  async (t) => {
+    await page.goto(consoleAt('#/participants'));
+    const row = page.locator(`tr[data-participant="${payer.name}"]`);
+    await row.locator('[data-level="ok"]').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'participants.png'), fullPage: true });
+    await row.getByRole('button', { name: 'active — deactivate' }).click();
+    await row.getByRole('button', { name: 'inactive — activate' }).waitFor();
+    const refused = await payments.pay(payer, payee, '5');
+    t.is(refused.state, undefined);
+    t.is(refused.errorCode, '3200', "the switch refuses an inactive participant's messages (FSPIOP-Source … is inactive)");
+    await row.getByRole('button', { name: 'inactive — activate' }).click();
+    await row.getByRole('button', { name: 'active — deactivate' }).waitFor();
 
-  await row.getByRole('link', { name: payer.name }).click();
-  await page.getByRole('heading', { name: payer.name }).waitFor();
-  const cap = page.locator('form[data-form="limit"]');
-  await cap.getByLabel('Cap').fill('100');
-  await cap.getByRole('button', { name: 'Set cap' }).click();
-  await page.getByText(`Net Debit Cap of ${payer.name} in USD set to 100`).waitFor();
-  await page.locator('.position [data-level="breach"]').waitFor();
-  t.is(await page.locator('.position .cap').first().getAttribute('data-level'), 'breach', 'a position of 125 against a cap of 100');
-});
+    await row.getByRole('link', { name: payer.name }).click();
+    await page.getByRole('heading', { name: payer.name }).waitFor();
+    const cap = page.locator('form[data-form="limit"]');
+    await cap.getByLabel('Cap').fill('100');
+    await cap.getByRole('button', { name: 'Set cap' }).click();
+    await page.getByText(`Net Debit Cap of ${payer.name} in USD set to 100`).waitFor();
+    await page.locator('.position [data-level="breach"]').waitFor();
+    t.is(await page.locator('.position .cap').first().getAttribute('data-level'), 'breach', 'a position of 125 against a cap of 100');
+    await page.goto(consoleAt('#/alarms'));
+    const alarm = page.locator('ul[data-alarms="caps"] li.breach', { hasText: payer.name });
+    await alarm.waitFor();
+    t.true((await alarm.textContent())!.includes('at or past the cap'), 'and the alarms page lists it');
+  },
+);
 
 test.serial('the operator closes the window and settles it to SETTLED from the settlement page', async (t) => {
   await closingWindowsInTurn(hub.services.db, async () => {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { In, LessThan } from 'typeorm';
 import { traceIdOf, type LoggedMessage } from '../../../api/contracts/messageLog';
 import type { Database } from '../db/database';
 import { MessageRecord } from '../db/entities';
@@ -6,6 +7,10 @@ import { MessageRecord } from '../db/entities';
 /** How long a logged message may wait to be written, and how many are written at once at most. */
 const FLUSH_AFTER_MS = 100;
 const BATCH = 200;
+/** How often a process deletes what is past the retention, and how many rows a statement deletes at most. */
+const PRUNE_EVERY_MS = 60 * 60_000;
+const PRUNE_BATCH = 5_000;
+const PRUNE_ROUNDS = 20;
 
 /**
  * The switch's message log (api/contracts/messageLog.ts), written in batches apart from the messages' own work: a
@@ -17,10 +22,13 @@ export class MessageLog {
   private pending: MessageRecord[] = [];
   private timer?: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
+  private prunedAt = 0;
 
+  /** `retentionDays`: MESSAGE_LOG_RETENTION_DAYS; older entries are deleted, by each process about once an hour. */
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
+    private readonly retentionDays = 30,
   ) {}
 
   record(message: LoggedMessage): void {
@@ -35,6 +43,13 @@ export class MessageLog {
     this.timer = undefined;
     const batch = this.pending;
     this.pending = [];
+    // Apart from the writes, which it must not hold up: an old backlog takes the hourly turns it needs.
+    if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      void this.prune(new Date(Date.now() - this.retentionDays * 86_400_000)).catch((error: Error) =>
+        this.log.warn({ err: error.message }, 'message log: old entries not deleted'),
+      );
+    }
     if (batch.length > 0) {
       this.writing = this.writing.then(() =>
         this.db
@@ -46,6 +61,24 @@ export class MessageLog {
       );
     }
     return this.writing;
+  }
+
+  /**
+   * Deletes the entries logged before `before` (at most 100,000 a call), oldest first, a batch at a time; how many. Entries are numbered as
+   * they are written, so the oldest have the lowest IDs, and a scan in ID order finds them without an index on time.
+   */
+  async prune(before: Date): Promise<number> {
+    let deleted = 0;
+    for (let round = 0; round < PRUNE_ROUNDS; round++) {
+      const ids = await this.db.read((manager) =>
+        manager.find(MessageRecord, { select: { id: true }, where: { createdDate: LessThan(before) }, order: { id: 'ASC' }, take: PRUNE_BATCH }),
+      );
+      if (ids.length === 0) return deleted;
+      await this.db.transaction((manager) => manager.delete(MessageRecord, { id: In(ids.map((row) => row.id)) }));
+      deleted += ids.length;
+      if (ids.length < PRUNE_BATCH) return deleted;
+    }
+    return deleted;
   }
 }
 
