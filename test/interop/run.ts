@@ -1,7 +1,8 @@
 // `npm run interop`: the hub against real Mojaloop software. Two stock @mojaloop/sdk-scheme-adapter DFSPs (each
 // with its own Redis and a small backend) are provisioned through the admin API as Mojaloop's onboarding does
 // and make P2P and merchant-initiated payments through the hub; then our own DFSP connector pays one of them and is
-// paid by it. Every participant and the hub sign what they send and validate what they receive (JWS, keys made for the
+// paid by it; then Mojaloop's thirdparty-sdk, as PISP and as DFSP, links accounts, pays and unlinks, with each other
+// and with our PISP and DFSP connectors (thirdpartyPeers.ts); and two more adapters pay over mutual TLS. Every participant and the hub sign what they send and validate what they receive (JWS, keys made for the
 // run), and forged messages are refused. Every check prints a line, and the run ends with `N passed, M failed`.
 //
 //   npm run interop                                   starts a hub of its own (fresh database, in-memory Temporal)
