@@ -4,7 +4,7 @@ import { openHub } from '../activities/hub/services';
 import { createLogger } from '../activities/platform/logger';
 import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createAdminApp } from './admin/app';
-import { superviseCopies } from './copies';
+import { superviseCopies } from './superviseCopies';
 import { AdminValidator } from './admin/validation';
 import { SettlementValidator } from './settlement/validation';
 import { createSwitchApp } from './fspiop/app';

@@ -1,7 +1,7 @@
 import { loadConnectorConfig } from '../activities/connector/config';
 import { CoreBankingClient } from '../activities/dfsp/backend/coreBankingClient';
-import { simulatedBackends } from '../activities/dfsp/backend/simulated';
-import { sampleCustomers, SimulatedBank } from '../activities/dfsp/backend/simulatedBank';
+import { simulatedBackends } from '../activities/dfsp/simulator/simulated';
+import { sampleCustomers, SimulatedBank } from '../activities/dfsp/simulator/simulatedBank';
 import type { DfspBackends } from '../activities/dfsp/dependencies';
 import { createLogger } from '../activities/platform/logger';
 import { startDfspConnector } from '../api/dfsp/connector';

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { createMessageActivities } from '../connector/messages';
 import type { PeerSender } from '../connector/peerSender';
-import { createCredentialActivities } from './credentials';
+import { createCredentialActivities } from './genericCredentials';
 import { LinkedConsents } from './linkedConsents';
 
 /** The PISP connector's activities: sending to the switch, and the GENERIC credentials it keeps for its users. */

@@ -3,7 +3,7 @@ import type { ConnectorConfig } from '../../activities/connector/config';
 import { PeerSender } from '../../activities/connector/peerSender';
 import type { DfspBackends } from '../../activities/dfsp/dependencies';
 import { createDfspActivities } from '../../activities/dfsp';
-import { SimulatedThirdpartyBackend } from '../../activities/dfsp/backend/thirdpartySimulator';
+import { SimulatedThirdpartyBackend } from '../../activities/dfsp/simulator/thirdpartySimulator';
 import { startConnector, RunningConnector } from '../../worker/connector';
 import { inboundRouter, senderProofOf } from '../connector/inbound';
 import { inboundSignatures } from '../connector/signature';

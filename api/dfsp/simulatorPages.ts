@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { SimulatedThirdpartyBackend } from '../../activities/dfsp/backend/thirdpartySimulator';
+import type { SimulatedThirdpartyBackend } from '../../activities/dfsp/simulator/thirdpartySimulator';
 import { HttpError } from '../http/httpError';
 
 /**

@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { CredentialActivities } from '../../activities/pisp/credentials';
+import type { CredentialActivities } from '../../activities/pisp/genericCredentials';
 
 export { messages } from '../participant/activities';
 

@@ -6,8 +6,8 @@ import type {
   BackendTransferRequest,
   BackendTransferResponse,
   CoreBanking,
-} from './coreBanking';
-import { CoreBankingRefusal } from './coreBanking';
+} from '../backend/coreBanking';
+import { CoreBankingRefusal } from '../backend/coreBanking';
 import type { SimulatedAccount, SimulatedBank, SimulatedCustomer } from './simulatedBank';
 
 /** A transfer the simulated bank credited: to which account, and what it answered. */

@@ -1,5 +1,5 @@
 import { Decimal } from '../../../api/contracts/money';
-import type { AuthChannel } from './thirdpartyBackend';
+import type { AuthChannel } from '../backend/thirdpartyBackend';
 
 /** An account at the simulated bank. Balances are decimal strings, as everywhere money is handled here. */
 export interface SimulatedAccount {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { ConsentRequestsPostRequest } from '../../../api/contracts/bodies';
 import type { SimulatedBank } from './simulatedBank';
-import type { AuthChannel, GrantedConsent, LinkableAccount, PayingAccount, ThirdpartyBackend } from './thirdpartyBackend';
+import type { AuthChannel, GrantedConsent, LinkableAccount, PayingAccount, ThirdpartyBackend } from '../backend/thirdpartyBackend';
 
 /** A secret the simulated bank gave a user to authenticate a consent request, and how it reached them. */
 export interface IssuedSecret {
