@@ -16,6 +16,11 @@ import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 // share one browser, and the settlement closes the window the payments are in.
 
 const TOKEN = crypto.randomBytes(24).toString('base64url');
+/**
+ * A currency no other test pays in: on a database every test file shares (MariaDB), settling this file's window moves
+ * only this file's positions.
+ */
+const CURRENCY = 'JMD';
 /** UPDATE_SCREENSHOTS=1 writes the README's pictures; otherwise they are taken (the pages render) and thrown away. */
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'test', 'console', 'screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'console-'));
 
@@ -38,10 +43,10 @@ useSwitch(
       access: { tokens: [TOKEN] },
       temporal: { client: hub.worker.client, taskQueue: hub.worker.taskQueue },
     });
-    model = await deferredNetModel((method, urlPath, body) => hub.admin.call(method, urlPath, body), 'USD');
-    payer = await hub.provision({ netDebitCap: 1_000, fundsIn: 5_000 });
-    payee = payments.quotes(await hub.provision());
-    paid = (await payments.pay(payer, payee, '125')).transferId;
+    model = await deferredNetModel((method, urlPath, body) => hub.admin.call(method, urlPath, body), CURRENCY);
+    payer = await hub.provision({ currency: CURRENCY, netDebitCap: 1_000, fundsIn: 5_000 });
+    payee = payments.quotes(await hub.provision({ currency: CURRENCY }));
+    paid = (await payments.pay(payer, payee, '125', undefined, CURRENCY)).transferId;
     const executablePath = process.env.CHROMIUM_PATH;
     if (!executablePath) throw new Error('no Chromium: npm test installs the Debian package chromium when run as root, or set CHROMIUM_PATH');
     browser = await chromium.launch({
@@ -117,7 +122,7 @@ test.serial(
     await page.screenshot({ path: path.join(SCREENSHOTS, 'participants.png'), fullPage: true });
     await row.getByRole('button', { name: 'active — deactivate' }).click();
     await row.getByRole('button', { name: 'inactive — activate' }).waitFor();
-    const refused = await payments.pay(payer, payee, '5');
+    const refused = await payments.pay(payer, payee, '5', undefined, CURRENCY);
     t.is(refused.state, undefined);
     t.is(refused.errorCode, '3200', "the switch refuses an inactive participant's messages (FSPIOP-Source … is inactive)");
     await row.getByRole('button', { name: 'inactive — activate' }).click();
@@ -126,9 +131,10 @@ test.serial(
     await row.getByRole('link', { name: payer.name }).click();
     await page.getByRole('heading', { name: payer.name }).waitFor();
     const cap = page.locator('form[data-form="limit"]');
+    await cap.getByLabel('Currency').fill(CURRENCY);
     await cap.getByLabel('Cap').fill('100');
     await cap.getByRole('button', { name: 'Set cap' }).click();
-    await page.getByText(`Net Debit Cap of ${payer.name} in USD set to 100`).waitFor();
+    await page.getByText(`Net Debit Cap of ${payer.name} in ${CURRENCY} set to 100`).waitFor();
     await page.locator('.position [data-level="breach"]').waitFor();
     t.is(await page.locator('.position .cap').first().getAttribute('data-level'), 'breach', 'a position of 125 against a cap of 100');
     await page.goto(consoleAt('#/alarms'));

@@ -9,7 +9,7 @@ import type {
   TransfersPostRequest,
 } from '../../api/contracts/bodies';
 
-type Currency = TransfersPostRequest['amount']['currency'];
+export type Currency = TransfersPostRequest['amount']['currency'];
 
 /** A fulfilment and the condition it satisfies: base64url(sha256(fulfilment)). */
 export function ilpPair(): { fulfilment: string; condition: string } {

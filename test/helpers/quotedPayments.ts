@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { ilpFor, transactionObjectOf } from '../../activities/dfsp/fspiop/ilp';
 import type { SimulatedDfsp } from './dfsp';
-import { quoteBody, transferBody } from './fspiopBodies';
+import { quoteBody, transferBody, type Currency } from './fspiopBodies';
 import type { Sender } from './switchHarness';
 
 /** A W3C traceparent of the trace `traceId`, as a participant's tracing sends it. */
@@ -50,14 +50,15 @@ export class QuotedPayments {
     payee: SimulatedDfsp,
     amount: string,
     traceId = crypto.randomBytes(16).toString('hex'),
+    currency: Currency = 'USD',
   ): Promise<{ transferId: string; state?: string; errorCode?: string }> {
-    const quote = quoteBody(payer.name, payee.name, amount);
+    const quote = { ...quoteBody(payer.name, payee.name, amount), amount: { amount, currency } };
     const headers = { traceparent: traceparentOf(traceId) };
     const asked = await this.hub.fspiop('POST', '/quotes', { source: payer.name, destination: payee.name, body: quote, headers });
     if (asked.status !== 202) return { transferId: '', errorCode: asked.body?.errorInformation?.errorCode };
     const quoted = await payer.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/quotes/${quote.quoteId}`), 20_000, 'quote answer');
     if (quoted.path.endsWith('/error')) throw new Error(`the quote failed: ${JSON.stringify(quoted.body)}`);
-    const transfer = { ...transferBody(payer.name, payee.name, amount), ilpPacket: quoted.body.ilpPacket, condition: quoted.body.condition };
+    const transfer = { ...transferBody(payer.name, payee.name, amount, { currency }), ilpPacket: quoted.body.ilpPacket, condition: quoted.body.condition };
     const ack = await this.hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer, headers });
     if (ack.status !== 202) return { transferId: transfer.transferId, errorCode: ack.body?.errorInformation?.errorCode };
     const answer = await payer.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/transfers/${transfer.transferId}`), 20_000, 'transfer answer');

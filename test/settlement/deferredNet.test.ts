@@ -221,8 +221,12 @@ inTurn('two currencies in one window: each is settled by its own model, and the 
   await pay(a, b, '7', 'BWP');
   await pay(x, y, '9', 'ZMW');
   const { closed } = await closeOpenWindow('two currencies');
+  // Other test files' payments in other currencies may be in the window too, on a database they share (MariaDB).
   const content = (await v2('GET', `/settlementWindows/${closed}`)).body.content.map((row: any) => row.currencyId).sort();
-  t.deepEqual(content, ['BWP', 'ZMW']);
+  t.deepEqual(
+    content.filter((currency: string) => currency === 'BWP' || currency === 'ZMW'),
+    ['BWP', 'ZMW'],
+  );
   const bwp = (await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'bwp', settlementWindows: [{ id: closed }] })).body;
   t.deepEqual(
     bwp.participants.flatMap((participant: any) => participant.accounts.map((account: any) => account.netSettlementAmount.currency)),
