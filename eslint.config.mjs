@@ -3,6 +3,17 @@
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+const WORKFLOW_CODE = {
+  regex: '^(\\.\\./)+activities(/|$)',
+  allowTypeImports: true,
+  message: 'Workflows take activities by their types (proxyActivities), never their code.',
+};
+const CONNECTOR_CODE = {
+  regex: '(^|/)(activities|workflows)/hub(/|$)|^(\\.\\./)+hub/',
+  message: "A connector shares the contracts (api/contracts) with the hub, never the hub's internals.",
+};
+const importDirection = (files, patterns) => [{ files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } }];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.interop/', '.temporal/', '.data/', 'temporal/*.mjs', 'eslint.config.mjs'] },
   ...tseslint.configs.recommended,
@@ -27,6 +38,15 @@ export default tseslint.config(
     files: ['api/contracts/money.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
+  // The direction of imports. Workflow code runs in Temporal's sandbox: it takes activities' types, never their code.
+  // A participant's connector is its own program: it shares the contracts (api/contracts) with the hub, never the hub's
+  // internals. (One rule per file, so each group of files gets the restrictions that apply to it.)
+  ...importDirection(['workflows/hub/**/*.ts', 'workflows/kit/**/*.ts', 'workflows/*.ts'], [WORKFLOW_CODE]),
+  ...importDirection(['workflows/dfsp/**/*.ts', 'workflows/pisp/**/*.ts', 'workflows/participant/**/*.ts'], [WORKFLOW_CODE, CONNECTOR_CODE]),
+  ...importDirection(
+    ['activities/dfsp/**/*.ts', 'activities/pisp/**/*.ts', 'activities/connector/**/*.ts', 'api/dfsp/**/*.ts', 'api/pisp/**/*.ts', 'api/connector/**/*.ts'],
+    [CONNECTOR_CODE],
+  ),
   {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -6,7 +6,7 @@ import type { ConnectorConfig } from '../../activities/connector/config';
 import type { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import * as app from '../../workflows/pisp/appApi';
 import type { ExchangeInput, ExchangeOutcome } from '../../workflows/participant/exchange';
-import type { PispLinkingOutcome } from '../../workflows/pisp/pispLinking';
+import type { PispLinkingOutcome } from '../../workflows/pisp/appApi';
 import type { PispTransactionOutcome } from '../../workflows/pisp/pispTransaction';
 import type { PispUnlinkingInput } from '../../workflows/pisp/pispUnlinking';
 import { errorInformation, type ErrorInformation } from '../contracts/errors';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { consentChallenge } from '../../activities/hub/auth/challenge';
+import { consentChallenge } from '../../api/contracts/challenges';
 import { participantWorkflowIds } from '../../api/contracts/peers';
 import { State } from '../../api/contracts/searchAttributes';
 import { playThirdpartyDfsp, startTestPisp, ThirdpartyDfspScript } from '../helpers/connectors';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { thirdparty } from '@mojaloop/api-snippets';
-import { consentChallenge } from '../../activities/hub/auth/challenge';
+import { consentChallenge } from '../../api/contracts/challenges';
 import type { startTestDfsp } from './connectors';
 import type { ReceivedRequest, SimulatedDfsp } from './dfsp';
 import { GenericSigner, SoftAuthenticator } from './softAuthenticator';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { thirdparty } from '@mojaloop/api-snippets';
-import { consentChallenge } from '../../activities/hub/auth/challenge';
+import { consentChallenge } from '../../api/contracts/challenges';
 import type { Client } from '@temporalio/client';
 import type { FollowedConversation } from '../../api/contracts/followers';
 import { followedConversationQuery } from '../../workflows/kit/follower';

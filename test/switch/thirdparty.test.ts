@@ -1,7 +1,7 @@
 import test from 'ava';
 import crypto from 'node:crypto';
 import type { thirdparty } from '@mojaloop/api-snippets';
-import { consentChallenge } from '../../activities/hub/auth/challenge';
+import { consentChallenge } from '../../api/contracts/challenges';
 import { Consents } from '../../activities/hub/auth/consents';
 import { workflowIds } from '../../api/contracts/conversations';
 import { followedConversationQuery } from '../../workflows/kit/follower';

@@ -1,5 +1,5 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import type { ConsentRequestsPostRequest, ConsentsPostRequestPISP, Scope, SignedCredential } from '../../api/contracts/bodies';
+import type { ConsentRequestsPostRequest, ConsentsPostRequestPISP, SignedCredential } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';
 import { errorInformationOf } from '../../api/contracts/peers';
 import { ConsentId, Dfsp } from '../../api/contracts/searchAttributes';
@@ -7,19 +7,8 @@ import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn, saidBy } from '../participant/inbox';
 import { credentials } from './activities';
 import { APP_IDLE_MS, AppCalls, enter, errored } from './appCalls';
-import { authenticate, ChannelResponse, passCredential, PispConversationInput, requestConsent } from './appApi';
+import { authenticate, ChannelResponse, passCredential, PispConversationInput, PispLinkingOutcome, requestConsent } from './appApi';
 import { timedOut, whySendingFailed } from './sending';
-
-/**
- * How the linking ended. An accountsLinked one holds the consent and the accounts it covers: the connector finds the
- * consent to sign a payment with in these results (activities/pisp/linkedConsents.ts), kept by Temporal.
- */
-export interface PispLinkingOutcome {
-  state: 'accountsLinked' | 'errored' | 'abandoned';
-  consentId?: string;
-  dfsp?: string;
-  scopes?: Scope[];
-}
 
 /**
  * `pispLinking/<consentRequestId>`: the PISP's side of linking a user's account at a DFSP (Document 1, "Linking"),
