@@ -4,7 +4,7 @@ import type { TransferTrace } from '../../api/contracts/trace';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { QuotedPayments } from '../helpers/quotedPayments';
 import { answering } from '../helpers/bulkPayees';
-import { bulkItem, bulkTransferBody } from '../helpers/fspiopBodies';
+import { bulkItem, bulkTransferBody, transferBody } from '../helpers/fspiopBodies';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
@@ -151,4 +151,30 @@ test("any conversation has a trace of its own: a quote's messages; a bulk's, wit
   const unknown = await hub.admin.call('GET', `/conversations/thirdpartyRequests/transactions/${crypto.randomUUID()}/trace`);
   t.is(unknown.status, 400);
   t.is(unknown.body.errorInformation.errorCode, '3200');
+});
+
+test('the alarms read transfers still open past a given expiration, and the participants the switch fails to deliver to', async (t) => {
+  const [payer, silent, gone] = [await hub.provision(), await hub.provision(), await hub.provision()];
+  const open = transferBody(payer.name, silent.name, '4', { expiresInMs: 60_000 });
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: silent.name, body: open });
+  await silent.waitFor((r) => r.method === 'POST' && r.path === '/transfers');
+  const found = async (query: string) => ((await hub.admin.call('GET', `/transfers?${query}`)).body as Array<{ transferId: string }>).map((s) => s.transferId);
+  t.true((await found(`state=RESERVED&expiredBefore=${new Date(Date.now() + 120_000).toISOString()}`)).includes(open.transferId));
+  t.false((await found(`state=RESERVED&expiredBefore=${new Date().toISOString()}`)).includes(open.transferId));
+
+  // A payee whose endpoint no longer answers: the forward fails, and goes on being retried.
+  await gone.close();
+  const lost = transferBody(payer.name, gone.name, '5');
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: gone.name, body: lost });
+  let failing: Array<{ participant: string; failures: number; latest: { conversation: string; error: string } }> = [];
+  for (let attempt = 0; attempt < 50 && !failing.some((f) => f.participant === gone.name); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await hub.hub.messageLog!.flush();
+    failing = (await hub.admin.call('GET', '/deliveries/failing')).body;
+  }
+  const entry = failing.find((f) => f.participant === gone.name);
+  t.truthy(entry, JSON.stringify(failing));
+  t.true(entry!.failures >= 1);
+  t.is(entry!.latest.conversation, `transfers/${lost.transferId}`);
+  t.regex(entry!.latest.error, /failed/);
 });
