@@ -5,12 +5,11 @@
 // its trace page, each loaded REPEAT times: the median and the slowest, until the page shows what it must.
 
 import crypto from 'node:crypto';
-import { chromium } from 'playwright-core';
 import { TransferRecord } from '../../activities/hub/db/entities';
 import { temporalCliPath } from '../../temporal/setup';
 import { startDevServer } from '../../temporal/devServer';
 import { answering } from '../helpers/bulkPayees';
-import { chromiumPath } from '../helpers/chromium';
+import { chromiumPath, launchChromium } from '../helpers/chromium';
 import { bulkItem, bulkTransferBody } from '../helpers/fspiopBodies';
 import { QuotedPayments } from '../helpers/quotedPayments';
 import { startSwitch } from '../helpers/switchHarness';
@@ -37,18 +36,7 @@ async function main(): Promise<void> {
   const temporal = await startDevServer({ cliPath: await temporalCliPath(log), ui: false, log });
   process.env.TEMPORAL_ADDRESS = temporal.address;
   const hub = await startSwitch();
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(log),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium(chromiumPath(log));
   try {
     const page = await browser.newPage();
     const trace = async (transferId: string, messages: number) => {

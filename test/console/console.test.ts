@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium';
 import { repoRoot } from '../../activities/platform/config';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import type { SimulatedDfsp } from '../helpers/dfsp';
@@ -47,21 +48,7 @@ useSwitch(
     payer = await hub.provision({ currency: CURRENCY, netDebitCap: 1_000, fundsIn: 5_000 });
     payee = payments.quotes(await hub.provision({ currency: CURRENCY }));
     paid = (await payments.pay(payer, payee, '125', undefined, CURRENCY)).transferId;
-    const executablePath = process.env.CHROMIUM_PATH;
-    if (!executablePath) throw new Error('no Chromium: npm test installs the Debian package chromium when run as root, or set CHROMIUM_PATH');
-    browser = await chromium.launch({
-      executablePath,
-      // This machine's network is closed: without these Chromium keeps trying to reach Google's services.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium(process.env.CHROMIUM_PATH);
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   },
   { namespace: `console-${crypto.randomUUID()}` },

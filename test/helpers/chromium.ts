@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
 
 /** Where Debian's chromium package puts the browser. */
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
@@ -28,4 +29,24 @@ export function chromiumPath(log: (message: string) => void): string | undefined
   }
   log(`test: Chromium installed (${Math.round((Date.now() - started) / 1000)} s)`);
   return fs.existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined;
+}
+
+/**
+ * Headless Chromium at `executablePath`, driven by playwright-core. This machine's network is closed: without these
+ * flags Chromium keeps trying to reach Google's services.
+ */
+export function launchChromium(executablePath: string | undefined): Promise<Browser> {
+  if (!executablePath) throw new Error('no Chromium: npm test installs the Debian package chromium when run as root, or set CHROMIUM_PATH');
+  return chromium.launch({
+    executablePath,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }
