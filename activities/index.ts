@@ -21,7 +21,7 @@ import { AuthService } from './hub/auth/authService';
 import { Consents } from './hub/auth/consents';
 import type { Delivery } from './hub/delivery/callbacks';
 import { AccountLookup } from './hub/lookup/accountLookup';
-import type { ConsentRegistration } from '../api/contracts/authService';
+import type { ConsentRegistration } from '../api/contracts/consentRegistration';
 import { Routing } from './hub/delivery/routing';
 import { Correlations } from './hub/thirdparty/correlations';
 import { ServiceProviders } from './hub/thirdparty/serviceProviders';

@@ -1,7 +1,7 @@
 import { createMessageActivities } from '../connector/messages';
 import type { DfspDependencies } from './dependencies';
-import { createFspiopActivities } from './fspiop/activities';
-import { createThirdpartyActivities } from './thirdparty/activities';
+import { createFspiopActivities } from './fspiop/fspiopActivities';
+import { createThirdpartyActivities } from './thirdparty/thirdpartyActivities';
 
 /** The DFSP connector's activities: sending to the switch, and the bank's own systems behind both APIs. */
 export function createDfspActivities(deps: DfspDependencies) {

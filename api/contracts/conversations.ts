@@ -16,9 +16,9 @@ export const workflowIds = {
   bulkTransfer: (bulkTransferId: string) => `bulkTransfer/${bulkTransferId}`,
   /** A consent held by the hub's Auth service, from its registration to its revocation. */
   consent: (consentId: string) => `consent/${consentId}`,
-  /** A linking routed through the switch, followed as its messages pass. */
+  /** A linking routed through the switch, observed as its messages pass. */
   linking: (consentRequestId: string) => `linking/${consentRequestId}`,
-  /** A third-party transaction request routed through the switch, followed as its messages pass. */
+  /** A third-party transaction request routed through the switch, observed as its messages pass. */
   thirdpartyTransaction: (transactionRequestId: string) => `thirdpartyTransaction/${transactionRequestId}`,
   /** A settlement window, from its opening to its settlement. */
   settlementWindow: (settlementWindowId: number) => `settlementWindow/${settlementWindowId}`,

@@ -1,4 +1,4 @@
-import type { ConsentRequest } from './authService';
+import type { ConsentRequest } from './consentRegistration';
 import type { ServiceType, TransfersIDPutResponse } from './bodies';
 import type { FspiopResource, MessageName, QuoteResource, Resource } from './conversations';
 import type { ErrorInformation } from './errors';

@@ -6,12 +6,12 @@ import type { Logger } from 'pino';
 import type { HubServices } from '../../activities/hub/services';
 import { HubError } from '../../activities/platform/hubError';
 import { workflowIds, FspiopResource, Resource } from '../contracts/conversations';
-import type { FollowedMessage } from '../contracts/followers';
+import type { ObservedMessage } from '../contracts/observedConversations';
 import { errorInformation, ErrorInformation } from '../contracts/errors';
 import type { FollowUp } from '../contracts/followUps';
 import type { ReceivedCallback, RepeatedRequest } from '../contracts/messages';
 import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
-import { followedMessageSignal } from '../../workflows/kit/follower';
+import { observedMessageSignal } from '../../workflows/kit/observer';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import { participantMessage, ResourceRoutes } from './app';
@@ -57,8 +57,8 @@ export interface CallbackDeclaration<Body> {
   orphan?: (id: string, callback: ReceivedCallback<Body>, fspiop: FspiopRequest) => FollowUp | undefined;
 }
 
-/** The followed conversation a request is a step of, and the message its follower records. */
-export type PartOf<Request> = (body: Request, fspiop: FspiopRequest) => { workflowId: string; message: FollowedMessage } | undefined;
+/** The observed conversation a request is a step of, and the message its observer records. */
+export type PartOf<Request> = (body: Request, fspiop: FspiopRequest) => { workflowId: string; message: ObservedMessage } | undefined;
 
 /**
  * A GET that is a step of another resource's conversation (GET /authorizations/{ID} of its transaction request):
@@ -92,7 +92,7 @@ export interface ConversationDeclaration<Request, Answer, Failure> {
     repeatedAfterEnd: (id: string, requestHash: string, fspiop: FspiopRequest) => FollowUp;
     /**
      * The third-party conversation this request is a step of (a quote for a PISP's transaction request), whose
-     * follower is told beside if it still follows; the request never waits on it.
+     * observer is told beside if it still follows; the request never waits on it.
      */
     partOf?: PartOf<Request>;
     /**
@@ -175,10 +175,10 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
               { requestHash: hash, headers: fspiop.headers },
             );
         if (outcome === 'finished' || outcome === 'recorded') await followUp(started.id, post.repeatedAfterEnd(started.id, hash, fspiop), fspiop.source);
-        const follower = outcome === 'started' ? post.partOf?.(body, fspiop) : undefined;
-        if (follower) {
-          await signalIfRunning(temporal, follower.workflowId, followedMessageSignal, follower.message).catch((err: Error) =>
-            log.warn({ workflowId: follower.workflowId, err: err.message }, 'follower not told'),
+        const observer = outcome === 'started' ? post.partOf?.(body, fspiop) : undefined;
+        if (observer) {
+          await signalIfRunning(temporal, observer.workflowId, observedMessageSignal, observer.message).catch((err: Error) =>
+            log.warn({ workflowId: observer.workflowId, err: err.message }, 'observer not told'),
           );
         }
         accepted(ctx);

@@ -16,13 +16,13 @@ import { Consents } from '../../activities/hub/auth/consents';
 import { HttpError } from '../http/httpError';
 import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
 import { tagOf, validateThirdparty } from '../fspiop/schemas';
-import { getConsent, registerConsent, unlinkConsent, verifyChallenge } from './authService';
-import { correlationKeys, fromDfsp, fromPisp, linkingOf, linkingOfConsent, rememberTransaction, transactionCorrelatedBy, transactionOf } from './followers';
+import { getConsent, registerConsent, unlinkConsent, verifyChallenge } from './authServiceMessages';
+import { correlationKeys, fromDfsp, fromPisp, linkingOf, linkingOfConsent, rememberTransaction, transactionCorrelatedBy, transactionOf } from './observers';
 import { answerServices } from './services';
-import { FollowerRef, thirdpartyRoutes } from './thirdpartyRoutes';
+import { ObserverRef, thirdpartyRoutes } from './thirdpartyRoutes';
 
-/** The follower of the transaction a correlated answer belongs to; the transaction's first message started it. */
-async function correlatedTransaction(key: string, deps: SwitchDependencies): Promise<FollowerRef | undefined> {
+/** The observer of the transaction a correlated answer belongs to; the transaction's first message started it. */
+async function correlatedTransaction(key: string, deps: SwitchDependencies): Promise<ObserverRef | undefined> {
   const transactionRequestId = await transactionCorrelatedBy(key, deps);
   return transactionRequestId ? transactionOf(transactionRequestId, {}) : undefined;
 }
@@ -51,7 +51,7 @@ const consentRequests = thirdpartyRoutes({
       message: 'request',
       schemas: ['ConsentRequestsPostRequest'],
       idOf: (body: ConsentRequestsPostRequest) => body.consentRequestId,
-      follower: ({ id, fspiop }) => linkingOf(id, fromPisp(fspiop)),
+      observer: ({ id, fspiop }) => linkingOf(id, fromPisp(fspiop)),
     },
     // The PUT asks the PISP to authenticate the user, the PATCH carries the authToken for the DFSP to check: requests
     // both, 202 in the third-party document (UpdateConsentRequest, PatchConsentRequest) and thirdparty-api-svc.
@@ -65,18 +65,18 @@ const consentRequests = thirdpartyRoutes({
         const web = tagOf(body, 'authUri') !== undefined || (Array.isArray(channels) && channels.includes('WEB'));
         return web ? 'ConsentRequestsIDPutResponseWeb' : 'ConsentRequestsIDPutResponseOTP';
       },
-      follower: ({ id, fspiop }) => linkingOf(id, fromDfsp(fspiop)),
+      observer: ({ id, fspiop }) => linkingOf(id, fromDfsp(fspiop)),
     },
     {
       message: 'patch',
       ack: 202,
       schemas: ['ConsentRequestsIDPatchRequest'],
-      follower: ({ id, fspiop }) => linkingOf(id, fromPisp(fspiop)),
+      observer: ({ id, fspiop }) => linkingOf(id, fromPisp(fspiop)),
     },
     {
       message: 'error',
       facts: errorFacts,
-      follower: ({ id, fspiop }) => linkingOf(id, fromDfsp(fspiop)),
+      observer: ({ id, fspiop }) => linkingOf(id, fromDfsp(fspiop)),
     },
   ],
 });
@@ -117,10 +117,10 @@ const consents = thirdpartyRoutes({
         }
         return false;
       },
-      follower: async ({ body, fspiop }, deps) =>
+      observer: async ({ body, fspiop }, deps) =>
         body.consentRequestId ? linkingOf(body.consentRequestId, fromDfsp(fspiop)) : linkingOfConsent(body.consentId, deps),
     },
-    { message: 'get', takenByHub: getConsent, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
+    { message: 'get', takenByHub: getConsent, observer: ({ id }, deps) => linkingOfConsent(id, deps) },
     {
       message: 'answer',
       // The signed credential asks the DFSP to have it registered. The document allows 200 or 202 (PutConsentByID);
@@ -129,17 +129,17 @@ const consents = thirdpartyRoutes({
       schemas: ['ConsentsIDPutResponseSigned', 'ConsentsIDPutResponseVerified'],
       pick: (body) => (tagOf(body, 'credential', 'status') === 'VERIFIED' ? 'ConsentsIDPutResponseVerified' : 'ConsentsIDPutResponseSigned'),
       facts: (body: { credential: { status: string } }) => ({ state: body.credential.status }),
-      follower: ({ id }, deps) => linkingOfConsent(id, deps),
+      observer: ({ id }, deps) => linkingOfConsent(id, deps),
     },
     {
       message: 'patch',
       schemas: ['ConsentsIDPatchResponseVerified', 'ConsentsIDPatchResponseRevoked'],
       pick: (body) => (tagOf(body, 'status') === 'REVOKED' ? 'ConsentsIDPatchResponseRevoked' : 'ConsentsIDPatchResponseVerified'),
       facts: (body: { status?: string; credential?: { status: string } }) => ({ state: body.status ?? body.credential?.status }),
-      follower: ({ id }, deps) => linkingOfConsent(id, deps),
+      observer: ({ id }, deps) => linkingOfConsent(id, deps),
     },
-    { message: 'delete', takenByHub: unlinkConsent, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
-    { message: 'error', facts: errorFacts, follower: ({ id }, deps) => linkingOfConsent(id, deps) },
+    { message: 'delete', takenByHub: unlinkConsent, observer: ({ id }, deps) => linkingOfConsent(id, deps) },
+    { message: 'error', facts: errorFacts, observer: ({ id }, deps) => linkingOfConsent(id, deps) },
   ],
 });
 
@@ -156,14 +156,14 @@ const transactions = thirdpartyRoutes({
         currency: body.amount.currency,
         ...(body.payee.partyIdInfo.fspId ? { payeeFsp: body.payee.partyIdInfo.fspId } : {}),
       }),
-      follower: ({ id, fspiop, body }) => transactionOf(id, fromPisp(fspiop), { currency: body.amount.currency, payeeFsp: body.payee.partyIdInfo.fspId }),
+      observer: ({ id, fspiop, body }) => transactionOf(id, fromPisp(fspiop), { currency: body.amount.currency, payeeFsp: body.payee.partyIdInfo.fspId }),
     },
-    { message: 'get', follower: ({ id, fspiop }) => transactionOf(id, fromPisp(fspiop)) },
+    { message: 'get', observer: ({ id, fspiop }) => transactionOf(id, fromPisp(fspiop)) },
     {
       message: 'answer',
       schemas: ['ThirdpartyRequestsTransactionsIDPutResponse'],
       facts: (body: ThirdpartyRequestsTransactionsIDPutResponse) => ({ state: body.transactionRequestState }),
-      follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)),
+      observer: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)),
     },
     {
       // The final notification: 200 in the document (NotifyThirdpartyTransactionRequests), which the switch follows
@@ -171,9 +171,9 @@ const transactions = thirdpartyRoutes({
       message: 'patch',
       schemas: ['ThirdpartyRequestsTransactionsIDPatchResponse'],
       facts: (body: ThirdpartyRequestsTransactionsIDPatchResponse) => ({ state: body.transactionState }),
-      follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)),
+      observer: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)),
     },
-    { message: 'error', facts: errorFacts, follower: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)) },
+    { message: 'error', facts: errorFacts, observer: ({ id, fspiop }) => transactionOf(id, fromDfsp(fspiop)) },
   ],
 });
 
@@ -185,7 +185,7 @@ const authorizations = thirdpartyRoutes({
       message: 'request',
       schemas: ['ThirdpartyRequestsAuthorizationsPostRequest'],
       idOf: (body: ThirdpartyRequestsAuthorizationsPostRequest) => body.authorizationRequestId,
-      follower: async ({ body, fspiop }, deps) => {
+      observer: async ({ body, fspiop }, deps) => {
         // The answer names only the authorization, the verification only its challenge: both lead back here.
         const keys = [correlationKeys.authorization(body.authorizationRequestId), correlationKeys.challenge(body.challenge)];
         await rememberTransaction(keys, body.transactionRequestId, deps);
@@ -205,12 +205,12 @@ const authorizations = thirdpartyRoutes({
         return generic ? 'ThirdpartyRequestsAuthorizationsIDPutResponseGeneric' : 'ThirdpartyRequestsAuthorizationsIDPutResponseFIDO';
       },
       facts: (body: ThirdpartyRequestsAuthorizationsIDPutResponse) => ({ responseType: body.responseType }),
-      follower: ({ id }, deps) => correlatedTransaction(correlationKeys.authorization(id), deps),
+      observer: ({ id }, deps) => correlatedTransaction(correlationKeys.authorization(id), deps),
     },
     {
       message: 'error',
       facts: errorFacts,
-      follower: ({ id }, deps) => correlatedTransaction(correlationKeys.authorization(id), deps),
+      observer: ({ id }, deps) => correlatedTransaction(correlationKeys.authorization(id), deps),
     },
   ],
 });
@@ -227,7 +227,7 @@ const verifications = thirdpartyRoutes({
       idOf: (body: ThirdpartyRequestsVerificationsPostRequest) => body.verificationRequestId,
       facts: (body: ThirdpartyRequestsVerificationsPostRequest) => ({ consentId: body.consentId }),
       takenByHub: verifyChallenge,
-      follower: async ({ body }, deps) => {
+      observer: async ({ body }, deps) => {
         // A verification names the challenge of the authorization it checks, which leads to the transaction.
         const transactionRequestId = await transactionCorrelatedBy(correlationKeys.challenge(body.challenge), deps);
         if (!transactionRequestId) return undefined;
@@ -239,12 +239,12 @@ const verifications = thirdpartyRoutes({
       message: 'answer',
       schemas: ['ThirdpartyRequestsVerificationsIDPutResponse'],
       facts: (body: ThirdpartyRequestsVerificationsIDPutResponse) => ({ state: body.authenticationResponse }),
-      follower: ({ id }, deps) => correlatedTransaction(correlationKeys.verification(id), deps),
+      observer: ({ id }, deps) => correlatedTransaction(correlationKeys.verification(id), deps),
     },
     {
       message: 'error',
       facts: errorFacts,
-      follower: ({ id }, deps) => correlatedTransaction(correlationKeys.verification(id), deps),
+      observer: ({ id }, deps) => correlatedTransaction(correlationKeys.verification(id), deps),
     },
   ],
 });

@@ -3,8 +3,8 @@ import type { Workflow } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Context } from 'koa';
 import type { MessageName, ThirdpartyResource } from '../contracts/conversations';
-import type { FollowedFacts, FollowedMessage } from '../contracts/followers';
-import { followedMessageSignal } from '../../workflows/kit/follower';
+import type { ObservedFacts, ObservedMessage } from '../contracts/observedConversations';
+import { observedMessageSignal } from '../../workflows/kit/observer';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import { participantMessage, ResourceRoutes, SwitchDependencies } from '../fspiop/app';
@@ -29,10 +29,10 @@ export interface ThirdpartyMessage<Body> {
 }
 
 /** The workflow that follows a message's conversation, and how to start it if the message is its first. */
-export interface FollowerRef {
+export interface ObserverRef {
   workflowId: string;
   workflow: Workflow;
-  /** The resource whose POST opens the conversation: only that request starts the follower. */
+  /** The resource whose POST opens the conversation: only that request starts the observer. */
   openedBy: ThirdpartyResource;
   searchAttributes: SearchAttributePair[];
   summary: string;
@@ -59,10 +59,10 @@ export interface MessageDeclaration<Body = never> {
   pick?: (body: unknown) => ThirdpartySchema;
   /** A POST's resource ID, read from its body. */
   idOf?: (body: Body) => string;
-  /** What the message's follower reads of it. */
-  facts?: (body: Body, message: ThirdpartyMessage<Body>) => FollowedFacts;
-  /** The conversation the message belongs to, if it is followed. */
-  follower?: (message: ThirdpartyMessage<Body>, deps: SwitchDependencies) => Promise<FollowerRef | undefined> | FollowerRef | undefined;
+  /** What the message's observer reads of it. */
+  facts?: (body: Body, message: ThirdpartyMessage<Body>) => ObservedFacts;
+  /** The conversation the message belongs to, if it is observed. */
+  observer?: (message: ThirdpartyMessage<Body>, deps: SwitchDependencies) => Promise<ObserverRef | undefined> | ObserverRef | undefined;
   /**
    * Work of the switch's own for the message (its Auth service, the services list): true when the switch has taken
    * the message itself and routes nothing. It may throw an HttpError to refuse the message.
@@ -94,8 +94,8 @@ const ROUTES: Record<MessageName, { method: 'post' | 'get' | 'put' | 'patch' | '
  * (its kind's in ROUTES, or its own `ack`), and then passed on by FSPIOP-Destination byte for byte, as Mojaloop's
  * thirdparty-api-svc does, through a durable follow-up that reports a failed delivery to the sender. Messages
  * addressed to the switch's own services are taken by them.
- * The message's follower is told beside its routing, and the acknowledgement waits for both, so the conversation's
- * next message finds its follower told of this one; but a follower that cannot be found or told is only logged, and
+ * The message's observer is told beside its routing, and the acknowledgement waits for both, so the conversation's
+ * next message finds its observer told of this one; but an observer that cannot be found or told is only logged, and
  * the message is routed all the same.
  */
 export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRoutes {
@@ -128,7 +128,7 @@ export function thirdpartyRoutes(declaration: ThirdpartyDeclaration): ResourceRo
                 message.id,
                 routedMessage(resource, declared.message, message.id, message.fspiop, message.rawBody),
               ),
-          tellFollower(deps, declared, message),
+          tellObserver(deps, declared, message),
         ]);
         if ((declared.ack ?? ack) === 200) ok(ctx);
         else accepted(ctx);
@@ -162,7 +162,7 @@ async function read<Body>(ctx: Context, resource: ThirdpartyResource, declared: 
   return { resource, message: declared.message, id, fspiop, body, rawBody, schema };
 }
 
-function followed<Body>(message: ThirdpartyMessage<Body>, declared: MessageDeclaration<Body>): FollowedMessage {
+function observed<Body>(message: ThirdpartyMessage<Body>, declared: MessageDeclaration<Body>): ObservedMessage {
   return {
     resource: message.resource,
     message: message.message,
@@ -175,36 +175,36 @@ function followed<Body>(message: ThirdpartyMessage<Body>, declared: MessageDecla
 }
 
 /**
- * Finds the message's follower and signals it. Only the conversation's first request (POST /consentRequests, POST
- * /thirdpartyRequests/transactions) starts it; any other message is told to a follower already running, so that a
- * GET or PUT naming an unknown ID starts nothing. A follower that has ended is not started again (its conversation
+ * Finds the message's observer and signals it. Only the conversation's first request (POST /consentRequests, POST
+ * /thirdpartyRequests/transactions) starts it; any other message is told to an observer already running, so that a
+ * GET or PUT naming an unknown ID starts nothing. An observer that has ended is not started again (its conversation
  * is over; a late message is only logged). Finding it may read and write the database (the correlations of a
  * transaction's messages): whatever fails here is logged and never fails the message, whose routing does not depend
- * on its follower.
+ * on its observer.
  */
-async function tellFollower<Body>(deps: SwitchDependencies, declared: MessageDeclaration<Body>, message: ThirdpartyMessage<Body>): Promise<void> {
-  let follower: FollowerRef | undefined;
+async function tellObserver<Body>(deps: SwitchDependencies, declared: MessageDeclaration<Body>, message: ThirdpartyMessage<Body>): Promise<void> {
+  let observer: ObserverRef | undefined;
   try {
-    follower = await declared.follower?.(message, deps);
-    if (!follower) return;
-    if (message.message !== 'request' || message.resource !== follower.openedBy) {
-      const told = await signalIfRunning(deps.temporal, follower.workflowId, followedMessageSignal, followed(message, declared));
-      if (!told) deps.log.info({ workflowId: follower.workflowId, message: message.message, resource: message.resource }, 'no follower running');
+    observer = await declared.observer?.(message, deps);
+    if (!observer) return;
+    if (message.message !== 'request' || message.resource !== observer.openedBy) {
+      const told = await signalIfRunning(deps.temporal, observer.workflowId, observedMessageSignal, observed(message, declared));
+      if (!told) deps.log.info({ workflowId: observer.workflowId, message: message.message, resource: message.resource }, 'no observer running');
       return;
     }
-    await deps.temporal.workflow.signalWithStart(follower.workflow, {
-      workflowId: follower.workflowId,
+    await deps.temporal.workflow.signalWithStart(observer.workflow, {
+      workflowId: observer.workflowId,
       taskQueue: deps.config.taskQueue,
       args: [],
-      signal: followedMessageSignal,
-      signalArgs: [followed(message, declared)],
-      typedSearchAttributes: follower.searchAttributes,
-      staticSummary: follower.summary,
+      signal: observedMessageSignal,
+      signalArgs: [observed(message, declared)],
+      typedSearchAttributes: observer.searchAttributes,
+      staticSummary: observer.summary,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });
   } catch (error) {
     const level = error instanceof WorkflowExecutionAlreadyStartedError ? 'info' : 'warn';
-    const about = follower ? { workflowId: follower.workflowId } : { resource: message.resource, message: message.message, id: message.id };
-    deps.log[level]({ ...about, err: (error as Error).message }, 'follower not told');
+    const about = observer ? { workflowId: observer.workflowId } : { resource: message.resource, message: message.message, id: message.id };
+    deps.log[level]({ ...about, err: (error as Error).message }, 'observer not told');
   }
 }

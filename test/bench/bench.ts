@@ -593,7 +593,7 @@ async function main(): Promise<number> {
     ...(scene
       ? [
           [
-            'follower',
+            'observer',
             await historyCost(
               client,
               middleOf(scene.transactionRequestIds).map((id) => workflowIds.thirdpartyTransaction(id)),

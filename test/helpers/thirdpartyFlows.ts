@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { thirdparty } from '@mojaloop/api-snippets';
 import { consentChallenge } from '../../api/contracts/challenges';
 import type { Client } from '@temporalio/client';
-import type { FollowedConversation } from '../../api/contracts/followers';
-import { followedConversationQuery } from '../../workflows/kit/follower';
+import type { ObservedConversation } from '../../api/contracts/observedConversations';
+import { observedConversationQuery } from '../../workflows/kit/observer';
 import type { SimulatedDfsp } from './dfsp';
 import { pollUntil } from './polling';
 import { quoteBody } from './fspiopBodies';
@@ -98,7 +98,7 @@ export function authorizationRequest(request: ReturnType<typeof thirdpartyTransa
  * A PISP's payment from a linked account (Document 1, "Payment flow") through the switch, the DFSP verifying the
  * user's GENERIC signature with the hub's Auth service: the request, RECEIVED, the payer DFSP's quote, the
  * authorization and its answer, the consent registered and the verification, the final PATCH. `reached` is awaited
- * after the steps whose outcome the follower learns from the Auth service, so the messages keep their order.
+ * after the steps whose outcome the observer learns from the Auth service, so the messages keep their order.
  */
 export async function payFromLinkedAccount(
   hub: SwitchHarness,
@@ -147,11 +147,11 @@ export async function payFromLinkedAccount(
   return id;
 }
 
-/** A follower's view once it has reached `state` (it follows behind the routing), or as it stands after ten seconds. */
-export function followerReaching(client: Client, workflowId: string, state: string): Promise<FollowedConversation> {
+/** An observer's view once it has reached `state` (it follows behind the routing), or as it stands after ten seconds. */
+export function observerReaching(client: Client, workflowId: string, state: string): Promise<ObservedConversation> {
   const handle = client.workflow.getHandle(workflowId);
   return pollUntil(
-    () => handle.query(followedConversationQuery),
+    () => handle.query(observedConversationQuery),
     (view) => view.state === state,
   );
 }

@@ -21,7 +21,7 @@ import { GenericSigner } from '../helpers/softAuthenticator';
 import {
   AUTH_SERVICE,
   finishLinking,
-  followerReaching,
+  observerReaching,
   genericCredential,
   linkThroughSwitch,
   payFromLinkedAccount,
@@ -82,9 +82,9 @@ async function transactionRequest(hub: SwitchHarness, payer: SimulatedDfsp, paye
   return workflowIds.transactionRequest(id);
 }
 
-/** A follower's step that a scenario must see before it goes on (an answer the follower learns from the Auth service). */
+/** An observer's step that a scenario must see before it goes on (an answer the observer learns from the Auth service). */
 const reaching = (hub: SwitchHarness, workflowId: string) => async (state: string) => {
-  const view = await followerReaching(hub.worker.client, workflowId, state);
+  const view = await observerReaching(hub.worker.client, workflowId, state);
   if (view.state !== state) throw new Error(`${workflowId} is ${view.state}, not ${state}`);
 };
 

@@ -4,7 +4,7 @@ import type { thirdparty } from '@mojaloop/api-snippets';
 import { consentChallenge } from '../../api/contracts/challenges';
 import { Consents } from '../../activities/hub/auth/consents';
 import { workflowIds } from '../../api/contracts/conversations';
-import { followedConversationQuery } from '../../workflows/kit/follower';
+import { observedConversationQuery } from '../../workflows/kit/observer';
 import { consentQuery } from '../../workflows/hub/consent';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { uniqueName } from '../helpers/database';
@@ -78,7 +78,7 @@ test('linking with a FIDO credential ends VERIFIED: the Auth service answers the
     ),
     AUTH,
   );
-  const linkingView = await fixture.hub.worker.client.workflow.getHandle(workflowIds.linking(consentRequestId)).query(followedConversationQuery);
+  const linkingView = await fixture.hub.worker.client.workflow.getHandle(workflowIds.linking(consentRequestId)).query(observedConversationQuery);
   t.true(linkingView.messages.length >= 3);
 });
 

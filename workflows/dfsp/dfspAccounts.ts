@@ -1,7 +1,7 @@
 import { errorInformation } from '../../api/contracts/errors';
 import { Inbox, kindsOn } from '../participant/inbox';
-import { messages } from '../participant/activities';
-import { bank } from './thirdpartyActivities';
+import { messages } from '../participant/participantProxies';
+import { bank } from './thirdpartyProxies';
 
 /**
  * `dfspAccounts/<userId>/<key>`: GET /accounts/{ID} (Document 1, discovery) answered from the bank: PUT /accounts/{ID}

@@ -1,6 +1,6 @@
 import { errorInformation } from '../../api/contracts/errors';
 import type { OutgoingMessage } from '../../api/contracts/peers';
-import { messages } from '../participant/activities';
+import { messages } from '../participant/participantProxies';
 import type { DfspLinkingView } from './thirdpartyContracts';
 
 export interface ConsentRequestRepeatInput {

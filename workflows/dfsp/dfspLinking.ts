@@ -3,11 +3,11 @@ import type { ConsentRequestsPostRequest, ConsentsIDPutResponseVerified, SignedC
 import { type ErrorInformation, errorInformation } from '../../api/contracts/errors';
 import { errorInformationOf, OutgoingMessage, PeerMessage } from '../../api/contracts/peers';
 import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
-import { messages } from '../participant/activities';
+import { messages } from '../participant/participantProxies';
 import { exchangeAsChild, ExchangeOutcome, exchangeInTurn } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { answeredWithError, answerOf } from './answers';
-import { bank } from './thirdpartyActivities';
+import { bank } from './thirdpartyProxies';
 import { DfspLinkingView, dfspLinkingQuery } from './thirdpartyContracts';
 
 /** How long the DFSP waits for what needs the user (their authToken, their signed credential). */

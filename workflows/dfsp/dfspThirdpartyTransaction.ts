@@ -13,12 +13,12 @@ import { type ErrorInformation, errorInformation, FspiopErrorName } from '../../
 import type { OutgoingMessage } from '../../api/contracts/peers';
 import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
 import { bestEffort, errorOf, msUntil } from '../kit/failures';
-import { messages } from '../participant/activities';
+import { messages } from '../participant/participantProxies';
 import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { requestQuote, transferFunds } from './payer';
 import { answeredWithError, answerOf } from './answers';
-import { bank, ledger } from './thirdpartyActivities';
+import { bank, ledger } from './thirdpartyProxies';
 import { thirdpartyTransactionQuery, ThirdpartyTransactionView } from './thirdpartyContracts';
 
 export interface DfspThirdpartyTransactionInput {

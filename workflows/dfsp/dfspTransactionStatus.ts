@@ -1,5 +1,5 @@
 import { errorInformation } from '../../api/contracts/errors';
-import { messages } from '../participant/activities';
+import { messages } from '../participant/participantProxies';
 import type { ThirdpartyTransactionView } from './thirdpartyContracts';
 
 export interface TransactionStatusInput {

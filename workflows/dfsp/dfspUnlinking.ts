@@ -1,8 +1,8 @@
 import { log } from '@temporalio/workflow';
 import type { PeerMessage } from '../../api/contracts/peers';
-import { messages } from '../participant/activities';
+import { messages } from '../participant/participantProxies';
 import { Inbox } from '../participant/inbox';
-import { bank } from './thirdpartyActivities';
+import { bank } from './thirdpartyProxies';
 
 export interface DfspUnlinkingInput {
   consentId: string;

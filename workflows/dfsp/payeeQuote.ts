@@ -1,4 +1,4 @@
-import type { PayeeOutcome } from '../../activities/dfsp/fspiop/activities';
+import type { PayeeOutcome } from '../../activities/dfsp/fspiop/fspiopActivities';
 import type { QuotesIDPutResponse, QuotesPostRequest } from '../../api/contracts/bodies';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { answer, answerRepeat, orUnreachable, payee } from './payeeSteps';

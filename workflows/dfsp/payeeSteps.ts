@@ -1,10 +1,10 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { FspiopActivities, PayeeOutcome } from '../../activities/dfsp/fspiop/activities';
+import type { FspiopActivities, PayeeOutcome } from '../../activities/dfsp/fspiop/fspiopActivities';
 import type { Resource } from '../../api/contracts/conversations';
 import { errorInformation } from '../../api/contracts/errors';
 import type { PeerMessage } from '../../api/contracts/peers';
 import { bestEffort } from '../kit/failures';
-import { messages } from '../participant/activities';
+import { messages } from '../participant/participantProxies';
 
 /**
  * The bank's systems, asked as the payee. A refusal comes back as an outcome; a bank out of reach is asked again

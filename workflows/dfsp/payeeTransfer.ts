@@ -1,5 +1,5 @@
 import { patched } from '@temporalio/workflow';
-import type { PayeeOutcome } from '../../activities/dfsp/fspiop/activities';
+import type { PayeeOutcome } from '../../activities/dfsp/fspiop/fspiopActivities';
 import type { BackendTransferNotification } from '../../activities/dfsp/backend/coreBanking';
 import type { TransfersIDPutResponse, TransfersPostRequest } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';

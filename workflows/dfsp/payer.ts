@@ -1,5 +1,5 @@
 import { patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
-import type { FspiopActivities } from '../../activities/dfsp/fspiop/activities';
+import type { FspiopActivities } from '../../activities/dfsp/fspiop/fspiopActivities';
 import type { QuotesIDPutResponse, QuotesPostRequest, TransfersIDPutResponse, TransfersPostRequest } from '../../api/contracts/bodies';
 import { type ErrorInformation, errorInformation } from '../../api/contracts/errors';
 import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers';

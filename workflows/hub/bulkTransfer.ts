@@ -2,7 +2,7 @@ import { condition, defineSignal, setHandler, sleep } from '@temporalio/workflow
 import type { BulkTransferState, BulkTransfersIDPutResponse, BulkTransfersPostRequest } from '../../api/contracts/bodies';
 import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
-import { deliveries, followUps, records } from '../kit/activities';
+import { deliveries, followUps, records } from '../kit/hubProxies';
 import { Conversation } from '../kit/conversation';
 import { bestEffort, errorOf, msUntil } from '../kit/failures';
 

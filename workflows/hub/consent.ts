@@ -9,12 +9,12 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ConsentRegistration, ConsentRequest } from '../../api/contracts/authService';
+import type { ConsentRegistration, ConsentRequest } from '../../api/contracts/consentRegistration';
 import { workflowIds } from '../../api/contracts/conversations';
-import type { FollowedMessage } from '../../api/contracts/followers';
+import type { ObservedMessage } from '../../api/contracts/observedConversations';
 import { State } from '../../api/contracts/searchAttributes';
-import { deliveries } from '../kit/activities';
-import { followedMessageSignal } from '../kit/follower';
+import { deliveries } from '../kit/hubProxies';
+import { observedMessageSignal } from '../kit/observer';
 
 export interface ConsentInput {
   consentId: string;
@@ -113,7 +113,7 @@ function tellTransaction(transactionRequestId: string, request: ConsentRequest &
   });
 }
 
-/** The Auth service's answer is a message of the linking too; its follower learns it (if it still follows). */
+/** The Auth service's answer is a message of the linking too; its observer learns it (if it still follows). */
 function tellLinking(consentRequestId: string, input: ConsentInput, verified: boolean): Promise<void> {
   return tell(workflowIds.linking(consentRequestId), {
     resource: 'consents',
@@ -126,11 +126,11 @@ function tellLinking(consentRequestId: string, input: ConsentInput, verified: bo
   });
 }
 
-/** Tells a follower of the conversation an answer of the Auth service belongs to; one that has ended is left alone. */
-async function tell(workflowId: string, message: FollowedMessage): Promise<void> {
+/** Tells an observer of the conversation an answer of the Auth service belongs to; one that has ended is left alone. */
+async function tell(workflowId: string, message: ObservedMessage): Promise<void> {
   try {
-    await getExternalWorkflowHandle(workflowId).signal(followedMessageSignal, message);
+    await getExternalWorkflowHandle(workflowId).signal(observedMessageSignal, message);
   } catch (error) {
-    log.info('follower not told', { workflowId, error: (error as Error).message });
+    log.info('observer not told', { workflowId, error: (error as Error).message });
   }
 }

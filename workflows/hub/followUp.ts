@@ -1,5 +1,5 @@
 import type { FollowUp } from '../../api/contracts/followUps';
-import { deliveries } from '../kit/activities';
+import { deliveries } from '../kit/hubProxies';
 
 /**
  * An answer from a conversation's record (a GET, a repeat after the conversation ended, a callback no running

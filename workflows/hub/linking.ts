@@ -1,10 +1,10 @@
 import { ConsentId } from '../../api/contracts/searchAttributes';
-import type { FollowedMessage } from '../../api/contracts/followers';
-import { follow, FollowerOutcome, FollowerScript } from '../kit/follower';
+import type { ObservedMessage } from '../../api/contracts/observedConversations';
+import { observe, ObserverOutcome, ObserverScript } from '../kit/observer';
 
 /** A linking's phases (Document 1, "Linking phases"), as the messages passing through the switch show them. */
 const PHASES = [
-  'FOLLOWING',
+  'OBSERVING',
   'CONSENT_REQUESTED',
   'AUTHENTICATING',
   'AUTHENTICATED',
@@ -21,7 +21,7 @@ type LinkingPhase = (typeof PHASES)[number];
 /** A linking the PISP does not complete within a day is over: its consent request is stale by then. */
 const LINKING_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-function phaseAfter({ resource, message, facts }: FollowedMessage): LinkingPhase | undefined {
+function phaseAfter({ resource, message, facts }: ObservedMessage): LinkingPhase | undefined {
   if (message === 'error') return 'FAILED';
   if (resource === 'consentRequests') {
     return ({ request: 'CONSENT_REQUESTED', answer: 'AUTHENTICATING', patch: 'AUTHENTICATED' } as const)[message as string];
@@ -40,7 +40,7 @@ function phaseAfter({ resource, message, facts }: FollowedMessage): LinkingPhase
   }
 }
 
-const linkingScript: FollowerScript<LinkingPhase> = {
+const linkingScript: ObserverScript<LinkingPhase> = {
   order: PHASES,
   final: ['LINKED', 'FAILED', 'REVOKED'],
   stateAfter: phaseAfter,
@@ -50,10 +50,10 @@ const linkingScript: FollowerScript<LinkingPhase> = {
 };
 
 /**
- * `linking/<consentRequestId>`: a PISP linking a user's account at a DFSP (Document 1, "Linking"), followed as its
+ * `linking/<consentRequestId>`: a PISP linking a user's account at a DFSP (Document 1, "Linking"), observed as its
  * messages pass the switch: the consent request, authentication, the grant, the credential's registration with the
  * Auth service and the DFSP's final PATCH. The switch routes every message whatever this workflow says.
  */
-export async function linking(): Promise<FollowerOutcome> {
-  return follow(linkingScript);
+export async function linking(): Promise<ObserverOutcome> {
+  return observe(linkingScript);
 }

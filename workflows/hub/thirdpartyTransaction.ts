@@ -1,10 +1,10 @@
 import { Currency, ConsentId, PayeeFsp } from '../../api/contracts/searchAttributes';
-import type { FollowedMessage } from '../../api/contracts/followers';
-import { follow, FollowerOutcome, FollowerScript } from '../kit/follower';
+import type { ObservedMessage } from '../../api/contracts/observedConversations';
+import { observe, ObserverOutcome, ObserverScript } from '../kit/observer';
 
 /** A third-party transaction's steps (Document 1, "Payment flow"), as the messages passing through the switch show them. */
 const STEPS = [
-  'FOLLOWING',
+  'OBSERVING',
   'REQUESTED',
   'RECEIVED',
   'QUOTED',
@@ -20,10 +20,10 @@ const STEPS = [
 ] as const;
 type TransactionStep = (typeof STEPS)[number];
 
-/** How long a request naming no expiration is followed (the PISP's own wait is not known then). */
+/** How long a request naming no expiration is observed (the PISP's own wait is not known then). */
 const DEFAULT_WINDOW_MS = 60 * 60 * 1000;
 
-function stepAfter({ resource, message, facts }: FollowedMessage): TransactionStep | undefined {
+function stepAfter({ resource, message, facts }: ObservedMessage): TransactionStep | undefined {
   switch (resource) {
     case 'thirdpartyRequests/transactions':
       if (message === 'request') return 'REQUESTED';
@@ -47,7 +47,7 @@ function stepAfter({ resource, message, facts }: FollowedMessage): TransactionSt
   }
 }
 
-const transactionScript: FollowerScript<TransactionStep> = {
+const transactionScript: ObserverScript<TransactionStep> = {
   order: STEPS,
   final: ['COMPLETED', 'REJECTED', 'FAILED'],
   stateAfter: stepAfter,
@@ -62,10 +62,10 @@ const transactionScript: FollowerScript<TransactionStep> = {
 
 /**
  * `thirdpartyTransaction/<transactionRequestId>`: a PISP's payment request from a linked account (Document 1,
- * "Payment flow"), followed as its messages pass the switch: the request, the DFSP's RECEIVED, the quote it led to,
+ * "Payment flow"), observed as its messages pass the switch: the request, the DFSP's RECEIVED, the quote it led to,
  * the user's authorization, its verification, and the DFSP's final PATCH or error. One not over by the request's
  * expiration is marked EXPIRED. The switch routes every message whatever this workflow says.
  */
-export async function thirdpartyTransaction(): Promise<FollowerOutcome> {
-  return follow(transactionScript);
+export async function thirdpartyTransaction(): Promise<ObserverOutcome> {
+  return observe(transactionScript);
 }

@@ -8,7 +8,7 @@ import type {
 } from '../../api/contracts/bodies';
 import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ErrorCallbackBody, FspiopHeaders, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
-import { followUps, records } from '../kit/activities';
+import { followUps, records } from '../kit/hubProxies';
 import { Conversation, MessageAbout } from '../kit/conversation';
 import { answerWindow, bestEffort, errorOf } from '../kit/failures';
 

@@ -2,7 +2,7 @@ import { condition, defineSignal, setHandler } from '@temporalio/workflow';
 import type { TransferState, TransfersIDPutResponse, TransfersPostRequest } from '../../api/contracts/bodies';
 import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
-import { followUps, records } from '../kit/activities';
+import { followUps, records } from '../kit/hubProxies';
 import { Conversation } from '../kit/conversation';
 import { bestEffort, errorOf, msUntil, rejectionOf } from '../kit/failures';
 

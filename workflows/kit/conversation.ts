@@ -4,7 +4,7 @@ import { addressOf, FspiopResource } from '../../api/contracts/conversations';
 import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../api/contracts/messages';
 import { State } from '../../api/contracts/searchAttributes';
-import { deliveries } from './activities';
+import { deliveries } from './hubProxies';
 import { bestEffort, deliveryFailureOf } from './failures';
 
 export interface ConversationOptions {

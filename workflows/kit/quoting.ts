@@ -2,7 +2,7 @@ import { defineSignal, setHandler } from '@temporalio/workflow';
 import { quoting, QuoteResource } from '../../api/contracts/conversations';
 import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../api/contracts/messages';
-import { followUps, records } from './activities';
+import { followUps, records } from './hubProxies';
 import { Conversation } from './conversation';
 import { answerWindow, bestEffort, errorOf } from './failures';
 

@@ -4,7 +4,7 @@ import type { MessageName } from '../../api/contracts/conversations';
 import type { ErrorInformation } from '../../api/contracts/errors';
 import { OutgoingMessage, participantWorkflowIds, PeerMessage } from '../../api/contracts/peers';
 import { rejectionOf } from '../kit/failures';
-import { messages } from './activities';
+import { messages } from './participantProxies';
 import { Inbox } from './inbox';
 
 export interface ExchangeInput {

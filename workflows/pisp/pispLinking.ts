@@ -5,7 +5,7 @@ import { errorInformationOf } from '../../api/contracts/peers';
 import { ConsentId, Dfsp } from '../../api/contracts/searchAttributes';
 import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn, saidBy } from '../participant/inbox';
-import { credentials } from './activities';
+import { credentials } from './pispProxies';
 import { APP_IDLE_MS, AppCalls, enter, errored } from './appCalls';
 import { authenticate, ChannelResponse, passCredential, PispConversationInput, PispLinkingOutcome, requestConsent } from './appApi';
 import { timedOut, whySendingFailed } from './sending';

@@ -7,7 +7,7 @@ import { Dfsp } from '../../api/contracts/searchAttributes';
 import { msUntil, rejectionOf } from '../kit/failures';
 import { exchangeInTurn, type ExchangeOutcome } from '../participant/exchange';
 import { Inbox, kindsOn, saidBy } from '../participant/inbox';
-import { credentials } from './activities';
+import { credentials } from './pispProxies';
 import { APP_IDLE_MS, AppCalls, enter } from './appCalls';
 import {
   approve,

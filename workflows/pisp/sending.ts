@@ -1,7 +1,7 @@
 import { errorInformation, type ErrorInformation } from '../../api/contracts/errors';
 import type { OutgoingMessage } from '../../api/contracts/peers';
 import { errorOf } from '../kit/failures';
-import { messages } from '../participant/activities';
+import { messages } from '../participant/participantProxies';
 
 /** Sends a message to the switch; undefined once it took it, else why not (its refusal, or a delivery that failed for good). */
 export async function whySendingFailed(message: OutgoingMessage): Promise<ErrorInformation | undefined> {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ConsentRegistration } from '../../../api/contracts/authService';
+import type { ConsentRegistration } from '../../../api/contracts/consentRegistration';
 import type { ThirdpartyRequestsVerificationsPostRequest } from '../../../api/contracts/bodies';
 import { addressOf, MessageName, THIRDPARTY_VERSION, ThirdpartyResource } from '../../../api/contracts/conversations';
 import { HubError } from '../../platform/hubError';
@@ -14,7 +14,7 @@ export interface VerificationOutcome {
 
 export interface RegistrationOutcome {
   verified: boolean;
-  /** The linking the consent came from, when the switch saw it: its follower is told. */
+  /** The linking the consent came from, when the switch saw it: its observer is told. */
   consentRequestId?: string;
 }
 
@@ -61,7 +61,7 @@ export class AuthServiceAnswers {
 
   /**
    * POST /thirdpartyRequests/verifications: PUT …/{ID} with VERIFIED to the DFSP that asked, or PUT …/error. Says
-   * which third-party transaction the verified challenge belongs to, when the switch routed it, so its follower learns.
+   * which third-party transaction the verified challenge belongs to, when the switch routed it, so its observer learns.
    */
   async verification(request: ThirdpartyRequestsVerificationsPostRequest, requester: string): Promise<VerificationOutcome> {
     const id = request.verificationRequestId;

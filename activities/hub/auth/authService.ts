@@ -1,4 +1,4 @@
-import type { ConsentRegistration } from '../../../api/contracts/authService';
+import type { ConsentRegistration } from '../../../api/contracts/consentRegistration';
 import type { ConsentsIDPutResponseVerified, Scope, ThirdpartyRequestsVerificationsPostRequest } from '../../../api/contracts/bodies';
 import { requestHash } from '../../../api/contracts/requestHash';
 import type { AuthServiceConfig } from '../../platform/config';
@@ -56,7 +56,7 @@ export class AuthService {
       if (!verified.verified) throw new HubError('signedChallengeMismatch', verified.reason);
       const row: Partial<ConsentRecord> = {
         consentId: body.consentId,
-        // The grant the switch saw names the linking; a registration cannot point another linking's follower here.
+        // The grant the switch saw names the linking; a registration cannot point another linking's observer here.
         consentRequestId: consent?.consentRequestId ?? body.consentRequestId ?? null,
         dfsp,
         state: 'ISSUED',

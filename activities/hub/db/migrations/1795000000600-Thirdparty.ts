@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 import { columns } from './columns';
 
-/** Consents (routed, and held by the hub's Auth service), the verifications it answered, and the correlations of followed third-party transactions. */
+/** Consents (routed, and held by the hub's Auth service), the verifications it answered, and the correlations of observed third-party transactions. */
 export class Thirdparty1795000000600 implements MigrationInterface {
   name = 'Thirdparty1795000000600';
 

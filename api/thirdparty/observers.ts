@@ -6,7 +6,7 @@ import { linking } from '../../workflows/hub/linking';
 import { thirdpartyTransaction } from '../../workflows/hub/thirdpartyTransaction';
 import type { SwitchDependencies } from '../fspiop/app';
 import type { FspiopRequest } from '../fspiop/headers';
-import type { FollowerRef } from './thirdpartyRoutes';
+import type { ObserverRef } from './thirdpartyRoutes';
 
 /** Who is the PISP and who the DFSP of a message, by the direction Document 1 gives it. */
 export interface Sides {
@@ -15,7 +15,7 @@ export interface Sides {
 }
 
 /** The linking a consent request belongs to. The PISP sends the consent request, so its first message names both sides. */
-export function linkingOf(consentRequestId: string, sides: Sides): FollowerRef {
+export function linkingOf(consentRequestId: string, sides: Sides): ObserverRef {
   return {
     workflowId: workflowIds.linking(consentRequestId),
     workflow: linking,
@@ -23,21 +23,21 @@ export function linkingOf(consentRequestId: string, sides: Sides): FollowerRef {
     searchAttributes: [
       { key: Pisp, value: sides.pisp ?? '' },
       { key: Dfsp, value: sides.dfsp ?? '' },
-      { key: State, value: 'FOLLOWING' },
+      { key: State, value: 'OBSERVING' },
     ],
     summary: `Linking ${consentRequestId} between ${sides.pisp ?? '?'} and ${sides.dfsp ?? '?'}`,
   };
 }
 
 /** The linking a consent came from, as the switch recorded it when the DFSP granted the consent. */
-export async function linkingOfConsent(consentId: string, deps: SwitchDependencies): Promise<FollowerRef | undefined> {
+export async function linkingOfConsent(consentId: string, deps: SwitchDependencies): Promise<ObserverRef | undefined> {
   const consent = await new Consents(deps.services.db).find(consentId);
   if (!consent?.consentRequestId) return undefined;
   return linkingOf(consent.consentRequestId, { pisp: consent.pisp ?? undefined, dfsp: consent.dfsp ?? undefined });
 }
 
-/** A third-party transaction request's follower. */
-export function transactionOf(transactionRequestId: string, sides: Sides, extra: { currency?: string; payeeFsp?: string } = {}): FollowerRef {
+/** A third-party transaction request's observer. */
+export function transactionOf(transactionRequestId: string, sides: Sides, extra: { currency?: string; payeeFsp?: string } = {}): ObserverRef {
   return {
     workflowId: workflowIds.thirdpartyTransaction(transactionRequestId),
     workflow: thirdpartyTransaction,
@@ -45,7 +45,7 @@ export function transactionOf(transactionRequestId: string, sides: Sides, extra:
     searchAttributes: [
       { key: Pisp, value: sides.pisp ?? '' },
       { key: Dfsp, value: sides.dfsp ?? '' },
-      { key: State, value: 'FOLLOWING' },
+      { key: State, value: 'OBSERVING' },
       ...(extra.currency ? [{ key: Currency, value: extra.currency }] : []),
       ...(extra.payeeFsp ? [{ key: PayeeFsp, value: extra.payeeFsp }] : []),
     ],

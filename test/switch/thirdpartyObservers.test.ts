@@ -2,8 +2,8 @@ import test from 'ava';
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { workflowIds } from '../../api/contracts/conversations';
-import type { FollowedConversation } from '../../api/contracts/followers';
-import { followedConversationQuery, MAX_FOLLOWING_MS } from '../../workflows/kit/follower';
+import type { ObservedConversation } from '../../api/contracts/observedConversations';
+import { observedConversationQuery, MAX_OBSERVING_MS } from '../../workflows/kit/observer';
 import { GenericSigner } from '../helpers/softAuthenticator';
 import { pollUntil } from '../helpers/polling';
 import { fspiopAt, sendAccepted, serveGateway, withSwitch } from '../helpers/switchHarness';
@@ -12,7 +12,7 @@ import {
   AUTH_SERVICE,
   authorizationRequest,
   finishLinking,
-  followerReaching,
+  observerReaching,
   genericCredential,
   linkThroughSwitch,
   payFromLinkedAccount,
@@ -21,19 +21,19 @@ import {
 
 const fixture = withSwitch(test);
 
-const followed = (workflowId: string, state: string) => followerReaching(fixture.hub.worker.client, workflowId, state);
+const observed = (workflowId: string, state: string) => observerReaching(fixture.hub.worker.client, workflowId, state);
 
-test('a linking is followed from the consent request to LINKED, its consent found by ConsentId', async (t) => {
+test('a linking is observed from the consent request to LINKED, its consent found by ConsentId', async (t) => {
   const dfsp = await fixture.hub.provision();
   const pisp = await fixture.hub.provision();
   const signer = new GenericSigner();
   const { consentRequestId, consentId } = await linkThroughSwitch(fixture.hub, dfsp, pisp, (id, scopes) => genericCredential(signer, id, scopes));
   await dfsp.waitFor((r) => r.method === 'PUT' && r.path === `/consents/${consentId}` && r.headers['fspiop-source'] === AUTH_SERVICE);
-  // The Auth service's answer is a step of the linking too: its follower learns it from the consent's workflow.
-  t.is((await followed(workflowIds.linking(consentRequestId), 'CREDENTIAL_VERIFIED')).state, 'CREDENTIAL_VERIFIED');
+  // The Auth service's answer is a step of the linking too: its observer learns it from the consent's workflow.
+  t.is((await observed(workflowIds.linking(consentRequestId), 'CREDENTIAL_VERIFIED')).state, 'CREDENTIAL_VERIFIED');
   await finishLinking(fixture.hub, dfsp, pisp, consentId);
 
-  const view = await followed(workflowIds.linking(consentRequestId), 'LINKED');
+  const view = await observed(workflowIds.linking(consentRequestId), 'LINKED');
   t.is(view.state, 'LINKED');
   // Every message routed, and the Auth service's answer, in the linking's one history.
   t.is(view.messages.length, 8);
@@ -44,14 +44,14 @@ test('a linking is followed from the consent request to LINKED, its consent foun
   t.deepEqual(listed, [workflowIds.linking(consentRequestId)]);
 });
 
-test('a third-party transaction is followed through RECEIVED, its quote, authorization and verification, to COMPLETED', async (t) => {
+test('a third-party transaction is observed through RECEIVED, its quote, authorization and verification, to COMPLETED', async (t) => {
   const dfsp = await fixture.hub.provision();
   const pisp = await fixture.hub.provision();
-  // Each answer the follower learns from elsewhere (the Auth service) is awaited before the next message is sent.
+  // Each answer the observer learns from elsewhere (the Auth service) is awaited before the next message is sent.
   const id = await payFromLinkedAccount(fixture.hub, { pisp, dfsp, payee: fixture.payee }, async (transactionRequestId, state) => {
-    t.is((await followed(workflowIds.thirdpartyTransaction(transactionRequestId), state)).state, state);
+    t.is((await observed(workflowIds.thirdpartyTransaction(transactionRequestId), state)).state, state);
   });
-  const view = await followed(workflowIds.thirdpartyTransaction(id), 'COMPLETED');
+  const view = await observed(workflowIds.thirdpartyTransaction(id), 'COMPLETED');
   t.is(view.state, 'COMPLETED');
   t.deepEqual(
     view.messages.map((m) => `${m.resource} ${m.message}`),
@@ -73,16 +73,16 @@ test("a third-party transaction not over by its request's expiration is marked E
   const pisp = await fixture.hub.provision();
   const request = thirdpartyTransactionRequest(dfsp.name, fixture.payee, 1_500);
   await sendAccepted(fixture.hub, 'POST', '/thirdpartyRequests/transactions', pisp.name, dfsp.name, request);
-  const view = await followed(workflowIds.thirdpartyTransaction(request.transactionRequestId), 'EXPIRED');
+  const view = await observed(workflowIds.thirdpartyTransaction(request.transactionRequestId), 'EXPIRED');
   t.is(view.state, 'EXPIRED');
-  // The request itself was routed all the same: the follower never holds up the routing.
+  // The request itself was routed all the same: the observer never holds up the routing.
   t.truthy(await dfsp.waitFor((r) => r.method === 'POST' && r.body?.transactionRequestId === request.transactionRequestId));
 });
 
-test('a follower that cannot be found (its database out of reach) is only logged: the message is acknowledged and routed', async (t) => {
+test('an observer that cannot be found (its database out of reach) is only logged: the message is acknowledged and routed', async (t) => {
   const dfsp = await fixture.hub.provision();
   const pisp = await fixture.hub.provision();
-  // A gateway whose follower lookups fail: its services' database is closed. The participants' directory, their
+  // A gateway whose observer lookups fail: its services' database is closed. The participants' directory, their
   // signature settings and the worker that routes keep the hub's own.
   const down = await openTestHub(fixture.hub.services.participants.hubName);
   await down.close();
@@ -106,7 +106,7 @@ test('a follower that cannot be found (its database out of reach) is only logged
   t.truthy(await dfsp.waitFor((r) => r.method === 'PUT' && r.path === path));
 });
 
-test("only a conversation's first request starts its follower: other messages naming an unknown one start none", async (t) => {
+test("only a conversation's first request starts its observer: other messages naming an unknown one start none", async (t) => {
   const dfsp = await fixture.hub.provision();
   const pisp = await fixture.hub.provision();
   const [consentRequestId, granted, transactionRequestId, authorized] = [1, 2, 3, 4].map(() => crypto.randomUUID());
@@ -124,7 +124,7 @@ test("only a conversation's first request starts its follower: other messages na
   const request = { ...thirdpartyTransactionRequest(dfsp.name, fixture.payee, 60_000), transactionRequestId: authorized };
   await sendAccepted(fixture.hub, 'POST', '/thirdpartyRequests/authorizations', dfsp.name, pisp.name, authorizationRequest(request, 'challenge'));
 
-  // The acknowledgement waits for the follower to be told: had any been started, it would exist by now.
+  // The acknowledgement waits for the observer to be told: had any been started, it would exist by now.
   const workflowIdsNotStarted = [
     workflowIds.linking(consentRequestId),
     workflowIds.linking(granted),
@@ -138,7 +138,7 @@ test("only a conversation's first request starts its follower: other messages na
   t.truthy(await pisp.waitFor((r) => r.method === 'POST' && r.body?.authorizationRequestId !== undefined && r.body.transactionRequestId === authorized));
 });
 
-test("a transaction request's follower keeps to a day whatever expiration the PISP names, and keeps only the first of its GETs", async (t) => {
+test("a transaction request's observer keeps to a day whatever expiration the PISP names, and keeps only the first of its GETs", async (t) => {
   const dfsp = await fixture.hub.provision();
   const pisp = await fixture.hub.provision();
   const request = { ...thirdpartyTransactionRequest(dfsp.name, fixture.payee, 60_000), expiration: '9999-12-31T23:59:59.999Z' };
@@ -149,8 +149,8 @@ test("a transaction request's follower keeps to a day whatever expiration the PI
   }
   const view = await viewOnce(workflowIds.thirdpartyTransaction(request.transactionRequestId), (v) => v.repeatedGets === 4);
   const deadline = Date.parse(view.deadline);
-  t.true(deadline <= Date.now() + MAX_FOLLOWING_MS, `deadline ${view.deadline}`);
-  t.true(deadline >= sentAt + MAX_FOLLOWING_MS - 60_000, `deadline ${view.deadline}`);
+  t.true(deadline <= Date.now() + MAX_OBSERVING_MS, `deadline ${view.deadline}`);
+  t.true(deadline >= sentAt + MAX_OBSERVING_MS - 60_000, `deadline ${view.deadline}`);
   t.deepEqual(
     view.messages.map((m) => m.message),
     ['request', 'get'],
@@ -158,8 +158,8 @@ test("a transaction request's follower keeps to a day whatever expiration the PI
   t.is(view.repeatedGets, 4);
 });
 
-/** The follower's view once `ready` holds (signals are taken in their own workflow tasks), or after five seconds. */
-function viewOnce(workflowId: string, ready: (view: FollowedConversation) => boolean): Promise<FollowedConversation> {
+/** The observer's view once `ready` holds (signals are taken in their own workflow tasks), or after five seconds. */
+function viewOnce(workflowId: string, ready: (view: ObservedConversation) => boolean): Promise<ObservedConversation> {
   const handle = fixture.hub.worker.client.workflow.getHandle(workflowId);
-  return pollUntil(() => handle.query(followedConversationQuery), ready, 5_000);
+  return pollUntil(() => handle.query(observedConversationQuery), ready, 5_000);
 }

@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { ThirdpartyActivities } from '../../activities/dfsp/thirdparty/activities';
+import type { ThirdpartyActivities } from '../../activities/dfsp/thirdparty/thirdpartyActivities';
 
 /** The bank's systems answer quickly; a bank that is down is retried with backoff, as messages to the switch are. */
 export const bank = proxyActivities<ThirdpartyActivities>({

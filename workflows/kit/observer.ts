@@ -1,60 +1,63 @@
 import { condition, defineQuery, defineSignal, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import type { FollowedConversation, FollowedMessage } from '../../api/contracts/followers';
+import type { ObservedConversation, ObservedMessage } from '../../api/contracts/observedConversations';
 import { State } from '../../api/contracts/searchAttributes';
 import { msUntil } from './failures';
 
-/** A message of the followed conversation, as it passed through the switch. */
-export const followedMessageSignal = defineSignal<[FollowedMessage]>('followedMessage');
-export const followedConversationQuery = defineQuery<FollowedConversation>('followedConversation');
+/**
+ * A message of the observed conversation, as it passed through the switch. The signal and query keep the names they
+ * were first recorded under (when an observer was called a follower): running workflows and recorded histories use them.
+ */
+export const observedMessageSignal = defineSignal<[ObservedMessage]>('followedMessage');
+export const observedConversationQuery = defineQuery<ObservedConversation>('followedConversation');
 
 /** How one kind of third-party conversation moves, in its own states. */
-export interface FollowerScript<S extends string> {
+export interface ObserverScript<S extends string> {
   /** Its states in the order a conversation passes them; a message never moves it back. */
   order: readonly S[];
-  /** States after which nothing more is expected: the follower ends. */
+  /** States after which nothing more is expected: the observer ends. */
   final: readonly S[];
   /** The state a message moves the conversation to, if it moves it. */
-  stateAfter(message: FollowedMessage): S | undefined;
+  stateAfter(message: ObservedMessage): S | undefined;
   /** What an operator searches by, learnt from a message (a consent's ID once it is known). */
-  searchAttributes?(message: FollowedMessage): SearchAttributeUpdatePair[];
+  searchAttributes?(message: ObservedMessage): SearchAttributeUpdatePair[];
   /**
    * When the conversation is over if it has not ended: a message may name it (a transaction request's expiration),
-   * at most MAX_FOLLOWING_MS after the message arrives.
+   * at most MAX_OBSERVING_MS after the message arrives.
    */
-  deadline(message: FollowedMessage): string | undefined;
-  /** How long a conversation naming no deadline is followed. */
+  deadline(message: ObservedMessage): string | undefined;
+  /** How long a conversation naming no deadline is observed. */
   defaultWindowMs: number;
 }
 
 /**
- * The longest a conversation is followed past the message that names its deadline. The deadline is the PISP's to
- * choose (a transaction request's expiration may be in the year 9999), and the hub does not keep a follower for it.
+ * The longest a conversation is observed past the message that names its deadline. The deadline is the PISP's to
+ * choose (a transaction request's expiration may be in the year 9999), and the hub does not keep an observer for it.
  */
-export const MAX_FOLLOWING_MS = 24 * 60 * 60 * 1000;
+export const MAX_OBSERVING_MS = 24 * 60 * 60 * 1000;
 
-export interface FollowerOutcome {
+export interface ObserverOutcome {
   state: string;
   messages: number;
 }
 
 /**
- * Follows a third-party conversation that the switch routes but does not take part in: every message the gateway
+ * Observes a third-party conversation that the switch routes but does not take part in: every message the gateway
  * passes on arrives as a signal and may move the conversation's state, which the State search attribute shows. A
  * conversation not over by its deadline is marked EXPIRED (Document 1: the PISP then treats it as failed), so an
  * operator can count them (`State = 'EXPIRED'`). Messages may arrive out of order: the state only moves forward.
  */
-export async function follow<S extends string>(script: FollowerScript<S>): Promise<FollowerOutcome> {
-  const messages: FollowedMessage[] = [];
+export async function observe<S extends string>(script: ObserverScript<S>): Promise<ObserverOutcome> {
+  const messages: ObservedMessage[] = [];
   // A PISP may poll with GET as often as it likes: the first GET of each resource is kept, the others only counted.
   const polled = new Set<string>();
   let repeatedGets = 0;
-  let state: string = 'FOLLOWING';
+  let state: string = 'OBSERVING';
   let deadline = new Date(Date.now() + script.defaultWindowMs).toISOString();
   const rank = (value: string) => script.order.indexOf(value as S);
   const isOver = () => script.final.includes(state as S);
 
-  setHandler(followedMessageSignal, (message) => {
+  setHandler(observedMessageSignal, (message) => {
     if (message.message === 'get' && polled.has(message.resource)) repeatedGets++;
     else messages.push(message);
     if (message.message === 'get') polled.add(message.resource);
@@ -67,7 +70,7 @@ export async function follow<S extends string>(script: FollowerScript<S>): Promi
     }
     if (updates.length > 0) upsertSearchAttributes(updates);
   });
-  setHandler(followedConversationQuery, () => ({ state, deadline, messages, repeatedGets }));
+  setHandler(observedConversationQuery, () => ({ state, deadline, messages, repeatedGets }));
 
   // The deadline may move while waiting (the request naming it can arrive after another message): wait again.
   while (!isOver()) {
@@ -80,8 +83,8 @@ export async function follow<S extends string>(script: FollowerScript<S>): Promi
   return { state, messages: messages.length };
 }
 
-/** A deadline a message names, brought forward to MAX_FOLLOWING_MS from now; none if it names none it can be read as. */
+/** A deadline a message names, brought forward to MAX_OBSERVING_MS from now; none if it names none it can be read as. */
 function capped(named: string | undefined): string | undefined {
   const at = named === undefined ? NaN : Date.parse(named);
-  return Number.isFinite(at) ? new Date(Math.min(at, Date.now() + MAX_FOLLOWING_MS)).toISOString() : undefined;
+  return Number.isFinite(at) ? new Date(Math.min(at, Date.now() + MAX_OBSERVING_MS)).toISOString() : undefined;
 }

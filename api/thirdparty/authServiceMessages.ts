@@ -1,5 +1,5 @@
 import { AccountLookup } from '../../activities/hub/lookup/accountLookup';
-import type { ConsentRequest } from '../contracts/authService';
+import type { ConsentRequest } from '../contracts/consentRegistration';
 import type { ConsentsPostRequestAUTH, ThirdpartyRequestsVerificationsPostRequest } from '../contracts/bodies';
 import { workflowIds } from '../contracts/conversations';
 import { ConsentId, Dfsp, State } from '../contracts/searchAttributes';

@@ -1,11 +1,11 @@
 import type { MessageName, Resource } from './conversations';
 
 /**
- * A message of a third-party conversation as its follower workflow records it (`linking/<consentRequestId>`,
+ * A message of a third-party conversation as its observer workflow records it (`linking/<consentRequestId>`,
  * `thirdpartyTransaction/<transactionRequestId>`): what it was, between whom, and the few facts of its body the
- * follower reads. The gateway sends one as the message passes; routing never waits for the follower.
+ * observer reads. The gateway sends one as the message passes; routing never waits for the observer.
  */
-export interface FollowedMessage {
+export interface ObservedMessage {
   resource: Resource;
   message: MessageName;
   /** The ID in the message's path, or its body's for a POST. */
@@ -14,11 +14,11 @@ export interface FollowedMessage {
   to?: string;
   /** When the switch took the message (ISO 8601). */
   at: string;
-  facts: FollowedFacts;
+  facts: ObservedFacts;
 }
 
-/** What a follower reads from a message's body. */
-export interface FollowedFacts {
+/** What an observer reads from a message's body. */
+export interface ObservedFacts {
   /** The state the message reports: a consent's credential status or state, a transaction request's state. */
   state?: string;
   consentId?: string;
@@ -33,13 +33,13 @@ export interface FollowedFacts {
   errorCode?: string;
 }
 
-/** Where a followed conversation stands, as its follower's query answers. */
-export interface FollowedConversation {
+/** Where an observed conversation stands, as its observer's query answers. */
+export interface ObservedConversation {
   state: string;
   /** When it is marked EXPIRED if it has not ended (ISO 8601). */
   deadline: string;
   /** The messages in the order they arrived; of a resource's GETs, only the first. */
-  messages: FollowedMessage[];
+  messages: ObservedMessage[];
   /** The GETs after each resource's first, counted and not kept (a PISP may poll). */
   repeatedGets: number;
 }
