@@ -5,7 +5,7 @@ import { DEFAULT_TASK_QUEUE } from '../../api/contracts/conversations';
 /**
  * Every process (worker, gateways, launcher, tests) reads its settings here, from environment
  * variables with safe defaults, so pointing the hub at MySQL or a Temporal cluster is configuration only.
- * The README has the table.
+ * docs/configuration.md has the table.
  */
 export interface HubConfig {
   /** `sqlite:<file>` (default, under .data/) or `mysql://user:pass@host:port/db`. */

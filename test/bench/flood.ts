@@ -56,7 +56,7 @@ export function startFlood(perSecond: number, get: (path: string) => Promise<num
 const TICK_MS = 10;
 const MAX_IN_FLIGHT = 500;
 
-/** How much the flood may cost the others, as the README states it: their p99 at most doubled, no more errors. */
+/** How much the flood may cost the others, as docs/security.md states it (Fair shares): their p99 at most doubled, no more errors. */
 export const FLOOD_BOUND = { p99Factor: 2, extraErrors: 0 };
 
 /** The payments at one concurrency without and with the flood, and whether the others stayed within FLOOD_BOUND. */

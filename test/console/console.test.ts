@@ -22,7 +22,7 @@ const TOKEN = crypto.randomBytes(24).toString('base64url');
  * only this file's positions.
  */
 const CURRENCY = 'JMD';
-/** UPDATE_SCREENSHOTS=1 writes the README's pictures; otherwise they are taken (the pages render) and thrown away. */
+/** UPDATE_SCREENSHOTS=1 writes the pictures docs/console.md and the README show; otherwise they are taken (the pages render) and thrown away. */
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'test', 'console', 'screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'console-'));
 
 let hub: SwitchHarness;

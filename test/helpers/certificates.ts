@@ -44,7 +44,7 @@ async function pemOfKey(key: crypto.webcrypto.CryptoKey): Promise<string> {
 }
 
 /**
- * A certificate authority for tests, as a scheme runs one (the README makes the same with openssl): it signs server
+ * A certificate authority for tests, as a scheme runs one (docs/security.md makes the same with openssl): it signs server
  * certificates for this machine (127.0.0.1, localhost) and client certificates whose subject CN names a participant.
  */
 export class TestCa {
