@@ -9,8 +9,8 @@ import {
   liquidityCover,
   paymentRefusal,
   withdrawalRefusal,
-} from '../../activities/hub/ledger/rules';
-import { positiveAmount, textOf } from './amounts';
+} from '../../../../../activities/hub/ledger/rules';
+import { positiveAmount, textOf } from '../../../../helpers/amounts';
 
 // Document 3's rules at every boundary, with Mojaloop's signs: a payer's POSITION rises as it pays; its SETTLEMENT
 // account falls as it deposits (1000 deposited is a value of -1000).

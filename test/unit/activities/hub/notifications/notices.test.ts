@@ -1,5 +1,5 @@
 import test from 'ava';
-import { limitAdjustmentNotice, positionChangeNotice, thresholdBreachNotice } from '../../activities/hub/notifications/notices';
+import { limitAdjustmentNotice, positionChangeNotice, thresholdBreachNotice } from '../../../../../activities/hub/notifications/notices';
 
 test("a breach notice carries central-event-processor's subject and the share of the cap left, to two places", (t) => {
   const notice = thresholdBreachNotice('payerfsp', 'USD', '95', '100');

@@ -2,10 +2,10 @@ import type { thirdparty } from '@mojaloop/api-snippets';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 import test from 'ava';
 import crypto from 'node:crypto';
-import { consentChallenge } from '../../api/contracts/challenges';
-import { verifyRegistration, verifySignedChallenge, type StoredCredential } from '../../activities/hub/auth/credentials';
-import { GenericSigner, SoftAuthenticator, type AttestationFormat, type SoftAuthenticatorOptions } from '../helpers/softAuthenticator';
-import { yubikeyConsent, yubikeyConsentChallenge, yubikeyOptions, yubikeyVerification } from './mojaloopVectors';
+import { consentChallenge } from '../../../../../api/contracts/challenges';
+import { verifyRegistration, verifySignedChallenge, type StoredCredential } from '../../../../../activities/hub/auth/credentials';
+import { GenericSigner, SoftAuthenticator, type AttestationFormat, type SoftAuthenticatorOptions } from '../../../../helpers/softAuthenticator';
+import { yubikeyConsent, yubikeyConsentChallenge, yubikeyOptions, yubikeyVerification } from '../../../../helpers/mojaloopVectors';
 
 const origin = 'https://pisp.example.org';
 const options = { origins: [origin], rpId: 'pisp.example.org' };

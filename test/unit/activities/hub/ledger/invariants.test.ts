@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import test from 'ava';
 import fc from 'fast-check';
-import { type AccountBalances, type JournalAmounts, ledgerViolations } from '../../activities/hub/ledger/invariants';
-import { type Amount, signedAmount, positiveAmount, textOf } from './amounts';
+import { type AccountBalances, type JournalAmounts, ledgerViolations } from '../../../../../activities/hub/ledger/invariants';
+import { type Amount, signedAmount, positiveAmount, textOf } from '../../../../helpers/amounts';
 
 /** Two accounts in each of two currencies; a movement debits one account of a currency and credits the other. */
 const ACCOUNTS = [

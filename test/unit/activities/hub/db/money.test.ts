@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import test from 'ava';
 import fc from 'fast-check';
-import { Decimal, formatAmount, moneyColumn, unrepresentableAmount } from '../../activities/hub/db/money';
-import { positiveAmount, signedAmount, sumOf, textOf } from './amounts';
+import { Decimal, formatAmount, moneyColumn, unrepresentableAmount } from '../../../../../activities/hub/db/money';
+import { positiveAmount, signedAmount, sumOf, textOf } from '../../../../helpers/amounts';
 
 /** The canonical text formatAmount promises: no exponent, no trailing zeros. */
 const canonical = (units: bigint) => textOf(units).replace(/\.?0+$/, '');

@@ -1,6 +1,6 @@
 import test from 'ava';
-import type { SettlementState } from '../../activities/hub/db/settlementEntities';
-import { abortProblem, accountChange, settlementStateAfter } from '../../activities/hub/settlement/settlementStates';
+import type { SettlementState } from '../../../../../activities/hub/db/settlementEntities';
+import { abortProblem, accountChange, settlementStateAfter } from '../../../../../activities/hub/settlement/settlementStates';
 
 // central-settlement's state machine: one step at a time, every account together.
 

@@ -1,6 +1,6 @@
 import test from 'ava';
-import type { SettlementModel } from '../../activities/hub/db/entities';
-import { accountModelFor, grossModelFor, netModelFor } from '../../activities/hub/settlement/models';
+import type { SettlementModel } from '../../../../../activities/hub/db/entities';
+import { accountModelFor, grossModelFor, netModelFor } from '../../../../../activities/hub/settlement/models';
 
 const model = (name: string, settlementGranularity: 'GROSS' | 'NET', currency: string | null, extra: Partial<SettlementModel> = {}) =>
   ({
