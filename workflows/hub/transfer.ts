@@ -5,6 +5,7 @@ import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequ
 import { followUps, records } from '../kit/hubProxies';
 import { Conversation } from '../kit/conversation';
 import { bestEffort, errorOf, msUntil, rejectionOf } from '../kit/failures';
+import { inTurn } from '../kit/steps';
 
 export type TransferInput = ReceivedRequest<TransfersPostRequest>;
 
@@ -28,110 +29,147 @@ type Answer = { kind: 'fulfil'; callback: ReceivedCallback<TransfersIDPutRespons
  * payee's rejection, or abort at expiration, telling both sides. The transfer ID is the workflow ID.
  */
 export async function transfer(input: TransferInput): Promise<TransferOutcome> {
-  const { body, version } = input;
-  const { transferId, payerFsp, payeeFsp } = body;
+  const { transferId } = input.body;
   const talk = new Conversation({ resource: 'transfers', id: transferId, noun: 'transfer', request: input, repeatSignal: repeatedTransferSignal });
-  let state: TransferState = 'RECEIVED';
-  let answer: Answer | undefined;
+  const held: HeldTransfer = { input, talk, state: 'RECEIVED', decided: false };
+  listenToPayee(held);
+  const outcome = await inTurn(held, [reservePayerFunds, forwardToPayee, commitFulfilment]);
+  await talk.close();
+  return outcome;
+}
+
+/** What the steps of one transfer share. */
+interface HeldTransfer {
+  readonly input: TransferInput;
+  readonly talk: Conversation;
+  state: TransferState;
+  /** The payee's first answer: its fulfilment or its rejection. */
+  answer?: Answer;
   /** Set once the switch has chosen the outcome; callbacks after that are late, whatever the state says yet. */
-  let decided = false;
+  decided: boolean;
+}
 
-  const setState = (next: TransferState) => {
-    state = next;
-    talk.setState(next);
-  };
-  const finish = async (transferState: 'COMMITTED' | 'ABORTED', answerPayer: () => Promise<void>, error?: ErrorInformation): Promise<TransferOutcome> => {
-    state = transferState;
-    await talk.finish(transferState, answerPayer);
-    return { transferState, errorInformation: error };
-  };
-  const notifyPayee = (transferState: 'COMMITTED' | 'ABORTED', completedTimestamp: string) =>
-    bestEffort(talk.hubMessage(payeeFsp, 'PATCH', { completedTimestamp, transferState }), `PATCH ${transferState}`);
-
+/** Only the payee answers a transfer; its first answer counts, and a fulfilment after the outcome is a late one. */
+function listenToPayee(held: HeldTransfer): void {
+  const { talk } = held;
+  const { transferId, payeeFsp } = held.input.body;
   setHandler(fulfilSignal, async (callback) => {
     const from = callback.headers['fspiop-source'];
     if (from !== payeeFsp) return talk.refuseStranger(from, `only the payee ${payeeFsp} may fulfil this transfer`);
-    if (decided) {
+    if (held.decided) {
       // The outcome is chosen but the workflow has not closed: once the ledger records it, answer as to a later PUT.
-      await condition(() => state === 'COMMITTED' || state === 'ABORTED');
-      return bestEffort(followUps.lateTransferCallback({ transferId, callback, version }), 'late fulfil');
+      await condition(() => held.state === 'COMMITTED' || held.state === 'ABORTED');
+      return bestEffort(followUps.lateTransferCallback({ transferId, callback, version: held.input.version }), 'late fulfil');
     }
-    answer ??= { kind: 'fulfil', callback };
+    held.answer ??= { kind: 'fulfil', callback };
   });
   setHandler(rejectSignal, async (callback) => {
     const from = callback.headers['fspiop-source'];
     if (from !== payeeFsp) return talk.refuseStranger(from, `only the payee ${payeeFsp} may reject this transfer`);
-    answer ??= { kind: 'reject', callback };
+    held.answer ??= { kind: 'reject', callback };
   });
+}
 
-  const outcome = await run();
-  await talk.close();
-  return outcome;
-
-  async function run(): Promise<TransferOutcome> {
-    try {
-      const prepared = await records.prepareTransfer({ body, source: input.headers['fspiop-source'], requestHash: input.requestHash });
-      if (prepared.outcome === 'repeat') {
-        // Decided by an earlier workflow whose history has expired (the gateway answers such a repeat from the record
-        // itself; this run was started by one that did not look): answer from the record, change nothing. The state it
-        // records lets a PUT that reaches this run be answered from the record too, instead of waiting for ever.
-        decided = true;
-        setState(prepared.transferState);
-        await bestEffort(
-          followUps.repeatedTransfer({ transferId, requestHash: input.requestHash, requester: input.headers['fspiop-source'], version }),
-          'repeat',
-        );
-        return { transferState: state };
-      }
-    } catch (error) {
-      decided = true;
-      // A refused request is answered to whoever sent it, which need not be the payerFsp it names.
-      const rejection = errorOf(error);
-      return finish('ABORTED', () => talk.hubError(input.headers['fspiop-source'], rejection), rejection);
+/** Prepare: the ledger checks the request and reserves the payer's funds against its position and Net Debit Cap. */
+async function reservePayerFunds(held: HeldTransfer): Promise<TransferOutcome | undefined> {
+  const { input, talk } = held;
+  const { transferId } = input.body;
+  const sender = input.headers['fspiop-source'];
+  try {
+    const prepared = await records.prepareTransfer({ body: input.body, source: sender, requestHash: input.requestHash });
+    if (prepared.outcome === 'repeat') {
+      // Decided by an earlier workflow whose history has expired (the gateway answers such a repeat from the record
+      // itself; this run was started by one that did not look): answer from the record, change nothing. The state it
+      // records lets a PUT that reaches this run be answered from the record too, instead of waiting for ever.
+      held.decided = true;
+      enterState(held, prepared.transferState);
+      await bestEffort(followUps.repeatedTransfer({ transferId, requestHash: input.requestHash, requester: sender, version: input.version }), 'repeat');
+      return { transferState: held.state };
     }
-    setState('RESERVED');
-
-    const waited = await talk.forwardUntilAnswered(payeeFsp, () => answer !== undefined, msUntil(body.expiration));
-    decided = true;
-    if (waited.kind === 'expired') {
-      const expired = errorInformation('transferExpired', `transfer ${transferId} was not fulfilled before ${body.expiration}`);
-      await records.abortTransfer({ transferId, errorInformation: expired });
-      await bestEffort(talk.hubError(payeeFsp, expired), 'expiry to payee');
-      return finish('ABORTED', () => talk.hubError(payerFsp, expired), expired);
-    }
-    if (waited.kind === 'unreachable') {
-      await records.abortTransfer({ transferId, errorInformation: waited.error });
-      return finish('ABORTED', () => talk.hubError(payerFsp, waited.error), waited.error);
-    }
-    if (answer!.kind === 'reject') {
-      const { callback } = answer!;
-      await records.abortTransfer({ transferId, errorInformation: callback.body.errorInformation });
-      return finish('ABORTED', () => talk.relay(payerFsp, 'error', callback), callback.body.errorInformation);
-    }
-
-    const { callback } = answer!;
-    const payeeWantsNotification = callback.body.transferState === 'RESERVED';
-    let completedTimestamp: string;
-    try {
-      ({ completedTimestamp } = await records.commitTransfer({ transferId, fulfilment: callback.body.fulfilment, payeeWantsNotification }));
-    } catch (error) {
-      // An invalid fulfilment (3100), or one handled after the expiration (3303): nothing commits, both sides are told.
-      const refused = rejectionOf(error);
-      if (!refused) throw error;
-      const aborted = await records.abortTransfer({ transferId, errorInformation: refused, payeeWantsNotification });
-      await bestEffort(talk.hubError(payeeFsp, refused), 'refused fulfilment to payee');
-      if (payeeWantsNotification) await notifyPayee('ABORTED', aborted.completedTimestamp);
-      return finish('ABORTED', () => talk.hubError(payerFsp, refused), refused);
-    }
-    // A payee that answered RESERVED waits for the switch's PATCH before it commits; the payer hears COMMITTED.
-    // The payee's own PUT goes to the payer byte for byte; after RESERVED the switch states the outcome itself,
-    // as its own message, since forwarding the payee's signature over a changed body would be a false signature.
-    const result = await finish('COMMITTED', () =>
-      payeeWantsNotification
-        ? talk.hubMessage(payerFsp, 'PUT', { ...callback.body, transferState: 'COMMITTED', completedTimestamp })
-        : talk.relay(payerFsp, 'answer', callback),
-    );
-    if (payeeWantsNotification) await notifyPayee('COMMITTED', completedTimestamp);
-    return result;
+  } catch (error) {
+    held.decided = true;
+    // A refused request is answered to whoever sent it, which need not be the payerFsp it names.
+    const rejection = errorOf(error);
+    return finish(held, 'ABORTED', () => talk.hubError(sender, rejection), rejection);
   }
+  enterState(held, 'RESERVED');
+  return undefined;
+}
+
+/**
+ * The prepare goes to the payee until it answers or the transfer expires. An expired transfer, a payee out of reach
+ * and the payee's rejection each abort it, releasing the reservation; the payer is told why.
+ */
+async function forwardToPayee(held: HeldTransfer): Promise<TransferOutcome | undefined> {
+  const { talk } = held;
+  const { transferId, payerFsp, payeeFsp, expiration } = held.input.body;
+  const waited = await talk.forwardUntilAnswered(payeeFsp, () => held.answer !== undefined, msUntil(expiration));
+  held.decided = true;
+  if (waited.kind === 'expired') {
+    const expired = errorInformation('transferExpired', `transfer ${transferId} was not fulfilled before ${expiration}`);
+    await records.abortTransfer({ transferId, errorInformation: expired });
+    await bestEffort(talk.hubError(payeeFsp, expired), 'expiry to payee');
+    return finish(held, 'ABORTED', () => talk.hubError(payerFsp, expired), expired);
+  }
+  if (waited.kind === 'unreachable') {
+    await records.abortTransfer({ transferId, errorInformation: waited.error });
+    return finish(held, 'ABORTED', () => talk.hubError(payerFsp, waited.error), waited.error);
+  }
+  if (held.answer!.kind === 'reject') {
+    const { callback } = held.answer!;
+    await records.abortTransfer({ transferId, errorInformation: callback.body.errorInformation });
+    return finish(held, 'ABORTED', () => talk.relay(payerFsp, 'error', callback), callback.body.errorInformation);
+  }
+  return undefined;
+}
+
+/**
+ * Fulfil: the ledger commits the transfer if the fulfilment matches the condition and came in time, and both sides
+ * hear the outcome. A payee that answered RESERVED waits for the switch's PATCH before it commits.
+ */
+async function commitFulfilment(held: HeldTransfer): Promise<TransferOutcome> {
+  const { talk } = held;
+  const { transferId, payerFsp, payeeFsp } = held.input.body;
+  const { callback } = held.answer as Extract<Answer, { kind: 'fulfil' }>;
+  const payeeWantsNotification = callback.body.transferState === 'RESERVED';
+  const notifyPayee = (transferState: 'COMMITTED' | 'ABORTED', completedTimestamp: string) =>
+    bestEffort(talk.hubMessage(payeeFsp, 'PATCH', { completedTimestamp, transferState }), `PATCH ${transferState}`);
+  let completedTimestamp: string;
+  try {
+    ({ completedTimestamp } = await records.commitTransfer({ transferId, fulfilment: callback.body.fulfilment, payeeWantsNotification }));
+  } catch (error) {
+    // An invalid fulfilment (3100), or one handled after the expiration (3303): nothing commits, both sides are told.
+    const refused = rejectionOf(error);
+    if (!refused) throw error;
+    const aborted = await records.abortTransfer({ transferId, errorInformation: refused, payeeWantsNotification });
+    await bestEffort(talk.hubError(payeeFsp, refused), 'refused fulfilment to payee');
+    if (payeeWantsNotification) await notifyPayee('ABORTED', aborted.completedTimestamp);
+    return finish(held, 'ABORTED', () => talk.hubError(payerFsp, refused), refused);
+  }
+  // The payer hears COMMITTED. The payee's own PUT goes to the payer byte for byte; after RESERVED the switch states
+  // the outcome itself, as its own message, since forwarding the payee's signature over a changed body would be a
+  // false signature.
+  const result = await finish(held, 'COMMITTED', () =>
+    payeeWantsNotification
+      ? talk.hubMessage(payerFsp, 'PUT', { ...callback.body, transferState: 'COMMITTED', completedTimestamp })
+      : talk.relay(payerFsp, 'answer', callback),
+  );
+  if (payeeWantsNotification) await notifyPayee('COMMITTED', completedTimestamp);
+  return result;
+}
+
+function enterState(held: HeldTransfer, next: TransferState): void {
+  held.state = next;
+  held.talk.setState(next);
+}
+
+async function finish(
+  held: HeldTransfer,
+  transferState: 'COMMITTED' | 'ABORTED',
+  answerPayer: () => Promise<void>,
+  error?: ErrorInformation,
+): Promise<TransferOutcome> {
+  held.state = transferState;
+  await held.talk.finish(transferState, answerPayer);
+  return { transferState, errorInformation: error };
 }
