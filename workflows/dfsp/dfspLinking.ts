@@ -8,6 +8,8 @@ import { exchangeAsChild, ExchangeOutcome, exchangeInTurn } from '../participant
 import { Inbox, kindsOn } from '../participant/inbox';
 import { answeredWithError, answerOf } from './answers';
 import { bank } from './thirdpartyProxies';
+import { inTurn } from '../kit/steps';
+import type { ThirdpartyIdentity } from '../../activities/dfsp/thirdparty/thirdpartyActivities';
 import { DfspLinkingView, dfspLinkingQuery } from './thirdpartyContracts';
 
 /** How long the DFSP waits for what needs the user (their authToken, their signed credential). */
@@ -39,34 +41,38 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
   const inbox = new Inbox();
   const view: DfspLinkingView = { state: 'RECEIVED' };
   setHandler(dfspLinkingQuery, () => view);
-  const moveTo = (state: DfspLinkingView['state']) => {
-    view.state = state;
-    upsertSearchAttributes([{ key: State, value: state }]);
-  };
-
   const posted = await inbox.next<ConsentRequestsPostRequest>(kindsOn('consentRequests', 'request'), USER_STEP_MS);
   if (!posted) return 'FAILED';
-  const request = posted.body;
-  const pisp = posted.source;
-  view.pisp = pisp;
-  upsertSearchAttributes([{ key: Pisp, value: pisp }]);
-  const me = await bank.thirdpartyIdentity();
-  const toPisp = (message: Omit<OutgoingMessage, 'to'>) => messages.sendToSwitch({ to: pisp, ...message });
-  const failed = async (resource: 'consentRequests' | 'consents', id: string, errorInformation: ErrorInformation) => {
-    view.errorInformation = errorInformation;
-    moveTo('FAILED');
-    await toPisp({ resource, name: 'error', id, body: { errorInformation } });
-    return view.state;
-  };
-  const refuseRequest = (errorInformation: ErrorInformation) => failed('consentRequests', consentRequestId, errorInformation);
+  view.pisp = posted.source;
+  upsertSearchAttributes([{ key: Pisp, value: posted.source }]);
+  const linking: Linking = { consentRequestId, inbox, view, request: posted.body, pisp: posted.source, me: await bank.thirdpartyIdentity() };
+  return inTurn(linking, [requestConsent, authenticateUser, grantConsent, registerCredential, linkAccounts]);
+}
 
-  // Request consent: the bank's checks (6205, 6101, 6204, 6104), then the user is sent an OTP or a login page.
+/** What the steps of one linking share; each later field is set by the step that learns it. */
+interface Linking {
+  readonly consentRequestId: string;
+  readonly inbox: Inbox;
+  readonly view: DfspLinkingView;
+  readonly request: ConsentRequestsPostRequest;
+  /** The PISP that asked: only it may pass the user's secret on and sign the credential (Document 1, "Authentication"). */
+  readonly pisp: string;
+  readonly me: ThirdpartyIdentity;
+  consentId?: string;
+  credential?: SignedCredential;
+}
+
+type Ended = DfspLinkingView['state'];
+
+/** Request consent: the bank's checks (6205, 6101, 6204, 6104), then the user is sent an OTP or a login page. */
+async function requestConsent(linking: Linking): Promise<Ended | undefined> {
+  const { request, consentRequestId } = linking;
   const checked = await bank.checkConsentRequest(request);
-  if (!checked.ok) return refuseRequest(checked.errorInformation);
+  if (!checked.ok) return refuseRequest(linking, checked.errorInformation);
   const { channel } = checked;
   const { authUri } = await bank.startUserAuthentication({ request, channel });
   const callbackUri = request.callbackUri ? { callbackUri: request.callbackUri } : {};
-  await toPisp({
+  await toPisp(linking, {
     resource: 'consentRequests',
     name: 'answer',
     id: consentRequestId,
@@ -75,24 +81,30 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
         ? { scopes: request.scopes, authChannels: ['WEB'], ...callbackUri, authUri }
         : { scopes: request.scopes, authChannels: ['OTP'], ...callbackUri },
   });
-  moveTo('AUTHENTICATING');
+  moveTo(linking, 'AUTHENTICATING');
+  return undefined;
+}
 
-  // Authentication: the secret the user got comes back through the PISP; the consent exists only once it is right (rule 4).
-  // Only the PISP that asked may pass the user's secret on (Document 1, "Authentication"): another's PATCH is not taken.
+/** Authentication: the secret the user got comes back through the PISP; the consent exists only once it is right (rule 4). */
+async function authenticateUser(linking: Linking): Promise<Ended | undefined> {
+  const { consentRequestId, pisp } = linking;
   const fromPisp = (message: PeerMessage) => kindsOn('consentRequests', 'patch')(message) && message.source === pisp;
-  const authenticated = await inbox.next<{ authToken: string }>(fromPisp, USER_STEP_MS);
-  if (!authenticated) return refuseRequest(errorInformation('thirdpartyAccountLinkingError', 'no authToken came in time'));
+  const authenticated = await linking.inbox.next<{ authToken: string }>(fromPisp, USER_STEP_MS);
+  if (!authenticated) return refuseRequest(linking, errorInformation('thirdpartyAccountLinkingError', 'no authToken came in time'));
   if (!(await bank.verifyAuthToken({ consentRequestId, authToken: authenticated.body.authToken }))) {
-    return refuseRequest(errorInformation('otpValidationError'));
+    return refuseRequest(linking, errorInformation('otpValidationError'));
   }
+  return undefined;
+}
 
-  // Grant consent: the PISP answers with the credential the user created over the consent's challenge.
+/** Grant consent: the PISP answers with the credential the user created over the consent's challenge. */
+async function grantConsent(linking: Linking): Promise<Ended | undefined> {
+  const { consentRequestId, pisp, view } = linking;
+  const { scopes } = linking.request;
   const consentId = uuid4();
-  view.consentId = consentId;
+  linking.consentId = view.consentId = consentId;
   upsertSearchAttributes([{ key: ConsentId, value: consentId }]);
-  const { scopes } = request;
-  const refuseConsent = (errorInformation: ErrorInformation) => failed('consents', consentId, errorInformation);
-  moveTo('GRANTED');
+  moveTo(linking, 'GRANTED');
   const grant = await exchangeAsChild({
     request: { to: pisp, resource: 'consents', name: 'request', body: { consentId, consentRequestId, scopes, status: 'ISSUED' } },
     answerId: consentId,
@@ -102,31 +114,45 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
   if (grant.kind === 'answered' && grant.message.name === 'error') {
     // The PISP gave up the linking itself: there is no one to tell.
     view.errorInformation = errorInformationOf(grant.message);
-    moveTo('FAILED');
+    moveTo(linking, 'FAILED');
     return view.state;
   }
   const signed = answerOf<{ credential: SignedCredential }>(grant);
-  if (!signed) return refuseConsent(errorInformation('thirdpartyAccountLinkingError', 'no signed credential came in time'));
-  const { credential } = signed;
+  if (!signed) return refuseConsent(linking, errorInformation('thirdpartyAccountLinkingError', 'no signed credential came in time'));
+  linking.credential = signed.credential;
+  return undefined;
+}
 
-  // Credential registration with the Auth service, which checks the credential signs the consent's challenge. Its
-  // verdict comes back on PUT /consents/{ID}, an ID the PISP knows too: only the Auth service's answer is taken.
-  moveTo('REGISTERING');
+/**
+ * Credential registration with the Auth service, which checks the credential signs the consent's challenge. Its
+ * verdict comes back on PUT /consents/{ID}, an ID the PISP knows too: only the Auth service's answer is taken.
+ */
+async function registerCredential(linking: Linking): Promise<Ended | undefined> {
+  const { consentRequestId, consentId, credential, me } = linking as Required<Linking>;
+  const { scopes } = linking.request;
+  moveTo(linking, 'REGISTERING');
   const registration = await exchangeAsChild({
     request: { to: me.authServiceId, resource: 'consents', name: 'request', body: { consentId, consentRequestId, scopes, credential, status: 'ISSUED' } },
     answerId: consentId,
     from: [me.authServiceId],
     waitMs: me.requestTimeoutMs,
   });
-  if (answerOf<ConsentsIDPutResponseVerified>(registration)?.credential.status !== 'VERIFIED') {
-    // The Auth service refusing the credential is the consent being invalid (thirdparty-sdk: TP_CONSENT_INVALID).
-    const refused = answeredWithError(registration);
-    return refuseConsent(
-      refused ? errorInformation('consentInvalid') : errorInformation('thirdpartyAccountLinkingError', 'the Auth service did not register the credential'),
-    );
-  }
+  if (answerOf<ConsentsIDPutResponseVerified>(registration)?.credential.status === 'VERIFIED') return undefined;
+  // The Auth service refusing the credential is the consent being invalid (thirdparty-sdk: TP_CONSENT_INVALID).
+  const refused = answeredWithError(registration);
+  return refuseConsent(
+    linking,
+    refused ? errorInformation('consentInvalid') : errorInformation('thirdpartyAccountLinkingError', 'the Auth service did not register the credential'),
+  );
+}
 
-  // The bank keeps the consent, then the switch's account lookup learns each linked account (Document 1, THIRD_PARTY_LINK).
+/**
+ * The bank keeps the consent, then the switch's account lookup learns each linked account (Document 1,
+ * THIRD_PARTY_LINK), and the PISP is told the credential is registered (thirdparty-sdk notifyVerificationToPISP).
+ */
+async function linkAccounts(linking: Linking): Promise<Ended> {
+  const { consentRequestId, consentId, credential, me, pisp, request } = linking as Required<Linking>;
+  const { scopes } = request;
   await bank.storeConsent({
     consentId,
     consentRequestId,
@@ -140,11 +166,27 @@ export async function dfspLinking({ consentRequestId }: DfspLinkingInput): Promi
   if (!links.every((link) => answerOf(link) !== undefined)) {
     // Without its links the PISP cannot pay from the accounts: the consent is not kept as usable.
     await bank.consentRevoked({ consentId, revokedAt: new Date().toISOString() });
-    return refuseConsent(errorInformation('failedToRegisterAccountLinks'));
+    return refuseConsent(linking, errorInformation('failedToRegisterAccountLinks'));
   }
-
-  // The PISP is told the credential is registered: the linking is done (thirdparty-sdk notifyVerificationToPISP).
-  await toPisp({ resource: 'consents', name: 'patch', id: consentId, body: { credential: { status: 'VERIFIED' } } });
-  moveTo('LINKED');
-  return view.state;
+  await toPisp(linking, { resource: 'consents', name: 'patch', id: consentId, body: { credential: { status: 'VERIFIED' } } });
+  moveTo(linking, 'LINKED');
+  return linking.view.state;
 }
+
+function moveTo({ view }: Linking, state: DfspLinkingView['state']): void {
+  view.state = state;
+  upsertSearchAttributes([{ key: State, value: state }]);
+}
+
+const toPisp = ({ pisp }: Linking, message: Omit<OutgoingMessage, 'to'>) => messages.sendToSwitch({ to: pisp, ...message });
+
+/** A failure is told to the PISP on the resource it is waiting on: the consent request before a consent exists, the consent after. */
+async function failed(linking: Linking, resource: 'consentRequests' | 'consents', id: string, errorInformation: ErrorInformation): Promise<Ended> {
+  linking.view.errorInformation = errorInformation;
+  moveTo(linking, 'FAILED');
+  await toPisp(linking, { resource, name: 'error', id, body: { errorInformation } });
+  return linking.view.state;
+}
+
+const refuseRequest = (linking: Linking, why: ErrorInformation) => failed(linking, 'consentRequests', linking.consentRequestId, why);
+const refuseConsent = (linking: Linking, why: ErrorInformation) => failed(linking, 'consents', linking.consentId!, why);
