@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { consentChallenge } from '../../../../../api/contracts/challenges';
 import { verifyRegistration, verifySignedChallenge, type StoredCredential } from '../../../../../activities/hub/auth/credentials';
 import { GenericSigner, SoftAuthenticator, type AttestationFormat, type SoftAuthenticatorOptions } from '../../../../helpers/softAuthenticator';
-import { yubikeyConsent, yubikeyConsentChallenge, yubikeyOptions, yubikeyVerification } from '../../../../helpers/mojaloopVectors';
+import { yubikeyConsent, yubikeyOptions, yubikeyVerification } from '../../../../helpers/mojaloopVectors';
 
 const origin = 'https://pisp.example.org';
 const options = { origins: [origin], rpId: 'pisp.example.org' };
@@ -55,37 +55,6 @@ function withBadAttestationSignature(credential: thirdparty.Schemas.FIDOPublicKe
   const tampered = Buffer.from(isoCBOR.encode(attestationObject)).toString('base64');
   return { ...credential, response: { ...credential.response, attestationObject: tampered } };
 }
-
-// The challenge
-
-test('the registration challenge is the one Mojaloop derives', (t) => {
-  // mojaloop/auth-service test/unit/domain/challenge.test.ts ("parses the same hash", "… for a different consent")
-  // expects deriveChallenge to give base64 of the hex digest; the hex is what gets signed.
-  const expected = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
-  t.is(
-    consentChallenge({
-      consentId: '11a91835-cdda-418b-9c0a-e8de62fbc84c',
-      scopes: [
-        { address: 'a84cd5b8-5883-4deb-9dec-2e86a9603922', actions: ['ACCOUNTS_GET_BALANCE', 'ACCOUNTS_TRANSFER'] },
-        { address: 'b7b40dd7-ae6b-4904-9654-82d02544b327', actions: ['ACCOUNTS_GET_BALANCE'] },
-      ],
-    }),
-    expected('YzhmYzM5NDFkNjA3MGQzYmMzZmIzYTk5ZjgyZWVkMWUwNjdhOWQ2ZDU2YzcxYzI0ODUxZWM4YTc2NDljN2RhMA=='),
-  );
-  const withRequestId = {
-    consentId: '46876aac-5db8-4353-bb3c-a6a905843ce7',
-    consentRequestId: 'c51ec534-ee48-4575-b6a9-ead2955b8069',
-    scopes: [{ address: 'dfspa.username.5678', actions: ['ACCOUNTS_TRANSFER'] }] as thirdparty.Schemas.Scope[],
-  };
-  t.is(consentChallenge(withRequestId), expected('ODNkN2RkMzlkMTA5NGFmZDUzNWU1N2I5ODk5ZmNlM2JlODJlMGFkNDk3M2I1MmE1MzcxZmQ3ZGYzZmEyNjY5MQ=='));
-  // auth-service's test/integration/server/workflows/verifyTransaction.test.ts, for the consent its YubiKey signed.
-  t.is(consentChallenge(yubikeyConsent), yubikeyConsentChallenge);
-});
-
-test('a scope hashes by its address and actions only, as auth-service hashes it', (t) => {
-  const extended = { ...consent, scopes: consent.scopes.map((scope) => ({ ...scope, note: 'not in the schema' })) };
-  t.is(consentChallenge(extended), challenge);
-});
 
 // Real authenticator output made for Mojaloop
 
