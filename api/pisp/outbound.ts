@@ -1,13 +1,10 @@
 import Router from '@koa/router';
-import { Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError, type UpdateDefinition } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { ConnectorConfig } from '../../activities/connector/config';
 import type { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import * as app from '../../workflows/pisp/appApi';
 import type { ExchangeInput, ExchangeOutcome } from '../../workflows/participant/exchange';
-import type { PispLinkingOutcome } from '../../workflows/pisp/appApi';
-import type { PispTransactionOutcome } from '../../workflows/pisp/pispTransaction';
 import type { PispUnlinkingInput } from '../../workflows/pisp/pispUnlinking';
 import { errorInformation, type ErrorInformation } from '../contracts/errors';
 import { participantWorkflowIds } from '../contracts/peers';
@@ -15,6 +12,7 @@ import { validateThirdparty } from '../fspiop/schemas';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import * as bodies from './appBodies';
+import { AppConversations } from './appConversations';
 import { accountsLookupId } from './inbound';
 
 /**
@@ -26,55 +24,16 @@ import { accountsLookupId } from './inbound';
  */
 export function pispOutboundRouter(client: Client, config: ConnectorConfig, linkedConsents: LinkedConsents): Router {
   const router = new Router();
-  const { taskQueue, requestTimeoutMs, authServiceId } = config;
-  const conversation = { requestTimeoutMs } satisfies app.PispConversationInput;
+  const conversations = new AppConversations(client, config);
+  discoveryRoutes(router, client, config);
+  linkingRoutes(router, conversations);
+  unlinkingRoutes(router, client, config, linkedConsents);
+  paymentRoutes(router, conversations);
+  return router;
+}
 
-  /**
-   * The first call of a conversation starts it. An ID any conversation has had, running or over, is refused 422 as
-   * the SDK refuses a transactionRequestId it holds: a closed conversation's ID reused would send its requests again
-   * under an ID the DFSP has already seen.
-   */
-  const startingWith = <Ret, Arg>(workflowType: 'pispLinking' | 'pispTransaction', workflowId: string, update: UpdateDefinition<Ret, [Arg]>, arg: Arg) =>
-    client.workflow.executeUpdateWithStart(update, {
-      args: [arg],
-      startWorkflowOperation: new WithStartWorkflowOperation<(input: app.PispConversationInput) => Promise<PispLinkingOutcome | PispTransactionOutcome>>(
-        workflowType,
-        {
-          workflowId,
-          taskQueue,
-          args: [conversation],
-          workflowIdConflictPolicy: 'FAIL',
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        },
-      ),
-    });
-  const continuing = <Ret, Arg>(workflowId: string, update: UpdateDefinition<Ret, [Arg]>, arg: Arg) =>
-    client.workflow.getHandle(workflowId).executeUpdate(update, { args: [arg] });
-
-  /**
-   * A call the conversation refused (not the step it waits for: out of order, or repeated) is the app's mistake, 409,
-   * as is a call to a conversation that is over; one to a conversation that never started is 404; a first call with
-   * an ID already taken is 422.
-   */
-  const call = async <Ret>(workflowId: string, update: () => Promise<Ret>): Promise<Ret> => {
-    try {
-      return await update();
-    } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError)
-        throw new HttpError(422, 'clientError', `${workflowId} exists: a new conversation needs an ID of its own`);
-      if (error instanceof WorkflowNotFoundError) {
-        const closed = await client.workflow
-          .getHandle(workflowId)
-          .describe()
-          .catch(() => undefined);
-        if (closed) throw new HttpError(409, 'clientError', `the conversation ${workflowId} is over (${closed.status.name})`);
-        throw new HttpError(404, 'idNotFound', 'no such conversation: start it with its first call');
-      }
-      if (error instanceof WorkflowUpdateFailedError) throw new HttpError(409, 'clientError', (error.cause as Error | undefined)?.message ?? error.message);
-      throw error;
-    }
-  };
-
+/** Pre-linking (GET /services/THIRD_PARTY_DFSP, answered by the switch) and discovery (GET /accounts/{userId}). */
+function discoveryRoutes(router: Router, client: Client, { taskQueue, requestTimeoutMs }: ConnectorConfig): void {
   /** A discovery lookup: an exchange named after its answer, shared by concurrent lookups of the same ID. */
   const lookUp = async (input: ExchangeInput): Promise<ExchangeOutcome> => {
     const handle = await client.workflow.start('exchange', {
@@ -92,7 +51,6 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig, link
     return undefined;
   };
 
-  // Pre-linking: GET /services/THIRD_PARTY_DFSP, answered by the switch.
   router.get('/linking/providers', async (ctx) => {
     const outcome = await lookUp({
       request: { resource: 'services', name: 'get', id: 'THIRD_PARTY_DFSP' },
@@ -105,8 +63,8 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig, link
     answer(ctx, { providers, currentState: 'providersLookupSuccess' });
   });
 
-  // Discovery: GET /accounts/{userId} to the DFSP. The SDK names this answer's states after its model. Each DFSP's
-  // answer reaches only the lookups of that DFSP (accountsLookupId).
+  // The SDK names this answer's states after its model. Each DFSP's answer reaches only the lookups of that DFSP
+  // (accountsLookupId).
   router.get('/linking/accounts/:fspId/:userId', async (ctx) => {
     const { fspId, userId } = ctx.params;
     // The SDK's API types the user's ID as an AccountAddress.
@@ -123,27 +81,36 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig, link
     const { accounts } = (outcome as Extract<ExchangeOutcome, { kind: 'answered' }>).message.body as { accounts: unknown[] };
     answer(ctx, { accounts, currentState: 'COMPLETED' });
   });
+}
 
-  // Linking (pispLinking/<consentRequestId>).
+/** Linking (pispLinking/<consentRequestId>): request consent, authenticate, pass the credential. */
+function linkingRoutes(router: Router, conversations: AppConversations): void {
   router.post('/linking/request-consent', async (ctx) => {
     const body = bodies.linkingRequestConsent((await readJsonBody(ctx)).body);
     const workflowId = participantWorkflowIds.pispLinking(body.consentRequestId);
-    answer(ctx, await call(workflowId, () => startingWith('pispLinking', workflowId, app.requestConsent, body)));
+    answer(ctx, await conversations.start('pispLinking', workflowId, app.requestConsent, body));
   });
   router.patch('/linking/request-consent/:ID/authenticate', async (ctx) => {
     const body = bodies.linkingAuthenticate((await readJsonBody(ctx)).body);
-    const workflowId = participantWorkflowIds.pispLinking(ctx.params.ID);
-    answer(ctx, await call(workflowId, () => continuing(workflowId, app.authenticate, body)));
+    answer(ctx, await conversations.continue(participantWorkflowIds.pispLinking(ctx.params.ID), app.authenticate, body));
   });
   router.post('/linking/request-consent/:ID/pass-credential', async (ctx) => {
     const body = bodies.linkingPassCredential((await readJsonBody(ctx)).body);
-    const workflowId = participantWorkflowIds.pispLinking(ctx.params.ID);
-    answer(ctx, await call(workflowId, () => continuing(workflowId, app.passCredential, body)));
+    answer(ctx, await conversations.continue(participantWorkflowIds.pispLinking(ctx.params.ID), app.passCredential, body));
   });
+}
 
-  // Unlinking (pispUnlinking/<consentId>): this connector's addition to the SDK's API, which has none. The DELETE goes
-  // to the DFSP that granted the consent (linking rule 6): the one the linking that received the consent was with,
-  // found by its ConsentId search attribute (kept by Temporal, so it outlives a restart), else the one the app names.
+/**
+ * Unlinking (pispUnlinking/<consentId>): this connector's addition to the SDK's API, which has none. The DELETE goes
+ * to the DFSP that granted the consent (linking rule 6): the one the linking that received the consent was with,
+ * found by its ConsentId search attribute (kept by Temporal, so it outlives a restart), else the one the app names.
+ */
+function unlinkingRoutes(
+  router: Router,
+  client: Client,
+  { taskQueue, requestTimeoutMs, authServiceId }: ConnectorConfig,
+  linkedConsents: LinkedConsents,
+): void {
   router.delete('/linking/consents/:consentId', async (ctx) => {
     const { consentId } = ctx.params;
     validateThirdparty('CorrelationId', consentId, 'consentId');
@@ -162,32 +129,29 @@ export function pispOutboundRouter(client: Client, config: ConnectorConfig, link
     });
     answer(ctx, (await handle.result()) as app.LinkingConsentsIDDeleteResponse);
   });
+}
 
-  // Payments (pispTransaction/<transactionRequestId>).
+/** Payments (pispTransaction/<transactionRequestId>): party lookup, initiate, approve, and where a payment stands. */
+function paymentRoutes(router: Router, conversations: AppConversations): void {
   router.post('/thirdpartyTransaction/partyLookup', async (ctx) => {
     const body = bodies.partyLookupRequest((await readJsonBody(ctx)).body);
     const workflowId = participantWorkflowIds.pispTransaction(body.transactionRequestId);
-    answer(ctx, await call(workflowId, () => startingWith('pispTransaction', workflowId, app.partyLookup, body)));
+    answer(ctx, await conversations.start('pispTransaction', workflowId, app.partyLookup, body));
   });
   router.post('/thirdpartyTransaction/:ID/initiate', async (ctx) => {
     const body = bodies.initiateRequest((await readJsonBody(ctx)).body);
-    const workflowId = participantWorkflowIds.pispTransaction(ctx.params.ID);
-    answer(ctx, await call(workflowId, () => continuing(workflowId, app.initiate, body)));
+    answer(ctx, await conversations.continue(participantWorkflowIds.pispTransaction(ctx.params.ID), app.initiate, body));
   });
   router.post('/thirdpartyTransaction/:ID/approve', async (ctx) => {
     const body = bodies.approveRequest((await readJsonBody(ctx)).body);
-    const workflowId = participantWorkflowIds.pispTransaction(ctx.params.ID);
-    answer(ctx, await call(workflowId, () => continuing(workflowId, app.approve, body)));
+    answer(ctx, await conversations.continue(participantWorkflowIds.pispTransaction(ctx.params.ID), app.approve, body));
   });
-  // Beyond the SDK: where a payment stands, and its outcome once known, also after approve was answered (pispTransaction).
+  // Beyond the SDK: where a payment stands, and its outcome once known, also after approve was answered.
   router.get('/thirdpartyTransaction/:ID', async (ctx) => {
     const transactionRequestId = ctx.params.ID;
-    const workflowId = participantWorkflowIds.pispTransaction(transactionRequestId);
-    const status = await call(workflowId, () => client.workflow.getHandle(workflowId).query(app.transactionStatusQuery));
+    const status = await conversations.query(participantWorkflowIds.pispTransaction(transactionRequestId), app.transactionStatusQuery);
     answer(ctx, { transactionRequestId, ...status } satisfies app.ThirdpartyTransactionIDGetResponse, 200);
   });
-
-  return router;
 }
 
 /** The SDK's answer: 500 for an `errored` one, 200 otherwise (a failed party lookup included, as the SDK answers it). */
