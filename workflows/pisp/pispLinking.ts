@@ -1,10 +1,11 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { ConsentRequestsPostRequest, ConsentsPostRequestPISP, SignedCredential } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';
-import { errorInformationOf } from '../../api/contracts/peers';
+import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers';
 import { ConsentId, Dfsp } from '../../api/contracts/searchAttributes';
 import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn, saidBy } from '../participant/inbox';
+import { inTurn } from '../kit/steps';
 import { credentials } from './pispProxies';
 import { APP_IDLE_MS, AppCalls, enter, errored } from './appCalls';
 import { authenticate, ChannelResponse, passCredential, PispConversationInput, PispLinkingOutcome, requestConsent } from './appApi';
@@ -16,24 +17,36 @@ import { timedOut, whySendingFailed } from './sending';
  * DFSP's message that ends its step has come, or with an error; an error ends the linking.
  */
 export async function pispLinking({ requestTimeoutMs }: PispConversationInput): Promise<PispLinkingOutcome> {
-  const inbox = new Inbox();
-  const calls = new AppCalls([requestConsent, authenticate, passCredential]);
-  const fail = async (call: { answer(body: ReturnType<typeof errored>): void }, why: ErrorInformation): Promise<PispLinkingOutcome> => {
-    call.answer(errored(why));
-    await calls.finished();
-    return { state: 'errored' };
-  };
+  const linking: Linking = { requestTimeoutMs, inbox: new Inbox(), calls: new AppCalls([requestConsent, authenticate, passCredential]) };
   enter('start');
+  return inTurn(linking, [askForConsent, passAuthToken, registerCredential]);
+}
 
-  // Request consent: POST /consentRequests to the DFSP, which answers with the channel the user authenticates on.
+/** What the steps of one linking share; each later field is set by the step that learns it. */
+interface Linking {
+  readonly requestTimeoutMs: number;
+  readonly inbox: Inbox;
+  readonly calls: AppCalls;
+  consentRequestId?: string;
+  dfsp?: string;
+  /**
+   * The channel and the grant come from the DFSP the request went to, and from no other participant that knows the
+   * consentRequestId: the grant names the consent whose challenge the connector signs. Its error may come from the
+   * switch itself too (saidBy).
+   */
+  fromDfsp?: (message: PeerMessage) => boolean;
+  consent?: ConsentsPostRequestPISP;
+}
+
+/** Request consent: POST /consentRequests to the DFSP, which answers with the channel the user authenticates on. */
+async function askForConsent(linking: Linking): Promise<PispLinkingOutcome | undefined> {
+  const { calls, inbox, requestTimeoutMs } = linking;
   const request = await calls.next(requestConsent, APP_IDLE_MS);
   if (!request) return { state: 'abandoned' };
   const { toParticipantId: dfsp, consentRequestId, userId, accounts, actions, callbackUri } = request.input;
   upsertSearchAttributes([{ key: Dfsp, value: dfsp }]);
-  // The channel and the grant come from the DFSP the request went to, and from no other participant that knows the
-  // consentRequestId: the grant names the consent whose challenge the connector signs. Its error may come from the switch
-  // itself too (saidBy).
   const fromDfsp = saidBy(dfsp);
+  Object.assign(linking, { dfsp, consentRequestId, fromDfsp });
   const consentRequest: ConsentRequestsPostRequest = {
     consentRequestId,
     userId,
@@ -42,38 +55,49 @@ export async function pispLinking({ requestTimeoutMs }: PispConversationInput): 
     callbackUri,
   };
   const refused = await whySendingFailed({ to: dfsp, resource: 'consentRequests', name: 'request', body: consentRequest });
-  if (refused) return fail(request, refused);
+  if (refused) return fail(linking, request, refused);
   const channel = await inbox.next((m) => kindsOn('consentRequests', 'answer', 'error')(m) && fromDfsp(m), requestTimeoutMs);
-  if (!channel) return fail(request, timedOut('PUT /consentRequests/{ID}', requestTimeoutMs));
-  if (channel.name === 'error') return fail(request, errorInformationOf(channel));
+  if (!channel) return fail(linking, request, timedOut('PUT /consentRequests/{ID}', requestTimeoutMs));
+  if (channel.name === 'error') return fail(linking, request, errorInformationOf(channel));
   const channelResponse = channel.body as ChannelResponse;
   const channelState = channelResponse.authChannels[0] === 'WEB' ? 'WebAuthenticationChannelResponseReceived' : 'OTPAuthenticationChannelResponseReceived';
   request.answer({ channelResponse, currentState: channelState });
   enter(channelState);
+  return undefined;
+}
 
-  // Authentication: the OTP or the WEB channel's secret goes to the DFSP, which grants the consent (POST /consents).
+/** Authentication: the OTP or the WEB channel's secret goes to the DFSP, which grants the consent (POST /consents). */
+async function passAuthToken(linking: Linking): Promise<PispLinkingOutcome | undefined> {
+  const { calls, inbox, requestTimeoutMs, dfsp, consentRequestId, fromDfsp } = linking as Required<Linking>;
   const authentication = await calls.next(authenticate, APP_IDLE_MS);
   if (!authentication) return { state: 'abandoned' };
-  const authRefused = await whySendingFailed({
+  const refused = await whySendingFailed({
     to: dfsp,
     resource: 'consentRequests',
     name: 'patch',
     id: consentRequestId,
     body: { authToken: authentication.input.authToken },
   });
-  if (authRefused) return fail(authentication, authRefused);
+  if (refused) return fail(linking, authentication, refused);
   const granted = await inbox.next((m) => (kindsOn('consents', 'request')(m) || kindsOn('consentRequests', 'error')(m)) && fromDfsp(m), requestTimeoutMs);
-  if (!granted) return fail(authentication, timedOut('POST /consents', requestTimeoutMs));
-  if (granted.name === 'error') return fail(authentication, errorInformationOf(granted));
+  if (!granted) return fail(linking, authentication, timedOut('POST /consents', requestTimeoutMs));
+  if (granted.name === 'error') return fail(linking, authentication, errorInformationOf(granted));
   const consent = granted.body as ConsentsPostRequestPISP;
+  linking.consent = consent;
   upsertSearchAttributes([{ key: ConsentId, value: consent.consentId }]);
   const challenge = await credentials.registrationChallenge(consent);
   authentication.answer({ consent, challenge, currentState: 'consentReceivedAwaitingCredential' });
   enter('consentReceivedAwaitingCredential');
+  return undefined;
+}
 
-  // Credential registration: PUT /consents/{ID} with the signed challenge; the DFSP has the Auth service verify it
-  // and tells the PISP with PATCH (or PUT) /consents/{ID}. That answer is keyed by consentId, which the DFSP chose:
-  // an exchange named after it receives it.
+/**
+ * Credential registration: PUT /consents/{ID} with the signed challenge; the DFSP has the Auth service verify it and
+ * tells the PISP with PATCH (or PUT) /consents/{ID}. That answer is keyed by consentId, which the DFSP chose: an
+ * exchange named after it receives it.
+ */
+async function registerCredential(linking: Linking): Promise<PispLinkingOutcome> {
+  const { calls, requestTimeoutMs, dfsp, consent } = linking as Required<Linking>;
   const registration = await calls.next(passCredential, APP_IDLE_MS);
   if (!registration) return { state: 'abandoned' };
   const offered = registration.input.credential;
@@ -89,11 +113,18 @@ export async function pispLinking({ requestTimeoutMs }: PispConversationInput): 
     from: [dfsp],
     waitMs: requestTimeoutMs,
   });
-  if (registered.kind === 'refused') return fail(registration, registered.errorInformation);
-  if (registered.kind === 'timedOut') return fail(registration, timedOut('PATCH /consents/{ID}', requestTimeoutMs));
-  if (registered.message.name === 'error') return fail(registration, errorInformationOf(registered.message));
+  if (registered.kind === 'refused') return fail(linking, registration, registered.errorInformation);
+  if (registered.kind === 'timedOut') return fail(linking, registration, timedOut('PATCH /consents/{ID}', requestTimeoutMs));
+  if (registered.message.name === 'error') return fail(linking, registration, errorInformationOf(registered.message));
   registration.answer({ credential: { status: 'VERIFIED' }, currentState: 'accountsLinked' });
   enter('accountsLinked');
   await calls.finished();
   return { state: 'accountsLinked', consentId: consent.consentId, dfsp, scopes: consent.scopes };
+}
+
+/** An error answers the app's call and ends the linking. */
+async function fail(linking: Linking, call: { answer(body: ReturnType<typeof errored>): void }, why: ErrorInformation): Promise<PispLinkingOutcome> {
+  call.answer(errored(why));
+  await linking.calls.finished();
+  return { state: 'errored' };
 }
