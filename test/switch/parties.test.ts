@@ -146,28 +146,6 @@ test('PUT /parties with a body that is not a party is 400', async (t) => {
   t.is(answered.body.errorInformation.errorCode, '3102');
 });
 
-test('a Type that is not a PartyIdType is 400', async (t) => {
-  const asked = await hub.fspiop('GET', `/parties/PHONE/${msisdn()}`, { source: payer.name });
-  t.is(asked.status, 400);
-  t.regex(asked.body.errorInformation.errorCode, /^31\d\d$/);
-});
-
-test('missing headers are 400 and an unsupported version is 406', async (t) => {
-  const path = `/parties/MSISDN/${msisdn()}`;
-  const noSource = await hub.fspiop('GET', path, { source: payer.name, headers: { 'fspiop-source': undefined } });
-  t.is(noSource.status, 400);
-  t.is(noSource.body.errorInformation.errorCode, '3102');
-  const noAccept = await hub.fspiop('GET', path, { source: payer.name, headers: { accept: undefined } });
-  t.is(noAccept.status, 400);
-  const unknownSource = await hub.fspiop('GET', path, { source: 'nobody' });
-  t.is(unknownSource.status, 400);
-  const version = await hub.fspiop('GET', path, { source: payer.name, version: '3.0' });
-  t.is(version.status, 406);
-  t.is(version.body.errorInformation.errorCode, '3001');
-  const putVersion = await hub.fspiop('PUT', path, { source: payee.name, destination: payer.name, body: partyBody('1', payee.name), version: '9.9' });
-  t.is(putVersion.status, 406);
-});
-
 test('methods /parties does not offer are 405', async (t) => {
   const post = await hub.fspiop('POST', `/parties/MSISDN/${msisdn()}`, { source: payer.name, body: {} });
   t.is(post.status, 405);

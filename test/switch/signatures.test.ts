@@ -246,21 +246,6 @@ test('a participant the admin API exempts from validation sends unsigned; a rota
   t.like((await hub.admin.call('GET', `/participants/${payer.name}/jws`)).body, { publicKeySource: 'directory' });
 });
 
-test("a signed FSPIOP-URI that holds the switch's host before the path, as Mojaloop's signer cuts it for some resources, is this request's; one naming another path is not", async (t) => {
-  const payer = await participant();
-  const payee = await participant();
-  const prepare = (uri: string) => ({
-    source: payer.name,
-    destination: payee.name,
-    body: transferBody(payer.name, payee.name, '1'),
-    headers: { 'fspiop-uri': uri },
-  });
-  t.is((await send('POST', '/transfers', prepare('//switch:3000/transfers'))).status, 202);
-  const elsewhere = await send('POST', '/transfers', prepare('/quotes'));
-  t.is(elsewhere.status, 400);
-  t.is(elsewhere.body.errorInformation.errorCode, '3105');
-});
-
 test("a third-party authorization signed as Mojaloop's signer cuts its path (/authorizations/{ID}, as the thirdparty-sdk signs it) is this request's; another ID's is not", async (t) => {
   const pisp = await participant();
   const dfsp = await participant();
