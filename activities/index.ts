@@ -16,7 +16,7 @@ import { TransactionRequestFollowUp } from './hub/conversations/transactionReque
 import { TransactionRequests } from './hub/conversations/transactionRequests';
 import { TransferFollowUp } from './hub/conversations/transferFollowUp';
 import { Transfers } from './hub/conversations/transfers';
-import { AuthServiceAnswers } from './hub/auth/answers';
+import { AuthServiceAnswers } from './hub/auth/authServiceAnswers';
 import { AuthService } from './hub/auth/authService';
 import { Consents } from './hub/auth/consents';
 import type { Delivery } from './hub/delivery/callbacks';
@@ -25,7 +25,7 @@ import type { ConsentRegistration } from '../api/contracts/consentRegistration';
 import { Routing } from './hub/delivery/routing';
 import { Correlations } from './hub/thirdparty/correlations';
 import { ServiceProviders } from './hub/thirdparty/serviceProviders';
-import type { Hub } from './hub/services';
+import type { Hub } from './hub/hubServices';
 import { HubError } from './platform/hubError';
 
 export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender' | 'transactionRequests' | 'authService' | 'log'>;

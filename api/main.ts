@@ -1,14 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 import { exposureProblem, loadConfig } from '../activities/platform/config';
-import { openHub } from '../activities/hub/services';
+import { openHub } from '../activities/hub/hubServices';
 import { createLogger } from '../activities/platform/logger';
 import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createAdminApp } from './admin/app';
 import { superviseCopies } from './superviseCopies';
-import { AdminValidator } from './admin/validation';
-import { SettlementValidator } from './settlement/validation';
+import { AdminValidator } from './admin/adminValidation';
+import { SettlementValidator } from './settlement/settlementValidation';
 import { createSwitchApp } from './fspiop/app';
-import { switchResources } from './fspiop/resources';
+import { switchResources } from './fspiop/switchResources';
 import { gatewayTls, serve } from './http/serve';
 import { startTracing } from '../activities/platform/tracing';
 import { registerSchemeMetrics } from '../activities/hub/metrics/schemeMetrics';

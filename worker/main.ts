@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../activities/platform/config';
-import { openHub } from '../activities/hub/services';
+import { openHub } from '../activities/hub/hubServices';
 import { createLogger } from '../activities/platform/logger';
 import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { createWorker } from './createWorker';

@@ -6,7 +6,7 @@ export { followUp } from './hub/followUp';
 export { linking } from './hub/linking';
 export { quote } from './hub/quote';
 export { reservationSweep } from './hub/reservationSweep';
-export { sendNotifications } from './hub/notifications';
+export { sendNotifications } from './hub/sendNotifications';
 export { settlement } from './hub/settlement';
 export { closeOpenSettlementWindow, settlementWindow } from './hub/settlementWindow';
 export { thirdpartyTransaction } from './hub/thirdpartyTransaction';

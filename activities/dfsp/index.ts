@@ -1,4 +1,4 @@
-import { createMessageActivities } from '../connector/messages';
+import { createMessageActivities } from '../connector/messageActivities';
 import type { DfspDependencies } from './dependencies';
 import { createFspiopActivities } from './fspiop/fspiopActivities';
 import { createThirdpartyActivities } from './thirdparty/thirdpartyActivities';

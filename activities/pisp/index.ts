@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { createMessageActivities } from '../connector/messages';
+import { createMessageActivities } from '../connector/messageActivities';
 import type { PeerSender } from '../connector/peerSender';
 import { createCredentialActivities } from './genericCredentials';
 import { LinkedConsents } from './linkedConsents';

@@ -12,7 +12,7 @@ import { accountModelFor } from '../../activities/hub/settlement/models';
 import { readJsonBody } from '../http/body';
 import { refuseInexactNumbers } from './exactNumbers';
 import { HttpError } from '../http/httpError';
-import type { AdminValidator, AdminSchema } from './validation';
+import type { AdminValidator, AdminSchema } from './adminValidation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
 
 export interface AdminServices {

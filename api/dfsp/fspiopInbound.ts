@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
-import { answersTo, handToFirstRunning, InboundDependencies, InboundRoute, startWith } from '../connector/inbound';
+import { answersTo, handToFirstRunning, InboundDependencies, InboundRoute, startWith } from '../connector/inboundRoutes';
 import { validateFspiop } from '../fspiop/schemas';
 import { HttpError } from '../http/httpError';
 

@@ -3,7 +3,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@te
 import type { ConsentRequestsPostRequest, ThirdpartyRequestsTransactionsPostRequest } from '../contracts/bodies';
 import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
 import { HttpError } from '../http/httpError';
-import { answersTo, handTo, InboundDependencies, InboundRoute, startWith } from '../connector/inbound';
+import { answersTo, handTo, InboundDependencies, InboundRoute, startWith } from '../connector/inboundRoutes';
 import { peerMessageSignal } from '../../workflows/participant/inbox';
 import { FspiopSchema, pathId, tagOf, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
 import {

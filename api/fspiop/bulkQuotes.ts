@@ -1,6 +1,6 @@
 import type { BulkQuotesPostRequest } from '../contracts/bodies';
 import { bulkQuote, payeeOfBulkQuote } from '../../workflows/hub/bulkQuote';
-import { quotingRoutes } from './quoting';
+import { quotingRoutes } from './quotingRoutes';
 
 /**
  * /bulkQuotes: POST (1 to 1,000 individual quotes, as the schema enforces) starts the bulk quote workflow; the

@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair, type SignalDefinition, type Workflow } from '@temporalio/common';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import type { HubServices } from '../../activities/hub/services';
+import type { HubServices } from '../../activities/hub/hubServices';
 import { HubError } from '../../activities/platform/hubError';
 import { workflowIds, FspiopResource, Resource } from '../contracts/conversations';
 import type { ObservedMessage } from '../contracts/observedConversations';

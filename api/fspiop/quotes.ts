@@ -1,6 +1,6 @@
 import type { QuotesPostRequest } from '../contracts/bodies';
 import { payeeOfQuote, quote } from '../../workflows/hub/quote';
-import { quotingRoutes } from './quoting';
+import { quotingRoutes } from './quotingRoutes';
 import { workflowIds } from '../contracts/conversations';
 
 /** /quotes: POST starts the quote workflow; the payee's PUT and PUT …/error are signals to it. */

@@ -4,9 +4,9 @@ import { genericKeySecretOf, type PispConfig } from '../../activities/pisp/confi
 import { createPispActivities } from '../../activities/pisp';
 import { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import { startConnector, RunningConnector } from '../../worker/connector';
-import { inboundRouter, senderProofOf } from '../connector/inbound';
-import { inboundSignatures } from '../connector/signature';
-import { pispInbound } from './inbound';
+import { inboundRouter, senderProofOf } from '../connector/inboundRoutes';
+import { inboundSignatures } from '../connector/inboundSignatures';
+import { pispInbound } from './pispInbound';
 import { pispOutboundRouter } from './outbound';
 
 /**

@@ -13,7 +13,7 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import * as bodies from './appBodies';
 import { AppConversations } from './appConversations';
-import { accountsLookupId } from './inbound';
+import { accountsLookupId } from './pispInbound';
 
 /**
  * The API the PISP's app calls: the outbound API of Mojaloop's thirdparty-sdk in PISP mode, synchronous over the

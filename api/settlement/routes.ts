@@ -18,7 +18,7 @@ import { HttpError } from '../http/httpError';
 import { observabilityRoutes, type Health } from '../http/observability';
 import { settlement as settlementWorkflow, changeSettlementAccounts, abortSettlementUpdate } from '../../workflows/hub/settlement';
 import { closeWindow, settlementWindow } from '../../workflows/hub/settlementWindow';
-import type { SettlementSchema, SettlementValidator } from './validation';
+import type { SettlementSchema, SettlementValidator } from './settlementValidation';
 import { reportCsv } from './report';
 
 /** What Mojaloop's settlement API runs on: the windows and settlements, and Temporal, where their workflows run. */

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { openHubServices, HubServices } from '../../activities/hub/services';
+import { openHubServices, HubServices } from '../../activities/hub/hubServices';
 import { AccountLookup } from '../../activities/hub/lookup/accountLookup';
 import { HUB_NAME } from '../helpers/adminHarness';
 import { testDatabaseUrl, uniqueName } from '../helpers/database';

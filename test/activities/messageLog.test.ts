@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import test from 'ava';
 import pino from 'pino';
 import { MessageRecord } from '../../activities/hub/db/entities';
-import { openHubServices } from '../../activities/hub/services';
+import { openHubServices } from '../../activities/hub/hubServices';
 import { MessageLog } from '../../activities/hub/trace/messageLog';
 import { conversationOf, traceIdOf } from '../../api/contracts/messageLog';
 import { testDatabaseUrl } from '../helpers/database';

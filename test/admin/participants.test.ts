@@ -1,7 +1,7 @@
 import test from 'ava';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { loadConfig } from '../../activities/platform/config';
-import { openHubServices } from '../../activities/hub/services';
+import { openHubServices } from '../../activities/hub/hubServices';
 import { testDatabaseUrl, uniqueName } from '../helpers/database';
 import { THIRDPARTY_ENDPOINT_TYPES } from '../../api/contracts/endpoints';
 

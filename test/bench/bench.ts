@@ -39,7 +39,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadConfig, repoRoot } from '../../activities/platform/config';
 import { Decimal } from '../../activities/hub/db/money';
-import { openHubServices, type HubServices } from '../../activities/hub/services';
+import { openHubServices, type HubServices } from '../../activities/hub/hubServices';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { mysqlStore, temporalDatabaseUrl } from '../../temporal/cluster/config';
 import { startTemporalServer } from '../../temporal/cluster/server';

@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../../activities/platform/config';
 import { Decimal } from '../../activities/hub/db/money';
-import { openHubServices } from '../../activities/hub/services';
+import { openHubServices } from '../../activities/hub/hubServices';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { TransferRecord } from '../../activities/hub/db/switchEntities';
 import { JournalEntry } from '../../activities/hub/db/entities';

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { createMessageActivities } from '../../activities/connector/messages';
+import { createMessageActivities } from '../../activities/connector/messageActivities';
 import { PeerSender } from '../../activities/connector/peerSender';
-import { handTo, inboundRouter, InboundRoute } from '../../api/connector/inbound';
+import { handTo, inboundRouter, InboundRoute } from '../../api/connector/inboundRoutes';
 import { participantWorkflowIds, PeerMessage } from '../../api/contracts/peers';
 import { validateFspiop } from '../../api/fspiop/schemas';
 import { startConnector, RunningConnector } from '../../worker/connector';

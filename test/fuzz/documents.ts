@@ -3,7 +3,7 @@ import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
-import { adminDocument } from '../../api/admin/validation';
+import { adminDocument } from '../../api/admin/adminValidation';
 
 /**
  * The OpenAPI documents the fuzz suite is driven by, read on their own, apart from the gateway's validators: the

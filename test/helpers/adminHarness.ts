@@ -1,11 +1,11 @@
 import type https from 'node:https';
 import pino from 'pino';
 import type { AdminAccessConfig } from '../../activities/platform/config';
-import { openHubServices, HubServices } from '../../activities/hub/services';
+import { openHubServices, HubServices } from '../../activities/hub/hubServices';
 import { createAdminApp } from '../../api/admin/app';
-import { AdminValidator } from '../../api/admin/validation';
+import { AdminValidator } from '../../api/admin/adminValidation';
 import type { SettlementApi } from '../../api/settlement/routes';
-import { SettlementValidator } from '../../api/settlement/validation';
+import { SettlementValidator } from '../../api/settlement/settlementValidation';
 import { testDatabaseUrl } from './database';
 import { serve } from '../../api/http/serve';
 import { answerBody } from './http';

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { ensureNamespace } from '../../temporal/namespaces';
 import type { ActivityDependencies } from '../../activities';
 import type { HubConfig, JwsConfig, TlsConfig } from '../../activities/platform/config';
-import { openHub, Hub } from '../../activities/hub/services';
+import { openHub, Hub } from '../../activities/hub/hubServices';
 import { createWorker } from '../../worker/createWorker';
 import { testDatabaseUrl } from './database';
 

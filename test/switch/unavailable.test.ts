@@ -2,12 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import test from 'ava';
 import { createSwitchApp } from '../../api/fspiop/app';
-import { switchResources } from '../../api/fspiop/resources';
+import { switchResources } from '../../api/fspiop/switchResources';
 import { gatewayServer } from '../../api/http/gateway';
 import { transferBody } from '../helpers/fspiopBodies';
 import { withSwitch } from '../helpers/switchHarness';
 import { openTestHub } from '../helpers/worker';
-import type { Hub } from '../../activities/hub/services';
+import type { Hub } from '../../activities/hub/hubServices';
 
 const fixture = withSwitch(test);
 

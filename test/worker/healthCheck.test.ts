@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import type { Hub } from '../../activities/hub/services';
+import type { Hub } from '../../activities/hub/hubServices';
 import { healthCheck } from '../../workflows';
 import { openTestHub, startWorker, WorkerHarness } from '../helpers/worker';
 

@@ -6,7 +6,7 @@ import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
 import { messages } from '../participant/participantProxies';
 import { exchangeAsChild, ExchangeOutcome, exchangeInTurn } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';
-import { answeredWithError, answerOf } from './answers';
+import { answeredWithError, answerOf } from './exchangeAnswers';
 import { bank } from './thirdpartyProxies';
 import { inTurn } from '../kit/steps';
 import type { ThirdpartyIdentity } from '../../activities/dfsp/thirdparty/thirdpartyActivities';

@@ -20,7 +20,7 @@ import { messages } from '../participant/participantProxies';
 import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { requestQuote, transferFunds } from './payer';
-import { answeredWithError, answerOf } from './answers';
+import { answeredWithError, answerOf } from './exchangeAnswers';
 import { bank, ledger } from './thirdpartyProxies';
 import { thirdpartyTransactionQuery, ThirdpartyTransactionView } from './thirdpartyContracts';
 

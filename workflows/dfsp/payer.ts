@@ -4,9 +4,9 @@ import type { QuotesIDPutResponse, QuotesPostRequest, TransfersIDPutResponse, Tr
 import { type ErrorInformation, errorInformation } from '../../api/contracts/errors';
 import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers';
 import { exchangeAsChild, ExchangeOutcome } from '../participant/exchange';
-import { Answered, answeredOf, failedWith } from './answers';
+import { Answered, answeredOf, failedWith } from './exchangeAnswers';
 
-export type { Answered } from './answers';
+export type { Answered } from './exchangeAnswers';
 
 /**
  * The payer's quote (Document 2, "Quotes"): POST /quotes to the payee FSP through the switch, and its PUT /quotes/{ID}

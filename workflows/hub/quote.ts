@@ -1,6 +1,6 @@
 import type { QuotesPostRequest } from '../../api/contracts/bodies';
 import type { ReceivedRequest } from '../../api/contracts/messages';
-import { QuoteOutcome, quoteThroughSwitch } from '../kit/quoting';
+import { QuoteOutcome, quoteThroughSwitch } from '../kit/quoteConversation';
 
 export type QuoteInput = ReceivedRequest<QuotesPostRequest>;
 

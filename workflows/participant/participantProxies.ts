@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { MessageActivities } from '../../activities/connector/messages';
+import type { MessageActivities } from '../../activities/connector/messageActivities';
 
 /**
  * Messages to the switch are retried with backoff on network errors and 5xx, as the hub retries its deliveries;

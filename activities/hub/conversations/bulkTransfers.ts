@@ -5,7 +5,7 @@ import { chunks, insertRows } from '../db/batches';
 import { formatAmount } from '../db/money';
 import { BulkTransferItem, BulkTransferRecord, TransferRecord } from '../db/switchEntities';
 import type { Movement, Reservation } from '../ledger/ledger';
-import type { HubServices } from '../services';
+import type { HubServices } from '../hubServices';
 import { HubError } from '../../platform/hubError';
 import { activeParticipant, checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
 import { conditionOf, errorColumns, finishIn } from './transfers';

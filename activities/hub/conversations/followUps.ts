@@ -1,5 +1,5 @@
 import type { FollowUp } from '../../../api/contracts/followUps';
-import type { AuthServiceAnswers } from '../auth/answers';
+import type { AuthServiceAnswers } from '../auth/authServiceAnswers';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { Routing } from '../delivery/routing';
 import type { ServiceProviders } from '../thirdparty/serviceProviders';

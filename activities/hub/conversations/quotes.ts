@@ -2,7 +2,7 @@ import { quoting, QuoteResource } from '../../../api/contracts/conversations';
 import type { FspiopHeaders } from '../../../api/contracts/messages';
 import { Participant } from '../db/entities';
 import { QuoteRecord, QuoteState } from '../db/switchEntities';
-import type { HubServices } from '../services';
+import type { HubServices } from '../hubServices';
 import { HubError } from '../../platform/hubError';
 
 export interface RegisterQuoteInput {

@@ -4,7 +4,7 @@ import { errorInformation, type ErrorInformation } from '../../../api/contracts/
 import type { CallbackSender } from '../delivery/callbacks';
 import { LedgerTransfer } from '../db/entities';
 import { BulkTransferItem, TransferRecord } from '../db/switchEntities';
-import type { HubServices } from '../services';
+import type { HubServices } from '../hubServices';
 import type { Transfers } from './transfers';
 
 /** How long after its expiration a reservation may stand before the sweep releases it. */

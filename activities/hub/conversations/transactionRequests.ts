@@ -4,7 +4,7 @@ import type { TransactionRequestPolicy } from '../../platform/config';
 import { HubError } from '../../platform/hubError';
 import type { ParticipantDirectory } from '../delivery/directory';
 import { TransactionRequestRecord } from '../db/switchEntities';
-import type { HubServices } from '../services';
+import type { HubServices } from '../hubServices';
 
 const DAY_MS = 86_400_000;
 

@@ -6,7 +6,7 @@ import { LedgerTransfer } from '../db/entities';
 import { formatAmount } from '../db/money';
 import { TransferRecord } from '../db/switchEntities';
 import type { TransferState } from '../../../api/contracts/bodies';
-import type { HubServices } from '../services';
+import type { HubServices } from '../hubServices';
 import { HubError } from '../../platform/hubError';
 import { checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { AdminValidator, adminDocument, type AdminSchema } from '../../../../api/admin/validation';
+import { AdminValidator, adminDocument, type AdminSchema } from '../../../../api/admin/adminValidation';
 import { HttpError } from '../../../../api/http/httpError';
 
 // The admin API's bodies are held to central-ledger's own OpenAPI document, so the hub takes exactly what Mojaloop's

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { signsThisPath } from '../../../../api/fspiop/signature';
+import { signsThisPath } from '../../../../api/fspiop/fspiopSignature';
 
 // At the first hop a signed message must be the very request it arrives as: its signed FSPIOP-URI names this path, or
 // a signature made for one {ID} could be replayed at another's. Mojaloop's signer (sdk-standard-components JwsSigner)

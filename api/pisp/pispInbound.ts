@@ -5,7 +5,7 @@ import { peerMessageSignal } from '../../workflows/participant/inbox';
 import type { ConsentsPostRequestPISP, ThirdpartyRequestsAuthorizationsPostRequest } from '../contracts/bodies';
 import type { Resource } from '../contracts/conversations';
 import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
-import { handTo, InboundDependencies, InboundRoute } from '../connector/inbound';
+import { handTo, InboundDependencies, InboundRoute } from '../connector/inboundRoutes';
 import { tagOf, validateFspiop, validateThirdparty, ThirdpartySchema } from '../fspiop/schemas';
 
 /**

@@ -18,7 +18,7 @@ import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
 import { tagOf, validateThirdparty } from '../fspiop/schemas';
 import { getConsent, registerConsent, unlinkConsent, verifyChallenge } from './authServiceMessages';
 import { correlationKeys, fromDfsp, fromPisp, linkingOf, linkingOfConsent, rememberTransaction, transactionCorrelatedBy, transactionOf } from './observers';
-import { answerServices } from './services';
+import { answerServices } from './answerServices';
 import { ObserverRef, thirdpartyRoutes } from './thirdpartyRoutes';
 
 /** The observer of the transaction a correlated answer belongs to; the transaction's first message started it. */

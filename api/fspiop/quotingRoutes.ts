@@ -4,7 +4,7 @@ import type { ErrorInformationObject } from '../contracts/bodies';
 import { quoting, QuoteResource } from '../contracts/conversations';
 import type { ReceivedCallback, RelayedCallback } from '../contracts/messages';
 import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
-import { QuoteResponse, quoteResponseSignal, repeatedQuoteSignal } from '../../workflows/kit/quoting';
+import { QuoteResponse, quoteResponseSignal, repeatedQuoteSignal } from '../../workflows/kit/quoteConversation';
 import type { ResourceRoutes } from './app';
 import { conversationRoutes, PartOf } from './conversationRoutes';
 import type { FspiopRequest } from './headers';

@@ -8,7 +8,7 @@ import { quotesRoutes } from './quotes';
 import { transactionRequestsRoutes } from './transactionRequests';
 import { transactionsRoutes } from './transactions';
 import { transfersRoutes } from './transfers';
-import { thirdpartyResources } from '../thirdparty/resources';
+import { thirdpartyResources } from '../thirdparty/thirdpartyResources';
 
 /** The resources this switch serves, one router each: FSPIOP's (Document 2) and the third-party API's (Document 1). */
 export const switchResources: ResourceRoutes[] = [

@@ -10,7 +10,7 @@ import { validateFspiop } from '../fspiop/schemas';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import { peerMessageSignal } from '../../workflows/participant/inbox';
-import type { SignatureCheck } from './signature';
+import type { SignatureCheck } from './inboundSignatures';
 
 /** What an inbound message needs to reach its conversation. */
 export interface InboundDependencies {
