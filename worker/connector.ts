@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import { connectorExposureProblem, type ConnectorConfig } from '../activities/connector/config';
+import { connectorExposureProblem, type ConnectorConfig } from '../activities/connector/connectorConfig';
 import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
 import { gatewayTls } from '../api/http/serve';
 import { createGateway, gatewayServer } from '../api/http/gateway';

@@ -1,10 +1,10 @@
-import { loadConnectorConfig } from '../activities/connector/config';
+import { loadConnectorConfig } from '../activities/connector/connectorConfig';
 import { CoreBankingClient } from '../activities/dfsp/backend/coreBankingClient';
 import { simulatedBackends } from '../activities/dfsp/simulator/simulated';
 import { sampleCustomers, SimulatedBank } from '../activities/dfsp/simulator/simulatedBank';
 import type { DfspBackends } from '../activities/dfsp/dependencies';
 import { createLogger } from '../activities/platform/logger';
-import { startDfspConnector } from '../api/dfsp/connector';
+import { startDfspConnector } from '../api/dfsp/dfspConnector';
 
 /**
  * The bank's systems the connector runs against: the built-in simulated bank, or — with BACKEND_ENDPOINT — the
@@ -19,7 +19,7 @@ export function backendsFor(participantId: string, loginPage: string, env: NodeJ
 
 /**
  * `npm run dfsp`: a DFSP connector process (DFSP_ID, PEER_ENDPOINT, INBOUND_LISTEN_PORT, OUTBOUND_LISTEN_PORT,
- * BACKEND_ENDPOINT, ILP_SECRET, …; see activities/connector/config.ts) over the built-in simulated bank
+ * BACKEND_ENDPOINT, ILP_SECRET, …; see activities/connector/connectorConfig.ts) over the built-in simulated bank
  * (SIMULATOR_CURRENCY, SIMULATOR_MSISDN_PREFIX for its customers) unless BACKEND_ENDPOINT names a real one. Runs until SIGINT/SIGTERM.
  */
 async function main(): Promise<void> {

@@ -1,10 +1,10 @@
-import { loadPispConfig } from '../activities/pisp/config';
+import { loadPispConfig } from '../activities/pisp/pispConfig';
 import { createLogger } from '../activities/platform/logger';
-import { startPispConnector } from '../api/pisp/connector';
+import { startPispConnector } from '../api/pisp/pispConnector';
 
 /**
  * `npm run pisp`: a PISP connector process (DFSP_ID, PEER_ENDPOINT, INBOUND_LISTEN_PORT, OUTBOUND_LISTEN_PORT,
- * GENERIC_KEY_SECRET, …; see activities/connector/config.ts and activities/pisp/config.ts). Runs until SIGINT/SIGTERM.
+ * GENERIC_KEY_SECRET, …; see activities/connector/connectorConfig.ts and activities/pisp/pispConfig.ts). Runs until SIGINT/SIGTERM.
  */
 async function main(): Promise<void> {
   const config = loadPispConfig();

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig, repoRoot } from '../activities/platform/config';
 import { openDatabase } from '../activities/hub/db/database';
-import { mysqlStore, temporalDatabaseUrl } from '../temporal/cluster/config';
+import { mysqlStore, temporalDatabaseUrl } from '../temporal/cluster/clusterConfig';
 import { startTemporalServer, type TemporalServer } from '../temporal/cluster/server';
 import { stopTogether } from './children';
 import { waitUntilLaunched } from './readiness';

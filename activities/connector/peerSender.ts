@@ -7,7 +7,7 @@ import { METHOD_OF, OutgoingMessage, pathOf } from '../../api/contracts/peers';
 import { Agents, createAgents, httpExchange, isRedirect, originatedHeaders } from '../platform/fspiopHttp';
 import { readSigningKey, sign } from '../platform/jws';
 import { outboundCredentials } from '../platform/tlsFiles';
-import type { OutboundTlsConfig } from './config';
+import type { OutboundTlsConfig } from './connectorConfig';
 
 /** The FSPIOP version a connector speaks: Mojaloop's current one. */
 export const FSPIOP_VERSION = '1.1';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ConnectorConfig } from '../connector/config';
+import type { ConnectorConfig } from '../connector/connectorConfig';
 import type { PeerSender } from '../connector/peerSender';
 import type { CoreBanking } from './backend/coreBanking';
 import type { ThirdpartyBackend } from './backend/thirdpartyBackend';

@@ -4,7 +4,7 @@ import type { TransferSearch } from '../../activities/hub/trace/traces';
 import { HubError } from '../../activities/platform/hubError';
 import { TRANSFER_STATES } from '../contracts/bodies';
 import { HttpError } from '../http/httpError';
-import type { AdminServices } from './routes';
+import type { AdminServices } from './adminRoutes';
 
 /**
  * The operator's transfer search and traces, additions to central-ledger's admin API (the console reads them):

@@ -1,4 +1,4 @@
-import type { ConnectorConfig } from '../../activities/connector/config';
+import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
 import type { SignedHeaders } from '../../activities/platform/jws';
 import { publicKeyOf, signatureProblem } from '../../activities/platform/jws';
 import { directoryKey } from '../../activities/platform/jwsKeyDirectory';

@@ -14,7 +14,7 @@ import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
 import { observedMessageSignal } from '../../workflows/kit/observer';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import { participantMessage, ResourceRoutes } from './app';
+import { participantMessage, ResourceRoutes } from './switchApp';
 import { requestHash } from '../contracts/requestHash';
 import { signalIfRunning, startOrRepeat } from './conversations';
 import { encryptedFields } from './encryption';

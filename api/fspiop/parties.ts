@@ -4,7 +4,7 @@ import { AccountLookup, isThirdpartyPartyIdType, PartyAddress } from '../../acti
 import { PartyRouting } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import { participantMessage, ResourceRoutes, SwitchDependencies } from './app';
+import { participantMessage, ResourceRoutes, SwitchDependencies } from './switchApp';
 import { encryptedFields } from './encryption';
 import type { FspiopRequest } from './headers';
 import { accepted, ok } from './replies';

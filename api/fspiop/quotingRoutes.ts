@@ -5,7 +5,7 @@ import { quoting, QuoteResource } from '../contracts/conversations';
 import type { ReceivedCallback, RelayedCallback } from '../contracts/messages';
 import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
 import { QuoteResponse, quoteResponseSignal, repeatedQuoteSignal } from '../../workflows/kit/quoteConversation';
-import type { ResourceRoutes } from './app';
+import type { ResourceRoutes } from './switchApp';
 import { conversationRoutes, PartOf } from './conversationRoutes';
 import type { FspiopRequest } from './headers';
 import type { FspiopSchema } from './schemas';

@@ -1,8 +1,8 @@
-import type { ResourceRoutes } from './app';
+import type { ResourceRoutes } from './switchApp';
 import { authorizationsRoutes } from './authorizations';
 import { bulkQuotesRoutes } from './bulkQuotes';
 import { bulkTransfersRoutes } from './bulkTransfers';
-import { participantsRoutes } from './participants';
+import { participantsRoutes } from './participantsRoutes';
 import { partiesRoutes } from './parties';
 import { quotesRoutes } from './quotes';
 import { transactionRequestsRoutes } from './transactionRequests';

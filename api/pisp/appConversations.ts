@@ -1,6 +1,6 @@
 import { Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, type QueryDefinition, type UpdateDefinition } from '@temporalio/common';
-import type { ConnectorConfig } from '../../activities/connector/config';
+import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
 import type * as app from '../../workflows/pisp/appApi';
 import type { PispLinkingOutcome } from '../../workflows/pisp/appApi';
 import type { PispTransactionOutcome } from '../../workflows/pisp/pispTransaction';

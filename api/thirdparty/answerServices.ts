@@ -1,5 +1,5 @@
 import type { ServiceType } from '../contracts/bodies';
-import type { SwitchDependencies } from '../fspiop/app';
+import type { SwitchDependencies } from '../fspiop/switchApp';
 import { startFollowUp } from '../fspiop/conversationRoutes';
 import { requesterOf } from '../fspiop/routed';
 import type { ThirdpartyMessage } from './thirdpartyRoutes';

@@ -5,7 +5,7 @@ import { workflowIds } from '../contracts/conversations';
 import { ConsentId, Dfsp, State } from '../contracts/searchAttributes';
 import { consent, consentRequestSignal } from '../../workflows/hub/consent';
 import { HttpError } from '../http/httpError';
-import type { SwitchDependencies } from '../fspiop/app';
+import type { SwitchDependencies } from '../fspiop/switchApp';
 import { startFollowUp } from '../fspiop/conversationRoutes';
 import { requesterOf } from '../fspiop/routed';
 import { requestHash } from '../contracts/requestHash';

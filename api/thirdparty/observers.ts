@@ -4,7 +4,7 @@ import { workflowIds } from '../contracts/conversations';
 import { Currency, Dfsp, PayeeFsp, Pisp, State } from '../contracts/searchAttributes';
 import { linking } from '../../workflows/hub/linking';
 import { thirdpartyTransaction } from '../../workflows/hub/thirdpartyTransaction';
-import type { SwitchDependencies } from '../fspiop/app';
+import type { SwitchDependencies } from '../fspiop/switchApp';
 import type { FspiopRequest } from '../fspiop/headers';
 import type { ObserverRef } from './thirdpartyRoutes';
 

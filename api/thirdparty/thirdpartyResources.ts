@@ -14,7 +14,7 @@ import type {
 } from '../contracts/bodies';
 import { Consents } from '../../activities/hub/auth/consents';
 import { HttpError } from '../http/httpError';
-import type { ResourceRoutes, SwitchDependencies } from '../fspiop/app';
+import type { ResourceRoutes, SwitchDependencies } from '../fspiop/switchApp';
 import { tagOf, validateThirdparty } from '../fspiop/schemas';
 import { getConsent, registerConsent, unlinkConsent, verifyChallenge } from './authServiceMessages';
 import { correlationKeys, fromDfsp, fromPisp, linkingOf, linkingOfConsent, rememberTransaction, transactionCorrelatedBy, transactionOf } from './observers';

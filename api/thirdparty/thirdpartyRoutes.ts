@@ -7,7 +7,7 @@ import type { ObservedFacts, ObservedMessage } from '../contracts/observedConver
 import { observedMessageSignal } from '../../workflows/kit/observer';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import { participantMessage, ResourceRoutes, SwitchDependencies } from '../fspiop/app';
+import { participantMessage, ResourceRoutes, SwitchDependencies } from '../fspiop/switchApp';
 import { startFollowUp } from '../fspiop/conversationRoutes';
 import { signalIfRunning } from '../fspiop/conversations';
 import type { FspiopRequest } from '../fspiop/headers';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ensureNamespace } from '../namespaces';
 import { freePortBetween } from '../ports';
 import { startServerProcess, type TemporalProcess } from '../serverProcess';
-import { dynamicConfig, MYSQL_CONNECT_ATTRIBUTES, serverConfig, type MysqlStore, type ServerPorts, type ServerTls, type SqliteStore } from './config';
+import { dynamicConfig, MYSQL_CONNECT_ATTRIBUTES, serverConfig, type MysqlStore, type ServerPorts, type ServerTls, type SqliteStore } from './clusterConfig';
 import { temporalServerBinaries, type ServerBinaries } from './install';
 import { runQuietly } from './run';
 

@@ -41,7 +41,7 @@ import { loadConfig, repoRoot } from '../../activities/platform/config';
 import { Decimal } from '../../activities/hub/db/money';
 import { openHubServices, type HubServices } from '../../activities/hub/hubServices';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
-import { mysqlStore, temporalDatabaseUrl } from '../../temporal/cluster/config';
+import { mysqlStore, temporalDatabaseUrl } from '../../temporal/cluster/clusterConfig';
 import { startTemporalServer } from '../../temporal/cluster/server';
 import { startDevServer } from '../../temporal/devServer';
 import { eachLine, type TemporalProcess } from '../../temporal/serverProcess';

@@ -4,7 +4,7 @@ import { participantWorkflowIds } from '../../api/contracts/peers';
 import { dfspLinkingQuery } from '../../workflows/dfsp/thirdpartyContracts';
 import { simulatedBackends } from '../../activities/dfsp/simulator/simulated';
 import { SimulatedBank } from '../../activities/dfsp/simulator/simulatedBank';
-import { startDfspConnector } from '../../api/dfsp/connector';
+import { startDfspConnector } from '../../api/dfsp/dfspConnector';
 import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
 import { uniqueName } from '../helpers/database';
 import type { SimulatedDfsp } from '../helpers/dfsp';

@@ -6,7 +6,7 @@ import { simulatedBackends } from '../../activities/dfsp/simulator/simulated';
 import { SimulatedBank } from '../../activities/dfsp/simulator/simulatedBank';
 import { transactionIn } from '../../activities/hub/conversations/transactionDetails';
 import { fulfilmentOf, ilpFor, transactionIn as transactionInPacket, transactionObjectOf } from '../../activities/dfsp/fspiop/ilp';
-import { startDfspConnector } from '../../api/dfsp/connector';
+import { startDfspConnector } from '../../api/dfsp/dfspConnector';
 import { participantWorkflowIds } from '../../api/contracts/peers';
 import { MAX_ASKS_ON_PEER_WORD } from '../../workflows/dfsp/payeeTransfer';
 import type { QuotesIDPutResponse, QuotesPostRequest } from '../../api/contracts/bodies';

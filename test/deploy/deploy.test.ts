@@ -9,7 +9,7 @@ import Ajv from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { exposureProblem, loadConfig, repoRoot } from '../../activities/platform/config';
 import { customSearchAttributes } from '../../api/contracts/searchAttributes';
-import { dynamicConfig } from '../../temporal/cluster/config';
+import { dynamicConfig } from '../../temporal/cluster/clusterConfig';
 
 const deploy = path.join(repoRoot, 'temporal', 'deploy');
 const read = (file: string) => fs.readFileSync(path.join(deploy, file), 'utf8');

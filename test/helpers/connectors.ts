@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import pino from 'pino';
-import type { ConnectorConfig } from '../../activities/connector/config';
-import type { PispConfig } from '../../activities/pisp/config';
+import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
+import type { PispConfig } from '../../activities/pisp/pispConfig';
 import { simulatedBackends } from '../../activities/dfsp/simulator/simulated';
 import { sampleCustomers, SimulatedBank } from '../../activities/dfsp/simulator/simulatedBank';
 import { freePort } from '../../temporal/ports';
-import { startDfspConnector } from '../../api/dfsp/connector';
-import { startPispConnector } from '../../api/pisp/connector';
+import { startDfspConnector } from '../../api/dfsp/dfspConnector';
+import { startPispConnector } from '../../api/pisp/pispConnector';
 import { uniqueName } from './database';
 import type { SimulatedDfsp } from './dfsp';
 import { AUTH_SERVICE } from './thirdpartyFlows';

@@ -5,7 +5,7 @@ import type https from 'node:https';
 import type { JwsConfig, TlsConfig } from '../../activities/platform/config';
 import type { Tracing } from '../../activities/platform/tracing';
 import type { Hub, HubServices } from '../../activities/hub/hubServices';
-import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/app';
+import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/switchApp';
 import { switchResources } from '../../api/fspiop/switchResources';
 import { AdminHarness, HUB_NAME, startAdmin } from './adminHarness';
 import { testDatabaseUrl, uniqueName } from './database';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import test from 'ava';
-import { createSwitchApp } from '../../api/fspiop/app';
+import { createSwitchApp } from '../../api/fspiop/switchApp';
 import { switchResources } from '../../api/fspiop/switchResources';
 import { gatewayServer } from '../../api/http/gateway';
 import { transferBody } from '../helpers/fspiopBodies';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
-import type { ConnectorConfig } from '../../activities/connector/config';
+import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
 import type { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import * as app from '../../workflows/pisp/appApi';
 import type { ExchangeInput, ExchangeOutcome } from '../../workflows/participant/exchange';

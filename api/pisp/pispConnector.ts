@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import { PeerSender } from '../../activities/connector/peerSender';
-import { genericKeySecretOf, type PispConfig } from '../../activities/pisp/config';
+import { genericKeySecretOf, type PispConfig } from '../../activities/pisp/pispConfig';
 import { createPispActivities } from '../../activities/pisp';
 import { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import { startConnector, RunningConnector } from '../../worker/connector';
 import { inboundRouter, senderProofOf } from '../connector/inboundRoutes';
 import { inboundSignatures } from '../connector/inboundSignatures';
 import { pispInbound } from './pispInbound';
-import { pispOutboundRouter } from './outbound';
+import { pispOutboundRouter } from './pispOutbound';
 
 /**
  * The PISP connector: its app's outbound API (thirdparty-sdk's, PISP mode), the third-party messages the switch

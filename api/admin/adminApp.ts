@@ -5,11 +5,11 @@ import { createGateway } from '../http/gateway';
 import { HttpError } from '../http/httpError';
 import { observabilityRoutes, Health } from '../http/observability';
 import { adminAuthentication } from './authentication';
-import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './routes';
+import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './adminRoutes';
 import { signatureRoutes } from './signatures';
 import { traceRoutes } from './traceRoutes';
-import { consoleRoutes, isConsoleAsset, type ConsoleSettings } from '../console/routes';
-import { settlementRoutes, type SettlementApi } from '../settlement/routes';
+import { consoleRoutes, isConsoleAsset, type ConsoleSettings } from '../console/consoleRoutes';
+import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
 
 /**
  * The hub administration API (Document 3) with central-ledger's bodies, and with `settlement` Mojaloop's settlement

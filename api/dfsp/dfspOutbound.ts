@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import Router from '@koa/router';
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
-import type { ConnectorConfig } from '../../activities/connector/config';
+import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
 import { participantWorkflowIds } from '../contracts/peers';
 import { CORRELATION_ID_PATTERN } from '../fspiop/schemas';
 import { readJsonBody } from '../http/body';

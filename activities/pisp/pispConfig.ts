@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { ConnectorConfig, loadConnectorConfig } from '../connector/config';
+import { ConnectorConfig, loadConnectorConfig } from '../connector/connectorConfig';
 
 /** A PISP connector's settings: every connector's, and the secret its GENERIC keys are derived from. */
 export interface PispConfig extends ConnectorConfig {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mysqlStore, serverConfig, temporalDatabaseUrl } from '../../../../temporal/cluster/config';
+import { mysqlStore, serverConfig, temporalDatabaseUrl } from '../../../../temporal/cluster/clusterConfig';
 
 test("the Temporal server's database is read from a mysql:// URL, credentials decoded", (t) => {
   t.deepEqual(mysqlStore('mysql://hub:p%40ss@db.example:3307/temporal'), {

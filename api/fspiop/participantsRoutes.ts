@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { PartyIdInfo } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
-import { participantMessage, ResourceRoutes } from './app';
+import { participantMessage, ResourceRoutes } from './switchApp';
 import type { FspiopRequest } from './headers';
 import { partyOf, partyRoutingFor } from './parties';
 import { accepted, ok } from './replies';

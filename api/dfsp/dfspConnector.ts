@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ConnectorConfig } from '../../activities/connector/config';
+import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
 import { PeerSender } from '../../activities/connector/peerSender';
 import type { DfspBackends } from '../../activities/dfsp/dependencies';
 import { createDfspActivities } from '../../activities/dfsp';
@@ -8,7 +8,7 @@ import { startConnector, RunningConnector } from '../../worker/connector';
 import { inboundRouter, senderProofOf } from '../connector/inboundRoutes';
 import { inboundSignatures } from '../connector/inboundSignatures';
 import { fspiopInbound } from './fspiopInbound';
-import { dfspOutboundRouter } from './outbound';
+import { dfspOutboundRouter } from './dfspOutbound';
 import { simulatorPages } from './simulatorPages';
 import { thirdpartyInbound } from './thirdpartyInbound';
 
