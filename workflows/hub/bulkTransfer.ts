@@ -5,7 +5,6 @@ import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequ
 import { deliveries, followUps, records } from '../kit/hubProxies';
 import { Conversation } from '../kit/conversation';
 import { bestEffort, errorOf, msUntil } from '../kit/failures';
-import { inTurn } from '../kit/steps';
 
 /** The bulk as the payer sent it; its bytes stay out of the history, as the hub passes on a request of its own. */
 export type BulkTransferInput = Omit<ReceivedRequest<BulkTransfersPostRequest>, 'rawBody'>;
@@ -47,9 +46,7 @@ export async function bulkTransfer(input: BulkTransferInput): Promise<BulkTransf
   });
   const bulk: HeldBulk = { input, talk, decided: false, finished: false };
   listenToPayee(bulk);
-  const outcome = await inTurn(bulk, [reserveItems, forwardToPayee, fulfilItems]);
-  await talk.close();
-  return outcome;
+  return talk.run(bulk, [reserveItems, forwardToPayee, fulfilItems]);
 }
 
 /** What the steps of one bulk transfer share. */

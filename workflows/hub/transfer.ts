@@ -5,7 +5,6 @@ import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequ
 import { followUps, records } from '../kit/hubProxies';
 import { Conversation } from '../kit/conversation';
 import { bestEffort, errorOf, msUntil, rejectionOf } from '../kit/failures';
-import { inTurn } from '../kit/steps';
 
 export type TransferInput = ReceivedRequest<TransfersPostRequest>;
 
@@ -33,9 +32,7 @@ export async function transfer(input: TransferInput): Promise<TransferOutcome> {
   const talk = new Conversation({ resource: 'transfers', id: transferId, noun: 'transfer', request: input, repeatSignal: repeatedTransferSignal });
   const held: HeldTransfer = { input, talk, state: 'RECEIVED', decided: false };
   listenToPayee(held);
-  const outcome = await inTurn(held, [reservePayerFunds, forwardToPayee, commitFulfilment]);
-  await talk.close();
-  return outcome;
+  return talk.run(held, [reservePayerFunds, forwardToPayee, commitFulfilment]);
 }
 
 /** What the steps of one transfer share. */

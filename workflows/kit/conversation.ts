@@ -6,6 +6,7 @@ import type { ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../ap
 import { State } from '../../api/contracts/searchAttributes';
 import { deliveries } from './hubProxies';
 import { bestEffort, deliveryFailureOf } from './failures';
+import { inTurn, type Step } from './steps';
 
 export interface ConversationOptions {
   resource: FspiopResource;
@@ -148,6 +149,13 @@ export class Conversation {
   /** Waits for the signal handlers still answering (repeats, strangers) before the workflow completes. */
   async close(): Promise<void> {
     await condition(allHandlersFinished);
+  }
+
+  /** The conversation's steps in turn over `state` (workflows/kit/steps.ts), then closed once its outcome is known. */
+  async run<State, Outcome>(state: State, steps: ReadonlyArray<Step<State, Outcome>>): Promise<Outcome> {
+    const outcome = await inTurn(state, steps);
+    await this.close();
+    return outcome;
   }
 
   private async answerRepeat(repeat: RepeatedRequest): Promise<void> {
