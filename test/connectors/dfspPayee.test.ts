@@ -5,11 +5,10 @@ import { CoreBankingClient } from '../../activities/dfsp/backend/coreBankingClie
 import { simulatedBackends } from '../../activities/dfsp/simulator/simulated';
 import { SimulatedBank } from '../../activities/dfsp/simulator/simulatedBank';
 import { transactionIn } from '../../activities/hub/conversations/transactionDetails';
-import { fulfilmentOf, ilpFor, transactionIn as transactionInPacket, transactionObjectOf } from '../../activities/dfsp/fspiop/ilp';
 import { startDfspConnector } from '../../api/dfsp/dfspConnector';
 import { participantWorkflowIds } from '../../api/contracts/peers';
 import { MAX_ASKS_ON_PEER_WORD } from '../../workflows/dfsp/payeeTransfer';
-import type { QuotesIDPutResponse, QuotesPostRequest } from '../../api/contracts/bodies';
+import type { QuotesIDPutResponse } from '../../api/contracts/bodies';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
 import { uniqueName } from '../helpers/database';
@@ -471,42 +470,6 @@ test.serial('against a real backend over HTTP, the connector asks it for the par
   t.like(credited, { transferId: transfer.transferId, amount: '5.5', currency: 'USD', quote: { quoteId: quoteRequest.quoteId, transferAmount: '5.5' } });
   t.like(credited.to, { idType: 'MSISDN', idValue: '4470000001' });
   t.is(credited.ilpPacket.data.quoteId, quoteRequest.quoteId);
-});
-
-/**
- * The sdk-standard-components IlpV4 test data (test/unit/data/quoteRequest.json and partialResponse.json, secret
- * 'test'), and what IlpV4.getResponseIlp makes of it: computed by running its IlpBase.js and IlpV4.js (release 19.19.0).
- */
-const SDK_QUOTE_REQUEST = {
-  quoteId: '20508186-1458-4ac0-a824-d4b07e37d7b3',
-  transactionId: '20508186-1458-4ac0-a824-d4b07e37d7b3',
-  payee: { partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: '123456789', fspId: 'MobileMoney' } },
-  payer: {
-    personalInfo: { complexName: { firstName: 'Mats', lastName: 'Hagman' } },
-    partyIdInfo: { partyIdType: 'MSISDN', partyIdentifier: '9876543', fspId: 'BankNrOne' },
-  },
-  amountType: 'RECEIVE',
-  amount: { amount: '100', currency: 'USD' },
-  transactionType: { scenario: 'TRANSFER', initiator: 'PAYER', initiatorType: 'CONSUMER', balanceOfPayments: '110' },
-  geoCode: { latitude: '52.295971', longitude: '-0.038400' },
-  note: 'From Mats',
-  expiration: '2017-11-15T22:17:28.985-01:00',
-} as unknown as QuotesPostRequest;
-const SDK_PARTIAL_RESPONSE = { transferAmount: { amount: '500', currency: 'USD' as const }, expiration: '2017-11-15T14:17:09.663+01:00' };
-const SDK_ILP = {
-  fulfilment: '8vISubltYoc3dpfWq61zYGfI8uuFMtqTIUgUi-Hrtv0',
-  condition: '0CTTMO9tu-8PVJy1IJoFnUmJ743FYEWX7RKuHVdGkro',
-  ilpPacket:
-    'DIIDSgAAAAAAAMNQMjAxNzExMTUxMzE3MDk2NjPQJNMw72277w9UnLUgmgWdSYnvjcVgRZftEq4dV0aSugpnLm1vamFsb29wggMDZXlKaGJXOTFiblFpT25zaVlXMXZkVzUwSWpvaU5UQXdJaXdpWTNWeWNtVnVZM2tpT2lKVlUwUWlmU3dpWlhod2FYSmhkR2x2YmlJNklqSXdNVGN0TVRFdE1UVlVNVFE2TVRjNk1Ea3VOall6S3pBeE9qQXdJaXdpY0dGNVpXVWlPbnNpY0dGeWRIbEpaRWx1Wm04aU9uc2labk53U1dRaU9pSk5iMkpwYkdWTmIyNWxlU0lzSW5CaGNuUjVTV1JVZVhCbElqb2lUVk5KVTBST0lpd2ljR0Z5ZEhsSlpHVnVkR2xtYVdWeUlqb2lNVEl6TkRVMk56ZzVJbjE5TENKd1lYbGxjaUk2ZXlKd1lYSjBlVWxrU1c1bWJ5STZleUptYzNCSlpDSTZJa0poYm10T2NrOXVaU0lzSW5CaGNuUjVTV1JVZVhCbElqb2lUVk5KVTBST0lpd2ljR0Z5ZEhsSlpHVnVkR2xtYVdWeUlqb2lPVGczTmpVME15SjlMQ0p3WlhKemIyNWhiRWx1Wm04aU9uc2lZMjl0Y0d4bGVFNWhiV1VpT25zaVptbHljM1JPWVcxbElqb2lUV0YwY3lJc0lteGhjM1JPWVcxbElqb2lTR0ZuYldGdUluMTlmU3dpY1hWdmRHVkpaQ0k2SWpJd05UQTRNVGcyTFRFME5UZ3ROR0ZqTUMxaE9ESTBMV1EwWWpBM1pUTTNaRGRpTXlJc0luUnlZVzV6WVdOMGFXOXVTV1FpT2lJeU1EVXdPREU0TmkweE5EVTRMVFJoWXpBdFlUZ3lOQzFrTkdJd04yVXpOMlEzWWpNaUxDSjBjbUZ1YzJGamRHbHZibFI1Y0dVaU9uc2lZbUZzWVc1alpVOW1VR0Y1YldWdWRITWlPaUl4TVRBaUxDSnBibWwwYVdGMGIzSWlPaUpRUVZsRlVpSXNJbWx1YVhScFlYUnZjbFI1Y0dVaU9pSkRUMDVUVlUxRlVpSXNJbk5qWlc1aGNtbHZJam9pVkZKQlRsTkdSVklpZlgw',
-};
-
-test('the quote’s ILP packet, condition and fulfilment are the sdk-scheme-adapter’s (IlpV4) for the same transaction and secret', (t) => {
-  const transaction = transactionObjectOf(SDK_QUOTE_REQUEST, SDK_PARTIAL_RESPONSE);
-  t.deepEqual(ilpFor(transaction, 'test'), SDK_ILP);
-  // The SDK's packet gives back the fulfilment, as a transfer on its quote would: whatever the key order it was parsed in.
-  const fromPacket = transactionInPacket(SDK_ILP.ilpPacket)!;
-  t.is(fulfilmentOf(fromPacket, 'test'), SDK_ILP.fulfilment);
-  t.is(sha256(SDK_ILP.fulfilment), SDK_ILP.condition);
 });
 
 test('each lookup of a party is a conversation of its own: a party looked up again and again grows no workflow’s history', async (t) => {
