@@ -168,19 +168,30 @@ test.serial(
   },
 );
 
-test.serial('a fulfilment the ledger handles only after the expiration (3303) commits nothing: both sides get 3303', async (t) => {
-  stubs.script({
-    commitTransfer: async () => {
-      throw rejection('transferExpired');
-    },
-  });
-  const { fulfilment, handle } = await prepared(t);
-  await forwarded();
-  await handle.signal(fulfilSignal, fulfil(fulfilment));
-  t.like(await handle.result(), { transferState: 'ABORTED', errorInformation: { errorCode: '3303' } });
-  t.deepEqual(errorCodesTo(stubs, PAYEE), ['3303']);
-  t.deepEqual(errorCodesTo(stubs, PAYER), ['3303']);
-});
+test.serial(
+  'a fulfilment the ledger handles only after the expiration (3303: a worker that was down, a fulfil taken with the expiry) commits nothing: both sides get 3303, and a RESERVED payee PATCH ABORTED',
+  async (t) => {
+    stubs.script({
+      commitTransfer: async () => {
+        throw rejection('transferExpired');
+      },
+    });
+    const { fulfilment, handle } = await prepared(t);
+    await forwarded();
+    await handle.signal(fulfilSignal, fulfil(fulfilment, 'RESERVED'));
+    t.like(await handle.result(), { transferState: 'ABORTED', errorInformation: { errorCode: '3303' } });
+    t.deepEqual(errorCodesTo(stubs, PAYEE), ['3303']);
+    t.deepEqual(errorCodesTo(stubs, PAYER), ['3303']);
+    t.like(
+      hubMessages(stubs).find((m) => m.method === 'PATCH'),
+      { to: PAYEE, body: { transferState: 'ABORTED' } },
+    );
+    t.false(
+      hubMessages(stubs).some((m) => m.to === PAYER && !m.path.endsWith('/error')),
+      'the payer hears no COMMITTED',
+    );
+  },
+);
 
 test.serial('a fulfil that arrives after the expiry, while the hub is still telling the payee, is answered as a late one and never committed', async (t) => {
   // The payee's 3303 fails once and its retry is held, so the fulfil reaches a workflow that has decided but not closed.
