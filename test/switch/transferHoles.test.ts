@@ -14,26 +14,18 @@ import type { SimulatedDfsp } from '../helpers/dfsp';
 import { bulkItem, bulkTransferBody, ilpPair, transferBody } from '../helpers/fspiopBodies';
 import { signalsTo } from '../helpers/histories';
 import { pollUntil } from '../helpers/polling';
-import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
-import { startWorker, WorkerHarness } from '../helpers/worker';
+import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
-// The worker runs apart from the switch's client, so that a test can stop it and start it again.
-const taskQueue = `holes-${crypto.randomUUID()}`;
 let hub: SwitchHarness;
-let worker: WorkerHarness | undefined;
-test.before(async () => {
-  hub = await startSwitch({ externalWorkerTaskQueue: taskQueue });
-  worker = await startWorker(hub.hub, { taskQueue });
-});
-test.after.always(async () => {
-  await worker?.close();
-  await hub?.close();
+useSwitch(test, (started) => {
+  hub = started;
 });
 
 const isPut = (path: string) => (r: { method: string; path: string }) => r.method === 'PUT' && r.path === path;
 const isPost = (resource: string) => (r: { method: string; path: string }) => r.method === 'POST' && r.path === `/${resource}`;
 const position = (dfsp: SimulatedDfsp) => hub.position(dfsp);
 const temporal = () => hub.worker.client;
+const taskQueue = () => hub.worker.taskQueue;
 
 function post(body: ReturnType<typeof transferBody>, source: string) {
   return hub.fspiop('POST', '/transfers', { source, destination: body.payeeFsp, body });
@@ -79,31 +71,6 @@ async function committedLongAgo(payer: SimulatedDfsp, payee: SimulatedDfsp) {
   payee.received.length = 0;
   return { body, fulfilment, workflowId };
 }
-
-// Serial: it stops the worker, which no other test may notice.
-test.serial('a fulfilment handled after the expiration does not commit: the transfer is aborted, 3303 to payer and payee, nothing moves', async (t) => {
-  const payer = await hub.provision();
-  const payee = await hub.provision();
-  const { fulfilment, condition } = ilpPair();
-  const body = transferBody(payer.name, payee.name, '15', { condition, expiresInMs: 8_000 });
-  await post(body, payer.name);
-  await payee.waitFor(isPost('transfers'));
-
-  // The payee fulfils in time, but no worker handles it before the expiration has passed.
-  await worker!.close();
-  worker = undefined;
-  t.is((await fulfil(body.transferId, payee, payer.name, fulfilment, 'RESERVED')).status, 200);
-  await sleep(Date.parse(body.expiration) - Date.now() + 1_000);
-  worker = await startWorker(hub.hub, { taskQueue });
-
-  const toPayer = await payer.waitFor((r) => r.path.startsWith(`/transfers/${body.transferId}`), 60_000);
-  t.is(toPayer.path, `/transfers/${body.transferId}/error`, 'the payer hears no COMMITTED');
-  t.is(toPayer.body.errorInformation.errorCode, '3303');
-  t.is((await payee.waitFor(isPut(`/transfers/${body.transferId}/error`))).body.errorInformation.errorCode, '3303');
-  t.is((await payee.waitFor((r) => r.method === 'PATCH')).body.transferState, 'ABORTED', 'the payee that asked for a notification learns ABORTED');
-  t.is(await position(payer), 0);
-  t.is(await position(payee), 0);
-});
 
 test('a POST /transfers whose FSPIOP-Source is not the payerFsp it names gets 3100 and takes nothing: the payer can still use its transferId', async (t) => {
   const [payer, payee, squatter] = [await hub.provision(), await hub.provision(), await hub.provision()];
@@ -202,7 +169,7 @@ test.serial(
       requestHash: requestHash(body),
       version: '1.1',
     };
-    const run = await temporal().workflow.start(transfer, { workflowId, taskQueue, args: [input] });
+    const run = await temporal().workflow.start(transfer, { workflowId, taskQueue: taskQueue(), args: [input] });
     try {
       await pollUntil(
         async () => (await run.fetchHistory()).events?.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'repeatedTransfer'),
@@ -303,7 +270,7 @@ test('the sweep releases a reservation long expired however many live reservatio
   });
   t.is(await position(payer), 5_007);
 
-  await temporal().workflow.execute(reservationSweep, { workflowId: `sweep-${crypto.randomUUID()}`, taskQueue });
+  await temporal().workflow.execute(reservationSweep, { workflowId: `sweep-${crypto.randomUUID()}`, taskQueue: taskQueue() });
   t.is((await transfers.get(stale.transferId)).transferState, 'ABORTED');
   t.is(await position(payer), 5_000, 'the live reservations stand');
 });
@@ -349,7 +316,7 @@ test('the sweep aborts a transfer left RECEIVED long after its expiration and te
   const payer = await hub.provision();
   const payee = await hub.provision();
   const body = await recordedButNeverPrepared(payer, payee);
-  await temporal().workflow.execute(reservationSweep, { workflowId: `sweep-${crypto.randomUUID()}`, taskQueue });
+  await temporal().workflow.execute(reservationSweep, { workflowId: `sweep-${crypto.randomUUID()}`, taskQueue: taskQueue() });
   t.is((await new Transfers(hub.services).get(body.transferId)).transferState, 'ABORTED');
   const error = await payer.waitFor(isPut(`/transfers/${body.transferId}/error`), 30_000);
   t.is(error.body.errorInformation.errorCode, '3303');
