@@ -5,7 +5,7 @@ import { workflowIds } from '../../api/contracts/conversations';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { followUpsRun, signalsTo } from '../helpers/histories';
 import { bulkQuoteAnswer, bulkQuoteBody } from '../helpers/fspiopBodies';
-import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 let hub: SwitchHarness;
 useSwitch(test, (started) => {
@@ -119,19 +119,6 @@ test("the payee FSP's error for a bulk quote reaches the payer unchanged", async
   const error = await payer.waitFor(isPut(`/bulkQuotes/${body.bulkQuoteId}/error`));
   t.is(error.raw, rejection);
   t.is(error.headers['fspiop-source'], payee.name);
-});
-
-test('a bulk quote the payee FSP does not answer before its expiration gets error 3302 from the switch', async (t) => {
-  const payer = await hub.provision();
-  const payee = await hub.provision();
-  const body = bulkQuoteBody(payer.name, payee.name, 2, { expiresInMs: 2_000 });
-  await post(payer, payee.name, body);
-  const error = await payer.waitFor(isPut(`/bulkQuotes/${body.bulkQuoteId}/error`));
-  t.is(error.body.errorInformation.errorCode, '3302');
-  t.is(error.headers['fspiop-source'], HUB_ID);
-  t.is(error.headers['fspiop-destination'], payer.name);
-  t.is(error.headers['content-type'], BULK_QUOTES_MEDIA_TYPE);
-  t.is(error.headers['fspiop-uri'], `/bulkQuotes/${body.bulkQuoteId}/error`);
 });
 
 test('a bulk quote for a payee FSP that is not a participant gets error 3201 (destination FSP error)', async (t) => {

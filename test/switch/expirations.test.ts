@@ -4,7 +4,7 @@ import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { workflowIds } from '../../api/contracts/conversations';
 import { answering, codesOf, isBulkPost, sum } from '../helpers/bulkPayees';
 import type { SimulatedDfsp } from '../helpers/dfsp';
-import { bulkItem, bulkTransferBody, ilpPair, transferBody } from '../helpers/fspiopBodies';
+import { bulkItem, bulkQuoteBody, bulkTransferBody, ilpPair, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';
 import { pollUntil } from '../helpers/polling';
 import { HUB_ID, startSwitch, type SwitchHarness } from '../helpers/switchHarness';
 import { startTimeSkipping } from '../helpers/timeSkipping';
@@ -140,6 +140,46 @@ test.serial(
     t.deepEqual(codesOf(await payee.waitFor(isPut(`/bulkTransfers/${body.bulkTransferId}`))), ['3303', '3303', '3303']);
     t.is(await hub.position(payer), 0, 'nothing commits after expiry');
     t.deepEqual((await checkLedger(hub.services.db)).violations, []);
+  },
+);
+
+test.serial(
+  'a bulk quote the payee FSP does not answer in the day before its expiration gets 3302 from the switch, in the bulk quote media type',
+  async (t) => {
+    const { hub, environment } = t.context;
+    const payer = await hub.provision();
+    const payee = await hub.provision();
+    const body = bulkQuoteBody(payer.name, payee.name, 2, { expiresInMs: await expiresIn(environment, 24 * HOUR) });
+    await hub.fspiop('POST', '/bulkQuotes', { source: payer.name, destination: payee.name, body });
+    await payee.waitFor((r) => r.method === 'POST' && r.path === '/bulkQuotes');
+    t.like(await waitOutWorkflow(hub, workflowIds.bulkQuote(body.bulkQuoteId)), { state: 'EXPIRED' });
+    const error = await payer.waitFor(isPut(`/bulkQuotes/${body.bulkQuoteId}/error`));
+    t.is(error.body.errorInformation.errorCode, '3302');
+    t.is(error.headers['fspiop-source'], HUB_ID);
+    t.is(error.headers['fspiop-destination'], payer.name);
+    t.is(error.headers['content-type'], 'application/vnd.interoperability.bulkQuotes+json;version=1.1');
+    t.is(error.headers['fspiop-uri'], `/bulkQuotes/${body.bulkQuoteId}/error`);
+  },
+);
+
+test.serial(
+  'a transaction request nobody answers in the hour before its expiration gets 3301 from the switch; a late answer is told 3301 and not passed on',
+  async (t) => {
+    const { hub, environment } = t.context;
+    const payee = await hub.provision();
+    const payer = await hub.provision();
+    const body = transactionRequestBody(payee.name, payer.name, '1', { expiresInMs: await expiresIn(environment, HOUR) });
+    const id = body.transactionRequestId;
+    await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
+    await payer.waitFor((r) => r.method === 'POST' && r.path === '/transactionRequests');
+    t.like(await waitOutWorkflow(hub, workflowIds.transactionRequest(id)), { state: 'EXPIRED' });
+    const error = await payee.waitFor(isPut(`/transactionRequests/${id}/error`));
+    t.is(error.body.errorInformation.errorCode, '3301');
+    t.is(error.headers['fspiop-source'], HUB_ID);
+
+    await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'RECEIVED' } });
+    t.is((await payer.waitFor(isPut(`/transactionRequests/${id}/error`))).body.errorInformation.errorCode, '3301');
+    t.is(payee.received.filter(isPut(`/transactionRequests/${id}`)).length, 0);
   },
 );
 

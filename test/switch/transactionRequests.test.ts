@@ -257,21 +257,6 @@ test("a payer FSP answering RECEIVED over and over never brings the request near
   );
 });
 
-test('a transaction request nobody answers before its expiration gets error 3301; a late answer is not passed on', async (t) => {
-  const payee = await hub.provision();
-  const payer = await hub.provision();
-  const body = transactionRequestBody(payee.name, payer.name, '1', { expiresInMs: 2_000 });
-  const id = body.transactionRequestId;
-  await hub.fspiop('POST', '/transactionRequests', { source: payee.name, destination: payer.name, body });
-  const error = await payee.waitFor(isPut(`/transactionRequests/${id}/error`));
-  t.is(error.body.errorInformation.errorCode, '3301');
-  t.is(error.headers['fspiop-source'], HUB_ID);
-  await ended(id);
-  await hub.fspiop('PUT', `/transactionRequests/${id}`, { source: payer.name, destination: payee.name, body: { transactionRequestState: 'RECEIVED' } });
-  t.is((await payer.waitFor(isPut(`/transactionRequests/${id}/error`))).body.errorInformation.errorCode, '3301');
-  t.is(payee.received.filter(isPut(`/transactionRequests/${id}`)).length, 0);
-});
-
 test('a transaction request body that breaks its schema is refused synchronously', async (t) => {
   const payee = await hub.provision();
   const payer = await hub.provision();
