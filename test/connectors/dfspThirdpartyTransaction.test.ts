@@ -220,15 +220,6 @@ test('a signature that does not verify at the Auth service ends with PUT …/err
   t.is(finalOutcomes(pisp, request.transactionRequestId).length, 1);
 });
 
-test('a request whose PISP never answers the authorization fails once it expires (3301), with no transfer', async (t) => {
-  const { payee } = await payeeFsp();
-  const request = transactionRequest(payee.name, { expiration: new Date(Date.now() + 5_000).toISOString() });
-  decisions.set(request.transactionRequestId, () => undefined);
-  const outcome = await initiate(pisp, request);
-  t.is(outcome.body.errorInformation.errorCode, '3301');
-  t.false(payee.received.some(isTo('POST', '/transfers')));
-});
-
 /** A new customer of the DFSP's bank with one account holding `balance` USD, linked to the PISP; its account's address. */
 async function linkedCustomer(who: string, balance: string): Promise<string> {
   const address = `${dfsp.name}.${who}.1`;

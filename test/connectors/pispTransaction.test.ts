@@ -196,15 +196,6 @@ test("a DFSP's error callback to the transaction request answers initiate errore
   t.is(await stateOf(participantWorkflowIds.pispTransaction(transactionRequestId)), 'errored');
 });
 
-test('PISP-side timeout: a DFSP that never answers leaves the request failed once its expiration has passed', async (t) => {
-  const { dfsp, account } = await linkedDfsp({ silentOnTransactions: true });
-  const { transactionRequestId, initiate } = await initiated(dfsp, account, 1_500);
-  t.is(initiate.status, 500);
-  t.is(initiate.body.currentState, 'errored');
-  t.is(initiate.body.errorInformation.errorCode, '3301', 'transaction request expired');
-  t.is(await stateOf(participantWorkflowIds.pispTransaction(transactionRequestId)), 'errored');
-});
-
 test('a call waits REQUEST_TIMEOUT_MS for its callback at most, and is then answered errored with a timeout', async (t) => {
   const quick = await startTestPisp(hub, { requestTimeoutMs: 1_000 });
   t.teardown(() => quick.connector.stop());
@@ -278,20 +269,6 @@ test('approve is answered errored at REQUEST_TIMEOUT_MS as the SDK answers it, b
     transactionStatus: { transactionRequestState: 'ACCEPTED', transactionState: 'COMPLETED' },
   });
   t.is(await stateOf(participantWorkflowIds.pispTransaction(transactionRequestId), quick), 'transactionStatusReceived');
-});
-
-test('PISP-side timeout after approve: with no outcome by the expiration the PISP asks the DFSP once with GET, then treats the request as failed', async (t) => {
-  const { dfsp, account } = await linkedDfsp({ outcomeHeldUntil: new Promise(() => undefined) });
-  const { transactionRequestId, initiate } = await initiated(dfsp, account, 8_000);
-  t.is(initiate.body.currentState, 'authorizationReceived');
-  const approved = await approveGeneric(transactionRequestId);
-  t.is(approved.status, 500);
-  t.is(approved.body.errorInformation.errorCode, '3301', 'transaction request expired');
-  const asked = dfsp.received.filter((r) => r.method === 'GET' && r.path === `/thirdpartyRequests/transactions/${transactionRequestId}`);
-  t.is(asked.length, 1, 'payment rule 8: one status query before giving up');
-  const status = await pisp.app('GET', `/thirdpartyTransaction/${transactionRequestId}`);
-  t.like(status.body, { currentState: 'errored', errorInformation: { errorCode: '3301' }, transactionRequestState: 'RECEIVED' });
-  t.is(await stateOf(participantWorkflowIds.pispTransaction(transactionRequestId)), 'errored');
 });
 
 test('an authorization request from a participant other than the DFSP the request went to is not one: the user signs only the DFSP’s challenge', async (t) => {
