@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
+import anyTest, { type TestFn } from 'ava';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle, WorkflowStartOptions } from '@temporalio/client';
+import type { Workflow } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { errorInformation, HUB_REJECTION, type ErrorInformation, type FspiopErrorName } from '../../api/contracts/errors';
-import type { FspiopHeaders, ReceivedCallback, ReceivedRequest } from '../../api/contracts/messages';
-import { requestHash } from '../../api/contracts/requestHash';
 import { startTimeSkipping } from './timeSkipping';
 
 // Workflow tests: one role's workflows on Temporal's time-skipping test server, with activities the test writes
@@ -20,6 +20,10 @@ const roles = {
 } as const;
 
 export type Role = keyof typeof roles;
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
 
 type Activity = (...args: any[]) => unknown;
 
@@ -112,6 +116,8 @@ export interface StubbedWorkflows {
   taskQueue: string;
   /** An ISO timestamp `aheadMs` past the server's clock, as an expiration the workflows reckon with. */
   expiration(aheadMs: number): Promise<string>;
+  /** Starts a workflow of the role on the file's task queue. */
+  start<W extends Workflow>(workflowType: string, workflowId: string, ...args: Parameters<W>): Promise<WorkflowHandle<W>>;
   close(): Promise<void>;
 }
 
@@ -137,6 +143,9 @@ export async function startStubbedWorkflows(role: Role, activities: Record<strin
     client: environment.client,
     taskQueue,
     expiration: async (aheadMs) => new Date((await environment.currentTimeMs()) + aheadMs).toISOString(),
+    start: <W extends Workflow>(workflowType: string, workflowId: string, ...args: Parameters<W>) =>
+      // The options' type cannot see that a generic W's args are its parameters; the signature keeps callers to them.
+      environment.client.workflow.start<W>(workflowType, { workflowId, taskQueue, args } as unknown as WorkflowStartOptions<W>),
     async close() {
       worker.shutdown();
       await running;
@@ -145,52 +154,18 @@ export async function startStubbedWorkflows(role: Role, activities: Record<strin
   };
 }
 
-/** A participant's request as the gateway hands it to its workflow: the body as sent, its headers, hash and version. */
-export function receivedRequest<Body>(body: Body, from: string, to?: string, version = '1.1'): ReceivedRequest<Body> {
-  return { body, rawBody: JSON.stringify(body), headers: fspiopHeaders(from, to), requestHash: requestHash(body), version };
-}
-
-/** A participant's callback as the gateway signals it: headers, body and body text. */
-export function receivedCallback<Body>(body: Body, from: string, to?: string): ReceivedCallback<Body> {
-  return { headers: fspiopHeaders(from, to), body, rawBody: JSON.stringify(body) };
-}
-
-/** The headers a participant's message reaches the hub with (lower-case, as the gateway hands them on). */
-export function fspiopHeaders(from: string, to?: string): FspiopHeaders {
-  return { 'fspiop-source': from, ...(to ? { 'fspiop-destination': to } : {}), date: new Date().toUTCString() };
-}
-
-/** A message the hub sent, as the stub deliveries saw it. */
-export interface SentMessage {
-  to: string;
-  method: string;
-  path: string;
-  /** The hub's own message (deliverFromHub) rather than a participant's passed on (deliver). */
-  fromHub: boolean;
-  /** The participant's headers, for a message passed on. */
-  headers?: FspiopHeaders;
-  rawBody?: string;
-  body?: any;
-}
-
-/** Every message the hub's stub deliveries were asked to send (`deliver`, `deliverFromHub`), in order. */
-export function hubMessages(stubs: StubActivities): SentMessage[] {
-  return stubs.calls
-    .filter(({ activity }) => activity === 'deliver' || activity === 'deliverFromHub')
-    .map(({ activity, args: [delivery] }) => ({
-      to: delivery.to,
-      method: delivery.method,
-      path: delivery.path,
-      fromHub: activity === 'deliverFromHub',
-      headers: delivery.headers,
-      rawBody: delivery.rawBody,
-      body: delivery.body ?? (delivery.rawBody ? JSON.parse(delivery.rawBody) : undefined),
-    }));
-}
-
-/** The error codes the hub sent `to` (its own errors and participants' passed on), in order. */
-export function errorCodesTo(stubs: StubActivities, to: string): string[] {
-  return hubMessages(stubs)
-    .filter((message) => message.to === to && message.path.endsWith('/error'))
-    .map((message) => message.body.errorInformation.errorCode);
+/**
+ * The file's ava `test`, its workflows on one time-skipping server with `stubs` as their activities: started before
+ * the first test, the stubs' calls and scripts forgotten before each, and stopped after the last.
+ */
+export function stubbedWorkflowTest(role: Role, stubs: StubActivities): TestFn<StubbedWorkflows> {
+  const test = anyTest as TestFn<StubbedWorkflows>;
+  test.serial.before(async (t) => {
+    t.context = await startStubbedWorkflows(role, stubs.activities);
+  });
+  test.serial.beforeEach(() => stubs.reset());
+  test.after.always(async (t) => {
+    await t.context.close?.();
+  });
+  return test;
 }

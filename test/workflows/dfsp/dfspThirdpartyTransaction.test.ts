@@ -1,25 +1,22 @@
 import crypto from 'node:crypto';
-import anyTest, { type TestFn } from 'ava';
 import type { QuotesIDPutResponse, ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
 import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../api/contracts/peers';
 import { thirdpartyTransactionQuery } from '../../../workflows/dfsp/thirdpartyContracts';
 import type { dfspThirdpartyTransaction } from '../../../workflows/dfsp/dfspThirdpartyTransaction';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { ilpPair } from '../../helpers/fspiopBodies';
-import { startStubbedWorkflows, StubActivities, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';
+import { StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR } from '../../helpers/stubbedWorkflows';
 
 // The DFSP connector's dfspThirdpartyTransaction workflow (Document 1, "Payment flow", the payer DFSP's side) on the
 // time-skipping server, fed the PISP's POST as its inbound gateway feeds it, with stub bank activities and a stub
 // sendToSwitch that plays the switch and the peers: each request it sends is answered (or not) as the test scripts,
 // by a signal to the exchange waiting for the answer. The request expires an hour ahead; each wait before the
 // transfer ends at that expiration. Serial: each test moves the one server clock the file shares.
-const test = anyTest as TestFn<StubbedWorkflows>;
 const ME = 'dfspa';
 const PISP = 'pisp';
 const PAYEE_FSP = 'payeefsp';
 const AUTH_SERVICE = 'centralauth';
 const HUB = 'Hub';
-const HOUR = 3_600_000;
 const CHALLENGE = 'a'.repeat(64);
 const TRANSACTIONS = 'thirdpartyRequests/transactions';
 const AUTHORIZATIONS = 'thirdpartyRequests/authorizations';
@@ -102,17 +99,13 @@ const stubs = new StubActivities({
     await client!.workflow.getHandle(participantWorkflowIds.exchange(request.resource, answerId!)).signal(peerMessageSignal, message);
   },
 });
+const test = stubbedWorkflowTest('dfsp', stubs);
 
-test.before(async (t) => {
-  t.context = await startStubbedWorkflows('dfsp', stubs.activities);
+test.serial.before((t) => {
   client = t.context.client;
 });
-test.beforeEach(() => {
-  stubs.reset();
+test.serial.beforeEach(() => {
   peers = completingPeers();
-});
-test.after.always(async (t) => {
-  await t.context.close?.();
 });
 
 /** The PISP's POST /thirdpartyRequests/transactions of 10 USD, expiring an hour past the server's clock, handed over as the inbound gateway hands it. */
@@ -305,11 +298,11 @@ test.serial('a request the checks of rule 3 refuse gets one PUT …/error 7101: 
 });
 
 test.serial('a conversation started without its POST ends failed after a minute, having sent nothing', async (t) => {
-  const handle = await t.context.client.workflow.start<typeof dfspThirdpartyTransaction>('dfspThirdpartyTransaction', {
-    workflowId: participantWorkflowIds.dfspThirdpartyTransaction(crypto.randomUUID()),
-    taskQueue: t.context.taskQueue,
-    args: [{ transactionRequestId: crypto.randomUUID() }],
-  });
+  const handle = await t.context.start<typeof dfspThirdpartyTransaction>(
+    'dfspThirdpartyTransaction',
+    participantWorkflowIds.dfspThirdpartyTransaction(crypto.randomUUID()),
+    { transactionRequestId: crypto.randomUUID() },
+  );
   t.is(await handle.result(), 'failed');
   t.deepEqual(stubs.calls, []);
 });

@@ -1,26 +1,15 @@
-import anyTest, { type TestFn } from 'ava';
 import { workflowIds } from '../../../api/contracts/conversations';
 import type { BulkQuotesPostRequest } from '../../../api/contracts/bodies';
 import type { bulkQuote } from '../../../workflows/hub/bulkQuote';
 import { quoteResponseSignal } from '../../../workflows/kit/quoteConversation';
 import { bulkQuoteAnswer, bulkQuoteBody } from '../../helpers/fspiopBodies';
-import {
-  errorCodesTo,
-  hubMessages,
-  receivedCallback,
-  receivedRequest,
-  rejection,
-  startStubbedWorkflows,
-  StubActivities,
-  type StubbedWorkflows,
-} from '../../helpers/stubbedWorkflows';
+import { errorCodesTo, hubMessages, receivedCallback, receivedRequest, deliveredByHub } from '../../helpers/hubMessages';
+import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, DAY } from '../../helpers/stubbedWorkflows';
 
 // The hub's bulk quote workflow (Document 2, /bulkQuotes) on the time-skipping server, with stub record and delivery
 // activities. Serial: each test moves the one server clock the file shares.
-const test = anyTest as TestFn<StubbedWorkflows>;
 const PAYER = 'payerfsp';
 const PAYEE = 'payeefsp';
-const DAY = 24 * 3_600_000;
 
 const stubs = new StubActivities({
   registerQuote: async ({ payeeFsp }: { payeeFsp?: string }) => {
@@ -29,27 +18,15 @@ const stubs = new StubActivities({
   },
   completeQuote: async () => undefined,
   repeatedQuote: async () => undefined,
-  deliver: async () => undefined,
-  deliverFromHub: async () => undefined,
+  ...deliveredByHub,
 });
-
-test.before(async (t) => {
-  t.context = await startStubbedWorkflows('hub', stubs.activities);
-});
-test.beforeEach(() => stubs.reset());
-test.after.always(async (t) => {
-  await t.context.close?.();
-});
+const test = stubbedWorkflowTest('hub', stubs);
 
 /** A bulk quote of three individual quotes expiring a day past the server's clock, sent to `destination` (FSPIOP-Destination). */
 async function requested(t: { context: StubbedWorkflows }, destination: string | undefined, payeeFspOf?: (index: number) => string) {
   const body: BulkQuotesPostRequest = { ...bulkQuoteBody(PAYER, PAYEE, 3, { payeeFspOf }), expiration: await t.context.expiration(DAY) };
   const input = receivedRequest(body, PAYER, destination);
-  const handle = await t.context.client.workflow.start<typeof bulkQuote>('bulkQuote', {
-    workflowId: workflowIds.bulkQuote(body.bulkQuoteId),
-    taskQueue: t.context.taskQueue,
-    args: [input],
-  });
+  const handle = await t.context.start<typeof bulkQuote>('bulkQuote', workflowIds.bulkQuote(body.bulkQuoteId), input);
   return { body, input, handle };
 }
 

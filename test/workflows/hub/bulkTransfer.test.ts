@@ -1,29 +1,17 @@
-import anyTest, { type TestFn } from 'ava';
 import { workflowIds } from '../../../api/contracts/conversations';
 import type { BulkTransfersIDPutResponse, BulkTransfersPostRequest } from '../../../api/contracts/bodies';
 import { errorInformation } from '../../../api/contracts/errors';
 import { bulkTransferAnswerSignal, repeatedBulkTransferSignal, type bulkTransfer, type BulkTransferInput } from '../../../workflows/hub/bulkTransfer';
 import { bulkItem, bulkTransferBody, type BulkItem } from '../../helpers/fspiopBodies';
-import {
-  errorCodesTo,
-  gate,
-  hubMessages,
-  receivedCallback,
-  receivedRequest,
-  rejection,
-  startStubbedWorkflows,
-  StubActivities,
-  type StubbedWorkflows,
-} from '../../helpers/stubbedWorkflows';
+import { errorCodesTo, hubMessages, receivedCallback, receivedRequest, deliveredByHub } from '../../helpers/hubMessages';
+import { gate, rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, DAY } from '../../helpers/stubbedWorkflows';
 
 // The hub's bulk transfer workflow (Document 2, /bulkTransfers) on the time-skipping server, with stub ledger and
 // delivery activities: what it asks the ledger to commit or release, per item, and whom it tells. Serial: each test
 // moves the one server clock the file shares.
-const test = anyTest as TestFn<StubbedWorkflows>;
 const PAYER = 'payerfsp';
 const PAYEE = 'payeefsp';
 const HUB = 'Hub';
-const DAY = 24 * 3_600_000;
 
 const stubs = new StubActivities({
   prepareBulkTransfer: async ({ body }: { body: BulkTransfersPostRequest }) => ({ outcome: 'prepared', accepted: body.individualTransfers.length, hubId: HUB }),
@@ -34,28 +22,16 @@ const stubs = new StubActivities({
   completeBulkTransfer: async () => undefined,
   deliverBulkTransferResults: async () => undefined,
   answerFollowUp: async () => undefined,
-  deliver: async () => undefined,
-  deliverFromHub: async () => undefined,
+  ...deliveredByHub,
 });
-
-test.before(async (t) => {
-  t.context = await startStubbedWorkflows('hub', stubs.activities);
-});
-test.beforeEach(() => stubs.reset());
-test.after.always(async (t) => {
-  await t.context.close?.();
-});
+const test = stubbedWorkflowTest('hub', stubs);
 
 /** A bulk of three items from the payer to the payee expiring a day past the server's clock. */
 async function prepared(t: { context: StubbedWorkflows }) {
   const items = [bulkItem('5'), bulkItem('6'), bulkItem('7')];
   const body: BulkTransfersPostRequest = { ...bulkTransferBody(PAYER, PAYEE, items), expiration: await t.context.expiration(DAY) };
   const { rawBody: _bytes, ...input } = receivedRequest(body, PAYER, PAYEE);
-  const handle = await t.context.client.workflow.start<typeof bulkTransfer>('bulkTransfer', {
-    workflowId: workflowIds.bulkTransfer(body.bulkTransferId),
-    taskQueue: t.context.taskQueue,
-    args: [input satisfies BulkTransferInput],
-  });
+  const handle = await t.context.start<typeof bulkTransfer>('bulkTransfer', workflowIds.bulkTransfer(body.bulkTransferId), input satisfies BulkTransferInput);
   return { body, items, input, handle };
 }
 

@@ -1,54 +1,31 @@
-import anyTest, { type TestFn } from 'ava';
 import { workflowIds } from '../../../api/contracts/conversations';
 import type { QuotesPostRequest } from '../../../api/contracts/bodies';
 import type { quote } from '../../../workflows/hub/quote';
 import { quoteResponseSignal, repeatedQuoteSignal } from '../../../workflows/kit/quoteConversation';
 import { ilpPair, quoteBody } from '../../helpers/fspiopBodies';
-import {
-  errorCodesTo,
-  hubMessages,
-  receivedCallback,
-  receivedRequest,
-  rejection,
-  startStubbedWorkflows,
-  StubActivities,
-  type StubbedWorkflows,
-} from '../../helpers/stubbedWorkflows';
+import { errorCodesTo, hubMessages, receivedCallback, receivedRequest, deliveredByHub } from '../../helpers/hubMessages';
+import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR } from '../../helpers/stubbedWorkflows';
 
 // The hub's quote workflow (Document 2, /quotes) on the time-skipping server, with stub record and delivery
 // activities: the request goes to the payee FSP, its answer or error back to the payer, 3302 if the expiration passes
 // first. Serial: each test moves the one server clock the file shares.
-const test = anyTest as TestFn<StubbedWorkflows>;
 const PAYER = 'payerfsp';
 const PAYEE = 'payeefsp';
-const HOUR = 3_600_000;
 
 const stubs = new StubActivities({
   registerQuote: async ({ payeeFsp }: { payeeFsp: string }) => ({ payeeFsp, repeat: false }),
   completeQuote: async () => undefined,
   repeatedQuote: async () => undefined,
-  deliver: async () => undefined,
-  deliverFromHub: async () => undefined,
+  ...deliveredByHub,
 });
-
-test.before(async (t) => {
-  t.context = await startStubbedWorkflows('hub', stubs.activities);
-});
-test.beforeEach(() => stubs.reset());
-test.after.always(async (t) => {
-  await t.context.close?.();
-});
+const test = stubbedWorkflowTest('hub', stubs);
 
 /** A quote from the payer to the payee expiring `aheadMs` past the server's clock (or naming no expiration). */
 async function requested(t: { context: StubbedWorkflows }, aheadMs: number | null = HOUR) {
   const { expiration: _none, ...withoutExpiration } = quoteBody(PAYER, PAYEE, '10');
   const body: QuotesPostRequest = aheadMs === null ? withoutExpiration : { ...withoutExpiration, expiration: await t.context.expiration(aheadMs) };
   const input = receivedRequest(body, PAYER, PAYEE);
-  const handle = await t.context.client.workflow.start<typeof quote>('quote', {
-    workflowId: workflowIds.quote(body.quoteId),
-    taskQueue: t.context.taskQueue,
-    args: [input],
-  });
+  const handle = await t.context.start<typeof quote>('quote', workflowIds.quote(body.quoteId), input);
   return { body, input, handle };
 }
 

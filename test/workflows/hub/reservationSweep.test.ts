@@ -1,12 +1,10 @@
 import crypto from 'node:crypto';
-import anyTest, { type TestFn } from 'ava';
 import type { StalePage, SweepCursor } from '../../../activities/hub/conversations/reservationSweep';
 import type { reservationSweep } from '../../../workflows/hub/reservationSweep';
-import { rejection, startStubbedWorkflows, StubActivities, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';
+import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';
 
 // The reservation sweep (the backstop behind each transfer's own expiry, run every minute by a Schedule) with stub
 // ledger activities: it reads stale reservations a page at a time and releases each, whatever another release does.
-const test = anyTest as TestFn<StubbedWorkflows>;
 
 const cursor: SweepCursor = { expiration: '2030-01-01T00:00:00.000Z', transferId: 'b' };
 let pages: Array<StalePage | string[]> = [];
@@ -14,14 +12,7 @@ const stubs = new StubActivities({
   staleReservations: async () => pages.shift() ?? { transferIds: [] },
   releaseStaleReservation: async () => undefined,
 });
-
-test.before(async (t) => {
-  t.context = await startStubbedWorkflows('hub', stubs.activities);
-});
-test.beforeEach(() => stubs.reset());
-test.after.always(async (t) => {
-  await t.context.close?.();
-});
+const test = stubbedWorkflowTest('hub', stubs);
 
 const sweep = (t: { context: StubbedWorkflows }) =>
   t.context.client.workflow.execute<typeof reservationSweep>('reservationSweep', {

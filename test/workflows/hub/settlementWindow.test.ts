@@ -1,4 +1,3 @@
-import anyTest, { type TestFn } from 'ava';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { workflowIds } from '../../../api/contracts/conversations';
 import {
@@ -9,11 +8,10 @@ import {
   type settlementWindow,
 } from '../../../workflows/hub/settlementWindow';
 import { pollUntil } from '../../helpers/polling';
-import { rejection, startStubbedWorkflows, StubActivities, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';
+import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';
 
 // A settlement window's workflow (central-settlement's OPEN → CLOSED → PENDING_SETTLEMENT → SETTLED) with stub
 // window activities: closing it opens the next window, whose workflow it starts.
-const test = anyTest as TestFn<StubbedWorkflows>;
 
 /** Window IDs of this file's own, one block per test, so each test's windows are new to the server. */
 let nextId = 1_000;
@@ -32,24 +30,14 @@ const stubs = new StubActivities({
   }),
   openSettlementWindow: async () => view(nextId, 'OPEN'),
 });
+const test = stubbedWorkflowTest('hub', stubs);
 
-test.before(async (t) => {
-  t.context = await startStubbedWorkflows('hub', stubs.activities);
-});
-test.beforeEach(() => {
-  stubs.reset();
+test.serial.beforeEach(() => {
   nextId += 10;
-});
-test.after.always(async (t) => {
-  await t.context.close?.();
 });
 
 async function opened(t: { context: StubbedWorkflows }, settlementWindowId = nextId) {
-  return t.context.client.workflow.start<typeof settlementWindow>('settlementWindow', {
-    workflowId: workflowIds.settlementWindow(settlementWindowId),
-    taskQueue: t.context.taskQueue,
-    args: [settlementWindowId],
-  });
+  return t.context.start<typeof settlementWindow>('settlementWindow', workflowIds.settlementWindow(settlementWindowId), settlementWindowId);
 }
 
 test.serial("the operator's close answers with the window opened in its place, whose workflow it starts; the window ends once SETTLED", async (t) => {

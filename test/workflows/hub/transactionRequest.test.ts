@@ -1,4 +1,3 @@
-import anyTest, { type TestFn } from 'ava';
 import { workflowIds } from '../../../api/contracts/conversations';
 import { PayeeFsp, PayerFsp } from '../../../api/contracts/searchAttributes';
 import type {
@@ -15,44 +14,24 @@ import {
   type transactionRequest,
 } from '../../../workflows/hub/transactionRequest';
 import { transactionRequestBody } from '../../helpers/fspiopBodies';
-import {
-  errorCodesTo,
-  fspiopHeaders,
-  hubMessages,
-  receivedCallback,
-  receivedRequest,
-  rejection,
-  startStubbedWorkflows,
-  StubActivities,
-  type StubbedWorkflows,
-} from '../../helpers/stubbedWorkflows';
+import { errorCodesTo, fspiopHeaders, hubMessages, receivedCallback, receivedRequest, deliveredByHub } from '../../helpers/hubMessages';
+import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR, DAY } from '../../helpers/stubbedWorkflows';
 
 // The hub's transaction request workflow (Document 2, /transactionRequests and /authorizations) on the time-skipping
 // server, with stub record and delivery activities: the payee FSP's request goes to the payer FSP, whose answers come
 // back; the authorization rounds pass through it; 3301 if no answer comes by the expiration. Serial: each test moves
 // the one server clock the file shares.
-const test = anyTest as TestFn<StubbedWorkflows>;
 /** The payee FSP (a merchant's) asks the payer FSP to approve a payment. */
 const PAYEE = 'merchantfsp';
 const PAYER = 'payerfsp';
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 const stubs = new StubActivities({
   registerTransactionRequest: async ({ destination }: { destination?: string }) => ({ payerFsp: destination ?? PAYER, repeat: false, idleMs: DAY }),
   answerTransactionRequest: async () => undefined,
   answerFollowUp: async () => undefined,
-  deliver: async () => undefined,
-  deliverFromHub: async () => undefined,
+  ...deliveredByHub,
 });
-
-test.before(async (t) => {
-  t.context = await startStubbedWorkflows('hub', stubs.activities);
-});
-test.beforeEach(() => stubs.reset());
-test.after.always(async (t) => {
-  await t.context.close?.();
-});
+const test = stubbedWorkflowTest('hub', stubs);
 
 /** The payee FSP's request of 10 USD, expiring `aheadMs` past the server's clock (or naming no expiration), started as the gateway starts it. */
 async function requested(t: { context: StubbedWorkflows }, aheadMs: number | null = HOUR) {

@@ -1,57 +1,33 @@
-import anyTest, { type TestFn } from 'ava';
 import { workflowIds } from '../../../api/contracts/conversations';
 import type { TransfersIDPutResponse, TransfersPostRequest } from '../../../api/contracts/bodies';
 import { fulfilSignal, rejectSignal, repeatedTransferSignal, type transfer } from '../../../workflows/hub/transfer';
 import { ilpPair, transferBody } from '../../helpers/fspiopBodies';
-import {
-  errorCodesTo,
-  gate,
-  hubMessages,
-  receivedCallback,
-  receivedRequest,
-  rejection,
-  startStubbedWorkflows,
-  StubActivities,
-  type StubbedWorkflows,
-} from '../../helpers/stubbedWorkflows';
+import { errorCodesTo, hubMessages, receivedCallback, receivedRequest, deliveredByHub } from '../../helpers/hubMessages';
+import { gate, rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR } from '../../helpers/stubbedWorkflows';
 
 // The hub's transfer workflow (Document 2, /transfers) on the time-skipping server, with stub ledger and delivery
 // activities: what it asks of the ledger and whom it tells what, for each way a transfer ends. Serial: each test
 // moves the one server clock the file shares.
-const test = anyTest as TestFn<StubbedWorkflows>;
 const PAYER = 'payerfsp';
 const PAYEE = 'payeefsp';
-const HOUR = 3_600_000;
 const COMPLETED = '2030-01-01T00:00:00.000Z';
 
 const stubs = new StubActivities({
   prepareTransfer: async () => ({ outcome: 'reserved' }),
   commitTransfer: async () => ({ completedTimestamp: COMPLETED }),
   abortTransfer: async () => ({ completedTimestamp: COMPLETED }),
-  deliver: async () => undefined,
-  deliverFromHub: async () => undefined,
+  ...deliveredByHub,
   lateTransferCallback: async () => undefined,
   repeatedTransfer: async () => undefined,
 });
-
-test.before(async (t) => {
-  t.context = await startStubbedWorkflows('hub', stubs.activities);
-});
-test.beforeEach(() => stubs.reset());
-test.after.always(async (t) => {
-  await t.context.close?.();
-});
+const test = stubbedWorkflowTest('hub', stubs);
 
 /** A transfer of 10 USD from the payer to the payee expiring `aheadMs` past the server's clock, and its fulfilment. */
 async function prepared(t: { context: StubbedWorkflows }, aheadMs = HOUR) {
   const { fulfilment, condition } = ilpPair();
   const body: TransfersPostRequest = { ...transferBody(PAYER, PAYEE, '10', { condition }), expiration: await t.context.expiration(aheadMs) };
   const input = receivedRequest(body, PAYER, PAYEE);
-  const handle = await t.context.client.workflow.start<typeof transfer>('transfer', {
-    workflowId: workflowIds.transfer(body.transferId),
-    taskQueue: t.context.taskQueue,
-    args: [input],
-  });
+  const handle = await t.context.start<typeof transfer>('transfer', workflowIds.transfer(body.transferId), input);
   return { body, input, fulfilment, handle };
 }
 

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import anyTest, { type TestFn } from 'ava';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { ThirdpartyRequestsAuthorizationsPostRequest } from '../../../api/contracts/bodies';
 import { participantWorkflowIds, type PeerMessage } from '../../../api/contracts/peers';
@@ -13,19 +12,15 @@ import {
   type ThirdpartyTransactionIDApproveRequest,
 } from '../../../workflows/pisp/appApi';
 import type { pispTransaction } from '../../../workflows/pisp/pispTransaction';
-import { rejection, startStubbedWorkflows, StubActivities, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';
+import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, MINUTE, HOUR, DAY } from '../../helpers/stubbedWorkflows';
 
 // The PISP connector's pispTransaction workflow (Document 1, "Payment flow") on the time-skipping server, driven as
 // its outbound gateway drives it (the app's calls are updates) and as its inbound gateway feeds it (the switch's
 // messages are signals, to it or to the exchange waiting for an answer), with stub activities for sending to the
 // switch and signing. REQUEST_TIMEOUT_MS is a minute and expirations an hour, as configured in a scheme. Serial:
 // each test moves the one server clock the file shares.
-const test = anyTest as TestFn<StubbedWorkflows>;
 const DFSP = 'dfspa';
 const PAYEE_FSP = 'payeefsp';
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 const TRANSACTIONS = 'thirdpartyRequests/transactions';
 const AUTHORIZATIONS = 'thirdpartyRequests/authorizations';
 const SIGNATURE = 'c2lnbmVkIHdpdGggdGhlIGNvbnNlbnQncyBrZXk';
@@ -34,14 +29,7 @@ const stubs = new StubActivities({
   sendToSwitch: async () => undefined,
   signChallenge: async () => SIGNATURE,
 });
-
-test.before(async (t) => {
-  t.context = await startStubbedWorkflows('pisp', stubs.activities);
-});
-test.beforeEach(() => stubs.reset());
-test.after.always(async (t) => {
-  await t.context.close?.();
-});
+const test = stubbedWorkflowTest('pisp', stubs);
 
 const message = (resource: PeerMessage['resource'], name: PeerMessage['name'], body: unknown, source = DFSP, id?: string): PeerMessage => ({
   resource,
