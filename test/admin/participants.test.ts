@@ -1,4 +1,5 @@
 import test from 'ava';
+import { deferredNetModelBody } from '../helpers/adminBodies';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { loadConfig } from '../../activities/platform/config';
 import { openHubServices } from '../../activities/hub/hubServices';
@@ -231,17 +232,8 @@ test('an account is deactivated and reactivated with PUT isActive', async (t) =>
 
 test('settlement models are created, listed, read and deactivated', async (t) => {
   const name = uniqueName('model');
-  const model = {
-    name,
-    settlementGranularity: 'NET',
-    settlementInterchange: 'MULTILATERAL',
-    settlementDelay: 'DEFERRED',
-    currency: 'USD',
-    requireLiquidityCheck: true,
-    ledgerAccountType: 'POSITION',
-    settlementAccountType: 'SETTLEMENT',
-    autoPositionReset: true,
-  };
+  const model = deferredNetModelBody(name, 'USD');
+
   t.is((await admin.call('POST', '/settlementModels', model)).status, 201);
   t.is((await admin.call('POST', '/settlementModels', model)).status, 400);
   const list = await admin.call('GET', '/settlementModels');

@@ -1,3 +1,4 @@
+import { deferredNetModelBody } from './adminBodies';
 import type { Database } from '../../activities/hub/db/database';
 /** How a script calls the admin API: method, path, body; the answer's status and parsed body. */
 export type AdminCall = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
@@ -18,20 +19,7 @@ export async function deferredNetModel(admin: AdminCall, currency: string): Prom
   );
   if (own) return own.name;
   const name = `DEFERREDNET${currency}`;
-  await expect(
-    admin('POST', '/settlementModels', {
-      name,
-      settlementGranularity: 'NET',
-      settlementInterchange: 'MULTILATERAL',
-      settlementDelay: 'DEFERRED',
-      currency,
-      requireLiquidityCheck: true,
-      ledgerAccountType: 'POSITION',
-      settlementAccountType: 'SETTLEMENT',
-      autoPositionReset: true,
-    }),
-    'POST /settlementModels',
-  );
+  await expect(admin('POST', '/settlementModels', deferredNetModelBody(name, currency)), 'POST /settlementModels');
   return name;
 }
 

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { AdminValidator, adminDocument, type AdminSchema } from '../../../../api/admin/adminValidation';
+import { deferredNetModelBody } from '../../../helpers/adminBodies';
 import { HttpError } from '../../../../api/http/httpError';
 
 // The admin API's bodies are held to central-ledger's own OpenAPI document, so the hub takes exactly what Mojaloop's
@@ -52,17 +53,7 @@ test("limits and positions come as JSON numbers or as numeric strings, as Mojalo
 });
 
 test('a settlement model may be NET, as central-ledger and every deferred net scheme use it, though the published document lists only GROSS', (t) => {
-  const model = (settlementGranularity: string) => ({
-    name: 'DEFERREDNET',
-    settlementGranularity,
-    settlementInterchange: 'MULTILATERAL',
-    settlementDelay: 'DEFERRED',
-    currency: 'USD',
-    requireLiquidityCheck: true,
-    ledgerAccountType: 'POSITION',
-    settlementAccountType: 'SETTLEMENT',
-    autoPositionReset: true,
-  });
+  const model = (settlementGranularity: string) => ({ ...deferredNetModelBody('DEFERREDNET', 'USD'), settlementGranularity });
   t.is(refusal('SettlementModel', model('NET')), undefined);
   t.is(refusal('SettlementModel', model('GROSS')), undefined);
   t.is(refusal('SettlementModel', model('BILATERAL')), 'Malformed syntax - "settlementGranularity" must be one of [GROSS, NET]');

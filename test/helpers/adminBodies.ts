@@ -1,0 +1,14 @@
+/** A deferred net settlement model as an operator creates it (POST /settlementModels), the kind every net scheme runs. */
+export function deferredNetModelBody(name: string, currency: string) {
+  return {
+    name,
+    settlementGranularity: 'NET',
+    settlementInterchange: 'MULTILATERAL',
+    settlementDelay: 'DEFERRED',
+    currency,
+    requireLiquidityCheck: true,
+    ledgerAccountType: 'POSITION',
+    settlementAccountType: 'SETTLEMENT',
+    autoPositionReset: true,
+  };
+}
