@@ -1,7 +1,6 @@
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { HubActivities } from '../../activities';
 import type { StalePage, SweepCursor } from '../../activities/hub/conversations/reservationSweep';
-import { bestEffort } from '../kit/failures';
 
 const { staleReservations, releaseStaleReservation } = proxyActivities<HubActivities>({
   startToCloseTimeout: '1 minute',
@@ -13,17 +12,28 @@ const { staleReservations, releaseStaleReservation } = proxyActivities<HubActivi
  * page at a time until none is left. A release that still fails is left to the next run and holds up none of the
  * others; a long backlog goes on in a new run of the workflow before its history grows too long.
  */
+/** How many reservations this run released. */
 export async function reservationSweep(after?: SweepCursor): Promise<number> {
   let swept = 0;
   let cursor = after;
   do {
     const page = pageOf(await staleReservations(cursor));
-    for (const transferId of page.transferIds) await bestEffort(releaseStaleReservation(transferId), `release of ${transferId}`);
-    swept += page.transferIds.length;
+    for (const transferId of page.transferIds) if (await released(transferId)) swept++;
     cursor = page.next;
     if (cursor && workflowInfo().continueAsNewSuggested) await continueAsNew<typeof reservationSweep>(cursor);
   } while (cursor);
   return swept;
+}
+
+/** A release that still fails after its retries is left to the next run, and holds up none of the others. */
+async function released(transferId: string): Promise<boolean> {
+  try {
+    await releaseStaleReservation(transferId);
+    return true;
+  } catch (error) {
+    log.warn(`release of ${transferId} failed`, { error: (error as Error).message });
+    return false;
+  }
 }
 
 /**

@@ -35,7 +35,7 @@ test.serial('a release that fails holds up none of the others: it is left to the
       if (transferId === 'b') throw rejection('internalServerError', 'the ledger refused');
     },
   });
-  await sweep(t);
+  t.is(await sweep(t), 2, 'the two released');
   t.deepEqual(stubs.inputs('releaseStaleReservation'), ['a', 'b', 'c']);
 });
 
