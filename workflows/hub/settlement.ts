@@ -16,8 +16,10 @@ import { State } from '../../api/contracts/searchAttributes';
 import { asRefusal } from '../kit/failures';
 import { windowStateChanged } from './settlementWindow';
 
+// A step is one database transaction over the participants' accounts, seconds even for a large scheme; the timeout
+// is how long an operator waits for the step to be tried again when the worker running it dies.
 const { changeSettlement, abortSettlement, settlementState } = proxyActivities<HubActivities>({
-  startToCloseTimeout: '5 minutes',
+  startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
