@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ThirdpartyRequestsVerificationsPostRequest, TransfersIDPutResponse } from '../api/contracts/bodies';
 import type { QuoteResource, Resource } from '../api/contracts/conversations';
@@ -48,6 +49,25 @@ function rejecting<A extends unknown[], R>(activity: (...args: A) => Promise<R>)
       if (error instanceof HubError)
         throw ApplicationFailure.create({ message: error.message, type: HUB_REJECTION, nonRetryable: true, details: [error.errorInformation] });
       throw error;
+    }
+  };
+}
+
+/** How often a long step tells Temporal it is alive; its workflow's heartbeat timeout is a few of these. */
+export const HEARTBEAT_EVERY_MS = 2_000;
+
+/**
+ * A step that may run for a while tells Temporal it is alive as it works, so a worker that dies in the middle of it is
+ * noticed within the heartbeat timeout and the step tried again then, not at the end of its start-to-close timeout.
+ */
+function heartbeating<A extends unknown[], R>(activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    const context = Context.current();
+    const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+    try {
+      return await activity(...args);
+    } finally {
+      clearInterval(beat);
     }
   };
 }
@@ -138,20 +158,26 @@ export function createActivities({ services, directory, sender, transactionReque
     /** The window open now, for the operator's closing schedule. */
     openSettlementWindow: () => services.settlementWindows.open(),
     /** Moves a settlement's accounts a step, with their ledger effect (settlement's PUT). */
-    changeSettlement: rejecting((input: { settlementId: number; participants: ParticipantChangeRequest[] }) =>
-      services.settlements.change(input.settlementId, input.participants),
+    changeSettlement: heartbeating(
+      rejecting((input: { settlementId: number; participants: ParticipantChangeRequest[] }) =>
+        services.settlements.change(input.settlementId, input.participants),
+      ),
     ),
-    abortSettlement: rejecting((input: { settlementId: number; reason: string; externalReference?: string }) =>
-      services.settlements.abort(input.settlementId, input.reason, input.externalReference),
+    abortSettlement: heartbeating(
+      rejecting((input: { settlementId: number; reason: string; externalReference?: string }) =>
+        services.settlements.abort(input.settlementId, input.reason, input.externalReference),
+      ),
     ),
     /** The participants' e-mails still to send, and the sending of one (retried by its activity until it goes). */
     pendingNotifications: () => services.notifications.pending(),
     sendNotification: (id: number) => services.notifications.send(id),
     /** A settlement as it stands: its state and windows, for its workflow. */
-    settlementState: rejecting(async (settlementId: number) => {
-      const { state, settlementWindows } = await services.settlements.get(settlementId);
-      return { state, windows: settlementWindows.map(({ settlementWindowId, state }) => ({ settlementWindowId, state })) };
-    }),
+    settlementState: heartbeating(
+      rejecting(async (settlementId: number) => {
+        const { state, settlementWindows } = await services.settlements.get(settlementId);
+        return { state, windows: settlementWindows.map(({ settlementWindowId, state }) => ({ settlementWindowId, state })) };
+      }),
+    ),
     registerTransactionRequest: rejecting(transactionRequests.register.bind(transactionRequests)),
     /** Records the answer a transaction request's requester got. */
     answerTransactionRequest: rejecting(transactionRequests.answered.bind(transactionRequests)),

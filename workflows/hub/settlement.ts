@@ -16,10 +16,11 @@ import { State } from '../../api/contracts/searchAttributes';
 import { asRefusal } from '../kit/failures';
 import { windowStateChanged } from './settlementWindow';
 
-// A step is one database transaction over the participants' accounts, seconds even for a large scheme; the timeout
-// is how long an operator waits for the step to be tried again when the worker running it dies.
+// A step heartbeats as it works (activities/index.ts): a worker that dies in the middle of one is noticed in seconds
+// and the step tried again at once, however long a large scheme's step may take.
 const { changeSettlement, abortSettlement, settlementState } = proxyActivities<HubActivities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
