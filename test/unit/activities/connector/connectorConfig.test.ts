@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { connectorExposureProblem, loadConnectorConfig } from '../../activities/connector/connectorConfig';
-import { rsaKeyPair } from '../helpers/keyPairs';
+import { connectorExposureProblem, loadConnectorConfig } from '../../../../activities/connector/connectorConfig';
+import { rsaKeyPair } from '../../../helpers/keyPairs';
 
 // The connector's start-up guard: beyond loopback it serves only when it can tell the switch from anyone else, since
 // what the switch says as itself decides a transfer at the payer and the payee.
