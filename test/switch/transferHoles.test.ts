@@ -180,7 +180,7 @@ test.serial(
       await run.signal(fulfilSignal, { headers: { 'fspiop-source': payee.name, 'fspiop-destination': payer.name }, body: put, rawBody: JSON.stringify(put) });
       payer.status = undefined;
 
-      const outcome = await Promise.race([run.result(), sleep(30_000).then(() => 'still running')]);
+      const outcome = await Promise.race([run.result(), sleep(30_000, undefined, { ref: false }).then(() => 'still running')]);
       t.deepEqual(outcome, { transferState: 'COMMITTED' });
       t.is((await payee.waitFor(isPut(`/transfers/${body.transferId}`))).body.transferState, 'COMMITTED');
       t.is(await position(payer), 6);
