@@ -1,12 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Funds } from '../../activities/hub/ledger/funds';
-import type { Limits } from '../../activities/hub/ledger/limits';
-import type { Participants } from '../../activities/hub/participants/participants';
-import type { SettlementModelRequest, SettlementModels } from '../../activities/hub/participants/settlementModels';
-import type { TransactionDetails } from '../../activities/hub/conversations/transactionDetails';
-import type { ParticipantSignatures } from '../../activities/hub/participants/signatureKeys';
-import type { Traces } from '../../activities/hub/trace/traces';
+import type { HubServices } from '../../activities/hub/hubServices';
+import type { SettlementModelRequest } from '../../activities/hub/participants/settlementModels';
 import { Decimal, formatAmount, unrepresentableAmount } from '../../activities/hub/db/money';
 import { accountModelFor } from '../../activities/hub/settlement/models';
 import { readJsonBody } from '../http/body';
@@ -15,16 +10,9 @@ import { HttpError } from '../http/httpError';
 import type { AdminValidator, AdminSchema } from './adminValidation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
 
-export interface AdminServices {
-  participants: Participants;
-  limits: Limits;
-  funds: Funds;
-  settlementModels: SettlementModels;
-  transactions: TransactionDetails;
-  signatures: ParticipantSignatures;
-  traces: Traces;
+export type AdminServices = Pick<HubServices, 'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces'> & {
   validator: AdminValidator;
-}
+};
 
 /** An amount or limit as JSON gives it: a number (as the central-ledger document says) or a numeric string. */
 type AdminNumber = number | string;

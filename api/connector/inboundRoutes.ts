@@ -10,7 +10,8 @@ import { validateFspiop } from '../fspiop/schemas';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import { peerMessageSignal } from '../../workflows/participant/inbox';
-import type { SignatureCheck } from './inboundSignatures';
+import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
+import { inboundSignatures, type SignatureCheck } from './inboundSignatures';
 
 /** What an inbound message needs to reach its conversation. */
 export interface InboundDependencies {
@@ -34,6 +35,18 @@ export interface InboundDependencies {
 export function senderProofOf(config: { inboundTls?: unknown; validateInboundJws?: boolean }): InboundDependencies['senderProof'] {
   if (config.inboundTls) return 'certificate';
   return config.validateInboundJws ? 'signature' : 'network';
+}
+
+/** What every connector's inbound gateway needs, from its configuration. */
+export function connectorInbound(client: Client, config: ConnectorConfig, log: Logger): InboundDependencies {
+  return {
+    client,
+    taskQueue: config.taskQueue,
+    log,
+    hubParticipantName: config.hubParticipantName,
+    checkSignature: inboundSignatures(config),
+    senderProof: senderProofOf(config),
+  };
 }
 
 /** One message a connector takes from the switch. */

@@ -5,8 +5,7 @@ import type { DfspBackends } from '../../activities/dfsp/dependencies';
 import { createDfspActivities } from '../../activities/dfsp';
 import { SimulatedThirdpartyBackend } from '../../activities/dfsp/simulator/thirdpartySimulator';
 import { startConnector, RunningConnector } from '../../worker/connector';
-import { inboundRouter, senderProofOf } from '../connector/inboundRoutes';
-import { inboundSignatures } from '../connector/inboundSignatures';
+import { connectorInbound, inboundRouter } from '../connector/inboundRoutes';
 import { fspiopInbound } from './fspiopInbound';
 import { dfspOutboundRouter } from './dfspOutbound';
 import { simulatorPages } from './simulatorPages';
@@ -36,16 +35,7 @@ export function startDfspConnector(
     workflowsPath: require.resolve('../../workflows/dfsp'),
     workflowBundlePath,
     activities: createDfspActivities({ config, sender, backends, log }),
-    inbound: [
-      inboundRouter([...thirdpartyInbound, ...fspiopInbound], {
-        client,
-        taskQueue: config.taskQueue,
-        log,
-        hubParticipantName: config.hubParticipantName,
-        checkSignature: inboundSignatures(config),
-        senderProof: senderProofOf(config),
-      }),
-    ],
+    inbound: [inboundRouter([...thirdpartyInbound, ...fspiopInbound], connectorInbound(client, config, log))],
     outbound: [dfspOutboundRouter(client, config), ...pages],
   }));
 }

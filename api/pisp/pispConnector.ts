@@ -4,8 +4,7 @@ import { genericKeySecretOf, type PispConfig } from '../../activities/pisp/pispC
 import { createPispActivities } from '../../activities/pisp';
 import { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import { startConnector, RunningConnector } from '../../worker/connector';
-import { inboundRouter, senderProofOf } from '../connector/inboundRoutes';
-import { inboundSignatures } from '../connector/inboundSignatures';
+import { connectorInbound, inboundRouter } from '../connector/inboundRoutes';
 import { pispInbound } from './pispInbound';
 import { pispOutboundRouter } from './pispOutbound';
 
@@ -25,16 +24,7 @@ export function startPispConnector(config: PispConfig, log: Logger, workflowBund
       workflowsPath: require.resolve('../../workflows/pisp'),
       workflowBundlePath,
       activities: createPispActivities({ sender, genericKeySecret: secret, client }),
-      inbound: [
-        inboundRouter(pispInbound({ linkedConsents, authServiceId: config.authServiceId }), {
-          client,
-          taskQueue: config.taskQueue,
-          log,
-          hubParticipantName: config.hubParticipantName,
-          checkSignature: inboundSignatures(config),
-          senderProof: senderProofOf(config),
-        }),
-      ],
+      inbound: [inboundRouter(pispInbound({ linkedConsents, authServiceId: config.authServiceId }), connectorInbound(client, config, log))],
       outbound: [pispOutboundRouter(client, config, linkedConsents)],
     };
   });
