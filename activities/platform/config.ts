@@ -96,12 +96,28 @@ export interface TemporalTlsConfig {
 }
 
 /**
+ * What an admin API token lets its holder do: `admin` everything, `metrics` read /metrics only (the token a
+ * Prometheus scrape configuration holds, where more people can read it than can move money). A list, so that
+ * operators' roles can join it in the same ADMIN_API_TOKENS format.
+ */
+export const ADMIN_SCOPES = ['admin', 'metrics'] as const;
+export type AdminScope = (typeof ADMIN_SCOPES)[number];
+
+/** An ADMIN_API_TOKENS entry: a bare secret is an unnamed admin token, `name:scope:secret` a named one. */
+export interface AdminToken {
+  /** Who holds it, named in refusals; none for a bare secret. */
+  name?: string;
+  scope: AdminScope;
+  secret: string;
+}
+
+/**
  * Who may use the admin API. Either credential is enough; with neither, the admin API is open, which the hub allows
  * only on loopback: an open admin API elsewhere would let anyone on the network move money.
  */
 export interface AdminAccessConfig {
-  /** Bearer tokens (`Authorization: Bearer <token>`) the admin API accepts. */
-  tokens: string[];
+  /** Bearer tokens (`Authorization: Bearer <secret>`) the admin API accepts, each with its scope. */
+  tokens: AdminToken[];
   /** The CA of operators' client certificates: a certificate it signed is accepted instead of a token. */
   clientCaPath?: string;
 }
@@ -219,12 +235,28 @@ function tlsConfig(env: NodeJS.ProcessEnv): TlsConfig {
   };
 }
 
-function adminAccessConfig(env: NodeJS.ProcessEnv, tls: TlsConfig): AdminAccessConfig {
-  const tokens = list(env, 'ADMIN_API_TOKENS');
-  const clientCaPath = env.ADMIN_CLIENT_CA_PATH || undefined;
-  if (tokens.some((token) => token.length < MIN_TOKEN_LENGTH)) {
-    throw new Error(`every ADMIN_API_TOKENS token must have at least ${MIN_TOKEN_LENGTH} characters`);
+/**
+ * One ADMIN_API_TOKENS entry. The secret is everything after the second colon, so it may hold colons of its own; an
+ * entry with one colon is neither form, and is refused rather than guessed at. Errors never quote a secret.
+ */
+function adminToken(entry: string): AdminToken {
+  const named = /^([^:]*):([^:]*):(.*)$/.exec(entry);
+  if (!named && entry.includes(':')) throw new Error('an ADMIN_API_TOKENS entry is a secret alone or name:scope:secret; one has a single colon');
+  const [name, scope, secret] = named ? named.slice(1) : [undefined, 'admin', entry];
+  if (name !== undefined && !/^[\w.@-]+$/.test(name)) {
+    throw new Error(`an ADMIN_API_TOKENS name is letters, digits and . _ @ -, got "${name.slice(0, 64)}"`);
   }
+  const which = name ? ` (token ${name})` : '';
+  if (!ADMIN_SCOPES.includes(scope as AdminScope)) {
+    throw new Error(`an ADMIN_API_TOKENS scope is one of ${ADMIN_SCOPES.join(', ')}, got "${scope.slice(0, 64)}"${which}`);
+  }
+  if (secret.length < MIN_TOKEN_LENGTH) throw new Error(`every ADMIN_API_TOKENS secret must have at least ${MIN_TOKEN_LENGTH} characters${which}`);
+  return { name, scope: scope as AdminScope, secret };
+}
+
+function adminAccessConfig(env: NodeJS.ProcessEnv, tls: TlsConfig): AdminAccessConfig {
+  const tokens = list(env, 'ADMIN_API_TOKENS').map(adminToken);
+  const clientCaPath = env.ADMIN_CLIENT_CA_PATH || undefined;
   if (clientCaPath && !tls.server) throw new Error('ADMIN_CLIENT_CA_PATH needs TLS_CERT_PATH and TLS_KEY_PATH: client certificates come with HTTPS');
   return { tokens, clientCaPath };
 }

@@ -5,6 +5,7 @@ import { createGateway } from '../http/gateway';
 import { HttpError } from '../http/httpError';
 import { observabilityRoutes, Health } from '../http/observability';
 import { adminAuthentication } from './authentication';
+import { adminScopes } from './scopes';
 import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './adminRoutes';
 import { signatureRoutes } from './signatures';
 import { traceRoutes } from './traceRoutes';
@@ -38,7 +39,7 @@ export function createAdminApp(
   ];
   return createGateway('admin', log, routers, {
     guards: [
-      ...(authenticate ? [authenticate] : []),
+      ...(authenticate ? [authenticate, adminScopes()] : []),
       async (ctx, next) => {
         if (!['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
           throw new HttpError(405, 'clientError', `Method ${ctx.method} is not supported`);

@@ -41,7 +41,7 @@ useSwitch(
     hub = started;
     payments = new QuotedPayments(hub);
     guarded = await startAdmin(hub.services, {
-      access: { tokens: [TOKEN] },
+      access: { tokens: [{ scope: 'admin', secret: TOKEN }] },
       temporal: { client: hub.worker.client, taskQueue: hub.worker.taskQueue },
     });
     model = await deferredNetModel((method, urlPath, body) => hub.admin.call(method, urlPath, body), CURRENCY);
