@@ -120,6 +120,10 @@ export interface AdminAccessConfig {
   tokens: AdminToken[];
   /** The CA of operators' client certificates: a certificate it signed is accepted instead of a token. */
   clientCaPath?: string;
+  /** ADMIN_ALLOWED_HOSTS: names the admin API answers to (any port) besides localhost and IP addresses. */
+  allowedHosts?: string[];
+  /** ADMIN_ALLOWED_ORIGINS: other sites' pages (scheme://host:port) that may call the admin API from a browser. */
+  allowedOrigins?: string[];
 }
 
 /** How the hub keeps transaction requests and how long their conversations stay open. */
@@ -254,11 +258,39 @@ function adminToken(entry: string): AdminToken {
   return { name, scope: scope as AdminScope, secret };
 }
 
+/** The host name (IPv6 in brackets) of an HTTP Host header, lower case; undefined if it is not one (a path, a user). */
+export function hostnameOf(host: string): string | undefined {
+  try {
+    const url = new URL(`http://${host}`);
+    return url.username || url.password || url.pathname !== '/' || url.search || url.hash ? undefined : url.hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An ADMIN_ALLOWED_HOSTS entry: a name (or address), without scheme or port, as the Host header compares with it. */
+function allowedHost(entry: string): string {
+  const hostname = hostnameOf(entry);
+  if (!hostname || new URL(`http://${entry}`).port) throw new Error(`ADMIN_ALLOWED_HOSTS has "${entry}": give host names alone, without scheme or port`);
+  return hostname;
+}
+
+/** An ADMIN_ALLOWED_ORIGINS entry, in the form a browser's Origin header takes: scheme://host[:port], nothing after. */
+function allowedOrigin(entry: string): string {
+  const url = URL.canParse(entry) ? new URL(entry) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw new Error(`ADMIN_ALLOWED_ORIGINS has "${entry}": give origins as scheme://host:port (https://ops.example.org:8443)`);
+  }
+  return url.origin;
+}
+
 function adminAccessConfig(env: NodeJS.ProcessEnv, tls: TlsConfig): AdminAccessConfig {
   const tokens = list(env, 'ADMIN_API_TOKENS').map(adminToken);
   const clientCaPath = env.ADMIN_CLIENT_CA_PATH || undefined;
   if (clientCaPath && !tls.server) throw new Error('ADMIN_CLIENT_CA_PATH needs TLS_CERT_PATH and TLS_KEY_PATH: client certificates come with HTTPS');
-  return { tokens, clientCaPath };
+  const allowedHosts = list(env, 'ADMIN_ALLOWED_HOSTS').map(allowedHost);
+  const allowedOrigins = list(env, 'ADMIN_ALLOWED_ORIGINS').map(allowedOrigin);
+  return { tokens, clientCaPath, allowedHosts, allowedOrigins };
 }
 
 /**

@@ -36,3 +36,23 @@ test('ADMIN_API_TOKENS: a name is a plain word, and every secret, named or not, 
   t.throws(() => tokens('short-secret'), { message: 'every ADMIN_API_TOKENS secret must have at least 16 characters' });
   t.throws(() => tokens('prometheus:metrics:short'), { message: 'every ADMIN_API_TOKENS secret must have at least 16 characters (token prometheus)' });
 });
+
+test('ADMIN_ALLOWED_HOSTS: host names, any port, compared as a Host header is; a scheme or a port is refused at start', (t) => {
+  const hosts = (value: string) => loadConfig({ ADMIN_ALLOWED_HOSTS: value }).adminAccess.allowedHosts;
+  t.deepEqual(hosts('Hub.Example, admin.hub.example,[fd00::1]'), ['hub.example', 'admin.hub.example', '[fd00::1]']);
+  t.deepEqual(hosts(''), []);
+  t.throws(() => hosts('https://hub.example'), { message: /ADMIN_ALLOWED_HOSTS has "https:\/\/hub.example": give host names alone/ });
+  t.throws(() => hosts('hub.example:3001'), { message: /without scheme or port/ });
+});
+
+test('ADMIN_ALLOWED_ORIGINS: origins as a browser sends them (scheme://host:port); a path, another scheme or * is refused at start', (t) => {
+  const origins = (value: string) => loadConfig({ ADMIN_ALLOWED_ORIGINS: value }).adminAccess.allowedOrigins;
+  t.deepEqual(origins('https://Ops.Example.org:8443, https://ops.example.org:443/, http://10.0.0.5'), [
+    'https://ops.example.org:8443',
+    'https://ops.example.org',
+    'http://10.0.0.5',
+  ]);
+  for (const wrong of ['*', 'null', 'ops.example.org', 'https://ops.example.org/console', 'file:///tmp/page.html']) {
+    t.throws(() => origins(wrong), { message: /give origins as scheme:\/\/host:port/ }, wrong);
+  }
+});
