@@ -53,7 +53,7 @@ test('PATCH and DELETE are 405 on every path', async (t) => {
 });
 
 test('a method a path does not offer is 405, and an unknown path is 404 with 3002', async (t) => {
-  const wrongMethod = await admin.call('PUT', '/participants');
+  const wrongMethod = await admin.call('PUT', '/participants', {});
   t.is(wrongMethod.status, 405);
   const unknown = await admin.call('GET', '/nothing/here');
   t.is(unknown.status, 404);

@@ -34,6 +34,8 @@ let payer: SimulatedDfsp;
 let payee: SimulatedDfsp;
 let paid: string;
 let model: string;
+/** What Chromium refused the page under the admin API's Content-Security-Policy, over every step. */
+const violations: string[] = [];
 
 useSwitch(
   test,
@@ -41,7 +43,7 @@ useSwitch(
     hub = started;
     payments = new QuotedPayments(hub);
     guarded = await startAdmin(hub.services, {
-      access: { tokens: [TOKEN] },
+      access: { tokens: [{ scope: 'admin', secret: TOKEN }] },
       temporal: { client: hub.worker.client, taskQueue: hub.worker.taskQueue },
     });
     model = await deferredNetModel((method, urlPath, body) => hub.admin.call(method, urlPath, body), CURRENCY);
@@ -50,6 +52,9 @@ useSwitch(
     paid = (await payments.pay(payer, payee, '125', undefined, CURRENCY)).transferId;
     browser = await launchChromium(process.env.CHROMIUM_PATH);
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/.test(message.text())) violations.push(message.text());
+    });
   },
   { namespace: `console-${crypto.randomUUID()}` },
 );
@@ -153,4 +158,13 @@ test.serial('the operator closes the window and settles it to SETTLED from the s
     const settlement = await hub.admin.call('GET', `/v2/settlements/${settlementId}`);
     t.is(settlement.body.state, 'SETTLED');
   });
+});
+
+test.serial('the console works under its Content-Security-Policy: no other site may frame it, and nothing on it broke the policy', async (t) => {
+  await page.goto('about:blank');
+  const response = await page.goto(consoleAt('#/participants'));
+  await page.locator(`tr[data-participant="${payer.name}"] .cap .used`).waitFor({ state: 'attached' });
+  t.regex((await response!.headerValue('content-security-policy'))!, /default-src 'self'.*frame-ancestors 'none'/);
+  t.true((await page.locator(`tr[data-participant="${payer.name}"] .cap .used`).getAttribute('style'))!.includes('width'), 'the headroom bar has its width');
+  t.deepEqual(violations, []);
 });
