@@ -10,7 +10,10 @@ import { HttpError } from '../http/httpError';
 import type { AdminValidator, AdminSchema } from './adminValidation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
 
-export type AdminServices = Pick<HubServices, 'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces'> & {
+export type AdminServices = Pick<
+  HubServices,
+  'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces' | 'notifications'
+> & {
   validator: AdminValidator;
 };
 
