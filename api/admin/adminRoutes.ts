@@ -106,7 +106,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
 
   router.post('/participants/:name/endpoints', async (ctx) => {
     const request = await body<{ type: string; value: string }>(ctx, validator, 'PostParticipantsNameEndpointsRequest');
-    await participants.setEndpoint(ctx.params.name, request.type, bounded(request.value, 'value', 512));
+    await participants.setEndpoint(ctx.params.name, request.type, validator.endpointValue(request.type, bounded(request.value, 'value', 512)));
     noBody(ctx, 201);
   });
 

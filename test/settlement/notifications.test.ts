@@ -243,3 +243,21 @@ test.serial('reserving and releasing around the alarm threshold sends at most on
   t.is(operators().length, 2);
   t.is(await sendQueued(), 0, 'and none is left queued');
 });
+
+test.serial('an e-mail endpoint with more than one address is refused with 3100', async (t) => {
+  const { name } = await hub.provision({ currency: CURRENCY, netDebitCap: 100, fundsIn: 100 });
+  for (const value of [
+    'treasury@payer.example, spy@other.example',
+    'treasury@payer.example; spy@other.example',
+    '"treasury@payer.example" <spy@other.example>',
+  ]) {
+    const answer = await hub.admin.call('POST', `/participants/${name}/endpoints`, { type: 'NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL', value });
+    t.is(answer.status, 400, value);
+    t.is(answer.body.errorInformation.errorCode, '3100', value);
+  }
+  t.deepEqual(
+    ((await hub.admin.call('GET', `/participants/${name}/endpoints`)).body as Array<{ type: string }>).filter((endpoint) => endpoint.type.endsWith('_EMAIL')),
+    [],
+    'none was kept',
+  );
+});
