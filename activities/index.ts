@@ -168,7 +168,7 @@ export function createActivities({ services, directory, sender, transactionReque
         services.settlements.abort(input.settlementId, input.reason, input.externalReference),
       ),
     ),
-    /** The participants' e-mails still to send, and the sending of one (retried by its activity until it goes). */
+    /** The participants' e-mails due, and one try at one (a refusal is counted on the e-mail; a server out of reach is thrown). */
     pendingNotifications: () => services.notifications.pending(),
     sendNotification: (id: number) => services.notifications.send(id),
     /** A settlement as it stands: its state and windows, for its workflow. */

@@ -55,9 +55,22 @@ export interface HubConfig {
   allowUnauthenticatedSwitch: boolean;
   /** SETTLEMENT_WINDOW_CLOSE_CRON: when the open settlement window closes by itself (a cron expression, UTC); unset, only on request. */
   settlementWindowCloseCron?: string;
-  /** SMTP_URL (smtp://user:password@host:port) and NOTIFICATION_EMAIL_FROM: participants' e-mails; none are sent without it. */
-  smtp?: { url: string; from: string };
+  /** Participants' e-mails; none are sent without SMTP_URL. */
+  smtp?: SmtpConfig;
   logLevel: string;
+}
+
+/** The server the hub sends participants' e-mails through, and how often it may tell of one position's alarm. */
+export interface SmtpConfig {
+  /** SMTP_URL: smtp://user:password@host:port. */
+  url: string;
+  /** NOTIFICATION_EMAIL_FROM: the sender. */
+  from: string;
+  /**
+   * BREACH_EMAIL_INTERVAL_MINUTES: the least time between two alarm e-mails about one participant's position in one
+   * currency, to each address: a participant that reserves and releases around its threshold crosses it at will.
+   */
+  breachEmailIntervalMinutes: number;
 }
 
 /** A certificate (PEM, its chain after it) and its private key (PEM). */
@@ -362,7 +375,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     adminAccess: adminAccessConfig(env, tls),
     allowUnauthenticatedSwitch: flag(env, 'SWITCH_ALLOW_UNAUTHENTICATED'),
     settlementWindowCloseCron: env.SETTLEMENT_WINDOW_CLOSE_CRON || undefined,
-    smtp: env.SMTP_URL ? { url: env.SMTP_URL, from: env.NOTIFICATION_EMAIL_FROM || 'hub@localhost' } : undefined,
+    smtp: env.SMTP_URL
+      ? {
+          url: env.SMTP_URL,
+          from: env.NOTIFICATION_EMAIL_FROM || 'hub@localhost',
+          breachEmailIntervalMinutes: integer(env, 'BREACH_EMAIL_INTERVAL_MINUTES', 60),
+        }
+      : undefined,
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

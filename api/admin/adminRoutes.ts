@@ -10,7 +10,10 @@ import { HttpError } from '../http/httpError';
 import type { AdminValidator, AdminSchema } from './adminValidation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
 
-export type AdminServices = Pick<HubServices, 'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces'> & {
+export type AdminServices = Pick<
+  HubServices,
+  'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces' | 'notifications'
+> & {
   validator: AdminValidator;
 };
 
@@ -103,7 +106,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
 
   router.post('/participants/:name/endpoints', async (ctx) => {
     const request = await body<{ type: string; value: string }>(ctx, validator, 'PostParticipantsNameEndpointsRequest');
-    await participants.setEndpoint(ctx.params.name, request.type, bounded(request.value, 'value', 512));
+    await participants.setEndpoint(ctx.params.name, request.type, validator.endpointValue(request.type, bounded(request.value, 'value', 512)));
     noBody(ctx, 201);
   });
 

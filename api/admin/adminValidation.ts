@@ -4,6 +4,7 @@ import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
 import { repoRoot } from '../../activities/platform/config';
+import { NOTIFICATION_ENDPOINT_TYPES } from '../contracts/endpoints';
 import { HttpError } from '../http/httpError';
 import { adminSchemaError } from '../http/schemaErrors';
 
@@ -58,10 +59,12 @@ export function adminDocument(): { components: { schemas: Record<string, Record<
 
 export class AdminValidator {
   private readonly validators = new Map<AdminSchema, ValidateFunction>();
+  private readonly oneEmailAddress: ValidateFunction;
 
   constructor() {
     const ajv = new Ajv({ strict: false, allErrors: false });
     addFormats(ajv);
+    this.oneEmailAddress = ajv.compile({ type: 'string', format: 'email' });
     ajv.addSchema({ ...adminDocument(), $id: 'admin' });
     for (const name of [
       'PostParticipantsRequest',
@@ -79,6 +82,17 @@ export class AdminValidator {
     ] as AdminSchema[]) {
       this.validators.set(name, ajv.getSchema(`admin#/components/schemas/${name}`)!);
     }
+  }
+
+  /**
+   * An endpoint's value as given, unless an e-mail endpoint's is other than one bare address: a list (`a@x, b@y`,
+   * `a@x; b@y`) or a display name beside the address (`"a@x" <b@y>`) would send a participant's alarms elsewhere too.
+   */
+  endpointValue(type: string, value: string): string {
+    if ((NOTIFICATION_ENDPOINT_TYPES as readonly string[]).includes(type) && !this.oneEmailAddress(value)) {
+      throw new HttpError(400, 'validationError', `"value" of a ${type} endpoint must be one e-mail address (name@domain), without a display name`);
+    }
+    return value;
   }
 
   /** Returns the body typed as its schema's shape, or throws the FSPIOP error for the first violation. */

@@ -11,10 +11,14 @@ import type { AdminServices } from './adminRoutes';
  * GET /transfers?… finds transfers, newest first; GET /transfers/{id}/trace is one transfer's every message, its
  * quote and the request it answers, its ledger postings and its states; GET /deliveries/failing, the participants the
  * switch has lately failed to deliver to (15 minutes, or since `since`); GET /conversations/{resource}/{id}/trace, any
- * conversation's messages (a quote's, a bulk's, a transaction request's, a third-party transaction's).
+ * conversation's messages (a quote's, a bulk's, a transaction request's, a third-party transaction's); GET
+ * /notifications/setAside, the e-mails to participants the mail server kept refusing, which the hub no longer tries.
  */
-export function traceRoutes({ traces }: Pick<AdminServices, 'traces'>): Router {
+export function traceRoutes({ traces, notifications }: Pick<AdminServices, 'traces' | 'notifications'>): Router {
   const router = new Router();
+  router.get('/notifications/setAside', async (ctx) => {
+    ctx.body = await notifications.setAside();
+  });
   router.get('/transfers', async (ctx) => {
     ctx.body = await traces.search(searchOf(ctx));
   });

@@ -67,6 +67,23 @@ export interface FailingDeliveries {
   latest: { conversation: string; method: string; target: string; error: string; at: string };
 }
 
+/**
+ * An e-mail to a participant (GET /notifications/setAside) that the mail server refused every time it was tried, and
+ * that the hub no longer tries: `to` is the participant whose address it was for, `about` the one it tells of.
+ */
+export interface SetAsideEmail {
+  id: number;
+  to: string;
+  type: string;
+  subject: string;
+  about?: string;
+  currency?: string;
+  attempts: number;
+  lastError: string;
+  createdDate: string;
+  setAsideDate: string;
+}
+
 /** Any conversation's messages (GET /conversations/{resource}/{id}/trace); a bulk's, with the transfers it holds. */
 export interface ConversationTrace {
   conversation: string;

@@ -62,3 +62,32 @@ test('a settlement model may be NET, as central-ledger and every deferred net sc
     'NET',
   ]);
 });
+
+test("an e-mail endpoint holds one bare address: a list or a display name is refused (3100), so a participant's alarms go nowhere else", (t) => {
+  const refused = (value: string) => {
+    try {
+      validator.endpointValue('NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL', value);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return `${error.status} ${error.errorInformation.errorCode}`;
+    }
+  };
+  t.is(refused('treasury@payer.example'), undefined);
+  t.is(refused("o'brien+alarms@payer.example"), undefined);
+  for (const value of [
+    'treasury@payer.example, spy@other.example',
+    'treasury@payer.example,spy@other.example',
+    'treasury@payer.example; spy@other.example',
+    '"treasury@payer.example" <spy@other.example>',
+    'Treasury <treasury@payer.example>',
+    'treasury@payer.example spy@other.example',
+    'treasury@payer.example\nBcc: spy@other.example',
+    'undisclosed: spy@other.example;',
+    'treasury',
+  ])
+    t.is(refused(value), '400 3100', JSON.stringify(value));
+  for (const type of ['NET_DEBIT_CAP_ADJUSTMENT_EMAIL', 'SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL'])
+    t.throws(() => validator.endpointValue(type, 'a@payer.example, b@payer.example'), { instanceOf: HttpError }, type);
+  t.is(validator.endpointValue('FSPIOP_CALLBACK_URL_QUOTES', 'http://payer:4000'), 'http://payer:4000', 'other endpoints are URLs, not addresses');
+});
