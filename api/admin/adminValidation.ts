@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Ajv, { ValidateFunction } from 'ajv';
+import Ajv, { type SchemaValidateFunction, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
 import { repoRoot } from '../../activities/platform/config';
@@ -56,12 +56,24 @@ export function adminDocument(): { components: { schemas: Record<string, Record<
   return document;
 }
 
+/**
+ * The document's `x-format: { alphanum: true }` (a participant's or a settlement model's name) as central-ledger's Joi
+ * `alphanum()` holds it: ASCII letters and digits only, refused in Joi's words. A name is written into URLs and into
+ * the settlement report a finance team opens in a spreadsheet, where `=B1234` would be a formula.
+ */
+const alphanumeric: SchemaValidateFunction = (format: { alphanum?: boolean }, data: unknown) => {
+  if (!format.alphanum || typeof data !== 'string' || /^[a-zA-Z0-9]*$/.test(data)) return true;
+  alphanumeric.errors = [{ keyword: 'x-format', message: 'must only contain alpha-numeric characters', params: { alphanum: true } }];
+  return false;
+};
+
 export class AdminValidator {
   private readonly validators = new Map<AdminSchema, ValidateFunction>();
 
   constructor() {
     const ajv = new Ajv({ strict: false, allErrors: false });
     addFormats(ajv);
+    ajv.addKeyword({ keyword: 'x-format', type: 'string', schemaType: 'object', errors: true, validate: alphanumeric });
     ajv.addSchema({ ...adminDocument(), $id: 'admin' });
     for (const name of [
       'PostParticipantsRequest',
