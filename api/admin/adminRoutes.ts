@@ -171,7 +171,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
     const request = await body<{
       transferId: string;
       externalReference: string;
-      action: 'recordFundsIn' | 'recordFundsOutPrepareReserve';
+      action: 'recordFundsIn' | 'recordFundsOutPrepareReserve' | 'recordFundsOut';
       reason: string;
       amount: { amount: AdminNumber; currency?: string };
     }>(ctx, validator, 'Participants');
@@ -182,8 +182,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
       amount: exactAmount(request.amount.amount, 'amount.amount'),
       currency: request.amount.currency,
     };
-    if (request.action === 'recordFundsIn') await funds.recordFundsIn(ctx.params.name, accountId(ctx), movement);
-    else await funds.recordFundsOutPrepareReserve(ctx.params.name, accountId(ctx), movement);
+    await funds[request.action](ctx.params.name, accountId(ctx), movement);
     noBody(ctx, 202);
   });
 

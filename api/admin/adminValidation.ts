@@ -46,12 +46,14 @@ function acceptNumericStrings(node: unknown): void {
   Object.values(schema).forEach(acceptNumericStrings);
 }
 
-/** The central-ledger admin document as the hub reads it: NET settlement and numeric strings accepted. */
+/** The central-ledger admin document as the hub reads it: NET settlement, one-step funds out and numeric strings accepted. */
 export function adminDocument(): { components: { schemas: Record<string, Record<string, unknown>> } } {
   const document = YAML.parse(fs.readFileSync(documentPath, 'utf-8'));
   // The published document lists only GROSS, yet central-ledger (and every deferred net scheme) uses NET.
   const granularity = document.components.schemas.SettlementModel.properties.settlementGranularity;
   granularity.enum = ['GROSS', 'NET'];
+  // The hub's one-step funds out (Funds.recordFundsOut), which the console records with: central-ledger's two steps stay.
+  document.components.schemas.Participants.properties.action.enum.push('recordFundsOut');
   acceptNumericStrings(document.components.schemas);
   return document;
 }
