@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import test from 'ava';
+import { In } from 'typeorm';
 import { LedgerTransfer, ParticipantAccount } from '../../activities/hub/db/entities';
 import { FUNDS_OUT_VALIDITY_MS } from '../../activities/hub/ledger/funds';
+import { FundsOutExpiry1795000001250 } from '../../activities/hub/db/migrations/1795000001250-FundsOutExpiry';
 import { checkLedger, ledgerSnapshot, ledgerViolations } from '../../activities/hub/ledger/invariants';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
@@ -158,6 +160,32 @@ test("a funds-out reservation lapses after central-ledger's five days: its commi
   t.is((await admin.call('PUT', path, { action: 'recordFundsOutAbort', reason: 'never paid' })).status, 202);
   t.is((await reservation()).state, 'ABORTED');
   t.like(await account(name, settlement), { value: -500, reservedValue: 0 });
+});
+
+test('funds-out reservations made before they lapsed take, on migration, the expiry they would have had: five days after they were made', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(1000));
+  const made = { stranded: new Date(Date.now() - 6 * 86_400_000), recent: new Date(Date.now() - 3_600_000) };
+  const ids = { stranded: crypto.randomUUID(), recent: crypto.randomUUID(), committed: crypto.randomUUID() };
+  for (const transferId of Object.values(ids)) await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsOut(10, transferId));
+  await admin.call('PUT', `/participants/${name}/accounts/${settlement}/transfers/${ids.committed}`, { action: 'recordFundsOutCommit', reason: 'paid' });
+  // As the hub left them before: no expiry.
+  await admin.services.db.transaction(async (manager) => {
+    await manager.update(LedgerTransfer, { transferId: In(Object.values(ids)) }, { expiresAt: null });
+    await manager.update(LedgerTransfer, { transferId: ids.stranded }, { createdDate: made.stranded });
+    await manager.update(LedgerTransfer, { transferId: ids.recent }, { createdDate: made.recent });
+  });
+  const runner = admin.services.db.dataSource.createQueryRunner();
+  try {
+    await new FundsOutExpiry1795000001250().up(runner);
+  } finally {
+    await runner.release();
+  }
+  const expiryOf = async (transferId: string) =>
+    (await admin.services.db.read((manager) => manager.findOneByOrFail(LedgerTransfer, { transferId }))).expiresAt?.toISOString();
+  t.is(await expiryOf(ids.stranded), new Date(made.stranded.getTime() + FUNDS_OUT_VALIDITY_MS).toISOString(), 'lapsed a day ago: the sweep releases it');
+  t.is(await expiryOf(ids.recent), new Date(made.recent.getTime() + FUNDS_OUT_VALIDITY_MS).toISOString(), 'still waiting, for five days less an hour');
+  t.is(await expiryOf(ids.committed), undefined, 'a decided movement is left as it was');
 });
 
 test('committing an unknown funds-out transfer is 400 with 3208', async (t) => {
