@@ -182,6 +182,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
       amount: exactAmount(request.amount.amount, 'amount.amount'),
       currency: request.amount.currency,
     };
+    // Each action the validated body may name is the Funds method of that name (recordFundsOut: the hub's one-step funds out).
     await funds[request.action](ctx.params.name, accountId(ctx), movement);
     noBody(ctx, 202);
   });
