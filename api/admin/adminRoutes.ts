@@ -174,7 +174,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
     const request = await body<{
       transferId: string;
       externalReference: string;
-      action: 'recordFundsIn' | 'recordFundsOutPrepareReserve';
+      action: 'recordFundsIn' | 'recordFundsOutPrepareReserve' | 'recordFundsOut';
       reason: string;
       amount: { amount: AdminNumber; currency?: string };
     }>(ctx, validator, 'Participants');
@@ -185,8 +185,8 @@ export function participantRoutes({ participants, limits, funds, settlementModel
       amount: exactAmount(request.amount.amount, 'amount.amount'),
       currency: request.amount.currency,
     };
-    if (request.action === 'recordFundsIn') await funds.recordFundsIn(ctx.params.name, accountId(ctx), movement);
-    else await funds.recordFundsOutPrepareReserve(ctx.params.name, accountId(ctx), movement);
+    // Each action the validated body may name is the Funds method of that name (recordFundsOut: the hub's one-step funds out).
+    await funds[request.action](ctx.params.name, accountId(ctx), movement);
     noBody(ctx, 202);
   });
 

@@ -5,6 +5,8 @@ import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium';
+import { LedgerTransfer } from '../../activities/hub/db/entities';
+import { formatAmount } from '../../activities/hub/db/money';
 import { repoRoot } from '../../activities/platform/config';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import type { SimulatedDfsp } from '../helpers/dfsp';
@@ -135,6 +137,36 @@ test.serial(
     t.true((await alarm.textContent())!.includes('at or past the cap'), 'and the alarms page lists it');
   },
 );
+
+test.serial('the operator records funds out in one call: even were the connection lost after it, no reservation is left holding the balance', async (t) => {
+  await page.goto(consoleAt(`#/participants/${payer.name}`));
+  await page.getByRole('heading', { name: payer.name }).waitFor();
+  const calls: string[] = [];
+  const recordCall = (request: { method(): string; url(): string }) => {
+    if (/\/accounts\/\d+(\/|$)/.test(new URL(request.url()).pathname) && request.method() !== 'GET') calls.push(request.method());
+  };
+  page.on('request', recordCall);
+  // A browser closed or a network lost after the first call: no second call of this form ever reaches the hub.
+  await page.route('**/transfers/**', (route) => route.abort());
+  try {
+    const funds = page.locator('form[data-form="funds"]');
+    await funds.getByLabel('out').check();
+    await funds.getByLabel('Amount').fill('40.5');
+    await funds.getByLabel('Currency').fill(CURRENCY);
+    await funds.getByRole('button', { name: 'Record' }).click();
+    await page.getByText(/^(Funds out|Refused)/).waitFor();
+    t.is(await page.locator('p.outcome').textContent(), `Funds out: 40.5 ${CURRENCY} paid out to ${payer.name}`);
+  } finally {
+    page.off('request', recordCall);
+    await page.unroute('**/transfers/**');
+  }
+  t.deepEqual(calls, ['POST'], 'one call');
+  const outs = await hub.services.db.read((manager) => manager.find(LedgerTransfer, { where: { kind: 'FUNDS_OUT', currency: CURRENCY } }));
+  t.deepEqual(
+    outs.map(({ state, amount }) => ({ state, amount: formatAmount(amount) })),
+    [{ state: 'COMMITTED', amount: '40.5' }],
+  );
+});
 
 test.serial('the operator closes the window and settles it to SETTLED from the settlement page', async (t) => {
   await closingWindowsInTurn(hub.services.db, async () => {

@@ -175,8 +175,8 @@ export function participantView(name: string): View {
               expectOk(await call('POST', `${path}/accounts/${account}`, { ...movement, action: 'recordFundsIn' }));
               return `Funds in: ${money(form.amount, form.currency)} recorded for ${name}`;
             }
-            expectOk(await call('POST', `${path}/accounts/${account}`, { ...movement, action: 'recordFundsOutPrepareReserve' }));
-            expectOk(await call('PUT', `${path}/accounts/${account}/transfers/${transferId}`, { action: 'recordFundsOutCommit', reason: movement.reason }));
+            // One call, one ledger step: a reservation the browser never got to commit cannot be left behind.
+            expectOk(await call('POST', `${path}/accounts/${account}`, { ...movement, action: 'recordFundsOut' }));
             return `Funds out: ${money(form.amount, form.currency)} paid out to ${name}`;
           }),
         },

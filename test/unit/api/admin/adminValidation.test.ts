@@ -28,6 +28,18 @@ test('a participant needs a name of 2 to 30 characters and, when it names one, a
   t.regex(refusal('PostParticipantsRequest', { name: 'payerfsp', currency: 'A#' }) ?? '', /^Malformed syntax - "currency" must be one of \[AED, AFN, /);
 });
 
+test("a participant's name is letters and digits only, as central-ledger's Joi alphanum() holds it, so no name is a spreadsheet formula", (t) => {
+  const named = (name: string) => refusal('PostParticipantsRequest', { name, currency: 'USD' });
+  for (const name of ['payerfsp', 'DFSP2', 'ab', 'x'.repeat(30)]) t.is(named(name), undefined, name);
+  for (const name of ['=B1234', '+cmd', '-1+2', '@SUM', 'payer-fsp', 'payer_fsp', 'payer fsp', 'dfspé', '\tdfsp'])
+    t.is(named(name), 'Malformed syntax - "name" must only contain alpha-numeric characters', JSON.stringify(name));
+  t.is(
+    refusal('SettlementModel', { ...deferredNetModelBody('DEFERRED-NET', 'USD') }),
+    'Malformed syntax - "name" must only contain alpha-numeric characters',
+    "a settlement model's name too, as central-ledger's own route holds it",
+  );
+});
+
 test('a body that is missing, or not an object, or holds a wrongly typed value is refused in the same words', (t) => {
   t.is(refusal('PostParticipantsRequest', undefined), 'Malformed syntax - "value" is required');
   t.is(refusal('PostParticipantsRequest', 'payerfsp'), 'Malformed syntax - "value" must be object');
