@@ -1,8 +1,11 @@
 import type { Logger } from 'pino';
+import client from 'prom-client';
 import { In, LessThan } from 'typeorm';
 import { traceIdOf, type LoggedMessage } from '../../../api/contracts/messageLog';
+import { loadConfig, type MessageLogShare } from '../../platform/config';
 import type { Database } from '../db/database';
 import { MessageRecord } from '../db/entities';
+import { HEADERS_BYTES, headersJson, LogShares, REFUSED_BODY_CHARS, REFUSED_HEADERS_BYTES, truncated } from './messageLogLimits';
 
 /** How long a logged message may wait to be written, and how many are written at once at most. */
 const FLUSH_AFTER_MS = 100;
@@ -12,27 +15,65 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 const PRUNE_BATCH = 5_000;
 const PRUNE_ROUNDS = 20;
 
+/** Entries the log did not keep: over their participant's share (`share`), or lost with a batch that failed (`write`). */
+const dropped = new client.Counter({
+  name: 'hub_message_log_dropped_total',
+  help: "Message log entries not kept, by participant (? where the gateway could not establish the sender), direction and reason: over the participant's share a minute, or a failed write",
+  labelNames: ['participant', 'direction', 'reason'],
+  registers: [],
+});
+
+/** Puts the log's counter in `registry` (the gateway's /metrics), once. */
+export function registerMessageLogMetrics(registry: client.Registry): void {
+  if (!registry.getSingleMetric('hub_message_log_dropped_total')) registry.registerMetric(dropped);
+}
+
+export interface MessageLogOptions {
+  /** MESSAGE_LOG_RETENTION_DAYS: older entries are deleted, by each process about once an hour. */
+  retentionDays?: number;
+  /** MESSAGE_LOG_PER_MINUTE, MESSAGE_LOG_REFUSED_PER_MINUTE. Without these options, the settings' defaults. */
+  share?: MessageLogShare;
+  /** The clock whose minutes the shares are counted in (tests fix it). */
+  now?: () => number;
+}
+
 /**
  * The switch's message log (api/contracts/messageLog.ts), written in batches apart from the messages' own work: a
  * message is never held up or refused because its log entry could not be written, and a crash loses at most the last
  * tenth of a second of entries. The log is for tracing; what moved money is in the ledger, and every conversation's
- * inputs are in its Temporal history as well.
+ * inputs are in its Temporal history as well. What one participant can make it keep is bounded (messageLogLimits.ts).
  */
 export class MessageLog {
-  private pending: MessageRecord[] = [];
+  private pending: Array<{ record: MessageRecord; participant: string }> = [];
   private timer?: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
+  private readonly shares: LogShares;
+  private readonly retentionDays: number;
+  private readonly now: () => number;
   private prunedAt = 0;
 
-  /** `retentionDays`: MESSAGE_LOG_RETENTION_DAYS; older entries are deleted, by each process about once an hour. */
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
-    private readonly retentionDays = 30,
-  ) {}
+    options: MessageLogOptions = {},
+  ) {
+    const defaults = loadConfig({});
+    this.retentionDays = options.retentionDays ?? defaults.messageLogRetentionDays;
+    this.shares = new LogShares(options.share ?? defaults.messageLogShare);
+    this.now = options.now ?? Date.now;
+  }
 
   record(message: LoggedMessage): void {
-    this.pending.push(recordOf(message));
+    const { direction } = message;
+    const participant = (direction === 'in' ? message.sender : message.destination) ?? '?';
+    const refused = direction === 'in' && (message.status ?? 0) >= 400;
+    const verdict = this.shares.take(`${direction} ${participant}`, refused, this.now());
+    if (verdict !== 'kept') {
+      dropped.inc({ participant, direction, reason: 'share' });
+      if (verdict === 'firstDropped') this.log.warn({ participant, direction, refused }, "message log: the participant's share of the minute is used up");
+      return;
+    }
+    this.pending.push({ record: recordOf(message, refused), participant });
     if (this.pending.length >= BATCH) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
   }
@@ -53,10 +94,18 @@ export class MessageLog {
     if (batch.length > 0) {
       this.writing = this.writing.then(() =>
         this.db
-          .transaction((manager) => manager.insert(MessageRecord, batch))
+          .transaction((manager) =>
+            manager.insert(
+              MessageRecord,
+              batch.map((entry) => entry.record),
+            ),
+          )
           .then(
             () => undefined,
-            (error: Error) => this.log.warn({ err: error.message, messages: batch.length }, 'message log: entries not written'),
+            (error: Error) => {
+              for (const { record, participant } of batch) dropped.inc({ participant, direction: record.direction, reason: 'write' });
+              this.log.warn({ err: error.message, messages: batch.length }, 'message log: entries not written');
+            },
           ),
       );
     }
@@ -82,17 +131,17 @@ export class MessageLog {
   }
 }
 
-function recordOf(message: LoggedMessage): MessageRecord {
+function recordOf(message: LoggedMessage, refused: boolean): MessageRecord {
   const record = new MessageRecord();
   Object.assign(record, {
     conversation: message.conversation.slice(0, 300),
     direction: message.direction,
-    method: message.method,
+    method: message.method.slice(0, 8),
     target: message.target.slice(0, 1000),
     source: message.source?.slice(0, 32) ?? null,
     destination: message.destination?.slice(0, 32) ?? null,
-    headers: JSON.stringify(message.headers),
-    body: message.body ?? null,
+    headers: headersJson(message.headers, refused ? REFUSED_HEADERS_BYTES : HEADERS_BYTES),
+    body: message.body === undefined ? null : refused ? truncated(message.body, REFUSED_BODY_CHARS) : message.body,
     status: message.status ?? null,
     error: message.error?.slice(0, 1000) ?? null,
     traceId: traceIdOf(message.headers.traceparent) ?? null,
