@@ -93,6 +93,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     options.messageLog === false
       ? undefined
       : new MessageLog(services.db, options.log, { retentionDays: options.messageLogRetentionDays, share: options.messageLogShare });
+  messageLog?.startRetention();
   const sender = new CallbackSender({
     messageLog,
     directory,
@@ -107,7 +108,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const transactionRequests = options.transactionRequests ?? defaults.transactionRequests;
   const authService = options.authService ?? defaults.authService;
   const close = async () => {
-    await messageLog?.flush();
+    await messageLog?.close();
     await services.db.close();
   };
   return { services, directory, sender, messageLog, transactionRequests, authService, log: options.log, close };

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import client from 'prom-client';
-import { In, LessThan } from 'typeorm';
+import { Between, LessThan } from 'typeorm';
 import { traceIdOf, type LoggedMessage } from '../../../api/contracts/messageLog';
 import { loadConfig, type MessageLogShare } from '../../platform/config';
 import type { Database } from '../db/database';
@@ -10,10 +10,10 @@ import { HEADERS_BYTES, headersJson, LogShares, REFUSED_BODY_CHARS, REFUSED_HEAD
 /** How long a logged message may wait to be written, and how many are written at once at most. */
 const FLUSH_AFTER_MS = 100;
 const BATCH = 200;
-/** How often a process deletes what is past the retention, and how many rows a statement deletes at most. */
-const PRUNE_EVERY_MS = 60 * 60_000;
-const PRUNE_BATCH = 5_000;
-const PRUNE_ROUNDS = 20;
+/** How often a process deletes what is past the retention (the first time within a minute of its start, at random). */
+const PRUNE_EVERY_MS = 10 * 60_000;
+const FIRST_PRUNE_WITHIN_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 /** Entries the log did not keep: over their participant's share (`share`), or lost with a batch that failed (`write`). */
 const dropped = new client.Counter({
@@ -29,10 +29,12 @@ export function registerMessageLogMetrics(registry: client.Registry): void {
 }
 
 export interface MessageLogOptions {
-  /** MESSAGE_LOG_RETENTION_DAYS: older entries are deleted, by each process about once an hour. */
+  /** MESSAGE_LOG_RETENTION_DAYS: older entries are deleted by each process, about every ten minutes. */
   retentionDays?: number;
   /** MESSAGE_LOG_PER_MINUTE, MESSAGE_LOG_REFUSED_PER_MINUTE. Without these options, the settings' defaults. */
   share?: MessageLogShare;
+  /** How many entries one statement of the retention deletes at most. */
+  pruneBatch?: number;
   /** The clock whose minutes the shares are counted in (tests fix it). */
   now?: () => number;
 }
@@ -49,8 +51,11 @@ export class MessageLog {
   private writing: Promise<void> = Promise.resolve();
   private readonly shares: LogShares;
   private readonly retentionDays: number;
+  private readonly pruneBatch: number;
   private readonly now: () => number;
-  private prunedAt = 0;
+  private retentionTimer?: NodeJS.Timeout;
+  private pruning: Promise<unknown> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private readonly db: Database,
@@ -60,6 +65,7 @@ export class MessageLog {
     const defaults = loadConfig({});
     this.retentionDays = options.retentionDays ?? defaults.messageLogRetentionDays;
     this.shares = new LogShares(options.share ?? defaults.messageLogShare);
+    this.pruneBatch = options.pruneBatch ?? 1_000;
     this.now = options.now ?? Date.now;
   }
 
@@ -84,13 +90,6 @@ export class MessageLog {
     this.timer = undefined;
     const batch = this.pending;
     this.pending = [];
-    // Apart from the writes, which it must not hold up: an old backlog takes the hourly turns it needs.
-    if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
-      this.prunedAt = Date.now();
-      void this.prune(new Date(Date.now() - this.retentionDays * 86_400_000)).catch((error: Error) =>
-        this.log.warn({ err: error.message }, 'message log: old entries not deleted'),
-      );
-    }
     if (batch.length > 0) {
       this.writing = this.writing.then(() =>
         this.db
@@ -113,21 +112,51 @@ export class MessageLog {
   }
 
   /**
-   * Deletes the entries logged before `before` (at most 100,000 a call), oldest first, a batch at a time; how many. Entries are numbered as
-   * they are written, so the oldest have the lowest IDs, and a scan in ID order finds them without an index on time.
+   * Deletes what is past the retention now and then, on a timer of its own: never on a message's way. A process that
+   * was down catches up in its first minute.
+   */
+  startRetention(): void {
+    const run = () => {
+      this.pruning = this.prune(new Date(Date.now() - this.retentionDays * DAY_MS))
+        .catch((error: Error) => this.log.warn({ err: error.message }, 'message log: old entries not deleted'))
+        .then(() => {
+          if (!this.closed) this.retentionTimer = setTimeout(run, PRUNE_EVERY_MS).unref();
+        });
+    };
+    // At random, so that a gateway's copies and its workers, started together, do not all delete at once.
+    this.retentionTimer = setTimeout(run, Math.random() * FIRST_PRUNE_WITHIN_MS).unref();
+  }
+
+  /**
+   * Deletes every entry logged before `before`, oldest first, until none is left; how many. A statement deletes a batch
+   * and the next waits as long as it took, so the switch's writes (SQLite has one write lock) get at least half the
+   * time however large the backlog. Entries are numbered as they are written, so the oldest have the lowest IDs, and a
+   * scan in ID order finds them without an index on time.
    */
   async prune(before: Date): Promise<number> {
     let deleted = 0;
-    for (let round = 0; round < PRUNE_ROUNDS; round++) {
+    while (!this.closed) {
+      const started = Date.now();
       const ids = await this.db.read((manager) =>
-        manager.find(MessageRecord, { select: { id: true }, where: { createdDate: LessThan(before) }, order: { id: 'ASC' }, take: PRUNE_BATCH }),
+        manager.find(MessageRecord, { select: { id: true }, where: { createdDate: LessThan(before) }, order: { id: 'ASC' }, take: this.pruneBatch }),
       );
-      if (ids.length === 0) return deleted;
-      await this.db.transaction((manager) => manager.delete(MessageRecord, { id: In(ids.map((row) => row.id)) }));
-      deleted += ids.length;
-      if (ids.length < PRUNE_BATCH) return deleted;
+      if (ids.length === 0) break;
+      // By range, not by a list of IDs: one short statement, and exactly the rows just found.
+      const range = Between(ids[0].id, ids[ids.length - 1].id);
+      const result = await this.db.transaction((manager) => manager.delete(MessageRecord, { id: range, createdDate: LessThan(before) }));
+      deleted += result.affected ?? ids.length;
+      if (ids.length < this.pruneBatch) break;
+      await new Promise((resolve) => setTimeout(resolve, Date.now() - started));
     }
     return deleted;
+  }
+
+  /** Stops the retention (after the statement it is in) and writes what is pending. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retentionTimer);
+    await this.pruning;
+    await this.flush();
   }
 }
 
