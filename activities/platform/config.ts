@@ -37,6 +37,8 @@ export interface HubConfig {
   messageLog: boolean;
   /** MESSAGE_LOG_RETENTION_DAYS: how long the message log keeps an entry (30 days by default). */
   messageLogRetentionDays: number;
+  /** MESSAGE_LOG_PER_MINUTE and MESSAGE_LOG_REFUSED_PER_MINUTE: what one participant can make the message log keep. */
+  messageLogShare: MessageLogShare;
   transactionRequests: TransactionRequestPolicy;
   authService: AuthServiceConfig;
   /** The gateway's bound on the lookups it runs itself (/participants, /parties). */
@@ -157,6 +159,15 @@ export interface TransactionRequestPolicy {
 export interface ShareLimits {
   perSecond: number;
   burst: number;
+}
+
+/**
+ * How many entries one participant may add to the message log a minute, in one process (the messages it sends, and
+ * apart those delivered to it), and how many of those may be messages the switch refused.
+ */
+export interface MessageLogShare {
+  perMinute: number;
+  refusedPerMinute: number;
 }
 
 /** How many lookups a gateway runs at once, and how many more wait their turn before it answers 503 (2005). */
@@ -347,6 +358,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     newParticipantsActive: flag(env, 'NEW_PARTICIPANTS_ACTIVE'),
     messageLog: env.MESSAGE_LOG === undefined || env.MESSAGE_LOG === '' || flag(env, 'MESSAGE_LOG'),
     messageLogRetentionDays: integer(env, 'MESSAGE_LOG_RETENTION_DAYS', 30),
+    messageLogShare: {
+      perMinute: atLeastOne(env, 'MESSAGE_LOG_PER_MINUTE', 60_000),
+      refusedPerMinute: integer(env, 'MESSAGE_LOG_REFUSED_PER_MINUTE', 600),
+    },
     transactionRequests: {
       retentionDays: integer(env, 'TRANSACTION_REQUEST_RETENTION_DAYS', 30),
       idleSeconds: integer(env, 'TRANSACTION_REQUEST_IDLE_SECONDS', 600),

@@ -107,6 +107,32 @@ test.serial("the operator finds the payment by its ID and reads its trace: every
   t.is(await page.locator('li.message').count(), 4);
 });
 
+test.serial('a trace longer than a page shows its first hundred messages, and the rest when the operator asks for more', async (t) => {
+  const transferId = crypto.randomUUID();
+  const at = Date.now();
+  for (let i = 0; i < 130; i++) {
+    const target = `/transfers/${transferId}`;
+    hub.hub.messageLog!.record({
+      direction: 'in',
+      conversation: target.slice(1),
+      method: 'PUT',
+      target,
+      headers: {},
+      status: 400,
+      at: new Date(at + i),
+      durationMs: 1,
+    });
+  }
+  await hub.hub.messageLog!.flush();
+  await page.goto(consoleAt(`#/transfers/${transferId}`));
+  await page.getByRole('heading', { name: 'Messages (100, more follow)' }).waitFor();
+  t.is(await page.locator('li.message').count(), 100);
+  await page.getByRole('button', { name: 'More messages' }).click();
+  await page.getByRole('heading', { name: 'Messages (130)' }).waitFor();
+  t.is(await page.locator('li.message').count(), 130);
+  t.is(await page.getByRole('button', { name: 'More messages' }).count(), 0, 'nothing more to read');
+});
+
 test.serial(
   'the operator switches a participant inactive, and its next transfer is refused; a lower Net Debit Cap turns its bar red and raises an alarm',
   async (t) => {
