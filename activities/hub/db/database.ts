@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityManager } from 'typeorm';
+import { isDeadlock } from './databaseErrors';
 import { entities } from './entities';
 import { Ledger1795000000000 } from './migrations/1795000000000-Ledger';
 import { Switch1795000000100 } from './migrations/1795000000100-Switch';
@@ -108,11 +109,6 @@ export class Database {
 }
 
 const DEADLOCK_ATTEMPTS = 5;
-
-const isDeadlock = (error: unknown) => {
-  const { code, driverError } = error as { code?: string; driverError?: { code?: string } };
-  return code === 'ER_LOCK_DEADLOCK' || driverError?.code === 'ER_LOCK_DEADLOCK';
-};
 
 function dataSourceFor(databaseUrl: string): DataSource {
   if (databaseUrl.startsWith('mysql://')) {
