@@ -5,7 +5,7 @@ import { JournalEntry, LedgerTransfer, ParticipantAccount, ParticipantLimit, Set
 import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import { NET_DEBIT_CAP } from './limits';
-import { alarmCrossed, exposure, paymentRefusal, withdrawalRefusal } from './rules';
+import { alarmCrossed, exposure, movementRule, paymentRefusal, withdrawalRefusal, type MovementRule } from './rules';
 import { thresholdBreachNotice } from '../notifications/notices';
 import { notifyIn } from '../notifications/notifications';
 import { openWindowIdIn } from '../settlement/openWindow';
@@ -183,8 +183,8 @@ export class Ledger {
       const companions = new Map<number, number>();
       for (const movement of movements) {
         const [debit, credit] = [byId.get(movement.debitAccountId), byId.get(movement.creditAccountId)];
-        const rule = debit && credit && ruleOf(debit, credit);
-        if (!rule || companions.has(debit.id)) continue;
+        const rule = debit && credit && ruleOf(movement, debit, credit);
+        if (!rule || rule === 'none' || companions.has(debit.id)) continue;
         const companion = await manager.findOneBy(ParticipantAccount, {
           participantId: debit.participantId,
           currency: debit.currency,
@@ -220,15 +220,12 @@ export class Ledger {
 }
 
 /**
- * The money rule a movement answers to, by the accounts it moves between: a payment from one participant's POSITION
- * to another's (a transfer, a bulk's item) is checked against the payer's cover and Net Debit Cap, a withdrawal from
- * a SETTLEMENT account to the hub's reconciliation account (funds out) against what the deposit still covers. Funds
- * in and the hub's own movements answer to none.
+ * The money rule a movement answers to, by its kind and the types of the accounts it moves between (rules.ts's
+ * MOVEMENT_TYPES): a payment is checked against the payer's cover and Net Debit Cap, a withdrawal against what the
+ * deposit still covers; undefined for a movement the hub does not make, which is refused.
  */
-function ruleOf(debit: ParticipantAccount, credit: ParticipantAccount): 'payment' | 'withdrawal' | undefined {
-  if (debit.ledgerAccountType === 'POSITION' && credit.ledgerAccountType === 'POSITION') return 'payment';
-  if (debit.ledgerAccountType === 'SETTLEMENT' && credit.ledgerAccountType === 'HUB_RECONCILIATION') return 'withdrawal';
-  return undefined;
+function ruleOf(movement: Movement, debit: ParticipantAccount, credit: ParticipantAccount): MovementRule | undefined {
+  return movementRule(movement.kind, debit.ledgerAccountType, credit.ledgerAccountType);
 }
 
 /** The account a rule reads beside the debit account, of the same participant and currency. */
@@ -246,9 +243,15 @@ async function refusalOf(
   companions: ReadonlyMap<number, number>,
   caps: Map<number, ParticipantLimit | null>,
 ): Promise<HubError | undefined> {
-  const debit = accounts.get(movement.debitAccountId)!;
-  const rule = ruleOf(debit, accounts.get(movement.creditAccountId)!);
-  if (!rule) return undefined;
+  const [debit, credit] = [accounts.get(movement.debitAccountId)!, accounts.get(movement.creditAccountId)!];
+  const rule = ruleOf(movement, debit, credit);
+  if (!rule) {
+    return new HubError(
+      'internalServerError',
+      `the hub makes no ${movement.kind} movement from a ${debit.ledgerAccountType} account to a ${credit.ledgerAccountType} account`,
+    );
+  }
+  if (rule === 'none') return undefined;
   const companion = accounts.get(companions.get(debit.id)!)!;
   let refusal;
   if (rule === 'withdrawal') {
