@@ -12,3 +12,8 @@ export function deferredNetModelBody(name: string, currency: string) {
     autoPositionReset: true,
   };
 }
+
+/** An immediate gross settlement model as an operator creates it: each payment settled between settlement accounts as it commits. */
+export function immediateGrossModelBody(name: string, currency: string) {
+  return { ...deferredNetModelBody(name, currency), settlementGranularity: 'GROSS', settlementInterchange: 'BILATERAL', settlementDelay: 'IMMEDIATE' };
+}

@@ -24,6 +24,17 @@ export async function deferredNetModel(admin: AdminCall, currency: string): Prom
 }
 
 /**
+ * The model `body` describes, created if missing, then made active or inactive: how an operator moves a currency from
+ * one settlement model to another (the model it leaves inactive, the one it goes to active).
+ */
+export async function modelActive(admin: AdminCall, body: { name: string }, isActive: boolean): Promise<void> {
+  const created = await admin('POST', '/settlementModels', body);
+  if (created.status !== 201 && !/already exists/.test(JSON.stringify(created.body)))
+    throw new Error(`POST /settlementModels answered ${JSON.stringify(created.body)}`);
+  await expect(admin('PUT', `/settlementModels/${body.name}`, { isActive }), `PUT /settlementModels/${body.name}`);
+}
+
+/**
  * An operator's settlement of the day, over Mojaloop's settlement API: close the open window, settle it under the
  * model, and move every account through RECORDED, RESERVED, COMMITTED and SETTLED. `say` tells each step, and
  * `afterStep` runs after each (a fault injected between two); the answer is the settlement as it ended.

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
+import { immediateGrossModelBody } from '../helpers/adminBodies';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { bulkItem, bulkTransferBody, ilpPair, transferBody } from '../helpers/fspiopBodies';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
@@ -14,17 +15,7 @@ const CURRENCY = 'NAD';
 
 useSwitch(test, async (started) => {
   hub = started;
-  const created = await hub.admin.call('POST', '/settlementModels', {
-    name: 'IMMEDIATEGROSSNAD',
-    settlementGranularity: 'GROSS',
-    settlementInterchange: 'BILATERAL',
-    settlementDelay: 'IMMEDIATE',
-    currency: CURRENCY,
-    requireLiquidityCheck: true,
-    ledgerAccountType: 'POSITION',
-    settlementAccountType: 'SETTLEMENT',
-    autoPositionReset: true,
-  });
+  const created = await hub.admin.call('POST', '/settlementModels', immediateGrossModelBody('IMMEDIATEGROSSNAD', CURRENCY));
   if (created.status !== 201 && !/already exists/.test(JSON.stringify(created.body))) throw new Error(JSON.stringify(created.body));
 });
 

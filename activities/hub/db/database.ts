@@ -17,6 +17,7 @@ import { ReservationExpiry1795000000800 } from './migrations/1795000000800-Reser
 import { Settlement1795000000900 } from './migrations/1795000000900-Settlement';
 import { Notifications1795000001000 } from './migrations/1795000001000-Notifications';
 import { MessageLog1795000001100 } from './migrations/1795000001100-MessageLog';
+import { PaymentSettlement1795000001200 } from './migrations/1795000001200-PaymentSettlement';
 import { FundsOutExpiry1795000001250 } from './migrations/1795000001250-FundsOutExpiry';
 import { NotificationAttempts1795000001400 } from './migrations/1795000001400-NotificationAttempts';
 import { seedHub } from './seed';
@@ -34,6 +35,7 @@ export const migrations = [
   Settlement1795000000900,
   Notifications1795000001000,
   MessageLog1795000001100,
+  PaymentSettlement1795000001200,
   FundsOutExpiry1795000001250,
   NotificationAttempts1795000001400,
 ];

@@ -123,6 +123,11 @@ export class LedgerTransfer {
   @Column({ ...timestamp, nullable: true }) expiresAt!: Date | null;
   /** The settlement window a committed transfer belongs to: the one open when the ledger committed it. */
   @Index('IDX_ledger_transfer_window') @Column({ type: 'int', nullable: true }) settlementWindowId!: number | null;
+  /**
+   * A committed payment's settlement model as it committed, null where none settled its currency: a gross one settled
+   * it in that commit's own step; under any other its window's net settlement takes it (models.ts's windowModelFor).
+   */
+  @Column({ type: 'int', nullable: true }) settlementModelId!: number | null;
 }
 
 /**

@@ -5,11 +5,11 @@ import { JournalEntry, LedgerTransfer, ParticipantAccount, ParticipantLimit, Set
 import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import { NET_DEBIT_CAP } from './limits';
-import { alarmCrossed, exposure, paymentRefusal, withdrawalRefusal } from './rules';
+import { alarmCrossed, exposure, isCommitMovement, movementRule, paymentRefusal, withdrawalRefusal, type MovementRule } from './rules';
 import { thresholdBreachNotice } from '../notifications/notices';
 import { notifyIn } from '../notifications/notifications';
 import { openWindowIdIn } from '../settlement/openWindow';
-import { grossModelFor } from '../settlement/models';
+import { positionModelFor, settledAtCommit } from '../settlement/models';
 
 /**
  * A movement of `amount` from the credit account to the debit account: the debit account's value rises,
@@ -120,9 +120,9 @@ export class Ledger {
         resolutions.map((r) => r.transferId),
       ),
     );
-    const gross = await this.grossSettlementsOf([...found.values()]);
+    const settlements = await this.settlementsOf([...found.values()]);
     return this.db.transaction(async (manager) => {
-      const resolved = await resolveIn(manager, [...found.values()], resolutions, gross);
+      const resolved = await resolveIn(manager, [...found.values()], resolutions, settlements);
       await alongside?.(manager, resolved);
       return resolved;
     });
@@ -131,41 +131,32 @@ export class Ledger {
   /** Reserve and commit in one transaction, for movements with nothing to wait for (funds in). */
   async post(movement: Movement): Promise<LedgerTransfer> {
     const companions = await this.companionsOf([movement]);
+    const settlements = await this.settlementsOf([movement]);
     return this.db.transaction(async (manager) => {
       const [reservation] = await reserveIn(manager, [movement], companions, this.hubName);
       if ('refused' in reservation) throw reservation.refused;
       if (reservation.reserved.state !== 'RESERVED') return reservation.reserved;
-      return (await resolveIn(manager, [reservation.reserved], [{ transferId: movement.transferId, outcome: 'COMMITTED' }]))[0];
+      return (await resolveIn(manager, [reservation.reserved], [{ transferId: movement.transferId, outcome: 'COMMITTED' }], settlements))[0];
     });
   }
 
   /**
-   * How each payment among `found` is settled as it commits, where its currency's model is gross (grossModelFor):
-   * its payer's and payee's settlement accounts, read before the step's transaction as companionsOf reads.
+   * How each payment among `found` (those still to commit) is settled as it commits, by its currency's settlement
+   * model now (positionModelFor): read before the step's transaction as companionsOf reads, and recorded on the
+   * payment in that transaction, so the record is what the step did, whatever an operator changes afterwards.
    */
-  private grossSettlementsOf(found: LedgerTransfer[]): Promise<Map<string, GrossSettlement>> {
-    const payments = found.filter((transfer) => transfer.kind === PAYMENT_KIND && transfer.state === 'RESERVED');
-    if (payments.length === 0) return Promise.resolve(new Map());
+  private settlementsOf(found: Array<Movement | LedgerTransfer>): Promise<Map<string, PaymentSettlement>> {
+    const payments = found.filter((transfer) => transfer.kind === PAYMENT_KIND && (!('state' in transfer) || transfer.state === 'RESERVED'));
+    if (payments.length === 0) return Promise.resolve(new Map<string, PaymentSettlement>());
     return this.db.read(async (manager) => {
       const models = await manager.findBy(SettlementModel, { isActive: true });
-      const settled = new Map<string, GrossSettlement>();
-      const positions = new Map<number, ParticipantAccount | null>();
-      const settlementAccount = async (positionId: number, type: string) => {
-        if (!positions.has(positionId)) positions.set(positionId, await manager.findOneBy(ParticipantAccount, { id: positionId }));
-        const position = positions.get(positionId);
-        const account =
-          position &&
-          (await manager.findOneBy(ParticipantAccount, { participantId: position.participantId, currency: position.currency, ledgerAccountType: type }));
-        if (!account) throw new Error(`position account ${positionId} has no ${type} account beside it, which gross settlement moves`);
-        return account.id;
-      };
+      const accounts = new AccountsRead(manager);
+      const settled = new Map<string, PaymentSettlement>();
       for (const payment of payments) {
-        const model = grossModelFor(models, payment.currency);
-        if (!model) continue;
+        const model = positionModelFor(models, payment.currency);
         settled.set(payment.transferId, {
-          payerSettlement: await settlementAccount(payment.debitAccountId, model.settlementAccountType),
-          payeeSettlement: await settlementAccount(payment.creditAccountId, model.settlementAccountType),
-          resetPositions: model.autoPositionReset,
+          settlementModelId: model?.settlementModelId ?? null,
+          gross: model && settledAtCommit(model) ? await grossSettlementOf(accounts, payment, model) : undefined,
         });
       }
       return settled;
@@ -183,8 +174,8 @@ export class Ledger {
       const companions = new Map<number, number>();
       for (const movement of movements) {
         const [debit, credit] = [byId.get(movement.debitAccountId), byId.get(movement.creditAccountId)];
-        const rule = debit && credit && ruleOf(debit, credit);
-        if (!rule || companions.has(debit.id)) continue;
+        const rule = debit && credit && ruleOf(movement, debit, credit);
+        if (!rule || rule === 'none' || companions.has(debit.id)) continue;
         const companion = await manager.findOneBy(ParticipantAccount, {
           participantId: debit.participantId,
           currency: debit.currency,
@@ -201,9 +192,9 @@ export class Ledger {
     // Read outside the transaction which accounts to lock: no read may precede the lock inside it.
     const found = await this.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId }));
     if (!found) throw new HubError('transferIdNotFound', `No reservation for transfer ${transferId}`);
-    const gross = outcome === 'COMMITTED' ? await this.grossSettlementsOf([found]) : undefined;
+    const settlements = outcome === 'COMMITTED' ? await this.settlementsOf([found]) : undefined;
     return this.db.transaction(async (manager) => {
-      const [resolved] = await resolveIn(manager, [found], [{ transferId, outcome }], gross);
+      const [resolved] = await resolveIn(manager, [found], [{ transferId, outcome }], settlements);
       // Released at or after its expiry, by the step's own clock: thrown, so the transaction leaves the
       // reservation to its owner's abort.
       const { expiresAt, completedDate } = resolved;
@@ -220,15 +211,12 @@ export class Ledger {
 }
 
 /**
- * The money rule a movement answers to, by the accounts it moves between: a payment from one participant's POSITION
- * to another's (a transfer, a bulk's item) is checked against the payer's cover and Net Debit Cap, a withdrawal from
- * a SETTLEMENT account to the hub's reconciliation account (funds out) against what the deposit still covers. Funds
- * in and the hub's own movements answer to none.
+ * The money rule a movement answers to, by its kind and the types of the accounts it moves between (rules.ts's
+ * MOVEMENT_TYPES): a payment is checked against the payer's cover and Net Debit Cap, a withdrawal against what the
+ * deposit still covers; undefined for a movement the hub does not make, which is refused.
  */
-function ruleOf(debit: ParticipantAccount, credit: ParticipantAccount): 'payment' | 'withdrawal' | undefined {
-  if (debit.ledgerAccountType === 'POSITION' && credit.ledgerAccountType === 'POSITION') return 'payment';
-  if (debit.ledgerAccountType === 'SETTLEMENT' && credit.ledgerAccountType === 'HUB_RECONCILIATION') return 'withdrawal';
-  return undefined;
+function ruleOf(movement: Movement, debit: ParticipantAccount, credit: ParticipantAccount): MovementRule | undefined {
+  return movementRule(movement.kind, debit.ledgerAccountType, credit.ledgerAccountType);
 }
 
 /** The account a rule reads beside the debit account, of the same participant and currency. */
@@ -246,9 +234,15 @@ async function refusalOf(
   companions: ReadonlyMap<number, number>,
   caps: Map<number, ParticipantLimit | null>,
 ): Promise<HubError | undefined> {
-  const debit = accounts.get(movement.debitAccountId)!;
-  const rule = ruleOf(debit, accounts.get(movement.creditAccountId)!);
-  if (!rule) return undefined;
+  const [debit, credit] = [accounts.get(movement.debitAccountId)!, accounts.get(movement.creditAccountId)!];
+  const rule = ruleOf(movement, debit, credit);
+  if (!rule) {
+    return new HubError(
+      'internalServerError',
+      `the hub makes no ${movement.kind} movement from a ${debit.ledgerAccountType} account to a ${credit.ledgerAccountType} account`,
+    );
+  }
+  if (rule === 'none') return undefined;
   const companion = accounts.get(companions.get(debit.id)!)!;
   let refusal;
   if (rule === 'withdrawal') {
@@ -323,11 +317,11 @@ async function resolveIn(
   manager: EntityManager,
   found: LedgerTransfer[],
   resolutions: Resolution[],
-  gross: ReadonlyMap<string, GrossSettlement> = new Map(),
+  settlements: ReadonlyMap<string, PaymentSettlement> = new Map(),
 ): Promise<LedgerTransfer[]> {
   const accounts = await lockAccounts(manager, [
     ...found.flatMap((t) => [t.debitAccountId, t.creditAccountId]),
-    ...[...gross.values()].flatMap((settled) => [settled.payerSettlement, settled.payeeSettlement]),
+    ...[...settlements.values()].flatMap(({ gross }) => (gross ? [gross.payerSettlement, gross.payeeSettlement] : [])),
   ]);
   // Re-read under the lock: a concurrent commit or release may have finished meanwhile.
   const current = await transfersById(
@@ -352,8 +346,8 @@ async function resolveIn(
         { accountId: transfer.debitAccountId, posted: amount, reserved: amount.negated() },
         { accountId: transfer.creditAccountId, posted: amount.negated() },
       ]);
-      const settled = gross.get(transferId);
-      if (settled) settleGross(postings, transfer, amount, settled);
+      const gross = settlements.get(transferId)?.gross;
+      if (gross) settleGross(postings, transfer, amount, gross);
     } else {
       postings.add(transferId, 'RELEASE', [{ accountId: transfer.debitAccountId, reserved: amount.negated() }]);
     }
@@ -362,35 +356,117 @@ async function resolveIn(
     moved[outcome].push(transferId);
     resolved.push(done);
   }
-  // Committed payments belong to the settlement window open now; the ledger's other movements to none.
-  const payments = moved.COMMITTED.filter((transferId) => current.get(transferId)!.kind === PAYMENT_KIND);
-  const settlementWindowId = payments.length > 0 ? await openWindowIdIn(manager) : null;
-  const paid = new Set(payments);
-  const groups = [
-    { ids: payments, outcome: 'COMMITTED' as const, settlementWindowId },
-    { ids: moved.COMMITTED.filter((transferId) => !paid.has(transferId)), outcome: 'COMMITTED' as const, settlementWindowId: null },
-    { ids: moved.ABORTED, outcome: 'ABORTED' as const, settlementWindowId: null },
-  ];
-  for (const { ids, outcome, settlementWindowId: window } of groups) {
-    for (const chunk of chunks(ids)) {
-      await manager.update(
-        LedgerTransfer,
-        { transferId: In(chunk), state: 'RESERVED' },
-        { state: outcome, completedDate: postings.now, ...(window === null ? {} : { settlementWindowId: window }) },
-      );
+  const stamps = await stampsOf(
+    manager,
+    moved.COMMITTED.map((transferId) => current.get(transferId)!),
+    settlements,
+  );
+  for (const [outcome, ids] of Object.entries(moved) as Array<[Outcome, string[]]>) {
+    // One UPDATE per stamp (payments share one per model), none per movement.
+    const groups = new Map<Stamp | undefined, string[]>();
+    for (const transferId of ids) {
+      const stamp = stamps.get(transferId);
+      if (!groups.has(stamp)) groups.set(stamp, []);
+      groups.get(stamp)!.push(transferId);
+    }
+    for (const [stamp, stamped] of groups) {
+      for (const chunk of chunks(stamped)) {
+        await manager.update(LedgerTransfer, { transferId: In(chunk), state: 'RESERVED' }, { state: outcome, completedDate: postings.now, ...stamp });
+      }
     }
   }
-  for (const transfer of resolved) if (paid.has(transfer.transferId)) transfer.settlementWindowId = settlementWindowId;
+  for (const transfer of resolved) Object.assign(transfer, stamps.get(transfer.transferId));
   await postings.write(manager);
   return resolved;
 }
 
-/** How a payment is settled as it commits under a gross model (Ledger.grossSettlementsOf). */
+/** What a committed payment is marked with as it commits. */
+type Stamp = Pick<LedgerTransfer, 'settlementWindowId' | 'settlementModelId'>;
+
+/**
+ * Each committed payment's stamp, one object per model: the settlement window open now, which it belongs to, and the
+ * settlement model that settled it in this step (gross) or leaves it to its window's net settlement, null where no
+ * model settles its currency. The ledger's other movements carry none.
+ */
+async function stampsOf(manager: EntityManager, committed: LedgerTransfer[], settlements: ReadonlyMap<string, PaymentSettlement>): Promise<Map<string, Stamp>> {
+  const payments = committed.filter((transfer) => transfer.kind === PAYMENT_KIND);
+  if (payments.length === 0) return new Map();
+  const settlementWindowId = await openWindowIdIn(manager);
+  const byModel = new Map<number | null, Stamp>();
+  const stamps = new Map<string, Stamp>();
+  for (const { transferId } of payments) {
+    const settlementModelId = settlements.get(transferId)?.settlementModelId ?? null;
+    if (!byModel.has(settlementModelId)) byModel.set(settlementModelId, { settlementWindowId, settlementModelId });
+    stamps.set(transferId, byModel.get(settlementModelId)!);
+  }
+  return stamps;
+}
+
+/** How a payment is settled as it commits (Ledger.settlementsOf). */
+interface PaymentSettlement {
+  /** Its currency's settlement model as it commits, recorded on it; null where no model settles the currency. */
+  settlementModelId: number | null;
+  /** Where that model is gross: the accounts that settle it in the commit's own step. */
+  gross?: GrossSettlement;
+}
+
+/** The accounts a gross model settles a payment between as it commits (grossSettlementOf). */
 interface GrossSettlement {
   payerSettlement: number;
   payeeSettlement: number;
   /** The model's autoPositionReset: the payment is taken out of both positions again. */
   resetPositions: boolean;
+}
+
+/**
+ * The accounts a gross model settles a payment between as it commits: the payer's and the payee's accounts of the
+ * model's settlement account type. Both movements must be the hub's (rules.ts's MOVEMENT_TYPES): a model that names
+ * another account type stops the commit with an error, retried until an operator corrects the model, rather than
+ * moving money a way the hub does not know.
+ */
+async function grossSettlementOf(
+  accounts: AccountsRead,
+  payment: Pick<LedgerTransfer, 'transferId' | 'kind' | 'debitAccountId' | 'creditAccountId'>,
+  model: SettlementModel,
+): Promise<GrossSettlement | undefined> {
+  const [payerPosition, payeePosition] = [await accounts.byId(payment.debitAccountId), await accounts.byId(payment.creditAccountId)];
+  // A payment the hub does not make is refused as it is reserved (refusalOf): nothing of it is settled.
+  if (!movementRule(payment.kind, payerPosition.ledgerAccountType, payeePosition.ledgerAccountType)) return undefined;
+  const [payer, payee] = [await accounts.beside(payerPosition, model.settlementAccountType), await accounts.beside(payeePosition, model.settlementAccountType)];
+  const known =
+    isCommitMovement('GROSS_SETTLEMENT', PAYMENT_KIND, payer.ledgerAccountType, payee.ledgerAccountType) &&
+    (!model.autoPositionReset || isCommitMovement('POSITION_RESET', PAYMENT_KIND, payeePosition.ledgerAccountType, payerPosition.ledgerAccountType));
+  if (!known) {
+    throw new Error(
+      `settlement model ${model.name} would settle payment ${payment.transferId} between ${model.settlementAccountType} accounts, which the hub does not do`,
+    );
+  }
+  return { payerSettlement: payer.id, payeeSettlement: payee.id, resetPositions: model.autoPositionReset };
+}
+
+/** Accounts read once per step: by ID, and the account of a type beside one (its participant's, in its currency). */
+class AccountsRead {
+  private readonly read = new Map<string, Promise<ParticipantAccount | null>>();
+
+  constructor(private readonly manager: EntityManager) {}
+
+  async byId(id: number): Promise<ParticipantAccount> {
+    const account = await this.once(`${id}`, { id });
+    if (!account) throw new Error(`no ledger account ${id}`);
+    return account;
+  }
+
+  async beside(account: ParticipantAccount, ledgerAccountType: string): Promise<ParticipantAccount> {
+    const { participantId, currency } = account;
+    const found = await this.once(`${participantId}/${currency}/${ledgerAccountType}`, { participantId, currency, ledgerAccountType });
+    if (!found) throw new Error(`account ${account.id} has no ${ledgerAccountType} account beside it, which gross settlement moves`);
+    return found;
+  }
+
+  private once(key: string, where: Partial<ParticipantAccount>): Promise<ParticipantAccount | null> {
+    if (!this.read.has(key)) this.read.set(key, this.manager.findOneBy(ParticipantAccount, where));
+    return this.read.get(key)!;
+  }
 }
 
 /**

@@ -65,6 +65,58 @@ export function withdrawalRefusal(rule: { position: Balance; settlement: Balance
   return undefined;
 }
 
+/** The money rule a movement answers to as it is reserved: a payer's (paymentRefusal), a withdrawal's, or none. */
+export type MovementRule = 'payment' | 'withdrawal' | 'none';
+
+/**
+ * A movement the hub makes: its kind, the ledger account types it debits and credits, and the rule it answers to.
+ * `inCommitOf` marks those the ledger posts itself as it commits a movement of that kind (a gross payment's
+ * settlement), which no caller may ask for on their own.
+ */
+export interface MovementType {
+  kind: string;
+  debit: string;
+  credit: string;
+  rule: MovementRule;
+  inCommitOf?: string;
+}
+
+/**
+ * Every movement the hub makes, and no other: the ledger refuses one whose kind and accounts are not here, so money
+ * can only move the ways these rows name, each checked by its rule. Funds in, an initial position and a settlement's
+ * resets are the operator's and the settlement's own authority, checked by no balance.
+ */
+export const MOVEMENT_TYPES: readonly MovementType[] = [
+  // A transfer or a bulk's item: the payer's position to the payee's, within the payer's cover and Net Debit Cap.
+  { kind: 'TRANSFER', debit: 'POSITION', credit: 'POSITION', rule: 'payment' },
+  // Funds in lower the DFSP's settlement account against the hub's reconciliation account; funds out raise it.
+  { kind: 'FUNDS_IN', debit: 'HUB_RECONCILIATION', credit: 'SETTLEMENT', rule: 'none' },
+  { kind: 'FUNDS_OUT', debit: 'SETTLEMENT', credit: 'HUB_RECONCILIATION', rule: 'withdrawal' },
+  // An opening position above zero (owed) or below it (in credit), against the hub's multilateral account.
+  { kind: 'INITIAL_POSITION', debit: 'POSITION', credit: 'HUB_MULTILATERAL_SETTLEMENT', rule: 'none' },
+  { kind: 'INITIAL_POSITION', debit: 'HUB_MULTILATERAL_SETTLEMENT', credit: 'POSITION', rule: 'none' },
+  // A net settlement's reset of a net payer's position (it falls), and of a net receiver's (it rises).
+  { kind: 'SETTLEMENT_NET', debit: 'HUB_MULTILATERAL_SETTLEMENT', credit: 'POSITION', rule: 'none' },
+  { kind: 'SETTLEMENT_NET', debit: 'POSITION', credit: 'HUB_MULTILATERAL_SETTLEMENT', rule: 'none' },
+  // A gross payment settled as it commits: the payer's settlement account to the payee's, and the payment back out
+  // of both positions (autoPositionReset: the payee's position is debited, the payer's credited).
+  { kind: 'GROSS_SETTLEMENT', debit: 'SETTLEMENT', credit: 'SETTLEMENT', rule: 'none', inCommitOf: 'TRANSFER' },
+  { kind: 'POSITION_RESET', debit: 'POSITION', credit: 'POSITION', rule: 'none', inCommitOf: 'TRANSFER' },
+];
+
+/**
+ * The rule a movement a caller asks for answers to, or undefined when the hub makes no such movement (the ledger
+ * refuses it).
+ */
+export function movementRule(kind: string, debit: string, credit: string): MovementRule | undefined {
+  return MOVEMENT_TYPES.find((type) => type.kind === kind && type.debit === debit && type.credit === credit && !type.inCommitOf)?.rule;
+}
+
+/** Whether the ledger posts this movement as it commits a movement of kind `of` (a gross payment's settlement). */
+export function isCommitMovement(kind: string, of: string, debit: string, credit: string): boolean {
+  return MOVEMENT_TYPES.some((type) => type.kind === kind && type.debit === debit && type.credit === credit && type.inCommitOf === of);
+}
+
 /** A committed payment between two POSITION accounts, as a settlement counts it. */
 export interface Payment {
   debitAccountId: number;

@@ -19,8 +19,8 @@ import { abortProblem, accountChange, settlementStateAfter } from './settlementS
 import { reportedValue } from '../ledger/limits';
 import { positionChangeNotice } from '../notifications/notices';
 import { notifyIn } from '../notifications/notifications';
-import { netModelFor } from './models';
-import { windowView, type WindowView } from './windows';
+import { unsettledUnder, windowModelFor } from './models';
+import { modelsUnder, paymentModels, windowView, type WindowView } from './windows';
 
 export interface SettlementRequest {
   settlementModel: string;
@@ -85,6 +85,12 @@ export interface ReportLine {
   state: SettlementState;
 }
 
+/** A content row a settlement takes, and the models its payments still to settle committed under (null: none). */
+interface ContentSettled {
+  row: SettlementWindowContent;
+  under: Array<number | null>;
+}
+
 /** The ledger movement that resets a position by its net settlement amount, against the hub's multilateral account. */
 const movementIdOf = (settlementId: number, accountId: number) => `settlement-${settlementId}-${accountId}`;
 const SETTLEMENT_KIND = 'SETTLEMENT_NET';
@@ -109,27 +115,22 @@ export class Settlements {
   ) {}
 
   /**
-   * Creates a settlement of the windows' content that the model settles. Refused (3100) for an unknown or inactive
-   * model, a gross or immediate one, or a window that is not closed (or aborted, or pending another currency's
-   * settlement) with content for the model still unsettled. The windows and their content turn PENDING_SETTLEMENT.
+   * Creates a settlement of the windows' content that the model settles (windowModelFor: the currency's net model, or
+   * the one its payments committed under where the currency has moved to gross or to none since; an inactive model
+   * settles only that). Refused (3100) for an unknown model, a gross or immediate one, or a window that is not closed
+   * (or aborted, or pending another currency's settlement) with content for the model still unsettled. The windows and
+   * their content turn PENDING_SETTLEMENT.
    */
   async create(request: SettlementRequest): Promise<SettlementView> {
     const settlementId = await this.db.transaction(async (manager) => {
-      const model = await manager.findOneBy(SettlementModel, { name: request.settlementModel, isActive: true });
+      const model = await manager.findOneBy(SettlementModel, { name: request.settlementModel });
       if (!model) throw new HubError('validationError', `Settlement model not found: ${request.settlementModel}`);
       if (model.settlementGranularity === 'GROSS' || model.settlementDelay === 'IMMEDIATE') {
         throw new HubError('validationError', 'Settlement can not be created for GROSS or IMMEDIATE models');
       }
       const windowIds = [...new Set(request.settlementWindows.map((window) => window.id))];
-      const models = await manager.findBy(SettlementModel, { isActive: true });
-      const content = (
-        await manager.findBy(SettlementWindowContent, {
-          settlementWindowId: In(windowIds),
-          ledgerAccountType: model.ledgerAccountType,
-          state: In(['CLOSED', 'ABORTED']),
-          settlementId: IsNull(),
-        })
-      ).filter((row) => netModelFor(models, row.currency)?.settlementModelId === model.settlementModelId);
+      const settled = await this.contentSettledBy(manager, model, windowIds);
+      const content = settled.map(({ row }) => row);
       const windows = await manager.findBy(SettlementWindow, { settlementWindowId: In(windowIds) });
       const applicable = new Set(
         windows
@@ -167,7 +168,7 @@ export class Settlements {
         { settlementWindowId: In(windowIds), state: In(['CLOSED', 'ABORTED']) },
         { state: 'PENDING_SETTLEMENT', reason: request.reason, changedDate: now },
       );
-      const nets = await this.netPositions(manager, windowIds, currencies);
+      const nets = await this.netPositions(manager, settled);
       const accounts = nets.size ? await manager.findBy(ParticipantAccount, { id: In([...nets.keys()]) }) : [];
       if (accounts.length > 0) {
         await manager.insert(
@@ -192,21 +193,56 @@ export class Settlements {
     return { ...(await this.get(settlementId)), settlementModel: request.settlementModel };
   }
 
-  /** The windows' committed payments in the currencies, added up per position account a page at a time. */
-  private async netPositions(manager: EntityManager, windowIds: number[], currencies: string[]): Promise<Map<number, NetPosition>> {
+  /**
+   * The windows' content still to settle that `model` settles (windowModelFor), each row with the models its payments
+   * committed under that left them unsettled (unsettledUnder).
+   */
+  private async contentSettledBy(manager: EntityManager, model: SettlementModel, windowIds: number[]): Promise<ContentSettled[]> {
+    const models = await manager.find(SettlementModel);
+    const committed = await paymentModels(manager, windowIds);
+    const content = await manager.findBy(SettlementWindowContent, {
+      settlementWindowId: In(windowIds),
+      ledgerAccountType: model.ledgerAccountType,
+      state: In(['CLOSED', 'ABORTED']),
+      settlementId: IsNull(),
+    });
+    return content
+      .map((row) => ({ row, under: modelsUnder(committed, row.settlementWindowId, row.currency) }))
+      .filter(({ row, under }) => windowModelFor(models, row.currency, under)?.settlementModelId === model.settlementModelId)
+      .map(({ row, under }) => ({ row, under: unsettledUnder(models, under) }));
+  }
+
+  /**
+   * The committed payments of each content row's window and currency that no model settled yet (those committed under
+   * `under`: a gross model settled its own as they committed), added up per position account a page at a time.
+   */
+  private async netPositions(manager: EntityManager, settled: ContentSettled[]): Promise<Map<number, NetPosition>> {
     const nets = new Map<number, NetPosition>();
-    let after = '';
-    for (;;) {
-      const page = await manager.find(LedgerTransfer, {
-        where: { settlementWindowId: In(windowIds), kind: PAYMENT_KIND, state: 'COMMITTED', currency: In(currencies), transferId: MoreThan(after) },
-        select: { transferId: true, debitAccountId: true, creditAccountId: true, amount: true },
-        order: { transferId: 'ASC' },
-        take: PAYMENT_PAGE,
-      });
-      addToNetPositions(page, nets);
-      if (page.length < PAYMENT_PAGE) return nets;
-      after = page.at(-1)!.transferId;
+    for (const { row, under } of settled) {
+      const { settlementWindowId, currency } = row;
+      const ids = under.filter((id) => id !== null);
+      const models = [...(under.includes(null) ? [IsNull()] : []), ...(ids.length > 0 ? [In(ids)] : [])];
+      let after = '';
+      while (models.length > 0) {
+        const page = await manager.find(LedgerTransfer, {
+          where: models.map((settlementModelId) => ({
+            settlementWindowId,
+            currency,
+            kind: PAYMENT_KIND,
+            state: 'COMMITTED' as const,
+            settlementModelId,
+            transferId: MoreThan(after),
+          })),
+          select: { transferId: true, debitAccountId: true, creditAccountId: true, amount: true },
+          order: { transferId: 'ASC' },
+          take: PAYMENT_PAGE,
+        });
+        addToNetPositions(page, nets);
+        if (page.length < PAYMENT_PAGE) break;
+        after = page.at(-1)!.transferId;
+      }
     }
+    return nets;
   }
 
   /** The hub's HUB_MULTILATERAL_SETTLEMENT account in each currency, which every reset moves against. */

@@ -4,7 +4,35 @@ import { SettlementModel } from '../db/entities';
 import { SettlementWindow, SettlementWindowContent, type SettlementWindowState } from '../db/settlementEntities';
 import { HubError } from '../../platform/hubError';
 import { PAYMENT_KIND } from '../ledger/ledger';
-import { netModelFor } from './models';
+import { windowModelFor } from './models';
+
+/** The settlement models a window's committed payments in a currency committed under (null: none), one row each. */
+export interface PaymentModels {
+  settlementWindowId: number;
+  currency: string;
+  settlementModelId: number | null;
+}
+
+/** The settlement models the windows' committed payments committed under, per window and currency. */
+export async function paymentModels(manager: EntityManager, windowIds: number[]): Promise<PaymentModels[]> {
+  if (windowIds.length === 0) return [];
+  const rows: PaymentModels[] = await manager.query(
+    `SELECT settlementWindowId, currency, settlementModelId FROM ledger_transfer
+     WHERE settlementWindowId IN (${windowIds.map(() => '?').join(', ')}) AND kind = ? AND state = 'COMMITTED'
+     GROUP BY settlementWindowId, currency, settlementModelId`,
+    [...windowIds, PAYMENT_KIND],
+  );
+  return rows.map((row) => ({
+    settlementWindowId: Number(row.settlementWindowId),
+    currency: row.currency,
+    settlementModelId: row.settlementModelId === null ? null : Number(row.settlementModelId),
+  }));
+}
+
+/** Of `rows`, the models a window's payments in a currency committed under. */
+export function modelsUnder(rows: PaymentModels[], windowId: number, currency: string): Array<number | null> {
+  return rows.filter((row) => row.settlementWindowId === windowId && row.currency === currency).map((row) => row.settlementModelId);
+}
 
 /** A settlement window as central-settlement answers it: `settlementWindowId` as its code does, `id` as its document does. */
 export interface WindowView {
@@ -82,9 +110,10 @@ export class SettlementWindows {
 
   /**
    * Closes the open window `windowId` and opens the next, in one transaction: its content is one row per currency of
-   * its committed payments that a deferred net model settles. Refused (3100) when there is no such window or it holds
-   * no payment, as central-settlement refuses. Closing it again, once closed, answers what the first close did, even
-   * from an attempt that read it open before another closed it: the step is retried safely.
+   * its committed payments that a deferred net model is to settle (windowModelFor: none settled gross as it
+   * committed). Refused (3100) when there is no such window or it holds no payment, as central-settlement refuses.
+   * Closing it again, once closed, answers what the first close did, even from an attempt that read it open before
+   * another closed it: the step is retried safely.
    */
   async close(windowId: number, reason: string): Promise<ClosedWindow> {
     const done = await this.db.read((manager) => this.closedBy(manager, windowId));
@@ -99,14 +128,12 @@ export class SettlementWindows {
         if (!closed) throw new HubError('validationError', `Window ${windowId} does not exist`);
         return closed;
       }
-      const currencies: Array<{ currency: string }> = await manager.query(
-        `SELECT DISTINCT currency FROM ledger_transfer WHERE settlementWindowId = ? AND kind = ? AND state = 'COMMITTED'`,
-        [windowId, PAYMENT_KIND],
-      );
+      const committed = await paymentModels(manager, [windowId]);
       // Thrown: the transaction is undone and the window stays open.
-      if (currencies.length === 0) throw new HubError('validationError', `Window ${windowId} is empty`);
-      const models = await manager.findBy(SettlementModel, { isActive: true });
-      const settled = currencies.map((row) => row.currency).filter((currency) => netModelFor(models, currency));
+      if (committed.length === 0) throw new HubError('validationError', `Window ${windowId} is empty`);
+      const models = await manager.find(SettlementModel);
+      const currencies = [...new Set(committed.map((row) => row.currency))];
+      const settled = currencies.filter((currency) => windowModelFor(models, currency, modelsUnder(committed, windowId, currency)));
       if (settled.length > 0) {
         await manager.insert(
           SettlementWindowContent,

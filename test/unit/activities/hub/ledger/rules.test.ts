@@ -6,7 +6,10 @@ import {
   alarmCrossed,
   alarmThreshold,
   exposure,
+  isCommitMovement,
   liquidityCover,
+  MOVEMENT_TYPES,
+  movementRule,
   paymentRefusal,
   withdrawalRefusal,
 } from '../../../../../activities/hub/ledger/rules';
@@ -146,4 +149,52 @@ test('a crossing is counted once: rising while above, or falling, is none; risin
   t.false(alarmCrossed('95', '50', '100', '10'), 'falling');
   t.true(alarmCrossed('50', '95', '100', '10'), 'rising past it again');
   t.true(alarmCrossed('-20', '150', '100', '10'), 'from a position in credit to beyond the cap');
+});
+
+// The ledger's table of movements (MOVEMENT_TYPES): the hub moves money only the ways it names, each by its rule.
+const ACCOUNT_TYPES = ['POSITION', 'SETTLEMENT', 'HUB_RECONCILIATION', 'HUB_MULTILATERAL_SETTLEMENT', 'INTERCHANGE_FEE', 'INTERCHANGE_FEE_SETTLEMENT'];
+const DFSP_ACCOUNTS = ['POSITION', 'SETTLEMENT'];
+
+test("each movement a caller asks for answers to its rule: a payment to the payer's cover and cap, funds out to the deposit", (t) => {
+  t.is(movementRule('TRANSFER', 'POSITION', 'POSITION'), 'payment');
+  t.is(movementRule('FUNDS_OUT', 'SETTLEMENT', 'HUB_RECONCILIATION'), 'withdrawal');
+  t.is(movementRule('FUNDS_IN', 'HUB_RECONCILIATION', 'SETTLEMENT'), 'none');
+  for (const [debit, credit] of [
+    ['POSITION', 'HUB_MULTILATERAL_SETTLEMENT'],
+    ['HUB_MULTILATERAL_SETTLEMENT', 'POSITION'],
+  ]) {
+    t.is(movementRule('INITIAL_POSITION', debit, credit), 'none', `an initial position, ${debit} to ${credit}`);
+    t.is(movementRule('SETTLEMENT_NET', debit, credit), 'none', `a net settlement's reset, ${debit} to ${credit}`);
+  }
+});
+
+test('a movement the hub does not make is refused: another pair of accounts for a kind, a reversed one, an unknown kind', (t) => {
+  t.is(movementRule('TRANSFER', 'POSITION', 'SETTLEMENT'), undefined, "a payment into the payee's deposit");
+  t.is(movementRule('TRANSFER', 'SETTLEMENT', 'SETTLEMENT'), undefined);
+  t.is(movementRule('FUNDS_IN', 'SETTLEMENT', 'HUB_RECONCILIATION'), undefined, 'funds in reversed would be a withdrawal unchecked');
+  t.is(movementRule('FUNDS_OUT', 'POSITION', 'HUB_RECONCILIATION'), undefined);
+  t.is(movementRule('INITIAL_POSITION', 'SETTLEMENT', 'HUB_RECONCILIATION'), undefined);
+  t.is(movementRule('REFUND', 'POSITION', 'POSITION'), undefined);
+});
+
+test("a gross payment's settlement is posted only in that payment's commit: no caller may ask for it on its own", (t) => {
+  t.true(isCommitMovement('GROSS_SETTLEMENT', 'TRANSFER', 'SETTLEMENT', 'SETTLEMENT'));
+  t.true(isCommitMovement('POSITION_RESET', 'TRANSFER', 'POSITION', 'POSITION'));
+  t.is(movementRule('GROSS_SETTLEMENT', 'SETTLEMENT', 'SETTLEMENT'), undefined);
+  t.is(movementRule('POSITION_RESET', 'POSITION', 'POSITION'), undefined, 'a payment by another name would answer to no rule');
+  t.false(isCommitMovement('GROSS_SETTLEMENT', 'TRANSFER', 'POSITION', 'POSITION'), 'a gross model naming POSITION as its settlement account');
+  t.false(isCommitMovement('GROSS_SETTLEMENT', 'FUNDS_IN', 'SETTLEMENT', 'SETTLEMENT'));
+});
+
+test('for every kind and pair of accounts, money moves from one DFSP to another only as a payment, and out of a deposit only as a withdrawal', (t) => {
+  const kinds = [...new Set(MOVEMENT_TYPES.map((type) => type.kind)), 'REFUND', 'FEE'];
+  for (const kind of kinds) {
+    for (const debit of ACCOUNT_TYPES) {
+      for (const credit of ACCOUNT_TYPES) {
+        const rule = movementRule(kind, debit, credit);
+        if (DFSP_ACCOUNTS.includes(debit) && DFSP_ACCOUNTS.includes(credit)) t.true(rule === undefined || rule === 'payment', `${kind} ${debit} to ${credit}`);
+        if (debit === 'SETTLEMENT') t.true(rule === undefined || rule === 'withdrawal', `${kind} out of a deposit`);
+      }
+    }
+  }
 });
