@@ -12,7 +12,7 @@ import { switchResources } from './fspiop/switchResources';
 import { gatewayTls, serve } from './http/serve';
 import { startTracing } from '../activities/platform/tracing';
 import { registerSchemeMetrics } from '../activities/hub/metrics/schemeMetrics';
-import { metricsRegistry } from './http/observability';
+import { schemeRegistry } from './http/observability';
 
 /** The gateway process: the FSPIOP switch and the hub admin API, each on its own port (GATEWAY_PROCESSES copies). */
 async function main(): Promise<void> {
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     { name: 'datastore', check: () => services.db.ping() },
     { name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) },
   ];
-  registerSchemeMetrics(metricsRegistry, services.db, services.traces);
+  registerSchemeMetrics(schemeRegistry, services);
   const settlement = { ...services, validator: new SettlementValidator(), temporal: { client: temporal, taskQueue: config.taskQueue } };
   const admin = await serve(
     createAdminApp({ ...services, validator: new AdminValidator() }, log, health, config.adminAccess, settlement, {

@@ -2,8 +2,12 @@ import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentele
 import Router from '@koa/router';
 import client from 'prom-client';
 
+/** This process's own metrics: Node's, and the answer times of the gateways it serves. */
 export const metricsRegistry = new client.Registry();
 client.collectDefaultMetrics({ register: metricsRegistry });
+
+/** The scheme's, read from the database when scraped (registerSchemeMetrics): the same whichever process answers. */
+export const schemeRegistry = new client.Registry();
 
 export const httpRequests = new client.Histogram({
   name: 'hub_http_request_seconds',
@@ -48,7 +52,7 @@ export function observabilityRoutes(health: Health): Router {
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = metricsRegistry.contentType;
-    ctx.body = await metricsRegistry.metrics();
+    ctx.body = (await metricsRegistry.metrics()) + (await schemeRegistry.metrics());
   });
   return router;
 }

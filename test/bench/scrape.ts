@@ -16,6 +16,7 @@ import client from 'prom-client';
 import { openHubServices } from '../../activities/hub/hubServices';
 import { MessageRecord, TransferRecord } from '../../activities/hub/db/entities';
 import { registerSchemeMetrics } from '../../activities/hub/metrics/schemeMetrics';
+import { countDeliveryFailures, countOutcomes } from '../../activities/hub/metrics/schemeCounters';
 import { uniqueName } from '../helpers/database';
 
 const BATCH = 1_000;
@@ -98,9 +99,16 @@ async function main(): Promise<void> {
     const started = Date.now();
     for (let at = 0; at < transfers; at += BATCH) {
       const rows = transferRows(names, at, Math.min(BATCH, transfers - at), { now: started, total: transfers });
+      const messages = rows.map(messageOf);
+      // Counted as the switch counts them when it decides them and logs their messages.
       await services.db.transaction(async (manager) => {
         await manager.insert(TransferRecord, rows);
-        await manager.insert(MessageRecord, rows.map(messageOf));
+        await manager.insert(MessageRecord, messages);
+        await countOutcomes(
+          manager,
+          rows.filter((row) => row.transferState !== 'RESERVED'),
+        );
+        await countDeliveryFailures(manager, messages);
       });
       if ((at / BATCH) % 100 === 99) process.stderr.write(`  ${(at + BATCH).toLocaleString('en')} transfers inserted\n`);
     }
@@ -109,7 +117,7 @@ async function main(): Promise<void> {
     );
 
     const registry = new client.Registry();
-    registerSchemeMetrics(registry, services.db, services.traces);
+    registerSchemeMetrics(registry, services);
     const took: number[] = [];
     for (let i = 0; i < scrapes; i++) {
       const start = performance.now();

@@ -16,6 +16,7 @@ import { ReservationExpiry1795000000800 } from './migrations/1795000000800-Reser
 import { Settlement1795000000900 } from './migrations/1795000000900-Settlement';
 import { Notifications1795000001000 } from './migrations/1795000001000-Notifications';
 import { MessageLog1795000001100 } from './migrations/1795000001100-MessageLog';
+import { SchemeCounters1795000001600 } from './migrations/1795000001600-SchemeCounters';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -31,6 +32,7 @@ export const migrations = [
   Settlement1795000000900,
   Notifications1795000001000,
   MessageLog1795000001100,
+  SchemeCounters1795000001600,
 ];
 
 /**

@@ -3,6 +3,7 @@ import { In, LessThan } from 'typeorm';
 import { traceIdOf, type LoggedMessage } from '../../../api/contracts/messageLog';
 import type { Database } from '../db/database';
 import { MessageRecord } from '../db/entities';
+import { countDeliveryFailures } from '../metrics/schemeCounters';
 
 /** How long a logged message may wait to be written, and how many are written at once at most. */
 const FLUSH_AFTER_MS = 100;
@@ -53,7 +54,10 @@ export class MessageLog {
     if (batch.length > 0) {
       this.writing = this.writing.then(() =>
         this.db
-          .transaction((manager) => manager.insert(MessageRecord, batch))
+          .transaction(async (manager) => {
+            await manager.insert(MessageRecord, batch);
+            await countDeliveryFailures(manager, batch);
+          })
           .then(
             () => undefined,
             (error: Error) => this.log.warn({ err: error.message, messages: batch.length }, 'message log: entries not written'),
