@@ -55,6 +55,13 @@ test("every metric Grafana's dashboard queries is one the hub exports", async (t
   );
 });
 
+test('the switch port publishes no metrics: /metrics there is an unknown URI, /health still answers probes', async (t) => {
+  const metrics = await fetch(`${hub.url}/metrics`);
+  t.is(metrics.status, 404);
+  t.is(((await metrics.json()) as { errorInformation: { errorCode: string } }).errorInformation.errorCode, '3002');
+  t.is((await fetch(`${hub.url}/health`)).status, 200);
+});
+
 test.serial('after a payment the scheme metrics show it: the transfer COMMITTED, the positions moved, the caps, the time it took', async (t) => {
   const payments = new QuotedPayments(hub);
   const payer = await hub.provision({ netDebitCap: 500 });
