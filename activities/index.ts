@@ -22,6 +22,7 @@ import { AuthService } from './hub/auth/authService';
 import { Consents } from './hub/auth/consents';
 import type { Delivery } from './hub/delivery/callbacks';
 import { AccountLookup } from './hub/lookup/accountLookup';
+import { databaseRefusal } from './hub/db/databaseErrors';
 import type { ConsentRegistration } from '../api/contracts/consentRegistration';
 import { Routing } from './hub/delivery/routing';
 import { Correlations } from './hub/thirdparty/correlations';
@@ -39,15 +40,18 @@ export interface HubDelivery extends Omit<Delivery, 'headers' | 'fromHub'> {
 
 /**
  * Business rejections become non-retryable failures carrying their ErrorInformation, so the workflow
- * decides what to tell whom; anything else (database down, network) is left to the retry policy.
+ * decides what to tell whom; so does the database's refusal of what the step writes (a value longer than its
+ * column), which every retry would meet again. Anything else (database down, network) is left to the retry policy.
  */
 function rejecting<A extends unknown[], R>(activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
     try {
       return await activity(...args);
     } catch (error) {
-      if (error instanceof HubError)
-        throw ApplicationFailure.create({ message: error.message, type: HUB_REJECTION, nonRetryable: true, details: [error.errorInformation] });
+      const rejection = error instanceof HubError ? error : databaseRefusal(error);
+      if (rejection) {
+        throw ApplicationFailure.create({ message: rejection.message, type: HUB_REJECTION, nonRetryable: true, details: [rejection.errorInformation] });
+      }
       throw error;
     }
   };
@@ -168,7 +172,7 @@ export function createActivities({ services, directory, sender, transactionReque
         services.settlements.abort(input.settlementId, input.reason, input.externalReference),
       ),
     ),
-    /** The participants' e-mails still to send, and the sending of one (retried by its activity until it goes). */
+    /** The participants' e-mails due, and one try at one (a refusal is counted on the e-mail; a server out of reach is thrown). */
     pendingNotifications: () => services.notifications.pending(),
     sendNotification: (id: number) => services.notifications.send(id),
     /** A settlement as it stands: its state and windows, for its workflow. */

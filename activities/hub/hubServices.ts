@@ -73,7 +73,9 @@ export interface Hub {
 }
 
 export interface HubOptions
-  extends ServicesConfig, Partial<Pick<HubConfig, 'transactionRequests' | 'authService' | 'tls' | 'messageLog' | 'messageLogRetentionDays'>> {
+  extends
+    ServicesConfig,
+    Partial<Pick<HubConfig, 'transactionRequests' | 'authService' | 'tls' | 'messageLog' | 'messageLogRetentionDays' | 'messageLogShare'>> {
   log: Logger;
   /** How long participants and endpoints are cached (tests use 0, so admin changes apply at once). */
   directoryTtlMs?: number;
@@ -87,7 +89,11 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const services = await openHubServices(options);
   const directory = new ParticipantDirectory(services.db, options.directoryTtlMs);
   const signingKeyPath = options.jws?.signingKeyPath;
-  const messageLog = options.messageLog === false ? undefined : new MessageLog(services.db, options.log, options.messageLogRetentionDays);
+  const messageLog =
+    options.messageLog === false
+      ? undefined
+      : new MessageLog(services.db, options.log, { retentionDays: options.messageLogRetentionDays, share: options.messageLogShare });
+  messageLog?.startRetention();
   const sender = new CallbackSender({
     messageLog,
     directory,
@@ -102,7 +108,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const transactionRequests = options.transactionRequests ?? defaults.transactionRequests;
   const authService = options.authService ?? defaults.authService;
   const close = async () => {
-    await messageLog?.flush();
+    await messageLog?.close();
     await services.db.close();
   };
   return { services, directory, sender, messageLog, transactionRequests, authService, log: options.log, close };

@@ -37,6 +37,8 @@ export interface HubConfig {
   messageLog: boolean;
   /** MESSAGE_LOG_RETENTION_DAYS: how long the message log keeps an entry (30 days by default). */
   messageLogRetentionDays: number;
+  /** MESSAGE_LOG_PER_MINUTE and MESSAGE_LOG_REFUSED_PER_MINUTE: what one participant can make the message log keep. */
+  messageLogShare: MessageLogShare;
   transactionRequests: TransactionRequestPolicy;
   authService: AuthServiceConfig;
   /** The gateway's bound on the lookups it runs itself (/participants, /parties). */
@@ -55,9 +57,22 @@ export interface HubConfig {
   allowUnauthenticatedSwitch: boolean;
   /** SETTLEMENT_WINDOW_CLOSE_CRON: when the open settlement window closes by itself (a cron expression, UTC); unset, only on request. */
   settlementWindowCloseCron?: string;
-  /** SMTP_URL (smtp://user:password@host:port) and NOTIFICATION_EMAIL_FROM: participants' e-mails; none are sent without it. */
-  smtp?: { url: string; from: string };
+  /** Participants' e-mails; none are sent without SMTP_URL. */
+  smtp?: SmtpConfig;
   logLevel: string;
+}
+
+/** The server the hub sends participants' e-mails through, and how often it may tell of one position's alarm. */
+export interface SmtpConfig {
+  /** SMTP_URL: smtp://user:password@host:port. */
+  url: string;
+  /** NOTIFICATION_EMAIL_FROM: the sender. */
+  from: string;
+  /**
+   * BREACH_EMAIL_INTERVAL_MINUTES: the least time between two alarm e-mails about one participant's position in one
+   * currency, to each address: a participant that reserves and releases around its threshold crosses it at will.
+   */
+  breachEmailIntervalMinutes: number;
 }
 
 /** A certificate (PEM, its chain after it) and its private key (PEM). */
@@ -96,14 +111,34 @@ export interface TemporalTlsConfig {
 }
 
 /**
+ * What an admin API token lets its holder do: `admin` everything, `metrics` read /metrics only (the token a
+ * Prometheus scrape configuration holds, where more people can read it than can move money). A list, so that
+ * operators' roles can join it in the same ADMIN_API_TOKENS format.
+ */
+export const ADMIN_SCOPES = ['admin', 'metrics'] as const;
+export type AdminScope = (typeof ADMIN_SCOPES)[number];
+
+/** An ADMIN_API_TOKENS entry: a bare secret is an unnamed admin token, `name:scope:secret` a named one. */
+export interface AdminToken {
+  /** Who holds it, named in refusals; none for a bare secret. */
+  name?: string;
+  scope: AdminScope;
+  secret: string;
+}
+
+/**
  * Who may use the admin API. Either credential is enough; with neither, the admin API is open, which the hub allows
  * only on loopback: an open admin API elsewhere would let anyone on the network move money.
  */
 export interface AdminAccessConfig {
-  /** Bearer tokens (`Authorization: Bearer <token>`) the admin API accepts. */
-  tokens: string[];
+  /** Bearer tokens (`Authorization: Bearer <secret>`) the admin API accepts, each with its scope. */
+  tokens: AdminToken[];
   /** The CA of operators' client certificates: a certificate it signed is accepted instead of a token. */
   clientCaPath?: string;
+  /** ADMIN_ALLOWED_HOSTS: names the admin API answers to (any port) besides localhost and IP addresses. */
+  allowedHosts?: string[];
+  /** ADMIN_ALLOWED_ORIGINS: other sites' pages (scheme://host:port) that may call the admin API from a browser. */
+  allowedOrigins?: string[];
 }
 
 /** How the hub keeps transaction requests and how long their conversations stay open. */
@@ -124,6 +159,15 @@ export interface TransactionRequestPolicy {
 export interface ShareLimits {
   perSecond: number;
   burst: number;
+}
+
+/**
+ * How many entries one participant may add to the message log a minute, in one process (the messages it sends, and
+ * apart those delivered to it), and how many of those may be messages the switch refused.
+ */
+export interface MessageLogShare {
+  perMinute: number;
+  refusedPerMinute: number;
 }
 
 /** How many lookups a gateway runs at once, and how many more wait their turn before it answers 503 (2005). */
@@ -219,14 +263,58 @@ function tlsConfig(env: NodeJS.ProcessEnv): TlsConfig {
   };
 }
 
-function adminAccessConfig(env: NodeJS.ProcessEnv, tls: TlsConfig): AdminAccessConfig {
-  const tokens = list(env, 'ADMIN_API_TOKENS');
-  const clientCaPath = env.ADMIN_CLIENT_CA_PATH || undefined;
-  if (tokens.some((token) => token.length < MIN_TOKEN_LENGTH)) {
-    throw new Error(`every ADMIN_API_TOKENS token must have at least ${MIN_TOKEN_LENGTH} characters`);
+/**
+ * One ADMIN_API_TOKENS entry. The secret is everything after the second colon, so it may hold colons of its own; an
+ * entry with one colon is neither form, and is refused rather than guessed at. Errors never quote a secret.
+ */
+function adminToken(entry: string): AdminToken {
+  const named = /^([^:]*):([^:]*):(.*)$/.exec(entry);
+  if (!named && entry.includes(':')) throw new Error('an ADMIN_API_TOKENS entry is a secret alone or name:scope:secret; one has a single colon');
+  const [name, scope, secret] = named ? named.slice(1) : [undefined, 'admin', entry];
+  if (name !== undefined && !/^[\w.@-]+$/.test(name)) {
+    throw new Error(`an ADMIN_API_TOKENS name is letters, digits and . _ @ -, got "${name.slice(0, 64)}"`);
   }
+  const which = name ? ` (token ${name})` : '';
+  if (!ADMIN_SCOPES.includes(scope as AdminScope)) {
+    throw new Error(`an ADMIN_API_TOKENS scope is one of ${ADMIN_SCOPES.join(', ')}, got "${scope.slice(0, 64)}"${which}`);
+  }
+  if (secret.length < MIN_TOKEN_LENGTH) throw new Error(`every ADMIN_API_TOKENS secret must have at least ${MIN_TOKEN_LENGTH} characters${which}`);
+  return { name, scope: scope as AdminScope, secret };
+}
+
+/** The host name (IPv6 in brackets) of an HTTP Host header, lower case; undefined if it is not one (a path, a user). */
+export function hostnameOf(host: string): string | undefined {
+  try {
+    const url = new URL(`http://${host}`);
+    return url.username || url.password || url.pathname !== '/' || url.search || url.hash ? undefined : url.hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An ADMIN_ALLOWED_HOSTS entry: a name (or address), without scheme or port, as the Host header compares with it. */
+function allowedHost(entry: string): string {
+  const hostname = hostnameOf(entry);
+  if (!hostname || new URL(`http://${entry}`).port) throw new Error(`ADMIN_ALLOWED_HOSTS has "${entry}": give host names alone, without scheme or port`);
+  return hostname;
+}
+
+/** An ADMIN_ALLOWED_ORIGINS entry, in the form a browser's Origin header takes: scheme://host[:port], nothing after. */
+function allowedOrigin(entry: string): string {
+  const url = URL.canParse(entry) ? new URL(entry) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw new Error(`ADMIN_ALLOWED_ORIGINS has "${entry}": give origins as scheme://host:port (https://ops.example.org:8443)`);
+  }
+  return url.origin;
+}
+
+function adminAccessConfig(env: NodeJS.ProcessEnv, tls: TlsConfig): AdminAccessConfig {
+  const tokens = list(env, 'ADMIN_API_TOKENS').map(adminToken);
+  const clientCaPath = env.ADMIN_CLIENT_CA_PATH || undefined;
   if (clientCaPath && !tls.server) throw new Error('ADMIN_CLIENT_CA_PATH needs TLS_CERT_PATH and TLS_KEY_PATH: client certificates come with HTTPS');
-  return { tokens, clientCaPath };
+  const allowedHosts = list(env, 'ADMIN_ALLOWED_HOSTS').map(allowedHost);
+  const allowedOrigins = list(env, 'ADMIN_ALLOWED_ORIGINS').map(allowedOrigin);
+  return { tokens, clientCaPath, allowedHosts, allowedOrigins };
 }
 
 /**
@@ -270,6 +358,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     newParticipantsActive: flag(env, 'NEW_PARTICIPANTS_ACTIVE'),
     messageLog: env.MESSAGE_LOG === undefined || env.MESSAGE_LOG === '' || flag(env, 'MESSAGE_LOG'),
     messageLogRetentionDays: integer(env, 'MESSAGE_LOG_RETENTION_DAYS', 30),
+    messageLogShare: {
+      perMinute: atLeastOne(env, 'MESSAGE_LOG_PER_MINUTE', 60_000),
+      refusedPerMinute: integer(env, 'MESSAGE_LOG_REFUSED_PER_MINUTE', 600),
+    },
     transactionRequests: {
       retentionDays: integer(env, 'TRANSACTION_REQUEST_RETENTION_DAYS', 30),
       idleSeconds: integer(env, 'TRANSACTION_REQUEST_IDLE_SECONDS', 600),
@@ -298,7 +390,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     adminAccess: adminAccessConfig(env, tls),
     allowUnauthenticatedSwitch: flag(env, 'SWITCH_ALLOW_UNAUTHENTICATED'),
     settlementWindowCloseCron: env.SETTLEMENT_WINDOW_CLOSE_CRON || undefined,
-    smtp: env.SMTP_URL ? { url: env.SMTP_URL, from: env.NOTIFICATION_EMAIL_FROM || 'hub@localhost' } : undefined,
+    smtp: env.SMTP_URL
+      ? {
+          url: env.SMTP_URL,
+          from: env.NOTIFICATION_EMAIL_FROM || 'hub@localhost',
+          breachEmailIntervalMinutes: integer(env, 'BREACH_EMAIL_INTERVAL_MINUTES', 60),
+        }
+      : undefined,
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -10,7 +10,10 @@ import { HttpError } from '../http/httpError';
 import type { AdminValidator, AdminSchema } from './adminValidation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
 
-export type AdminServices = Pick<HubServices, 'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces'> & {
+export type AdminServices = Pick<
+  HubServices,
+  'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces' | 'notifications'
+> & {
   validator: AdminValidator;
 };
 
@@ -103,7 +106,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
 
   router.post('/participants/:name/endpoints', async (ctx) => {
     const request = await body<{ type: string; value: string }>(ctx, validator, 'PostParticipantsNameEndpointsRequest');
-    await participants.setEndpoint(ctx.params.name, request.type, bounded(request.value, 'value', 512));
+    await participants.setEndpoint(ctx.params.name, request.type, validator.endpointValue(request.type, bounded(request.value, 'value', 512)));
     noBody(ctx, 201);
   });
 
@@ -171,7 +174,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
     const request = await body<{
       transferId: string;
       externalReference: string;
-      action: 'recordFundsIn' | 'recordFundsOutPrepareReserve';
+      action: 'recordFundsIn' | 'recordFundsOutPrepareReserve' | 'recordFundsOut';
       reason: string;
       amount: { amount: AdminNumber; currency?: string };
     }>(ctx, validator, 'Participants');
@@ -182,8 +185,8 @@ export function participantRoutes({ participants, limits, funds, settlementModel
       amount: exactAmount(request.amount.amount, 'amount.amount'),
       currency: request.amount.currency,
     };
-    if (request.action === 'recordFundsIn') await funds.recordFundsIn(ctx.params.name, accountId(ctx), movement);
-    else await funds.recordFundsOutPrepareReserve(ctx.params.name, accountId(ctx), movement);
+    // Each action the validated body may name is the Funds method of that name (recordFundsOut: the hub's one-step funds out).
+    await funds[request.action](ctx.params.name, accountId(ctx), movement);
     noBody(ctx, 202);
   });
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { TransferSearch } from '../../activities/hub/trace/traces';
+import { messageCursor, type MessagePageRequest, type TransferSearch } from '../../activities/hub/trace/traces';
 import { HubError } from '../../activities/platform/hubError';
 import { TRANSFER_STATES } from '../contracts/bodies';
 import { HttpError } from '../http/httpError';
@@ -11,10 +11,15 @@ import type { AdminServices } from './adminRoutes';
  * GET /transfers?… finds transfers, newest first; GET /transfers/{id}/trace is one transfer's every message, its
  * quote and the request it answers, its ledger postings and its states; GET /deliveries/failing, the participants the
  * switch has lately failed to deliver to (15 minutes, or since `since`); GET /conversations/{resource}/{id}/trace, any
- * conversation's messages (a quote's, a bulk's, a transaction request's, a third-party transaction's).
+ * conversation's messages (a quote's, a bulk's, a transaction request's, a third-party transaction's), a page at a time
+ * (`limit`, `cursor`: api/contracts/trace.ts MessagePage); GET /notifications/setAside, the e-mails to participants the
+ * mail server kept refusing, which the hub no longer tries.
  */
-export function traceRoutes({ traces }: Pick<AdminServices, 'traces'>): Router {
+export function traceRoutes({ traces, notifications }: Pick<AdminServices, 'traces' | 'notifications'>): Router {
   const router = new Router();
+  router.get('/notifications/setAside', async (ctx) => {
+    ctx.body = await notifications.setAside();
+  });
   router.get('/transfers', async (ctx) => {
     ctx.body = await traces.search(searchOf(ctx));
   });
@@ -24,7 +29,7 @@ export function traceRoutes({ traces }: Pick<AdminServices, 'traces'>): Router {
     ctx.body = await traces.failingDeliveries(since);
   });
   const conversation = async (ctx: Context, resource: string, id: string) => {
-    const trace = await traces.conversation(resource, id);
+    const trace = await traces.conversation(resource, id, pageOf(ctx));
     if (!trace) throw new HubError('idNotFound', `the switch saw no message of ${resource.slice(0, 64)}/${id.slice(0, 64)}`);
     ctx.body = trace;
   };
@@ -32,20 +37,36 @@ export function traceRoutes({ traces }: Pick<AdminServices, 'traces'>): Router {
   // The third-party API's resources below /thirdpartyRequests have two segments.
   router.get('/conversations/:resource/:sub/:id/trace', (ctx) => conversation(ctx, `${ctx.params.resource}/${ctx.params.sub}`, ctx.params.id));
   router.get('/transfers/:id/trace', async (ctx) => {
-    const trace = await traces.transfer(ctx.params.id);
+    const trace = await traces.transfer(ctx.params.id, pageOf(ctx));
     if (!trace) throw new HubError('idNotFound', `the switch knows no transfer ${ctx.params.id.slice(0, 64)}`);
     ctx.body = trace;
   });
   return router;
 }
 
+/** One query parameter's value, if it has one; several, or one too long, are refused (3101). */
+function queryText(ctx: Context, name: string, max = 64): string | undefined {
+  const value = ctx.query[name];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || value.length > max) throw new HttpError(400, 'malformedSyntax', `${name} must be one value of at most ${max} characters`);
+  return value;
+}
+
+function limitOf(ctx: Context): number | undefined {
+  const limit = queryText(ctx, 'limit');
+  if (limit !== undefined && !/^[1-9]\d{0,3}$/.test(limit)) throw new HttpError(400, 'malformedSyntax', 'limit must be a whole number from 1');
+  return limit === undefined ? undefined : Number(limit);
+}
+
+function pageOf(ctx: Context): MessagePageRequest {
+  const cursor = queryText(ctx, 'cursor');
+  const after = cursor === undefined ? undefined : messageCursor(cursor);
+  if (cursor !== undefined && !after) throw new HttpError(400, 'malformedSyntax', "cursor must be a trace's nextCursor");
+  return { limit: limitOf(ctx), after };
+}
+
 function searchOf(ctx: Context): TransferSearch {
-  const text = (name: string, max = 64): string | undefined => {
-    const value = ctx.query[name];
-    if (value === undefined || value === '') return undefined;
-    if (typeof value !== 'string' || value.length > max) throw new HttpError(400, 'malformedSyntax', `${name} must be one value of at most ${max} characters`);
-    return value;
-  };
+  const text = (name: string, max?: number) => queryText(ctx, name, max);
   const date = (name: string): Date | undefined => {
     const value = text(name);
     if (value === undefined) return undefined;
@@ -56,8 +77,6 @@ function searchOf(ctx: Context): TransferSearch {
   const state = text('state');
   if (state !== undefined && !(TRANSFER_STATES as readonly string[]).includes(state))
     throw new HttpError(400, 'malformedSyntax', `state must be one of ${TRANSFER_STATES.join(', ')}`);
-  const limit = text('limit');
-  if (limit !== undefined && !/^[1-9]\d{0,3}$/.test(limit)) throw new HttpError(400, 'malformedSyntax', 'limit must be a whole number from 1');
   return {
     transferId: text('transferId'),
     payerFsp: text('payerFsp', 32),
@@ -68,6 +87,6 @@ function searchOf(ctx: Context): TransferSearch {
     to: date('toDateTime'),
     expiredBefore: date('expiredBefore'),
     traceId: text('traceId', 32),
-    limit: limit === undefined ? undefined : Number(limit),
+    limit: limitOf(ctx),
   };
 }

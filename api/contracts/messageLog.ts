@@ -19,6 +19,12 @@ export interface LoggedMessage {
   /** Its FSPIOP-Source and FSPIOP-Destination, where it names them. */
   source?: string;
   destination?: string;
+  /**
+   * A message received: the participant the gateway's checks found had sent it (an active one, the one its client
+   * certificate names with mutual TLS); none where it was refused before they found one. The log's share of entries a
+   * minute counts it against this participant, and a delivery against its destination.
+   */
+  sender?: string;
   headers: Record<string, string>;
   body?: string;
   /** The HTTP status it was answered with; none where it never got an answer. */

@@ -48,16 +48,24 @@ export interface TracedConversation {
   state?: string;
 }
 
-export interface TransferTrace {
+export interface TransferTrace extends MessagePage {
   transfer?: TransferSummary & { expiration: string; ilpCondition: string; fulfilment?: string; error?: { errorCode: string; errorDescription: string } };
   /** The transaction in its ILP packet, where one can be read. */
   transaction?: unknown;
   /** Each state the transfer reached and when, from its record and the ledger's postings. */
   timeline: Array<{ state: string; at: string }>;
+  /** The conversations it belongs to: its `messages` are theirs, in the order the switch saw them. */
   conversations: TracedConversation[];
-  /** Every message of every one of those conversations, in the order the switch saw them. */
-  messages: TracedMessage[];
   journal: TracedPosting[];
+}
+
+/**
+ * A page of a trace's messages: the first `limit` (100 unless asked, at most 1,000) after `cursor`; `nextCursor`, the
+ * `cursor` that reads the next page, is there while more follow.
+ */
+export interface MessagePage {
+  messages: TracedMessage[];
+  nextCursor?: string;
 }
 
 /** A participant the switch failed to deliver to lately: how often, and the latest failure. */
@@ -67,9 +75,25 @@ export interface FailingDeliveries {
   latest: { conversation: string; method: string; target: string; error: string; at: string };
 }
 
+/**
+ * An e-mail to a participant (GET /notifications/setAside) that the mail server refused every time it was tried, and
+ * that the hub no longer tries: `to` is the participant whose address it was for, `about` the one it tells of.
+ */
+export interface SetAsideEmail {
+  id: number;
+  to: string;
+  type: string;
+  subject: string;
+  about?: string;
+  currency?: string;
+  attempts: number;
+  lastError: string;
+  createdDate: string;
+  setAsideDate: string;
+}
+
 /** Any conversation's messages (GET /conversations/{resource}/{id}/trace); a bulk's, with the transfers it holds. */
-export interface ConversationTrace {
+export interface ConversationTrace extends MessagePage {
   conversation: string;
-  messages: TracedMessage[];
   transfers: string[];
 }

@@ -1,14 +1,18 @@
 import type { Middleware } from 'koa';
 import { conversationOf } from '../contracts/messageLog';
-import type { MessageLog } from '../../activities/hub/trace/messageLog';
-import { FORWARDED_HEADERS } from './headers';
+import { registerMessageLogMetrics, type MessageLog } from '../../activities/hub/trace/messageLog';
+import { metricsRegistry } from '../http/observability';
+import { FORWARDED_HEADERS, type FspiopRequest } from './headers';
 
 /**
  * Logs every message a participant sends the switch that names a conversation (api/contracts/messageLog.ts), with the
  * FSPIOP headers and body it came with and the answer it got (a refusal's ErrorInformation too), once it is answered.
- * It runs outside the error handling, so a refused message is logged with the status it was refused with.
+ * It runs outside the error handling, so a refused message is logged with the status it was refused with, against the
+ * sender the header checks established, if they got that far. The entries the log drops are counted on this gateway's
+ * /metrics.
  */
 export function inboundMessageLog(messageLog: MessageLog): Middleware {
+  registerMessageLogMetrics(metricsRegistry);
   return async (ctx, next) => {
     const started = Date.now();
     try {
@@ -28,6 +32,7 @@ export function inboundMessageLog(messageLog: MessageLog): Middleware {
           target: ctx.url,
           source: headers['fspiop-source'],
           destination: headers['fspiop-destination'],
+          sender: (ctx.state.fspiop as FspiopRequest | undefined)?.source,
           headers,
           body: read?.text || undefined,
           status: ctx.status,

@@ -1,5 +1,6 @@
 import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 import { CannotExecuteNotConnectedError, ConnectionIsNotSetError, TypeORMError } from 'typeorm';
+import { databaseErrorCode } from '../../activities/hub/db/databaseErrors';
 
 /** Socket and driver codes that mean the database could not be reached, not that a statement was wrong. */
 const UNREACHABLE_CODES = new Set([
@@ -16,13 +17,6 @@ const UNREACHABLE_CODES = new Set([
   'SQLITE_CANTOPEN',
 ]);
 
-function codeOf(error: unknown): string | undefined {
-  const direct = (error as { code?: unknown }).code;
-  if (typeof direct === 'string') return direct;
-  const driver = (error as { driverError?: { code?: unknown } }).driverError?.code;
-  return typeof driver === 'string' ? driver : undefined;
-}
-
 /**
  * Which of the hub's own dependencies an error says is down (Temporal or the database), or undefined for any
  * other failure. A DFSP is then told to try again later (503, 2003) rather than that the hub broke (500).
@@ -31,7 +25,7 @@ export function unavailableDependency(error: unknown): 'Temporal' | 'the databas
   // Only Temporal being out of reach: a request Temporal refused (too large, invalid) would fail the same way again.
   if (error instanceof ServiceError && temporalUnreachable(error.cause)) return 'Temporal';
   if (error instanceof CannotExecuteNotConnectedError || error instanceof ConnectionIsNotSetError) return 'the database';
-  const code = codeOf(error);
+  const code = databaseErrorCode(error);
   if (code && UNREACHABLE_CODES.has(code)) return 'the database';
   // better-sqlite3 once its connection is closed; TypeORM's MySQL driver once its pool is gone.
   if (error instanceof TypeError && /database connection is not open/i.test(error.message)) return 'the database';

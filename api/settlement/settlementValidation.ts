@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { SETTLEMENT_TEXT_LENGTHS } from '../../activities/hub/db/settlementEntities';
 import { repoRoot } from '../../activities/platform/config';
 import { schemaError } from '../http/schemaErrors';
 
@@ -26,14 +27,32 @@ const SCHEMAS: SettlementSchema[] = [
   'SettlementUpdateBySettlementParticipantAccount',
 ];
 
+interface Definition {
+  properties?: Record<string, { type?: string; maxLength?: number }>;
+}
+
+/**
+ * The document leaves `reason` and `externalReference` unbounded, but the hub keeps them in columns of a length: a
+ * longer one is refused here (3100), on every database, rather than by MySQL inside a step.
+ */
+function boundedTexts(definitions: Record<string, Definition>): Record<string, Definition> {
+  for (const definition of Object.values(definitions)) {
+    for (const [name, maxLength] of Object.entries(SETTLEMENT_TEXT_LENGTHS)) {
+      const property = definition.properties?.[name];
+      if (property?.type === 'string') property.maxLength = maxLength;
+    }
+  }
+  return definitions;
+}
+
 export class SettlementValidator {
   private readonly validators = new Map<SettlementSchema, ValidateFunction>();
 
   constructor() {
     const ajv = new Ajv({ strict: false, allErrors: false });
     addFormats(ajv);
-    const document = JSON.parse(fs.readFileSync(documentPath, 'utf-8')) as { definitions: Record<string, unknown> };
-    ajv.addSchema({ $id: 'settlement', definitions: document.definitions });
+    const document = JSON.parse(fs.readFileSync(documentPath, 'utf-8')) as { definitions: Record<string, Definition> };
+    ajv.addSchema({ $id: 'settlement', definitions: boundedTexts(document.definitions) });
     for (const name of SCHEMAS) this.validators.set(name, ajv.getSchema(`settlement#/definitions/${name}`)!);
   }
 

@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import test from 'ava';
 import { LedgerTransfer } from '../../activities/hub/db/entities';
+import pino from 'pino';
 import { Transfers } from '../../activities/hub/conversations/transfers';
+import { ReservationSweep } from '../../activities/hub/conversations/reservationSweep';
+import { CallbackSender } from '../../activities/hub/delivery/callbacks';
+import { ParticipantDirectory } from '../../activities/hub/delivery/directory';
+import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 import { ilpPair, transferBody } from '../helpers/fspiopBodies';
@@ -13,6 +18,10 @@ test.before(async () => {
 test.after.always(async () => {
   await admin?.close();
 });
+
+async function settlementAccountOf(name: string): Promise<number> {
+  return (await admin.call('GET', `/participants/${name}/accounts`)).body.find((a: any) => a.ledgerAccountType === 'SETTLEMENT').id;
+}
 
 async function dfsp(): Promise<string> {
   const name = uniqueName();
@@ -66,19 +75,20 @@ test('a decided transfer is never rewritten: a later prepare of the same request
   t.is((await admin.call('GET', `/participants/${payer}/positions?currency=USD`)).body.value, 5);
 });
 
-test('the sweep releases a reservation still held long after its transfer expired, and leaves live ones alone', async (t) => {
-  const { ReservationSweep } = await import('../../activities/hub/conversations/reservationSweep');
-  const { CallbackSender } = await import('../../activities/hub/delivery/callbacks');
-  const { ParticipantDirectory } = await import('../../activities/hub/delivery/directory');
-  const pino = (await import('pino')).default;
+/** The reservation sweep as the worker runs it, over this file's hub. */
+function reservationSweep(transfers: Transfers): ReservationSweep {
   const log = pino({ level: 'silent' });
-  const transfers = new Transfers(admin.services);
-  const sweep = new ReservationSweep(
+  return new ReservationSweep(
     admin.services,
     transfers,
     new CallbackSender({ directory: new ParticipantDirectory(admin.services.db, 0), log, hubId: HUB_NAME }),
     log,
   );
+}
+
+test('the sweep releases a reservation still held long after its transfer expired, and leaves live ones alone', async (t) => {
+  const transfers = new Transfers(admin.services);
+  const sweep = reservationSweep(transfers);
   const [payer, payee] = [await dfsp(), await dfsp()];
   const stranded = transferBody(payer, payee, '12', { expiresInMs: 500 });
   const live = transferBody(payer, payee, '3', { expiresInMs: 60_000 });
@@ -94,6 +104,41 @@ test('the sweep releases a reservation still held long after its transfer expire
   t.is((await transfers.get(live.transferId)).transferState, 'RESERVED');
   t.is((await admin.call('GET', `/participants/${payer}/positions?currency=USD`)).body.value, 3);
   t.false((await sweep.stale({ graceMs: 0 })).transferIds.includes(stranded.transferId));
+});
+
+test('the sweep releases a funds-out reservation nobody committed or aborted once it has lapsed, and leaves one still waiting', async (t) => {
+  const sweep = reservationSweep(new Transfers(admin.services));
+  const name = await dfsp();
+  const settlement = await settlementAccountOf(name);
+  const [stranded, waiting] = [crypto.randomUUID(), crypto.randomUUID()];
+  for (const [transferId, amount] of [
+    [stranded, 300],
+    [waiting, 200],
+  ] as const) {
+    const reserved = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, {
+      transferId,
+      externalReference: 'bank-ref',
+      action: 'recordFundsOutPrepareReserve',
+      reason: 'withdrawal',
+      amount: { amount, currency: 'USD' },
+    });
+    t.is(reserved.status, 202);
+  }
+  const ledgerState = async (transferId: string) => (await admin.services.db.read((m) => m.findOneByOrFail(LedgerTransfer, { transferId }))).state;
+  await admin.services.db.transaction((m) => m.update(LedgerTransfer, { transferId: stranded }, { expiresAt: new Date(Date.now() - 1) }));
+
+  const stale = (await sweep.stale({ graceMs: 0 })).transferIds;
+  t.true(stale.includes(stranded));
+  t.false(stale.includes(waiting));
+  await sweep.release(stranded);
+  await sweep.release(stranded);
+  await sweep.release(waiting);
+  t.is(await ledgerState(stranded), 'ABORTED');
+  t.is(await ledgerState(waiting), 'RESERVED', 'even asked by name, the sweep releases nothing before its expiry');
+  const account = (await admin.call('GET', `/participants/${name}/accounts`)).body.find((a: any) => a.id === settlement);
+  t.like(account, { value: -800, reservedValue: 0 }, 'the 300 is back, once; the 200 still held');
+  t.false((await sweep.stale({ graceMs: 0 })).transferIds.includes(stranded));
+  t.deepEqual((await checkLedger(admin.services.db)).violations, []);
 });
 
 test('the ledger itself refuses a commit at or after the expiry its reservation carries (3303), whoever asks, and the reservation stands', async (t) => {

@@ -10,6 +10,7 @@ import { answerBody, httpsRequest, jsonOrUndefined } from '../helpers/http';
 
 const TOKEN = 'operator-token-0123456789abcdef';
 const SECOND_TOKEN = 'automation-token-fedcba9876543210';
+const METRICS_TOKEN = 'scrape-token-00112233445566778899';
 
 let withTokens: AdminHarness;
 let adminCa: TestCa;
@@ -18,7 +19,9 @@ let withCertificates: AdminHarness;
 
 test.before(async () => {
   // The settings of an admin API bound beyond loopback, as an operator would give them.
-  withTokens = await startAdmin(undefined, { access: loadConfig({ HOST: '0.0.0.0', ADMIN_API_TOKENS: `${TOKEN}, ${SECOND_TOKEN}` }).adminAccess });
+  withTokens = await startAdmin(undefined, {
+    access: loadConfig({ HOST: '0.0.0.0', ADMIN_API_TOKENS: `${TOKEN}, ${SECOND_TOKEN}, prometheus:metrics:${METRICS_TOKEN}` }).adminAccess,
+  });
   adminCa = await TestCa.create('admin-ca');
   strangerCa = await TestCa.create('stranger-ca');
   const server = await adminCa.server('admin');
@@ -117,6 +120,21 @@ test('/health stays open for probes, /metrics needs credentials', async (t) => {
   t.is((await call('GET', '/health')).status, 200);
   t.is((await call('GET', '/metrics')).status, 401);
   t.is((await call('GET', '/metrics', bearer(TOKEN))).status, 200);
+});
+
+test('a metrics-scoped token reads /metrics and nothing else: anything more is 403 Forbidden naming its scope, and changes nothing', async (t) => {
+  t.is((await call('GET', '/metrics', bearer(METRICS_TOKEN))).status, 200);
+  t.is((await call('GET', '/health', bearer(METRICS_TOKEN))).status, 200);
+  const read = await call('GET', '/participants', bearer(METRICS_TOKEN));
+  t.is(read.status, 403);
+  t.deepEqual(read.body.errorInformation, {
+    errorCode: '3000',
+    errorDescription: 'Generic client error - Forbidden: the token prometheus has scope metrics, which allows GET /metrics only',
+  });
+  const name = uniqueName();
+  t.is((await call('POST', '/participants', bearer(METRICS_TOKEN), { name, currency: 'USD' })).status, 403);
+  t.is((await call('GET', `/participants/${name}`, bearer(TOKEN))).status, 400, 'the participant was not created (400, 3200)');
+  t.is((await call('GET', '/console/settings', bearer(METRICS_TOKEN))).status, 403);
 });
 
 test("with ADMIN_CLIENT_CA_PATH an operator's client certificate is accepted; none is 401, one the admin CA did not sign is 403", async (t) => {

@@ -34,6 +34,13 @@ test('a body missing a required element is 400 with 3101, as central-ledger answ
   t.regex(enumerated.body.errorInformation.errorDescription, /^Malformed syntax - "currency" must be one of \[AED, /);
 });
 
+test("a participant named like a spreadsheet formula is refused on creation with central-ledger's 3101, and never created", async (t) => {
+  const { status, body } = await admin.call('POST', '/participants', { name: '=B1234', currency: 'USD' });
+  t.is(status, 400);
+  t.deepEqual(body.errorInformation, { errorCode: '3101', errorDescription: 'Malformed syntax - "name" must only contain alpha-numeric characters' });
+  t.false((await admin.call('GET', '/participants')).body.some((participant: { name: string }) => participant.name === '=B1234'));
+});
+
 test('a payload over 5 MB is 400 with 3104', async (t) => {
   const { status, body } = await admin.call('POST', '/participants', JSON.stringify({ name: 'x'.repeat(5_300_000), currency: 'USD' }));
   t.is(status, 400);
@@ -53,7 +60,7 @@ test('PATCH and DELETE are 405 on every path', async (t) => {
 });
 
 test('a method a path does not offer is 405, and an unknown path is 404 with 3002', async (t) => {
-  const wrongMethod = await admin.call('PUT', '/participants');
+  const wrongMethod = await admin.call('PUT', '/participants', {});
   t.is(wrongMethod.status, 405);
   const unknown = await admin.call('GET', '/nothing/here');
   t.is(unknown.status, 404);

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { ParticipantAccount } from '../../activities/hub/db/entities';
+import { In } from 'typeorm';
+import { LedgerTransfer, ParticipantAccount } from '../../activities/hub/db/entities';
+import { FUNDS_OUT_VALIDITY_MS } from '../../activities/hub/ledger/funds';
+import { FundsOutExpiry1795000001250 } from '../../activities/hub/db/migrations/1795000001250-FundsOutExpiry';
 import { checkLedger, ledgerSnapshot, ledgerViolations } from '../../activities/hub/ledger/invariants';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
@@ -113,6 +116,76 @@ test('an aborted funds out releases the reservation and cannot be committed afte
   });
   t.is(commit.status, 400);
   t.like(await account(name, settlement), { value: -300, reservedValue: 0 });
+});
+
+test('funds out recorded in one step (recordFundsOut, as the console records it) moves the money at once and leaves nothing reserved', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(1000));
+  const transferId = crypto.randomUUID();
+  const out = { ...fundsOut('400.25', transferId), action: 'recordFundsOut' };
+  t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, out)).status, 202);
+  const movement = await admin.services.db.read((manager) => manager.findOneByOrFail(LedgerTransfer, { transferId }));
+  t.like(movement, { kind: 'FUNDS_OUT', state: 'COMMITTED' });
+  t.like(await account(name, settlement), { value: -599.75, reservedValue: 0 });
+
+  t.is((await admin.call('POST', `/participants/${name}/accounts/${settlement}`, out)).status, 202, 'a repeat is answered as the first');
+  t.like(await account(name, settlement), { value: -599.75, reservedValue: 0 }, 'and moves nothing');
+  const changed = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, { ...out, amount: { amount: 1, currency: 'USD' } });
+  t.is(changed.body.errorInformation.errorCode, '3106');
+
+  const tooMuch = await admin.call('POST', `/participants/${name}/accounts/${settlement}`, { ...fundsOut('599.76'), action: 'recordFundsOut' });
+  t.is(tooMuch.status, 400);
+  t.is(tooMuch.body.errorInformation.errorCode, '4001');
+  t.like(await account(name, settlement), { value: -599.75, reservedValue: 0 });
+  t.deepEqual((await checkLedger(admin.services.db)).violations, []);
+});
+
+test("a funds-out reservation lapses after central-ledger's five days: its commit is then refused with 3303, and an abort still releases it", async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(500));
+  const transferId = crypto.randomUUID();
+  const before = Date.now();
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsOut(200, transferId));
+  const reservation = () => admin.services.db.read((manager) => manager.findOneByOrFail(LedgerTransfer, { transferId }));
+  const { expiresAt } = await reservation();
+  t.not(expiresAt, null, 'the reservation carries its expiry');
+  t.true(expiresAt!.getTime() >= before + FUNDS_OUT_VALIDITY_MS && expiresAt!.getTime() <= Date.now() + FUNDS_OUT_VALIDITY_MS);
+
+  await admin.services.db.transaction((manager) => manager.update(LedgerTransfer, { transferId }, { expiresAt: new Date(Date.now() - 1) }));
+  const path = `/participants/${name}/accounts/${settlement}/transfers/${transferId}`;
+  const late = await admin.call('PUT', path, { action: 'recordFundsOutCommit', reason: 'paid out' });
+  t.is(late.status, 400);
+  t.is(late.body.errorInformation.errorCode, '3303');
+  t.is((await reservation()).state, 'RESERVED', 'left for an abort, or the sweep, to release');
+  t.is((await admin.call('PUT', path, { action: 'recordFundsOutAbort', reason: 'never paid' })).status, 202);
+  t.is((await reservation()).state, 'ABORTED');
+  t.like(await account(name, settlement), { value: -500, reservedValue: 0 });
+});
+
+test('funds-out reservations made before they lapsed take, on migration, the expiry they would have had: five days after they were made', async (t) => {
+  const { name, settlement } = await dfspWithSettlement();
+  await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsIn(1000));
+  const made = { stranded: new Date(Date.now() - 6 * 86_400_000), recent: new Date(Date.now() - 3_600_000) };
+  const ids = { stranded: crypto.randomUUID(), recent: crypto.randomUUID(), committed: crypto.randomUUID() };
+  for (const transferId of Object.values(ids)) await admin.call('POST', `/participants/${name}/accounts/${settlement}`, fundsOut(10, transferId));
+  await admin.call('PUT', `/participants/${name}/accounts/${settlement}/transfers/${ids.committed}`, { action: 'recordFundsOutCommit', reason: 'paid' });
+  // As the hub left them before: no expiry.
+  await admin.services.db.transaction(async (manager) => {
+    await manager.update(LedgerTransfer, { transferId: In(Object.values(ids)) }, { expiresAt: null });
+    await manager.update(LedgerTransfer, { transferId: ids.stranded }, { createdDate: made.stranded });
+    await manager.update(LedgerTransfer, { transferId: ids.recent }, { createdDate: made.recent });
+  });
+  const runner = admin.services.db.dataSource.createQueryRunner();
+  try {
+    await new FundsOutExpiry1795000001250().up(runner);
+  } finally {
+    await runner.release();
+  }
+  const expiryOf = async (transferId: string) =>
+    (await admin.services.db.read((manager) => manager.findOneByOrFail(LedgerTransfer, { transferId }))).expiresAt?.toISOString();
+  t.is(await expiryOf(ids.stranded), new Date(made.stranded.getTime() + FUNDS_OUT_VALIDITY_MS).toISOString(), 'lapsed a day ago: the sweep releases it');
+  t.is(await expiryOf(ids.recent), new Date(made.recent.getTime() + FUNDS_OUT_VALIDITY_MS).toISOString(), 'still waiting, for five days less an hour');
+  t.is(await expiryOf(ids.committed), undefined, 'a decided movement is left as it was');
 });
 
 test('committing an unknown funds-out transfer is 400 with 3208', async (t) => {

@@ -5,6 +5,8 @@ import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium';
+import { LedgerTransfer } from '../../activities/hub/db/entities';
+import { formatAmount } from '../../activities/hub/db/money';
 import { repoRoot } from '../../activities/platform/config';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import type { SimulatedDfsp } from '../helpers/dfsp';
@@ -34,6 +36,8 @@ let payer: SimulatedDfsp;
 let payee: SimulatedDfsp;
 let paid: string;
 let model: string;
+/** What Chromium refused the page under the admin API's Content-Security-Policy, over every step. */
+const violations: string[] = [];
 
 useSwitch(
   test,
@@ -41,7 +45,7 @@ useSwitch(
     hub = started;
     payments = new QuotedPayments(hub);
     guarded = await startAdmin(hub.services, {
-      access: { tokens: [TOKEN] },
+      access: { tokens: [{ scope: 'admin', secret: TOKEN }] },
       temporal: { client: hub.worker.client, taskQueue: hub.worker.taskQueue },
     });
     model = await deferredNetModel((method, urlPath, body) => hub.admin.call(method, urlPath, body), CURRENCY);
@@ -50,6 +54,9 @@ useSwitch(
     paid = (await payments.pay(payer, payee, '125', undefined, CURRENCY)).transferId;
     browser = await launchChromium(process.env.CHROMIUM_PATH);
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/.test(message.text())) violations.push(message.text());
+    });
   },
   { namespace: `console-${crypto.randomUUID()}` },
 );
@@ -100,6 +107,32 @@ test.serial("the operator finds the payment by its ID and reads its trace: every
   t.is(await page.locator('li.message').count(), 4);
 });
 
+test.serial('a trace longer than a page shows its first hundred messages, and the rest when the operator asks for more', async (t) => {
+  const transferId = crypto.randomUUID();
+  const at = Date.now();
+  for (let i = 0; i < 130; i++) {
+    const target = `/transfers/${transferId}`;
+    hub.hub.messageLog!.record({
+      direction: 'in',
+      conversation: target.slice(1),
+      method: 'PUT',
+      target,
+      headers: {},
+      status: 400,
+      at: new Date(at + i),
+      durationMs: 1,
+    });
+  }
+  await hub.hub.messageLog!.flush();
+  await page.goto(consoleAt(`#/transfers/${transferId}`));
+  await page.getByRole('heading', { name: 'Messages (100, more follow)' }).waitFor();
+  t.is(await page.locator('li.message').count(), 100);
+  await page.getByRole('button', { name: 'More messages' }).click();
+  await page.getByRole('heading', { name: 'Messages (130)' }).waitFor();
+  t.is(await page.locator('li.message').count(), 130);
+  t.is(await page.getByRole('button', { name: 'More messages' }).count(), 0, 'nothing more to read');
+});
+
 test.serial(
   'the operator switches a participant inactive, and its next transfer is refused; a lower Net Debit Cap turns its bar red and raises an alarm',
   async (t) => {
@@ -131,6 +164,36 @@ test.serial(
   },
 );
 
+test.serial('the operator records funds out in one call: even were the connection lost after it, no reservation is left holding the balance', async (t) => {
+  await page.goto(consoleAt(`#/participants/${payer.name}`));
+  await page.getByRole('heading', { name: payer.name }).waitFor();
+  const calls: string[] = [];
+  const recordCall = (request: { method(): string; url(): string }) => {
+    if (/\/accounts\/\d+(\/|$)/.test(new URL(request.url()).pathname) && request.method() !== 'GET') calls.push(request.method());
+  };
+  page.on('request', recordCall);
+  // A browser closed or a network lost after the first call: no second call of this form ever reaches the hub.
+  await page.route('**/transfers/**', (route) => route.abort());
+  try {
+    const funds = page.locator('form[data-form="funds"]');
+    await funds.getByLabel('out').check();
+    await funds.getByLabel('Amount').fill('40.5');
+    await funds.getByLabel('Currency').fill(CURRENCY);
+    await funds.getByRole('button', { name: 'Record' }).click();
+    await page.getByText(/^(Funds out|Refused)/).waitFor();
+    t.is(await page.locator('p.outcome').textContent(), `Funds out: 40.5 ${CURRENCY} paid out to ${payer.name}`);
+  } finally {
+    page.off('request', recordCall);
+    await page.unroute('**/transfers/**');
+  }
+  t.deepEqual(calls, ['POST'], 'one call');
+  const outs = await hub.services.db.read((manager) => manager.find(LedgerTransfer, { where: { kind: 'FUNDS_OUT', currency: CURRENCY } }));
+  t.deepEqual(
+    outs.map(({ state, amount }) => ({ state, amount: formatAmount(amount) })),
+    [{ state: 'COMMITTED', amount: '40.5' }],
+  );
+});
+
 test.serial('the operator closes the window and settles it to SETTLED from the settlement page', async (t) => {
   await closingWindowsInTurn(hub.services.db, async () => {
     await page.goto(consoleAt('#/settlement'));
@@ -153,4 +216,13 @@ test.serial('the operator closes the window and settles it to SETTLED from the s
     const settlement = await hub.admin.call('GET', `/v2/settlements/${settlementId}`);
     t.is(settlement.body.state, 'SETTLED');
   });
+});
+
+test.serial('the console works under its Content-Security-Policy: no other site may frame it, and nothing on it broke the policy', async (t) => {
+  await page.goto('about:blank');
+  const response = await page.goto(consoleAt('#/participants'));
+  await page.locator(`tr[data-participant="${payer.name}"] .cap .used`).waitFor({ state: 'attached' });
+  t.regex((await response!.headerValue('content-security-policy'))!, /default-src 'self'.*frame-ancestors 'none'/);
+  t.true((await page.locator(`tr[data-participant="${payer.name}"] .cap .used`).getAttribute('style'))!.includes('width'), 'the headroom bar has its width');
+  t.deepEqual(violations, []);
 });

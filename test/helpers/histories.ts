@@ -11,6 +11,18 @@ export async function signalsTo(client: Client, workflowId: string): Promise<str
   });
 }
 
+/**
+ * Why each of a workflow's tasks failed, in order, as Temporal numbers the cause (1, UnhandledCommand: a signal came
+ * while the task completed the workflow); none for a run whose every task was recorded as it first ran.
+ */
+export async function failedWorkflowTasks(client: Client, workflowId: string): Promise<string[]> {
+  const { events } = await client.workflow.getHandle(workflowId).fetchHistory();
+  return (events ?? []).flatMap((event) => {
+    const failed = event.workflowTaskFailedEventAttributes;
+    return failed ? [failed.failure?.message || `cause ${failed.cause}`] : [];
+  });
+}
+
 /** How many events each run of a workflow ID holds, first run first, with how the run ended. */
 export async function runsOf(client: Client, workflowId: string): Promise<Array<{ events: number; status: string }>> {
   const runs: Array<{ events: number; status: string; started: number }> = [];

@@ -61,11 +61,23 @@ export function httpsRequest(
   url: string,
   options: { method: string; headers?: Record<string, string>; body?: string | Buffer; tls: ClientTls },
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return httpRequest(url, options);
+}
+
+/** One HTTP or HTTPS request with exactly the headers given, a Host of the test's own among them (fetch sets its own). */
+export function httpRequest(
+  url: string,
+  options: { method: string; headers?: Record<string, string>; body?: string | Buffer; tls?: ClientTls },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     // No pooling: each request makes its own handshake, so a test sees what a new connection is allowed.
-    const request = https.request(url, { method: options.method, headers: options.headers, ...options.tls, agent: false }, (response) => {
-      readAll(response).then((body) => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: body.toString('utf-8') }), reject);
-    });
+    const request = (url.startsWith('https:') ? https : http).request(
+      url,
+      { method: options.method, headers: options.headers, ...options.tls, agent: false },
+      (response) => {
+        readAll(response).then((body) => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: body.toString('utf-8') }), reject);
+      },
+    );
     request.on('error', reject);
     request.end(options.body);
   });

@@ -109,6 +109,21 @@ export function gate(): { held: Promise<void>; release: () => void } {
   return { held, release };
 }
 
+/**
+ * A stub activity's answer that, on its first call only, first has `happen` happen (a participant's message signalled
+ * to the workflow): the message reaches the server while the workflow task that called the activity runs.
+ */
+export function meanwhile<A extends unknown[], R>(happen: () => Promise<unknown>, answer: (...args: A) => R): (...args: A) => Promise<R> {
+  let happened = false;
+  return async (...args) => {
+    if (!happened) {
+      happened = true;
+      await happen();
+    }
+    return answer(...args);
+  };
+}
+
 export interface StubbedWorkflows {
   environment: TestWorkflowEnvironment;
   /** Waiting on a workflow's result through it lets the server skip time until the workflow ends. */

@@ -2,7 +2,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { TestFn } from 'ava';
 import crypto from 'node:crypto';
 import type https from 'node:https';
-import type { JwsConfig, TlsConfig } from '../../activities/platform/config';
+import type { JwsConfig, SmtpConfig, TlsConfig } from '../../activities/platform/config';
 import type { Tracing } from '../../activities/platform/tracing';
 import type { Hub, HubServices } from '../../activities/hub/hubServices';
 import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/switchApp';
@@ -75,7 +75,7 @@ export async function startSwitch(
     tls?: TlsConfig;
     jws?: JwsConfig;
     /** Participants' e-mails go through this SMTP server (SMTP_URL). */
-    smtp?: { url: string; from: string };
+    smtp?: SmtpConfig;
     /**
      * A Temporal namespace of the test file's own: settlement windows and settlements have workflow IDs their database
      * numbers (settlementWindow/1), which another test file's would meet in the shared default namespace.

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import type { TransferTrace } from '../../api/contracts/trace';
+import type { MessagePage, TransferTrace } from '../../api/contracts/trace';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { QuotedPayments } from '../helpers/quotedPayments';
 import { answering } from '../helpers/bulkPayees';
@@ -177,4 +177,41 @@ test('the alarms read transfers still open past a given expiration, and the part
   t.true(entry!.failures >= 1);
   t.is(entry!.latest.conversation, `transfers/${lost.transferId}`);
   t.regex(entry!.latest.error, /failed/);
+});
+
+test('a trace comes a page at a time: 100 messages unless asked, each page naming the cursor of the next while more follow', async (t) => {
+  const [payer, payee] = [await hub.provision(), await hub.provision()];
+  const transferId = crypto.randomUUID();
+  // 120 callbacks the switch refuses (no such state), each numbered in its body.
+  for (let chunk = 0; chunk < 12; chunk++) {
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        hub.fspiop('PUT', `/transfers/${transferId}`, { source: payee.name, destination: payer.name, body: { transferState: 'LOST', n: chunk * 10 + i } }),
+      ),
+    );
+  }
+  await hub.hub.messageLog!.flush();
+  const read = async (path: string) => {
+    const pages: MessagePage[] = [];
+    for (let cursor: string | undefined = ''; cursor !== undefined; cursor = pages[pages.length - 1].nextCursor) {
+      const answer = await hub.admin.call('GET', `${path}${path.includes('?') ? '&' : '?'}${cursor ? `cursor=${encodeURIComponent(cursor)}` : ''}`);
+      t.is(answer.status, 200);
+      pages.push(answer.body as MessagePage);
+    }
+    const numbers = pages.flatMap((page) => page.messages.map((message) => (message.body as { n: number }).n));
+    return { sizes: pages.map((page) => page.messages.length), numbers: numbers.sort((a, b) => a - b) };
+  };
+  const all = [...Array(120).keys()];
+  t.deepEqual(await read(`/transfers/${transferId}/trace`), { sizes: [100, 20], numbers: all });
+  t.deepEqual(await read(`/transfers/${transferId}/trace?limit=50`), { sizes: [50, 50, 20], numbers: all });
+  t.deepEqual(await read(`/conversations/transfers/${transferId}/trace?limit=70`), { sizes: [70, 50], numbers: all });
+  const first = (await hub.admin.call('GET', `/transfers/${transferId}/trace?limit=10`)).body as MessagePage;
+  t.true(
+    first.messages.every((message, i) => i === 0 || message.at >= first.messages[i - 1].at),
+    'in the order the switch saw them',
+  );
+
+  const badCursor = await hub.admin.call('GET', `/transfers/${transferId}/trace?cursor=yesterday`);
+  t.is(badCursor.status, 400);
+  t.is(badCursor.body.errorInformation.errorCode, '3101');
 });

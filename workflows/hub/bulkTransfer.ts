@@ -1,4 +1,4 @@
-import { condition, defineSignal, setHandler, sleep } from '@temporalio/workflow';
+import { condition, defineSignal, setHandler } from '@temporalio/workflow';
 import type { BulkTransferState, BulkTransfersIDPutResponse, BulkTransfersPostRequest } from '../../api/contracts/bodies';
 import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
@@ -172,8 +172,7 @@ async function fulfilItems(bulk: HeldBulk): Promise<BulkTransferOutcome> {
 
 /** At the expiration every item still reserved is released (3303), and both sides get each item's result. */
 async function expire(bulk: HeldBulk): Promise<BulkTransferOutcome> {
-  const wait = msUntil(bulk.input.body.expiration);
-  if (wait > 0) await sleep(wait);
+  await bulk.talk.waitOut(msUntil(bulk.input.body.expiration));
   bulk.decided = true;
   // Each item says only what central-ledger's timeout says of it, which Mojaloop's tooling matches exactly.
   await release(bulk, errorInformation('transferExpired'));

@@ -8,8 +8,8 @@ const { staleReservations, releaseStaleReservation } = proxyActivities<HubActivi
 });
 
 /**
- * Run every minute by a Temporal Schedule: releases reservations whose transfers expired long ago, oldest first, a
- * page at a time until none is left. A release that still fails is left to the next run and holds up none of the
+ * Run every minute by a Temporal Schedule: releases reservations that expired long ago (a transfer's, a funds out's),
+ * oldest first, a page at a time until none is left. A release that still fails is left to the next run and holds up none of the
  * others; a long backlog goes on in a new run of the workflow before its history grows too long.
  */
 /** How many reservations this run released. */

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { log, patched, proxyActivities } from '@temporalio/workflow';
 import type { HubActivities } from '../../activities';
 import { bestEffort } from '../kit/failures';
 
@@ -9,12 +9,25 @@ const { sendNotification } = proxyActivities<HubActivities>({
 });
 
 /**
- * Run by the Temporal Schedule `notification-sender` when SMTP_URL is set: sends the participants' queued e-mails
- * (limit alarms, limit adjustments, settlement position changes), each an activity retried while the SMTP server
- * fails; one that still fails stays queued for the next run and holds up none of the others.
+ * Run by the Temporal Schedule `notification-sender` when SMTP_URL is set: sends the participants' e-mails due (limit
+ * alarms, limit adjustments, settlement position changes), each tried once. One the mail server refuses is counted and
+ * tried again at a later run, or set aside after its last try: it holds up none of the others. A mail server out of
+ * reach (or the database), still after the activity's retries, ends the run: the rest wait for the next, none counted.
  */
 export async function sendNotifications(): Promise<number> {
   const ids = await pendingNotifications();
-  for (const id of ids) await bestEffort(sendNotification(id), `e-mail ${id}`);
+  const endsWhenUnreachable = patched('notifications-run-ends-when-unreachable');
+  for (const id of ids) {
+    if (!endsWhenUnreachable) {
+      await bestEffort(sendNotification(id), `e-mail ${id}`);
+      continue;
+    }
+    try {
+      await sendNotification(id);
+    } catch (error) {
+      log.warn('e-mails not sent: the mail server is out of reach', { notification: id, error: (error as Error).message });
+      break;
+    }
+  }
   return ids.length;
 }

@@ -184,11 +184,10 @@ async function passOnUntilQuiet(held: HeldRequest): Promise<TransactionRequestVi
       await handle(held, inbox.shift()!);
       held.taken++;
     }
-    if (FINAL.includes(view.state) && !roundOpen(view)) break;
-    if (!(await condition(() => inbox.length > 0, Math.max(1, held.idleMs)))) break;
+    const quiet = (FINAL.includes(view.state) && !roundOpen(view)) || !(await condition(() => inbox.length > 0, Math.max(1, held.idleMs)));
+    // A message that came while an expired request closed (the payer FSP's answer crossing the 3301) is handled first.
+    if (quiet && (await talk.close(() => inbox.length > 0))) return view;
   }
-  await talk.close();
-  return view;
 }
 
 async function handle(held: HeldRequest, message: Incoming): Promise<void> {

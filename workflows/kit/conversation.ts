@@ -1,4 +1,4 @@
-import { allHandlersFinished, CancellationScope, condition, isCancellation, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, isCancellation, patched, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { SignalDefinition } from '@temporalio/workflow';
 import { addressOf, FspiopResource } from '../../api/contracts/conversations';
 import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
@@ -33,12 +33,20 @@ type Message = Pick<RelayedCallback, 'headers'> & { rawBody?: string };
 export type WaitOutcome = { kind: 'answered' } | { kind: 'expired' } | { kind: 'unreachable'; error: ErrorInformation };
 
 /**
+ * Expired runs recorded before an expiry closed in a workflow task of its own replay as they were recorded (test/replay
+ * holds such histories).
+ */
+const EXPIRY_CLOSES_ON_ITS_OWN = 'expiry-closes-in-a-task-of-its-own';
+
+/**
  * What every FSPIOP conversation through the switch does the same way: the duplicate rule (spec general rule 3),
  * forwarding a request until it is answered or expires, passing callbacks on byte for byte, the hub's own error
  * callbacks, the State search attribute, and the final answer that a repeated request gets again.
  */
 export class Conversation {
   private finalAnswer?: () => Promise<void>;
+  /** Set once the conversation's clock ran out: the other side's answer may then cross the outcome on its way in. */
+  private expired = false;
 
   constructor(private readonly options: ConversationOptions) {
     setHandler(options.repeatSignal, (repeat) => this.answerRepeat(repeat));
@@ -109,7 +117,7 @@ export class Conversation {
    */
   async forwardUntilAnswered(to: string, answered: () => boolean, waitMs: number, forward = () => this.forwardRequest(to)): Promise<WaitOutcome> {
     // A request that expired on its way here is not forwarded: the other side could only refuse it.
-    if (waitMs <= 0) return { kind: 'expired' };
+    if (waitMs <= 0) return this.expire();
     let unreachable: ErrorInformation | undefined;
     const scope = new CancellationScope();
     const forwarding = scope.run(forward).catch((error) => {
@@ -118,8 +126,19 @@ export class Conversation {
     const inTime = await condition(() => answered() || unreachable !== undefined, waitMs);
     if (!inTime) scope.cancel();
     await forwarding;
-    if (!inTime) return { kind: 'expired' };
+    if (!inTime) return this.expire();
     return answered() ? { kind: 'answered' } : { kind: 'unreachable', error: unreachable! };
+  }
+
+  /** Waits out the conversation's expiration, `waitMs` away (none left: not at all); what follows ends it on its clock. */
+  async waitOut(waitMs: number): Promise<void> {
+    if (waitMs > 0) await sleep(waitMs);
+    this.expire();
+  }
+
+  private expire(): WaitOutcome {
+    this.expired = true;
+    return { kind: 'expired' };
   }
 
   /** The request passed on with its sender's headers and body, byte for byte. */
@@ -146,9 +165,32 @@ export class Conversation {
     await bestEffort(answer(), `final answer of ${this.options.noun} ${this.options.id}`);
   }
 
-  /** Waits for the signal handlers still answering (repeats, strangers) before the workflow completes. */
-  async close(): Promise<void> {
+  /**
+   * Waits for the signal handlers still answering (repeats, strangers, late answers) before the workflow completes or
+   * continues as new. Resolves true when it may; false when `more()` says messages came that the workflow handles
+   * itself first (it closes again after).
+   *
+   * A signal that reaches the server while the workflow task that completes the workflow runs fails that task
+   * (UnhandledCommand), and the task runs again from the last one recorded: its local activities — the ledger step,
+   * the answers just sent — are recorded only with the task, so they run again, and the signal, now seen first, may
+   * even turn the outcome. After an expiry such a signal is to be expected (the other side's answer crossing the
+   * outcome), so an expired conversation ends the task that carried out its expiry before it completes, and completes
+   * in a task that ran no local activity: a signal that came meanwhile is answered as a late one.
+   */
+  async close(more: () => boolean = () => false): Promise<boolean> {
     await condition(allHandlersFinished);
+    if (!this.expired || !patched(EXPIRY_CLOSES_ON_ITS_OWN)) return true;
+    for (;;) {
+      // A timer is the least that ends a workflow task without completing the workflow: the server records the task
+      // with its local activities, and the signals that came meanwhile come at the latest with the timer's firing,
+      // whose task hands them to their handlers before it resolves the timer.
+      await sleep(1);
+      if (more()) return false;
+      // A handler still running was started by a signal that came meanwhile and may send something itself: the
+      // workflow waits for it, then ends that task too.
+      if (allHandlersFinished()) return true;
+      await condition(allHandlersFinished);
+    }
   }
 
   /** The conversation's steps in turn over `state` (workflows/kit/steps.ts), then closed once its outcome is known. */

@@ -3,6 +3,7 @@ import { And, Equal, IsNull, LessThan, MoreThan } from 'typeorm';
 import { errorInformation, type ErrorInformation } from '../../../api/contracts/errors';
 import type { CallbackSender } from '../delivery/callbacks';
 import { LedgerTransfer } from '../db/entities';
+import { PAYMENT_KIND } from '../ledger/ledger';
 import { BulkTransferItem, TransferRecord } from '../db/switchEntities';
 import type { HubServices } from '../hubServices';
 import type { Transfers } from './transfers';
@@ -25,7 +26,9 @@ export interface StalePage {
  * The backstop behind the transfer workflows' own expiry: a reservation whose transfer (or bulk item) expired long
  * ago and is still held (its workflow was terminated, or failed) is released and both sides are told 3303 (about
  * a bulk item, only through its bulk's GET), so a payer's Net Debit Cap headroom can never be lost for good. A transfer
- * recorded but never prepared (RECEIVED) that expired long ago is aborted the same way, and its payer told.
+ * recorded but never prepared (RECEIVED) that expired long ago is aborted the same way, and its payer told. Any other
+ * reservation past its expiry (a funds out nobody committed or aborted) is released too, so no kind of reservation
+ * holds a balance for ever.
  */
 export class ReservationSweep {
   constructor(
@@ -36,10 +39,11 @@ export class ReservationSweep {
   ) {}
 
   /**
-   * A page of the transfers (bulk items too) still reserved, or never prepared, more than `graceMs` after their
-   * expiration, oldest first, from `after` on; `next` is where the following page starts, absent on the last. Held
-   * reservations are read from the ledger, by the expiry each carries; transfers never prepared hold nothing in the
-   * ledger and are read from their records (RECEIVED). The release decides from the ledger.
+   * A page of the reservations (of transfers, bulk items, funds out) still held, and of the transfers never prepared,
+   * more than `graceMs` after their expiry, oldest first, from `after` on; `next` is where the following page starts,
+   * absent on the last. Held reservations are read from the ledger, by the expiry each carries, whatever their kind;
+   * transfers never prepared hold nothing in the ledger and are read from their records (RECEIVED). The release
+   * decides from the ledger.
    */
   async stale({ after, graceMs = SWEEP_GRACE_MS, limit = 500 }: { after?: SweepCursor; graceMs?: number; limit?: number } = {}): Promise<StalePage> {
     const cutoff = new Date(Date.now() - graceMs);
@@ -54,7 +58,7 @@ export class ReservationSweep {
     const [reserved, unprepared] = await this.services.db.read(async (manager) => [
       (
         await manager.find(LedgerTransfer, {
-          where: from({ kind: 'TRANSFER', state: 'RESERVED' as const }, 'expiresAt', cutoff),
+          where: from({ state: 'RESERVED' as const }, 'expiresAt', cutoff),
           select: { transferId: true, expiresAt: true },
           order: { expiresAt: 'ASC', transferId: 'ASC' },
           take: limit,
@@ -79,6 +83,8 @@ export class ReservationSweep {
   }
 
   async release(transferId: string): Promise<void> {
+    const held = await this.services.db.read((manager) => manager.findOneBy(LedgerTransfer, { transferId }));
+    if (held && held.kind !== PAYMENT_KIND) return this.releaseLapsed(held);
     const record = await this.transfers.get(transferId);
     if (record.transferState === 'RECEIVED') {
       // Never prepared: no money is held and the payee never heard of it; only the payer waits for an answer.
@@ -96,6 +102,17 @@ export class ReservationSweep {
     // A bulk item refused because it named another transfer's ID (errorCode set) leaves that transfer its own callbacks.
     if (await this.services.db.read((manager) => manager.existsBy(BulkTransferItem, { transferId, errorCode: IsNull() }))) return;
     await this.tell([record.payerFsp, record.payeeFsp], transferId, expired);
+  }
+
+  /**
+   * A reservation that is no payment (a funds out) ends no conversation and has nobody to tell: the ledger releases it
+   * once its expiry has passed, and never before, however it came to be asked; a decided one is left as it is.
+   */
+  private async releaseLapsed(held: LedgerTransfer): Promise<void> {
+    const { transferId, kind, expiresAt } = held;
+    if (held.state !== 'RESERVED' || !expiresAt || expiresAt.getTime() > Date.now()) return;
+    const [released] = await this.services.ledger.resolveEach([{ transferId, outcome: 'ABORTED' }]);
+    if (released.state === 'ABORTED') this.log.warn({ transferId, kind, expiresAt }, 'lapsed reservation released');
   }
 
   private async tell(recipients: string[], transferId: string, error: ErrorInformation): Promise<void> {

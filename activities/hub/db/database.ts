@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityManager } from 'typeorm';
+import { isDeadlock } from './databaseErrors';
 import { entities } from './entities';
 import { Ledger1795000000000 } from './migrations/1795000000000-Ledger';
 import { Switch1795000000100 } from './migrations/1795000000100-Switch';
@@ -16,6 +17,8 @@ import { ReservationExpiry1795000000800 } from './migrations/1795000000800-Reser
 import { Settlement1795000000900 } from './migrations/1795000000900-Settlement';
 import { Notifications1795000001000 } from './migrations/1795000001000-Notifications';
 import { MessageLog1795000001100 } from './migrations/1795000001100-MessageLog';
+import { FundsOutExpiry1795000001250 } from './migrations/1795000001250-FundsOutExpiry';
+import { NotificationAttempts1795000001400 } from './migrations/1795000001400-NotificationAttempts';
 import { SchemeCounters1795000001600 } from './migrations/1795000001600-SchemeCounters';
 import { seedHub } from './seed';
 
@@ -32,6 +35,8 @@ export const migrations = [
   Settlement1795000000900,
   Notifications1795000001000,
   MessageLog1795000001100,
+  FundsOutExpiry1795000001250,
+  NotificationAttempts1795000001400,
   SchemeCounters1795000001600,
 ];
 
@@ -106,11 +111,6 @@ export class Database {
 }
 
 const DEADLOCK_ATTEMPTS = 5;
-
-const isDeadlock = (error: unknown) => {
-  const { code, driverError } = error as { code?: string; driverError?: { code?: string } };
-  return code === 'ER_LOCK_DEADLOCK' || driverError?.code === 'ER_LOCK_DEADLOCK';
-};
 
 function dataSourceFor(databaseUrl: string): DataSource {
   if (databaseUrl.startsWith('mysql://')) {

@@ -142,16 +142,30 @@ export class JournalEntry {
   @Column(timestamp) createdDate!: Date;
 }
 
-/** An e-mail to a participant's notification address, queued in the transaction of what it tells and sent after it. */
+/**
+ * An e-mail to a participant's notification address (`participantId`), queued in the transaction of what it tells and
+ * sent after it; or, refused by the mail server `attempts` times, set aside for the operator (`setAsideDate`).
+ */
 @Entity('notification')
+@Index('IDX_notification_about', ['aboutParticipantId', 'currency', 'endpointType'])
 export class Notification {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ type: 'int' }) participantId!: number;
   @Column({ type: 'varchar', length: 100 }) endpointType!: string;
+  /** The participant and currency it tells of (null on e-mails queued before they were kept). */
+  @Column({ type: 'int', nullable: true }) aboutParticipantId!: number | null;
+  @Column({ type: 'varchar', length: 3, nullable: true }) currency!: string | null;
   @Column({ type: 'varchar', length: 200 }) subject!: string;
   @Column({ type: 'text' }) body!: string;
   @Column(timestamp) createdDate!: Date;
   @Index() @Column({ ...timestamp, nullable: true }) sentDate!: Date | null;
+  /** Times the mail server refused it. */
+  @Column({ type: 'int', default: 0 }) attempts!: number;
+  /** The mail server's latest refusal. */
+  @Column({ type: 'varchar', length: 500, nullable: true }) lastError!: string | null;
+  /** Not tried again before this: after a refusal, or while an alarm e-mail of the same kind was sent too lately. */
+  @Column({ ...timestamp, nullable: true }) notBefore!: Date | null;
+  @Index('IDX_notification_set_aside') @Column({ ...timestamp, nullable: true }) setAsideDate!: Date | null;
 }
 
 export const entities = [

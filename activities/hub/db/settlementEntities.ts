@@ -4,6 +4,13 @@ import { moneyColumn } from './money';
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
 const timestamp = { type: 'datetime', precision: 3 } as const;
 
+/**
+ * The longest `reason` and `externalReference` the settlement tables hold (MySQL refuses a longer one): the settlement
+ * API's schemas refuse longer ones too, the same on every database.
+ */
+export const SETTLEMENT_TEXT_LENGTHS = { reason: 512, externalReference: 256 } as const;
+const reasonColumn = { type: 'varchar', length: SETTLEMENT_TEXT_LENGTHS.reason, nullable: true } as const;
+
 export type SettlementWindowState = 'OPEN' | 'CLOSED' | 'PENDING_SETTLEMENT' | 'SETTLED' | 'ABORTED';
 
 /**
@@ -15,7 +22,7 @@ export type SettlementWindowState = 'OPEN' | 'CLOSED' | 'PENDING_SETTLEMENT' | '
 export class SettlementWindow {
   @PrimaryGeneratedColumn() settlementWindowId!: number;
   @Column({ type: 'varchar', length: 20 }) state!: SettlementWindowState;
-  @Column({ type: 'varchar', length: 512, nullable: true }) reason!: string | null;
+  @Column(reasonColumn) reason!: string | null;
   @Column(timestamp) createdDate!: Date;
   @Column(timestamp) changedDate!: Date;
 }
@@ -43,7 +50,7 @@ export class Settlement {
   @PrimaryGeneratedColumn() settlementId!: number;
   @Column({ type: 'int' }) settlementModelId!: number;
   @Column({ type: 'varchar', length: 30 }) state!: SettlementState;
-  @Column({ type: 'varchar', length: 512, nullable: true }) reason!: string | null;
+  @Column(reasonColumn) reason!: string | null;
   @Column(timestamp) createdDate!: Date;
   @Column(timestamp) changedDate!: Date;
 }
@@ -65,8 +72,8 @@ export class SettlementParticipantAccount {
   /** How many of the windows' transfers it paid or received. */
   @Column({ type: 'int' }) transferCount!: number;
   @Column({ type: 'varchar', length: 30 }) state!: SettlementState;
-  @Column({ type: 'varchar', length: 512, nullable: true }) reason!: string | null;
-  @Column({ type: 'varchar', length: 256, nullable: true }) externalReference!: string | null;
+  @Column(reasonColumn) reason!: string | null;
+  @Column({ type: 'varchar', length: SETTLEMENT_TEXT_LENGTHS.externalReference, nullable: true }) externalReference!: string | null;
   @Column(timestamp) createdDate!: Date;
   @Column(timestamp) changedDate!: Date;
 }

@@ -3,7 +3,7 @@ import { In } from 'typeorm';
 import { LedgerTransfer, Participant, ParticipantAccount } from '../db/entities';
 import { Decimal, formatAmount, unrepresentableAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
-import type { Ledger } from './ledger';
+import type { Ledger, Movement } from './ledger';
 import { findAccount, findAccountByType, findParticipant } from '../participants/participants';
 
 export interface FundsMovementRequest {
@@ -15,9 +15,17 @@ export interface FundsMovementRequest {
 }
 
 /**
+ * How long a funds-out reservation may wait for its commit or abort: central-ledger's INTERNAL_TRANSFER_VALIDITY_SECONDS
+ * (432000, five days). After it the ledger refuses the commit (3303) and the reservation sweep releases it, so a
+ * withdrawal nobody finished cannot hold the DFSP's settlement balance for ever.
+ */
+export const FUNDS_OUT_VALIDITY_MS = 432_000_000;
+
+/**
  * Funds in and out of a DFSP's SETTLEMENT account, each offset by the hub's HUB_RECONCILIATION account
  * in the same currency. A deposit lowers the settlement account (Mojaloop's sign: the hub owes the DFSP);
- * a withdrawal is reserved first, then committed or aborted, so the money cannot be spent twice meanwhile.
+ * a withdrawal is reserved first, then committed or aborted, so the money cannot be spent twice meanwhile, or
+ * recorded in one step (reserved and committed in one transaction) when the money has already left.
  */
 export class Funds {
   constructor(
@@ -45,17 +53,19 @@ export class Funds {
    * DFSP's position (rules.withdrawalRefusal), which it locks too so a concurrent transfer cannot spend the same cover.
    */
   async recordFundsOutPrepareReserve(name: string, accountId: number, request: FundsMovementRequest): Promise<LedgerTransfer> {
-    const { settlement, reconciliation } = await this.accounts(name, accountId, request.currency);
-    return this.ledger.reserve({
-      transferId: request.transferId,
-      kind: 'FUNDS_OUT',
-      debitAccountId: settlement.id,
-      creditAccountId: reconciliation.id,
-      amount: positive(request.amount),
-      currency: settlement.currency,
-      externalReference: request.externalReference,
-      reason: request.reason,
-    });
+    const withdrawal = await this.withdrawal(name, accountId, request);
+    return this.ledger.reserve({ ...withdrawal, expiresAt: new Date(Date.now() + FUNDS_OUT_VALIDITY_MS) });
+  }
+
+  /**
+   * A withdrawal reserved and committed in one ledger transaction, under the same rule as a reservation: no reservation
+   * ever stands, so no second call can be lost and leave one. A repeat (same transferId and details) changes nothing.
+   */
+  async recordFundsOut(name: string, accountId: number, request: FundsMovementRequest): Promise<LedgerTransfer> {
+    const movement = await this.ledger.post(await this.withdrawal(name, accountId, request));
+    // One recorded earlier as a reservation under the same transferId may have been aborted, or have expired.
+    if (movement.state !== 'COMMITTED') throw new HubError('clientError', `Funds out ${request.transferId} is already ${movement.state}`);
+    return movement;
   }
 
   async recordFundsOutCommit(name: string, accountId: number, transferId: string): Promise<LedgerTransfer> {
@@ -84,6 +94,20 @@ export class Funds {
       });
       return own ? movement : undefined;
     });
+  }
+
+  private async withdrawal(name: string, accountId: number, request: FundsMovementRequest): Promise<Movement> {
+    const { settlement, reconciliation } = await this.accounts(name, accountId, request.currency);
+    return {
+      transferId: request.transferId,
+      kind: 'FUNDS_OUT',
+      debitAccountId: settlement.id,
+      creditAccountId: reconciliation.id,
+      amount: positive(request.amount),
+      currency: settlement.currency,
+      externalReference: request.externalReference,
+      reason: request.reason,
+    };
   }
 
   private accounts(name: string, accountId: number, currency?: string): Promise<{ settlement: ParticipantAccount; reconciliation: ParticipantAccount }> {

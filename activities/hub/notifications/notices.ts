@@ -11,6 +11,8 @@ export type NotificationType = 'NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL' | 'NET_DEB
  */
 export interface Notice {
   type: NotificationType;
+  /** The currency of the position or limit it tells of. */
+  currency: string;
   subject: string;
   toParticipant: string;
   toHub: string;
@@ -28,6 +30,7 @@ export function thresholdBreachNotice(dfsp: string, currency: string, position: 
   const stands = `${formatAmount(position)} ${currency}`;
   return {
     type: 'NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL',
+    currency,
     subject: 'NET_DEBIT_CAP BREACH CONDITION REACHED',
     toParticipant: [
       `Dear ${dfsp},`,
@@ -48,6 +51,7 @@ export function limitAdjustmentNotice(dfsp: string, currency: string, value: Dec
   const limit = `${formatAmount(value)} ${currency}`;
   return {
     type: 'NET_DEBIT_CAP_ADJUSTMENT_EMAIL',
+    currency,
     subject: 'NET_DEBIT_CAP LIMIT ADJUSTMENT',
     toParticipant: [`Dear ${dfsp},`, `Your NET_DEBIT_CAP limit is now ${limit}.`, SIGNATURE].join('\n\n'),
     toHub: [`The NET_DEBIT_CAP limit of ${dfsp} is now ${limit}.`, SIGNATURE].join('\n\n'),
@@ -59,6 +63,7 @@ export function positionChangeNotice(dfsp: string, currency: string, position: D
   const stands = `${formatAmount(position)} ${currency}`;
   return {
     type: 'SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL',
+    currency,
     subject: 'Settlement Position Change',
     toParticipant: [`Dear ${dfsp},`, `A settlement has changed your position.\nYour current position is ${stands}.`, SIGNATURE].join('\n\n'),
     toHub: [`A settlement has changed the position of ${dfsp}.\nIts current position is ${stands}.`, SIGNATURE].join('\n\n'),

@@ -290,7 +290,11 @@ export class Settlements {
     };
   }
 
-  /** The accounts' new states, and the settlement's (with its windows' once it is SETTLED), under the settlement's lock. */
+  /**
+   * The accounts' new states, and the settlement's (with its windows' once it is SETTLED). Each is written only while it
+   * stands as the step read it (compare-and-set): a step that read before another changed the settlement writes nothing
+   * and is decided again (StaleStep), so a stalled retry neither moves an account back nor queues an e-mail twice.
+   */
   private async applyMoves(
     manager: EntityManager,
     settlement: Settlement,
@@ -299,35 +303,39 @@ export class Settlements {
   ): Promise<void> {
     const now = new Date();
     // Taken first: two changes of one settlement wait for each other here.
-    await manager.update(Settlement, { settlementId: settlement.settlementId }, { changedDate: now });
+    await settlementStillAt(manager, settlement, { changedDate: now });
     for (const { account, change } of moves) {
-      await manager.update(
-        SettlementParticipantAccount,
-        { id: account.id },
-        {
-          state: change.state,
-          reason: change.reason ?? account.reason,
-          externalReference: change.externalReference ?? account.externalReference,
-          changedDate: now,
-        },
-      );
+      await accountStillAt(manager, account, {
+        state: change.state,
+        reason: change.reason ?? account.reason,
+        externalReference: change.externalReference ?? account.externalReference,
+        changedDate: now,
+      });
       if (change.state === 'PS_TRANSFERS_COMMITTED' && account.state !== change.state && resets && !new Decimal(account.netAmount).isZero()) {
         const position = await manager.findOneByOrFail(ParticipantAccount, { id: account.accountId });
         await notifyIn(manager, this.hubName, account.participantId, (dfsp) => positionChangeNotice(dfsp, account.currency, reportedValue(position)));
       }
     }
-    const states = (await manager.findBy(SettlementParticipantAccount, { settlementId: settlement.settlementId })).map((account) => account.state);
-    const current = (await manager.findOneBy(Settlement, { settlementId: settlement.settlementId }))!;
-    const next = settlementStateAfter(current.state, states);
-    if (next === current.state) return;
+    // A locking read on MySQL: the step's snapshot may be older than the settlement's lock (the ledger read first).
+    const states = await manager.find(SettlementParticipantAccount, {
+      where: { settlementId: settlement.settlementId },
+      select: { id: true, state: true },
+      ...(this.db.isMysql ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    const next = settlementStateAfter(
+      settlement.state,
+      states.map((account) => account.state),
+    );
+    if (next === settlement.state) return;
     const reason = next === 'SETTLED' ? 'All settlement accounts are SETTLED' : `All settlement accounts are ${next}`;
-    await manager.update(Settlement, { settlementId: settlement.settlementId }, { state: next, reason, changedDate: now });
+    await settlementStillAt(manager, settlement, { state: next, reason, changedDate: now });
     if (next === 'SETTLED') await this.windowsFollow(manager, settlement.settlementId, 'SETTLED', now);
   }
 
   /**
    * Aborts a settlement that has committed nothing (abortProblem): reservations are released, accounts and the
-   * settlement turn ABORTED, and its windows' content is freed for another settlement (ABORTED).
+   * settlement turn ABORTED, and its windows' content is freed for another settlement (ABORTED). Written only while the
+   * settlement and its accounts stand as read (compare-and-set): an abort decided before a commit is decided again.
    */
   async abort(settlementId: number, reason: string, externalReference?: string): Promise<{ id: number; state: 'ABORTED'; reason: string }> {
     const { settlement, accounts } = await this.db.read(async (manager) => ({
@@ -342,12 +350,10 @@ export class Settlements {
     if (problem) throw new HubError('validationError', problem);
     const aborting = async (manager: EntityManager) => {
       const now = new Date();
-      await manager.update(Settlement, { settlementId }, { state: 'ABORTED', reason, changedDate: now });
-      await manager.update(
-        SettlementParticipantAccount,
-        { settlementId },
-        { state: 'ABORTED', reason, changedDate: now, ...(externalReference ? { externalReference } : {}) },
-      );
+      await settlementStillAt(manager, settlement, { state: 'ABORTED', reason, changedDate: now });
+      for (const account of accounts) {
+        await accountStillAt(manager, account, { state: 'ABORTED', reason, changedDate: now, ...(externalReference ? { externalReference } : {}) });
+      }
       if (settlement.state !== 'ABORTED') await this.windowsFollow(manager, settlementId, 'ABORTED', now);
     };
     const reserved = await this.db.read((manager) =>
@@ -503,6 +509,26 @@ function accountView(account: SettlementParticipantAccount): AccountView {
     createdDate: account.createdDate.toISOString(),
     netSettlementAmount: { amount: Number(account.netAmount), currency: account.currency },
   };
+}
+
+/** A step that read the settlement before another step changed it: it wrote nothing, and its retry decides again. */
+export class StaleStep extends Error {
+  constructor(settlementId: number) {
+    super(`settlement ${settlementId} changed while this step ran: it is decided again from where it stands`);
+    this.name = 'StaleStep';
+  }
+}
+
+/** Writes the settlement's change if it is still in the state the step read; on MySQL its row stays locked to the end. */
+async function settlementStillAt(manager: EntityManager, settlement: Settlement, change: Partial<Settlement>): Promise<void> {
+  const { affected } = await manager.update(Settlement, { settlementId: settlement.settlementId, state: settlement.state }, change);
+  if (affected !== 1) throw new StaleStep(settlement.settlementId);
+}
+
+/** Writes the account's change if it is still in the state the step read. */
+async function accountStillAt(manager: EntityManager, account: SettlementParticipantAccount, change: Partial<SettlementParticipantAccount>): Promise<void> {
+  const { affected } = await manager.update(SettlementParticipantAccount, { id: account.id, state: account.state }, change);
+  if (affected !== 1) throw new StaleStep(account.settlementId);
 }
 
 /**

@@ -82,9 +82,9 @@ export class SettlementWindows {
 
   /**
    * Closes the open window `windowId` and opens the next, in one transaction: its content is one row per currency of
-   * its committed payments that a deferred net model settles. Refused (3100) when it is not the open window or holds
-   * no payment, as central-settlement refuses. Closing it again, once closed, answers what the first close did: the
-   * step is retried safely.
+   * its committed payments that a deferred net model settles. Refused (3100) when there is no such window or it holds
+   * no payment, as central-settlement refuses. Closing it again, once closed, answers what the first close did, even
+   * from an attempt that read it open before another closed it: the step is retried safely.
    */
   async close(windowId: number, reason: string): Promise<ClosedWindow> {
     const done = await this.db.read((manager) => this.closedBy(manager, windowId));
@@ -94,8 +94,10 @@ export class SettlementWindows {
       // The update comes first: on MySQL it waits for the commits that hold the window (openWindowIdIn) to finish.
       const updated = await manager.update(SettlementWindow, { settlementWindowId: windowId, state: 'OPEN' }, { state: 'CLOSED', reason, changedDate: now });
       if (!updated.affected) {
-        const window = await manager.findOneBy(SettlementWindow, { settlementWindowId: windowId });
-        throw new HubError('validationError', window ? `Window ${windowId} is not open` : `Window ${windowId} does not exist`);
+        // Closed since this step read it open, by another attempt of it: answered as a close asked again is.
+        const closed = await this.closedBy(manager, windowId);
+        if (!closed) throw new HubError('validationError', `Window ${windowId} does not exist`);
+        return closed;
       }
       const currencies: Array<{ currency: string }> = await manager.query(
         `SELECT DISTINCT currency FROM ledger_transfer WHERE settlementWindowId = ? AND kind = ? AND state = 'COMMITTED'`,

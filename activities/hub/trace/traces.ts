@@ -1,4 +1,4 @@
-import { Between, EntityManager, FindOptionsWhere, In, IsNull, LessThan, LessThanOrEqual, MoreThanOrEqual, Not } from 'typeorm';
+import { Between, EntityManager, FindOptionsWhere, In, IsNull, LessThan, LessThanOrEqual, MoreThan, MoreThanOrEqual, Not } from 'typeorm';
 import { workflowIds } from '../../../api/contracts/conversations';
 import type { Database } from '../db/database';
 import {
@@ -15,6 +15,7 @@ import { transactionIn } from '../conversations/transactionDetails';
 import type {
   ConversationTrace,
   FailingDeliveries,
+  MessagePage,
   TracedConversation,
   TracedMessage,
   TracedPosting,
@@ -39,6 +40,28 @@ export interface TransferSearch {
 }
 
 const MAX_RESULTS = 500;
+
+/** Which page of a trace's messages to read (MessagePage): at most `limit`, those after `after`. */
+export interface MessagePageRequest {
+  limit?: number;
+  after?: MessageCursor;
+}
+
+/** The last message of a page: messages are in the order of their time, then of their number. */
+export interface MessageCursor {
+  at: Date;
+  id: number;
+}
+
+export const MESSAGES_PER_PAGE = 100;
+export const MAX_MESSAGES_PER_PAGE = 1_000;
+
+/** The cursor a page's `nextCursor` names, or undefined if `text` is none. */
+export function messageCursor(text: string): MessageCursor | undefined {
+  const match = /^(\d{1,15})\.(\d{1,15})$/.exec(text);
+  const at = new Date(Number(match?.[1]));
+  return match && !Number.isNaN(at.getTime()) ? { at, id: Number(match[2]) } : undefined;
+}
 
 const iso = (date: Date) => date.toISOString();
 
@@ -112,23 +135,23 @@ export class Traces {
    * `thirdpartyRequests/transactions`, `consentRequests`, …): with a transaction request its authorizations, with a
    * bulk the transfers it holds. Undefined when the switch saw no message of it.
    */
-  async conversation(resource: string, id: string): Promise<ConversationTrace | undefined> {
+  async conversation(resource: string, id: string, request: MessagePageRequest = {}): Promise<ConversationTrace | undefined> {
     return this.db.read(async (manager) => {
       const keys = [`${resource}/${id}`, ...(resource === 'transactionRequests' ? [`authorizations/${id}`] : [])];
-      const messages = await messagesOf(manager, keys);
-      if (messages.length === 0) return undefined;
+      const page = await messagesOf(manager, keys, request);
+      if (page.messages.length === 0 && !request.after) return undefined;
       const transfers =
         resource === 'bulkTransfers'
           ? (await manager.find(BulkTransferItem, { select: { transferId: true }, where: { bulkTransferId: id }, order: { itemIndex: 'ASC' } })).map(
               (item) => item.transferId,
             )
           : [];
-      return { conversation: `${resource}/${id}`, messages, transfers };
+      return { conversation: `${resource}/${id}`, ...page, transfers };
     });
   }
 
   /** Undefined when the switch knows nothing of the transfer: no record and no message. */
-  async transfer(transferId: string): Promise<TransferTrace | undefined> {
+  async transfer(transferId: string, request: MessagePageRequest = {}): Promise<TransferTrace | undefined> {
     return this.db.read(async (manager) => {
       const record = await manager.findOneBy(TransferRecord, { transferId });
       const item = await manager.findOneBy(BulkTransferItem, { transferId });
@@ -145,22 +168,25 @@ export class Traces {
         conversations.push({ kind: 'quote', id: quoteId, workflowId: workflowIds.quote(quoteId), state: quote?.state });
         keys.push(`quotes/${quoteId}`);
       }
-      let messages = await messagesOf(manager, keys);
-      const requestId = quoteId && transactionRequestIdIn(messages, `quotes/${quoteId}`);
+      const requestId = quoteId && (await transactionRequestIdOf(manager, `quotes/${quoteId}`));
       if (requestId) {
-        const request = await manager.findOneBy(TransactionRequestRecord, { transactionRequestId: requestId });
-        const thirdparty = await manager.countBy(MessageRecord, { conversation: `thirdpartyRequests/transactions/${requestId}` });
-        if (request) {
-          conversations.push({ kind: 'transactionRequest', id: requestId, workflowId: workflowIds.transactionRequest(requestId), state: request.state });
+        const transactionRequest = await manager.findOneBy(TransactionRequestRecord, { transactionRequestId: requestId });
+        if (transactionRequest) {
+          conversations.push({
+            kind: 'transactionRequest',
+            id: requestId,
+            workflowId: workflowIds.transactionRequest(requestId),
+            state: transactionRequest.state,
+          });
           keys.push(`transactionRequests/${requestId}`, `authorizations/${requestId}`);
         }
-        if (thirdparty > 0) {
+        if (await manager.existsBy(MessageRecord, { conversation: `thirdpartyRequests/transactions/${requestId}` })) {
           conversations.push({ kind: 'thirdpartyTransaction', id: requestId, workflowId: workflowIds.thirdpartyTransaction(requestId) });
           keys.push(`thirdpartyRequests/transactions/${requestId}`);
         }
-        messages = await messagesOf(manager, keys);
       }
-      if (!record && messages.length === 0) return undefined;
+      const page = await messagesOf(manager, keys, request);
+      if (!record && page.messages.length === 0 && !request.after) return undefined;
       const journal = await journalOf(manager, transferId);
       return {
         transfer: record
@@ -175,16 +201,34 @@ export class Traces {
         ...(transaction !== undefined && { transaction }),
         timeline: timelineOf(record, journal),
         conversations,
-        messages,
+        ...page,
         journal,
       };
     });
   }
 }
 
-async function messagesOf(manager: EntityManager, conversations: string[]): Promise<TracedMessage[]> {
-  const rows = await manager.find(MessageRecord, { where: { conversation: In(conversations) }, order: { createdDate: 'ASC', id: 'ASC' } });
-  return rows.map((row) => ({
+/**
+ * A page of the conversations' messages, read by the database a page at a time: a conversation someone sent thousands
+ * of messages about is not read whole into the gateway.
+ */
+async function messagesOf(manager: EntityManager, conversations: string[], { limit = MESSAGES_PER_PAGE, after }: MessagePageRequest): Promise<MessagePage> {
+  const take = Math.min(Math.max(limit, 1), MAX_MESSAGES_PER_PAGE);
+  const conversation = In(conversations);
+  const where = after
+    ? [
+        { conversation, createdDate: MoreThan(after.at) },
+        { conversation, createdDate: after.at, id: MoreThan(after.id) },
+      ]
+    : { conversation };
+  const rows = await manager.find(MessageRecord, { where, order: { createdDate: 'ASC', id: 'ASC' }, take: take + 1 });
+  const page = rows.slice(0, take);
+  const last = page[page.length - 1];
+  return { messages: page.map(tracedOf), ...(rows.length > take && { nextCursor: `${last.createdDate.getTime()}.${last.id}` }) };
+}
+
+function tracedOf(row: MessageRecord): TracedMessage {
+  return {
     conversation: row.conversation,
     direction: row.direction,
     method: row.method,
@@ -197,7 +241,7 @@ async function messagesOf(manager: EntityManager, conversations: string[]): Prom
     ...(row.error && { error: row.error }),
     at: iso(row.createdDate),
     durationMs: row.durationMs,
-  }));
+  };
 }
 
 async function journalOf(manager: EntityManager, transferId: string): Promise<TracedPosting[]> {
@@ -257,10 +301,13 @@ function stringField(value: unknown, name: string): string | undefined {
   return typeof field === 'string' ? field : undefined;
 }
 
-/** The transaction request a quote answers: named in the payer's POST /quotes. */
-function transactionRequestIdIn(messages: TracedMessage[], quote: string): string | undefined {
-  const request = messages.find((message) => message.conversation === quote && message.direction === 'in' && message.method === 'POST');
-  return stringField(request?.body, 'transactionRequestId');
+/** The transaction request a quote answers: named in the payer's POST /quotes, the one the switch took. */
+async function transactionRequestIdOf(manager: EntityManager, quote: string): Promise<string | undefined> {
+  const request = await manager.findOne(MessageRecord, {
+    where: { conversation: quote, direction: 'in', method: 'POST', status: LessThan(400) },
+    order: { createdDate: 'ASC', id: 'ASC' },
+  });
+  return request?.body ? stringField(jsonOrText(request.body), 'transactionRequestId') : undefined;
 }
 
 function jsonOrText(text: string): unknown {

@@ -1,17 +1,55 @@
-import type { FailingDeliveries, TransferSummary } from '../../contracts/trace.js';
+import type { FailingDeliveries, SetAsideEmail, TransferSummary } from '../../contracts/trace.js';
 import { get } from './api.js';
 import { h, money, show, when } from './dom.js';
 import { capUse } from './participants.js';
 import type { View } from './view.js';
 
+/** The items of one list of alarms, or that there is none. */
+function showAlarms(list: HTMLElement, items: HTMLElement[]): void {
+  show(list, items.length === 0 ? h('li', {}, 'None.') : items);
+}
+
+const participantLink = (name: string) => h('a', { href: `#/participants/${encodeURIComponent(name)}` }, name);
+
+function stuckTransfer(transfer: TransferSummary): HTMLElement {
+  return h(
+    'li',
+    {},
+    h('a', { href: `#/transfers/${transfer.transferId}` }, transfer.transferId),
+    ` ${transfer.state}: ${money(transfer.amount.amount, transfer.amount.currency)} from ${transfer.payerFsp} to ${transfer.payeeFsp}, since ${when(transfer.createdDate)}`,
+  );
+}
+
+function failingDelivery(failure: FailingDeliveries): HTMLElement {
+  return h(
+    'li',
+    {},
+    participantLink(failure.participant),
+    ` ${failure.failures} failed: latest ${failure.latest.method} ${failure.latest.target} — ${failure.latest.error} (${when(failure.latest.at)}) `,
+    failure.latest.conversation.startsWith('transfers/') && h('a', { href: `#/transfers/${failure.latest.conversation.slice('transfers/'.length)}` }, 'trace'),
+  );
+}
+
+function setAsideEmail(email: SetAsideEmail): HTMLElement {
+  return h(
+    'li',
+    {},
+    participantLink(email.to),
+    ` ${email.type} "${email.subject}"${email.about ? ` about ${email.about} ${email.currency ?? ''}` : ''} of ${when(email.createdDate)}: `,
+    `refused ${email.attempts} times, lastly ${email.lastError}`,
+  );
+}
+
 /**
  * What needs the operator now: participants past their Net Debit Cap's alarm (or the cap), transfers still open past
- * their expiration, and participants the switch keeps failing to deliver to; each linked to where to look.
+ * their expiration, participants the switch keeps failing to deliver to, and e-mails to participants that the mail
+ * server kept refusing (an address to correct); each linked to where to look.
  */
 export function alarmsView(): View {
   const caps = h('ul', { class: 'alarms', 'data-alarms': 'caps' });
   const stuck = h('ul', { class: 'alarms', 'data-alarms': 'stuck' });
   const deliveries = h('ul', { class: 'alarms', 'data-alarms': 'deliveries' });
+  const emails = h('ul', { class: 'alarms', 'data-alarms': 'emails' });
   const element = h(
     'section',
     {},
@@ -22,64 +60,39 @@ export function alarmsView(): View {
     stuck,
     h('h2', {}, 'Deliveries failing (last 15 minutes)'),
     deliveries,
+    h('h2', {}, 'E-mails set aside (refused by the mail server)'),
+    emails,
   );
   const refresh = async () => {
     const now = new Date().toISOString();
-    const [limits, positions, reserved, received, failing] = await Promise.all([
+    const [limits, positions, reserved, received, failing, setAside] = await Promise.all([
       get<Array<{ name: string; currency: string; limit: { type: string; value: number; alarmPercentage: number } }>>('/participants/limits'),
       get<Array<{ name: string; currency: string; value: number }>>('/participants/positions'),
       get<TransferSummary[]>(`/transfers?state=RESERVED&expiredBefore=${now}`),
       get<TransferSummary[]>(`/transfers?state=RECEIVED&expiredBefore=${now}`),
       get<FailingDeliveries[]>('/deliveries/failing'),
+      get<SetAsideEmail[]>('/notifications/setAside'),
     ]);
     const pastAlarm = positions.flatMap((position) => {
       const limit = limits.find((candidate) => candidate.name === position.name && candidate.currency === position.currency)?.limit;
       const { share, level } = capUse(position.value, limit);
       return level === 'ok' ? [] : [{ name: position.name, position, limit, share, level }];
     });
-    show(
+    showAlarms(
       caps,
-      pastAlarm.length === 0
-        ? h('li', {}, 'None.')
-        : pastAlarm.map(({ name, position, limit, share, level }) =>
-            h(
-              'li',
-              { class: level },
-              h('a', { href: `#/participants/${encodeURIComponent(name)}` }, name),
-              ` ${position.currency}: position ${position.value} is ${Math.round(share * 100)}% of its cap ${limit?.value ?? '(none)'}`,
-              level === 'breach' ? ' — at or past the cap' : ' — past the alarm',
-            ),
-          ),
+      pastAlarm.map(({ name, position, limit, share, level }) =>
+        h(
+          'li',
+          { class: level },
+          participantLink(name),
+          ` ${position.currency}: position ${position.value} is ${Math.round(share * 100)}% of its cap ${limit?.value ?? '(none)'}`,
+          level === 'breach' ? ' — at or past the cap' : ' — past the alarm',
+        ),
+      ),
     );
-    const open = [...reserved, ...received];
-    show(
-      stuck,
-      open.length === 0
-        ? h('li', {}, 'None.')
-        : open.map((transfer) =>
-            h(
-              'li',
-              {},
-              h('a', { href: `#/transfers/${transfer.transferId}` }, transfer.transferId),
-              ` ${transfer.state}: ${money(transfer.amount.amount, transfer.amount.currency)} from ${transfer.payerFsp} to ${transfer.payeeFsp}, since ${when(transfer.createdDate)}`,
-            ),
-          ),
-    );
-    show(
-      deliveries,
-      failing.length === 0
-        ? h('li', {}, 'None.')
-        : failing.map((failure) =>
-            h(
-              'li',
-              {},
-              h('a', { href: `#/participants/${encodeURIComponent(failure.participant)}` }, failure.participant),
-              ` ${failure.failures} failed: latest ${failure.latest.method} ${failure.latest.target} — ${failure.latest.error} (${when(failure.latest.at)}) `,
-              failure.latest.conversation.startsWith('transfers/') &&
-                h('a', { href: `#/transfers/${failure.latest.conversation.slice('transfers/'.length)}` }, 'trace'),
-            ),
-          ),
-    );
+    showAlarms(stuck, [...reserved, ...received].map(stuckTransfer));
+    showAlarms(deliveries, failing.map(failingDelivery));
+    showAlarms(emails, setAside.map(setAsideEmail));
   };
   return { element, refresh };
 }

@@ -1,5 +1,5 @@
-import type { ConversationTrace, TracedConversation, TracedMessage, TransferSummary, TransferTrace } from '../../contracts/trace.js';
-import { call, get } from './api.js';
+import type { ConversationTrace, MessagePage, TracedConversation, TracedMessage, TransferSummary, TransferTrace } from '../../contracts/trace.js';
+import { call, get, type Answer } from './api.js';
 import { fields, h, json, money, show, when } from './dom.js';
 import type { View } from './view.js';
 
@@ -99,8 +99,9 @@ export function traceView(transferId: string, link: WorkflowLink): View {
   const element = h('section', { class: 'trace' }, h('h1', {}, `Transfer ${transferId}`), h('p', {}, 'Loading…'));
   // Drawn again only when it changed, so the messages the operator opened stay open.
   let drawn: string | undefined;
+  const pages = new MessagePages<TransferTrace>(`/transfers/${encodeURIComponent(transferId)}/trace`);
   const refresh = async () => {
-    const answer = await call<TransferTrace>('GET', `/transfers/${encodeURIComponent(transferId)}/trace`);
+    const answer = await pages.read();
     const seen = JSON.stringify(answer);
     if (seen === drawn) return;
     drawn = seen;
@@ -147,12 +148,7 @@ export function traceView(transferId: string, link: WorkflowLink): View {
           );
         }),
       ),
-      h('h2', {}, `Messages (${trace.messages.length})`),
-      h(
-        'ol',
-        { class: 'messages' },
-        trace.messages.map((message) => messageItem(message, start)),
-      ),
+      messageList(trace, start, () => pages.more(refresh)),
       h('h2', {}, 'Ledger postings'),
       h(
         'table',
@@ -194,8 +190,9 @@ const CONVERSATION_RESOURCES: Record<TracedConversation['kind'], string> = {
 export function conversationView(resource: string, id: string): View {
   const element = h('section', { class: 'trace' }, h('h1', {}, `${resource} ${id}`), h('p', {}, 'Loading…'));
   let drawn: string | undefined;
+  const pages = new MessagePages<ConversationTrace>(`/conversations/${resource}/${encodeURIComponent(id)}/trace`);
   const refresh = async () => {
-    const answer = await call<ConversationTrace>('GET', `/conversations/${resource}/${encodeURIComponent(id)}/trace`);
+    const answer = await pages.read();
     const seen = JSON.stringify(answer);
     if (seen === drawn) return;
     drawn = seen;
@@ -216,15 +213,51 @@ export function conversationView(resource: string, id: string): View {
           trace.transfers.map((transferId) => h('li', {}, h('a', { href: `#/transfers/${transferId}` }, transferId))),
         ),
       ],
-      h('h2', {}, `Messages (${trace.messages.length})`),
-      h(
-        'ol',
-        { class: 'messages' },
-        trace.messages.map((message) => messageItem(message, start)),
-      ),
+      messageList(trace, start, () => pages.more(refresh)),
     );
   };
   return { element, refresh };
+}
+
+/**
+ * A trace's messages as far as the operator has read them: the API gives them a page at a time, and each "More
+ * messages" adds the next page to those read again at every refresh.
+ */
+class MessagePages<T extends MessagePage> {
+  private pages = 1;
+
+  constructor(private readonly path: string) {}
+
+  async read(): Promise<Answer<T>> {
+    const first = await call<T>('GET', this.path);
+    if (first.status >= 400) return first;
+    const messages = [...first.body.messages];
+    let next = first.body.nextCursor;
+    for (let page = 1; page < this.pages && next; page++) {
+      const more = await get<T>(`${this.path}?cursor=${encodeURIComponent(next)}`);
+      messages.push(...more.messages);
+      next = more.nextCursor;
+    }
+    return { status: first.status, body: { ...first.body, messages, nextCursor: next } };
+  }
+
+  more(refresh: () => Promise<void>): Promise<void> {
+    this.pages++;
+    return refresh();
+  }
+}
+
+/** The messages read so far, and while more follow, a button that reads the next page. */
+function messageList(page: MessagePage, start: number, more: () => Promise<void>): HTMLElement[] {
+  return [
+    h('h2', {}, `Messages (${page.messages.length}${page.nextCursor ? ', more follow' : ''})`),
+    h(
+      'ol',
+      { class: 'messages' },
+      page.messages.map((message) => messageItem(message, start)),
+    ),
+    ...(page.nextCursor ? [h('button', { type: 'button', class: 'more', onclick: more }, 'More messages')] : []),
+  ];
 }
 
 function messageItem(message: TracedMessage, start: number): HTMLElement {

@@ -3,8 +3,9 @@ import type { BulkTransfersIDPutResponse, BulkTransfersPostRequest } from '../..
 import { errorInformation } from '../../../api/contracts/errors';
 import { bulkTransferAnswerSignal, repeatedBulkTransferSignal, type bulkTransfer, type BulkTransferInput } from '../../../workflows/hub/bulkTransfer';
 import { bulkItem, bulkTransferBody, type BulkItem } from '../../helpers/fspiopBodies';
+import { failedWorkflowTasks } from '../../helpers/histories';
 import { errorCodesTo, hubMessages, receivedCallback, receivedRequest, deliveredByHub } from '../../helpers/hubMessages';
-import { gate, rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, DAY } from '../../helpers/stubbedWorkflows';
+import { gate, meanwhile, rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, DAY } from '../../helpers/stubbedWorkflows';
 
 // The hub's bulk transfer workflow (Document 2, /bulkTransfers) on the time-skipping server, with stub ledger and
 // delivery activities: what it asks the ledger to commit or release, per item, and whom it tells. Serial: each test
@@ -185,6 +186,27 @@ test.serial('an answer that comes once the bulk has expired is answered with the
   t.deepEqual(stubs.inputs('fulfilBulkTransfer'), []);
   t.like(stubs.inputs('answerFollowUp'), [{ kind: 'bulkTransferStatus', bulkTransferId: body.bulkTransferId, requester: { source: PAYEE, version: '1.1' } }]);
 });
+
+test.serial(
+  'an answer that reaches the hub while it releases the expired bulk is answered with the recorded results, never handed to the ledger; no workflow task fails',
+  async (t) => {
+    const { body, items, handle } = await prepared(t);
+    await forwarded(body.bulkTransferId);
+    // The answer is signalled while the ledger releases the items, in the very workflow task that carries out the expiry.
+    stubs.script({
+      releaseBulkTransfer: meanwhile(
+        () => handle.signal(bulkTransferAnswerSignal, results(items)),
+        () => undefined,
+      ),
+    });
+    t.deepEqual(await handle.result(), { bulkTransferState: 'COMPLETED' });
+    t.deepEqual(await failedWorkflowTasks(t.context.client, handle.workflowId), []);
+    t.is(stubs.inputs('releaseBulkTransfer').length, 1, 'released once');
+    t.deepEqual(stubs.inputs('fulfilBulkTransfer'), []);
+    t.deepEqual(resultsTo(), ['payer', 'payee'], 'each side gets its results once');
+    t.like(stubs.inputs('answerFollowUp'), [{ kind: 'bulkTransferStatus', bulkTransferId: body.bulkTransferId, requester: { source: PAYEE, version: '1.1' } }]);
+  },
+);
 
 test.serial('a duplicate POST while the bulk is in progress: the same one is ignored, a changed one gets 3106', async (t) => {
   const { body, items, input, handle } = await prepared(t);

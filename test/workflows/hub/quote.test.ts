@@ -3,8 +3,9 @@ import type { QuotesPostRequest } from '../../../api/contracts/bodies';
 import type { quote } from '../../../workflows/hub/quote';
 import { quoteResponseSignal, repeatedQuoteSignal } from '../../../workflows/kit/quoteConversation';
 import { ilpPair, quoteBody } from '../../helpers/fspiopBodies';
+import { failedWorkflowTasks } from '../../helpers/histories';
 import { errorCodesTo, hubMessages, receivedCallback, receivedRequest, deliveredByHub } from '../../helpers/hubMessages';
-import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR } from '../../helpers/stubbedWorkflows';
+import { meanwhile, rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR } from '../../helpers/stubbedWorkflows';
 
 // The hub's quote workflow (Document 2, /quotes) on the time-skipping server, with stub record and delivery
 // activities: the request goes to the payee FSP, its answer or error back to the payer, 3302 if the expiration passes
@@ -88,6 +89,24 @@ test.serial('a quote the payee FSP does not answer by its expiration an hour ahe
   t.like(hubMessages(stubs)[1], { fromHub: true, path: `/quotes/${body.quoteId}/error` });
   t.like(stubs.inputs('completeQuote'), [{ state: 'EXPIRED' }]);
   t.deepEqual(errorCodesTo(stubs, PAYEE), [], 'the payee FSP is not told');
+});
+
+test.serial('an answer that reaches the hub while it handles the expiry never reaches the payer, who hears 3302 once; no workflow task fails', async (t) => {
+  const { handle } = await requested(t);
+  await forwarded();
+  // The answer is signalled while the expiry is recorded, in the very workflow task that carries out the expiry.
+  stubs.script({
+    completeQuote: meanwhile(
+      () => handle.signal(quoteResponseSignal, { kind: 'quote', callback: answerOf() }),
+      () => undefined,
+    ),
+  });
+  t.like(await handle.result(), { state: 'EXPIRED', errorInformation: { errorCode: '3302' } });
+  t.deepEqual(await failedWorkflowTasks(t.context.client, handle.workflowId), []);
+  t.like(stubs.inputs('completeQuote'), [{ state: 'EXPIRED' }]);
+  t.is(stubs.inputs('completeQuote').length, 1, 'recorded once');
+  t.deepEqual(errorCodesTo(stubs, PAYER), ['3302']);
+  t.is(hubMessages(stubs).filter((m) => m.to === PAYER).length, 1, 'the payer hears the 3302 and nothing else');
 });
 
 test.serial('an answer in the last minute before the expiration still reaches the payer', async (t) => {

@@ -14,8 +14,9 @@ import {
   type transactionRequest,
 } from '../../../workflows/hub/transactionRequest';
 import { transactionRequestBody } from '../../helpers/fspiopBodies';
+import { failedWorkflowTasks } from '../../helpers/histories';
 import { errorCodesTo, fspiopHeaders, hubMessages, receivedCallback, receivedRequest, deliveredByHub } from '../../helpers/hubMessages';
-import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR, DAY } from '../../helpers/stubbedWorkflows';
+import { meanwhile, rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR, DAY } from '../../helpers/stubbedWorkflows';
 
 // The hub's transaction request workflow (Document 2, /transactionRequests and /authorizations) on the time-skipping
 // server, with stub record and delivery activities: the payee FSP's request goes to the payer FSP, whose answers come
@@ -131,6 +132,28 @@ test.serial('a request nobody answers by its expiration an hour ahead gets 3301 
   t.like(hubMessages(stubs)[1], { fromHub: true, path: `/transactionRequests/${body.transactionRequestId}/error` });
   t.like(stubs.inputs('answerTransactionRequest'), [{ state: 'EXPIRED' }]);
 });
+
+test.serial(
+  "a payer FSP's answer that reaches the hub while it handles the expiry is told 3301 too and never reaches the payee FSP, who hears 3301 once; no workflow task fails",
+  async (t) => {
+    const { handle } = await requested(t);
+    await forwarded();
+    // The answer is signalled while the expiry is recorded, in the very workflow task that carries out the expiry.
+    stubs.script({
+      answerTransactionRequest: meanwhile(
+        () => handle.signal(transactionRequestAnswerSignal, answer('RECEIVED')),
+        () => undefined,
+      ),
+    });
+    t.like(await handle.result(), { state: 'EXPIRED' });
+    t.deepEqual(await failedWorkflowTasks(t.context.client, handle.workflowId), []);
+    t.like(stubs.inputs('answerTransactionRequest'), [{ state: 'EXPIRED' }]);
+    t.is(stubs.inputs('answerTransactionRequest').length, 1, 'recorded once');
+    t.deepEqual(errorCodesTo(stubs, PAYEE), ['3301']);
+    t.is(hubMessages(stubs).filter((m) => m.to === PAYEE).length, 1, 'the payee FSP hears the 3301 and nothing else');
+    t.deepEqual(errorCodesTo(stubs, PAYER), ['3301'], 'the late answer is told the request expired');
+  },
+);
 
 test.serial('a request naming no expiration gets 3301 once the default minute of waiting for the first answer has passed', async (t) => {
   const { handle } = await requested(t, null);

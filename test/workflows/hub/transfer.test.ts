@@ -3,7 +3,8 @@ import type { TransfersIDPutResponse, TransfersPostRequest } from '../../../api/
 import { fulfilSignal, rejectSignal, repeatedTransferSignal, type transfer } from '../../../workflows/hub/transfer';
 import { ilpPair, transferBody } from '../../helpers/fspiopBodies';
 import { errorCodesTo, hubMessages, receivedCallback, receivedRequest, deliveredByHub } from '../../helpers/hubMessages';
-import { gate, rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR } from '../../helpers/stubbedWorkflows';
+import { failedWorkflowTasks } from '../../helpers/histories';
+import { gate, meanwhile, rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR } from '../../helpers/stubbedWorkflows';
 
 // The hub's transfer workflow (Document 2, /transfers) on the time-skipping server, with stub ledger and delivery
 // activities: what it asks of the ledger and whom it tells what, for each way a transfer ends. Serial: each test
@@ -193,6 +194,37 @@ test.serial('a fulfil that arrives after the expiry, while the hub is still tell
   t.deepEqual(stubs.inputs('commitTransfer'), []);
   t.deepEqual(stubs.inputs('lateTransferCallback'), [{ transferId: body.transferId, callback: late, version: '1.1' }]);
 });
+
+test.serial(
+  "a fulfil that reaches the hub while it handles the expiry is answered as a late one: no workflow task fails, both sides hear the expiry's 3303 once, nothing commits",
+  async (t) => {
+    const { body, fulfilment, handle } = await prepared(t);
+    await forwarded();
+    // The fulfil is signalled while the ledger releases the reservation, in the very workflow task that carries out the expiry.
+    const late = fulfil(fulfilment);
+    stubs.script({
+      abortTransfer: meanwhile(
+        () => handle.signal(fulfilSignal, late),
+        () => ({ completedTimestamp: COMPLETED }),
+      ),
+      // The ledger refuses a commit after the expiration, whoever asks.
+      commitTransfer: async () => {
+        throw rejection('transferExpired');
+      },
+    });
+    t.like(await handle.result(), { transferState: 'ABORTED', errorInformation: { errorCode: '3303' } });
+    t.deepEqual(await failedWorkflowTasks(t.context.client, handle.workflowId), []);
+    t.is(stubs.inputs('abortTransfer').length, 1, 'the reservation is released once');
+    t.deepEqual(errorCodesTo(stubs, PAYEE), ['3303']);
+    t.deepEqual(errorCodesTo(stubs, PAYER), ['3303']);
+    t.deepEqual(stubs.inputs('commitTransfer'), []);
+    t.deepEqual(
+      stubs.inputs('lateTransferCallback'),
+      [{ transferId: body.transferId, callback: late, version: '1.1' }],
+      'answered from the record, as a later PUT',
+    );
+  },
+);
 
 test.serial(
   'a duplicate prepare while the transfer is in progress: the same request is ignored, a changed one gets 3106, and the transfer goes on',

@@ -28,6 +28,18 @@ test('a participant needs a name of 2 to 30 characters and, when it names one, a
   t.regex(refusal('PostParticipantsRequest', { name: 'payerfsp', currency: 'A#' }) ?? '', /^Malformed syntax - "currency" must be one of \[AED, AFN, /);
 });
 
+test("a participant's name is letters and digits only, as central-ledger's Joi alphanum() holds it, so no name is a spreadsheet formula", (t) => {
+  const named = (name: string) => refusal('PostParticipantsRequest', { name, currency: 'USD' });
+  for (const name of ['payerfsp', 'DFSP2', 'ab', 'x'.repeat(30)]) t.is(named(name), undefined, name);
+  for (const name of ['=B1234', '+cmd', '-1+2', '@SUM', 'payer-fsp', 'payer_fsp', 'payer fsp', 'dfspé', '\tdfsp'])
+    t.is(named(name), 'Malformed syntax - "name" must only contain alpha-numeric characters', JSON.stringify(name));
+  t.is(
+    refusal('SettlementModel', { ...deferredNetModelBody('DEFERRED-NET', 'USD') }),
+    'Malformed syntax - "name" must only contain alpha-numeric characters',
+    "a settlement model's name too, as central-ledger's own route holds it",
+  );
+});
+
 test('a body that is missing, or not an object, or holds a wrongly typed value is refused in the same words', (t) => {
   t.is(refusal('PostParticipantsRequest', undefined), 'Malformed syntax - "value" is required');
   t.is(refusal('PostParticipantsRequest', 'payerfsp'), 'Malformed syntax - "value" must be object');
@@ -61,4 +73,33 @@ test('a settlement model may be NET, as central-ledger and every deferred net sc
     'GROSS',
     'NET',
   ]);
+});
+
+test("an e-mail endpoint holds one bare address: a list or a display name is refused (3100), so a participant's alarms go nowhere else", (t) => {
+  const refused = (value: string) => {
+    try {
+      validator.endpointValue('NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL', value);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return `${error.status} ${error.errorInformation.errorCode}`;
+    }
+  };
+  t.is(refused('treasury@payer.example'), undefined);
+  t.is(refused("o'brien+alarms@payer.example"), undefined);
+  for (const value of [
+    'treasury@payer.example, spy@other.example',
+    'treasury@payer.example,spy@other.example',
+    'treasury@payer.example; spy@other.example',
+    '"treasury@payer.example" <spy@other.example>',
+    'Treasury <treasury@payer.example>',
+    'treasury@payer.example spy@other.example',
+    'treasury@payer.example\nBcc: spy@other.example',
+    'undisclosed: spy@other.example;',
+    'treasury',
+  ])
+    t.is(refused(value), '400 3100', JSON.stringify(value));
+  for (const type of ['NET_DEBIT_CAP_ADJUSTMENT_EMAIL', 'SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL'])
+    t.throws(() => validator.endpointValue(type, 'a@payer.example, b@payer.example'), { instanceOf: HttpError }, type);
+  t.is(validator.endpointValue('FSPIOP_CALLBACK_URL_QUOTES', 'http://payer:4000'), 'http://payer:4000', 'other endpoints are URLs, not addresses');
 });
