@@ -34,13 +34,19 @@ export class SchemeCounters1795000001600 implements MigrationInterface {
       ? 'TIMESTAMPDIFF(MICROSECOND, createdDate, completedTimestamp) / 1000000'
       : '(julianday(completedTimestamp) - julianday(createdDate)) * 86400.0';
     const bucket = `CASE ${COMPLETION_BUCKETS.map((le) => `WHEN ${seconds} <= ${le} THEN '${le}'`).join(' ')} ELSE '+Inf' END`;
-    await queryRunner.query(
-      `INSERT INTO transfer_outcome (payerFsp, transferState, le, transfers, seconds)
-       SELECT payerFsp, transferState, le, COUNT(*), SUM(took) FROM (
-         SELECT payerFsp, transferState, ${seconds} AS took, ${bucket} AS le FROM transfer
-         WHERE transferState IN ('COMMITTED', 'ABORTED') AND completedTimestamp IS NOT NULL
-       ) decided GROUP BY payerFsp, transferState, le`,
-    );
+    // Read first, then written: an INSERT … SELECT would hold shared locks on every transfer row while it reads them
+    // (InnoDB, REPEATABLE READ), and the hub still running the previous version would wait to decide any.
+    const counted: Array<{ payerFsp: string; transferState: string; le: string; transfers: string | number; seconds: string | number }> =
+      await queryRunner.query(
+        `SELECT payerFsp, transferState, le, COUNT(*) AS transfers, SUM(took) AS seconds FROM (
+           SELECT payerFsp, transferState, ${seconds} AS took, ${bucket} AS le FROM transfer
+           WHERE transferState IN ('COMMITTED', 'ABORTED') AND completedTimestamp IS NOT NULL
+         ) decided GROUP BY payerFsp, transferState, le`,
+      );
+    for (let at = 0; at < counted.length; at += 500) {
+      const rows = counted.slice(at, at + 500).map((row) => ({ ...row, transfers: String(row.transfers), seconds: Number(row.seconds) }));
+      await queryRunner.manager.createQueryBuilder().insert().into('transfer_outcome').values(rows).execute();
+    }
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
