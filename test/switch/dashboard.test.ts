@@ -17,6 +17,7 @@ import { temporalAddress } from '../helpers/worker';
 // Grafana's dashboard against a real Prometheus scraping two gateway processes, as a deployment runs them (replicas
 // on one database), one of them running two copies behind its ports (GATEWAY_PROCESSES=2, as compose.yaml does).
 
+/** Prometheus holds a token of scope metrics: it may read /metrics and nothing else. */
 const TOKEN = 'prometheus-scrape-token-0123456789';
 const logDir = path.join(os.tmpdir(), `dashboard-${process.pid}`);
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -34,7 +35,7 @@ let prometheus: Prometheus;
 
 async function startGateway(databaseUrl: string, name: string, copies: number): Promise<Gateway> {
   const { env } = await hubProcessSettings({ databaseUrl, temporalAddress: temporalAddress(), host: '127.0.0.1' });
-  const gateway = startProcess('api/main.js', name, { ...env, ADMIN_API_TOKENS: TOKEN, GATEWAY_PROCESSES: String(copies) }, logDir);
+  const gateway = startProcess('api/main.js', name, { ...env, ADMIN_API_TOKENS: `prometheus:metrics:${TOKEN}`, GATEWAY_PROCESSES: String(copies) }, logDir);
   const started = { process: gateway, name, switchPort: Number(env.SWITCH_PORT), adminPort: Number(env.ADMIN_PORT) };
   const status = await pollUntil(
     () =>
