@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { Client, Connection } from '@temporalio/client';
 import { exposureProblem, loadConfig } from '../activities/platform/config';
 import { openHub } from '../activities/hub/hubServices';
@@ -12,7 +13,7 @@ import { switchResources } from './fspiop/switchResources';
 import { gatewayTls, serve } from './http/serve';
 import { startTracing } from '../activities/platform/tracing';
 import { registerSchemeMetrics } from '../activities/hub/metrics/schemeMetrics';
-import { metricsRegistry } from './http/observability';
+import { schemeRegistry, shareMetricsWithSupervisor } from './http/observability';
 
 /** The gateway process: the FSPIOP switch and the hub admin API, each on its own port (GATEWAY_PROCESSES copies). */
 async function main(): Promise<void> {
@@ -31,7 +32,8 @@ async function main(): Promise<void> {
     { name: 'datastore', check: () => services.db.ping() },
     { name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) },
   ];
-  registerSchemeMetrics(metricsRegistry, services.db, services.traces);
+  registerSchemeMetrics(schemeRegistry, services);
+  if (cluster.isWorker) shareMetricsWithSupervisor();
   const settlement = { ...services, validator: new SettlementValidator(), temporal: { client: temporal, taskQueue: config.taskQueue } };
   const admin = await serve(
     createAdminApp({ ...services, validator: new AdminValidator() }, log, health, config.adminAccess, settlement, {

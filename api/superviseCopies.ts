@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import type { Logger } from 'pino';
+import { superviseMetrics } from './http/observability';
 
 const RESTART_DELAY_MS = 1_000;
 
@@ -9,7 +10,8 @@ const RESTART_DELAY_MS = 1_000;
  * turn, so the copies sit behind one address with no proxy. A copy that dies after it served is replaced; one that
  * dies before it ever listened (a setting or a dependency it cannot get past) would only die again, so that stops
  * them all and this process with exit code 1. SIGTERM or SIGINT stops them all (each drains as a lone gateway does)
- * and then this process. Returns true in the supervisor.
+ * and then this process. A scrape of /metrics, whichever copy it reaches, gets every copy's (superviseMetrics).
+ * Returns true in the supervisor.
  */
 export function superviseCopies(copies: number, log: Logger): boolean {
   if (copies <= 1 || !cluster.isPrimary) return false;
@@ -38,6 +40,7 @@ export function superviseCopies(copies: number, log: Logger): boolean {
     log.error({ pid: copy.process.pid, code, signal }, 'a gateway copy exited; starting another');
     setTimeout(() => !stopping && cluster.fork(), RESTART_DELAY_MS);
   });
+  superviseMetrics();
   for (let i = 0; i < copies; i++) cluster.fork();
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));

@@ -1,7 +1,8 @@
 // `npm test` entry (after temporal/ensure.mjs has installed, compiled and fetched the CLI):
 // one in-memory, headless Temporal dev server on a free port for the whole run, then ava. Workflow tests of timers
 // start Temporal's time-skipping test server of their own (TEMPORAL_TEST_SERVER, installed here on first run); the
-// console's browser tests drive Debian's Chromium (CHROMIUM_PATH, installed here when missing).
+// console's browser tests drive Debian's Chromium (CHROMIUM_PATH, installed here when missing), the dashboard's tests
+// Debian's Prometheus (PROMETHEUS_PATH, the same).
 //
 //   node dist/test/run.js [ava args…]        e.g. npm test -- --match '*transfer*'
 //
@@ -17,6 +18,7 @@ import { workflowsPath } from '../worker/createWorker';
 import { writeWorkflowBundle } from '../worker/workflowBundle';
 import { connectorWorkflowsPaths } from './helpers/connectors';
 import { chromiumPath } from './helpers/chromium';
+import { prometheusPath } from './helpers/prometheus';
 
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -44,6 +46,7 @@ async function main(): Promise<number> {
   try {
     const testServer = await timeSkippingServerPath(log);
     const chromium = chromiumPath(log);
+    const prometheus = prometheusPath(log);
     server = await startDevServer({ cliPath: await temporalCliPath(log), ui: false, log });
     // Bundle each worker's workflows once for the whole run instead of once per test file.
     const bundles: Record<string, string> = {};
@@ -62,6 +65,7 @@ async function main(): Promise<number> {
         TEMPORAL_NAMESPACE: 'default',
         TEMPORAL_TEST_SERVER: testServer ?? '',
         CHROMIUM_PATH: chromium ?? '',
+        PROMETHEUS_PATH: prometheus ?? '',
         ...bundles,
       },
     });

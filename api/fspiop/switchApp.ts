@@ -9,7 +9,7 @@ import type { ParticipantDirectory } from '../../activities/hub/delivery/directo
 import type { HubServices } from '../../activities/hub/hubServices';
 import { createGateway } from '../http/gateway';
 import { HttpError } from '../http/httpError';
-import { observabilityRoutes, Health } from '../http/observability';
+import { healthRoutes, Health } from '../http/observability';
 import { errorMediaType, fspiopHeaders, Senders } from './headers';
 import { participantCertificate } from './participantCertificate';
 import { inboundMessageLog } from './messageLogging';
@@ -62,7 +62,7 @@ export type ResourceRoutes = (deps: RouteDependencies) => Router;
  * The FSPIOP switch gateway (Document 2). Requests are acknowledged 202 and callbacks 200 at once; the
  * work continues in workflows. Unknown paths are 404 (3002), services of the API the hub does not offer 501
  * (2002), methods a resource does not offer 405, and no bad input ever causes a 500. Errors carry the
- * resource's versioned media type.
+ * resource's versioned media type. `/health` answers probes; the metrics are the admin gateway's alone.
  */
 export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRoutes[], health: Health): Koa {
   warmUpSchemas();
@@ -70,7 +70,7 @@ export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRou
   const lookups = new LookupQueue(deps.config.lookups ?? defaults.lookups, deps.log);
   const followUpShares = new ParticipantShares(deps.config.followUpShare ?? defaults.followUpShare);
   const routers = resources.map((resource) => resource({ ...deps, lookups, followUpShares }));
-  return createGateway('switch', deps.log, [...routers, observabilityRoutes(health)], {
+  return createGateway('switch', deps.log, [...routers, healthRoutes(health)], {
     observe: deps.messageLog && inboundMessageLog(deps.messageLog),
     guards: [emptySegmentsUnknown],
     notOffered: (path) => NOT_OFFERED.includes(resourceOf(path)),

@@ -1,9 +1,15 @@
+import crypto from 'node:crypto';
+import cluster from 'node:cluster';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import Router from '@koa/router';
-import client from 'prom-client';
+import client, { AggregatorRegistry } from 'prom-client';
 
+/** This process's own metrics: Node's, and the answer times of the gateways it serves. */
 export const metricsRegistry = new client.Registry();
 client.collectDefaultMetrics({ register: metricsRegistry });
+
+/** The scheme's, read from the database when scraped (registerSchemeMetrics): the same whichever process answers. */
+export const schemeRegistry = new client.Registry();
 
 export const httpRequests = new client.Histogram({
   name: 'hub_http_request_seconds',
@@ -25,6 +31,19 @@ const startTime = new Date();
 
 /** `/health` in Mojaloop's shape (status, uptime, services) and `/metrics` for Prometheus. */
 export function observabilityRoutes(health: Health): Router {
+  const router = healthRoutes(health);
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metricsRegistry.contentType;
+    ctx.body = (cluster.isWorker ? await copiesMetrics() : await metricsRegistry.metrics()) + (await schemeRegistry.metrics());
+  });
+  return router;
+}
+
+/**
+ * `/health` alone, for a gateway whose callers must not read the metrics: the switch, which answers participants
+ * (every position and Net Debit Cap is in the scheme's metrics), while probes still find whether it is up.
+ */
+export function healthRoutes(health: Health): Router {
   const router = new Router();
   router.get('/health', async (ctx) => {
     const services = await Promise.all(
@@ -46,11 +65,52 @@ export function observabilityRoutes(health: Health): Router {
       services,
     };
   });
-  router.get('/metrics', async (ctx) => {
-    ctx.type = metricsRegistry.contentType;
-    ctx.body = await metricsRegistry.metrics();
-  });
   return router;
+}
+
+const COPIES_METRICS = 'hub:copiesMetrics';
+const COPIES_METRICS_TIMEOUT_MS = 10_000;
+
+/**
+ * In a copy of a gateway that runs several (GATEWAY_PROCESSES): every copy's own metrics, summed by the supervisor
+ * (superviseMetrics). The copies share one port and a scrape reaches one of them, in turn: its own counters alone
+ * would go up and down from scrape to scrape.
+ */
+function copiesMetrics(): Promise<string> {
+  const id = crypto.randomUUID();
+  return new Promise((resolve, reject) => {
+    const answer = (message: { type?: string; id?: string; metrics?: string; error?: string }) => {
+      if (message?.type !== COPIES_METRICS || message.id !== id) return;
+      clearTimeout(timer);
+      process.off('message', answer);
+      if (message.error !== undefined) reject(new Error(`the copies' metrics could not be gathered: ${message.error}`));
+      else resolve(message.metrics ?? '');
+    };
+    const timer = setTimeout(() => {
+      process.off('message', answer);
+      reject(new Error("the gateway's supervisor did not answer with the copies' metrics"));
+    }, COPIES_METRICS_TIMEOUT_MS);
+    process.on('message', answer);
+    process.send!({ type: COPIES_METRICS, id });
+  });
+}
+
+/** In a copy: lets the supervisor ask for this copy's own metrics (prom-client's AggregatorRegistry listens for it). */
+export function shareMetricsWithSupervisor(): void {
+  AggregatorRegistry.setRegistries(metricsRegistry);
+  new AggregatorRegistry();
+}
+
+/** In the supervisor of the copies: answers a copy's ask for the metrics of them all, each one's asked and summed. */
+export function superviseMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (copy, message: { type?: string; id?: string }) => {
+    if (message?.type !== COPIES_METRICS) return;
+    aggregator.clusterMetrics().then(
+      (metrics) => copy.send({ type: COPIES_METRICS, id: message.id, metrics }),
+      (error: Error) => copy.send({ type: COPIES_METRICS, id: message.id, error: error.message }),
+    );
+  });
 }
 
 /** Records every request's duration under the matched route (not the raw path, to keep labels bounded). */

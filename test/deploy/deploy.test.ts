@@ -288,3 +288,28 @@ test('each hub container that serves would start: the switch knows who sends, th
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("Prometheus's scrape configuration reads the gateways' admin port with a credential, never the switch's", (t) => {
+  const { scrape_configs: jobs } = documents('grafana/prometheus.yml')[0] as { scrape_configs: any[] };
+  const gateway = manifests.find(({ doc }) => doc.kind === 'Deployment' && doc.metadata.name === 'hub-gateway')!.doc;
+  const ports = Object.fromEntries(gateway.spec.template.spec.containers[0].ports.map((port: any) => [port.name, port.containerPort]));
+  const { adminPort } = loadConfig({});
+  t.is(ports.admin, adminPort);
+  t.true(compose.services['hub-gateway'].ports.some((mapping: string) => mapping.endsWith(`:${adminPort}`)));
+  t.true(jobs.length >= 2);
+  for (const job of jobs) {
+    t.truthy(job.authorization?.credentials_file, job.job_name);
+    t.is(job.metrics_path ?? '/metrics', '/metrics', job.job_name);
+    for (const { targets } of job.static_configs ?? []) {
+      t.deepEqual(targets, [`hub-gateway:${adminPort}`], job.job_name);
+      // The admin port answers only to the names it is told (421 otherwise): the service's own, here.
+      t.true(compose.services['hub-gateway'].environment.ADMIN_ALLOWED_HOSTS.split(',').includes('hub-gateway'), job.job_name);
+    }
+    if (job.kubernetes_sd_configs) {
+      const keep = job.relabel_configs.find((rule: any) => rule.action === 'keep');
+      t.deepEqual(keep.source_labels, ['__meta_kubernetes_pod_label_app_kubernetes_io_name', '__meta_kubernetes_pod_container_port_name'], job.job_name);
+      t.is(keep.regex, `${gateway.spec.template.metadata.labels['app.kubernetes.io/name']};admin`, job.job_name);
+    }
+  }
+  t.true(jobs.some((job) => job.static_configs) && jobs.some((job) => job.kubernetes_sd_configs));
+});

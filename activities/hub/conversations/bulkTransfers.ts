@@ -9,6 +9,7 @@ import type { HubServices } from '../hubServices';
 import { HubError } from '../../platform/hubError';
 import { activeParticipant, checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
 import { conditionOf, errorColumns, finishIn } from './transfers';
+import { countDecided, countOutcomes } from '../metrics/schemeCounters';
 
 export interface PrepareBulkInput {
   body: BulkTransfersPostRequest;
@@ -259,6 +260,10 @@ export class BulkTransfers {
     });
     await insertRows(manager, BulkTransferItem, items);
     await insertRows(manager, TransferRecord, records);
+    await countOutcomes(
+      manager,
+      records.filter((record) => record.transferState === 'ABORTED'),
+    );
     const accepted = items.some((item) => !item.errorCode);
     const moved = await manager.update(
       BulkTransferRecord,
@@ -295,14 +300,16 @@ export class BulkTransfers {
       await ledger.resolveEach(
         batch.map(({ transferId, fulfilment }) => ({ transferId, outcome: fulfilment ? 'COMMITTED' : 'ABORTED' })),
         async (manager, resolved) => {
+          const decided: string[] = [];
           for (const { transferId, state } of resolved) {
             if (state === 'RESERVED') continue;
             const { fulfilment, errorInformation: refusal } = byId.get(transferId)!;
             // Released though the payee fulfilled it: the ledger found it expired.
             const released = refusal ?? errorInformation('transferExpired');
             const extra = state === 'COMMITTED' ? { fulfilment } : { errorInformation: released };
-            await finishIn(manager, transferId, state, ['RESERVED'], extra);
+            await finishIn(manager, transferId, state, ['RESERVED'], extra, decided);
           }
+          await countDecided(manager, decided);
         },
       );
     }

@@ -8,6 +8,7 @@ import { TransferRecord } from '../db/switchEntities';
 import type { TransferState } from '../../../api/contracts/bodies';
 import type { HubServices } from '../hubServices';
 import { HubError } from '../../platform/hubError';
+import { countDecided } from '../metrics/schemeCounters';
 import { checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
 
 export interface PrepareInput {
@@ -191,7 +192,9 @@ export interface FinishExtra {
 /**
  * Moves a transfer's record to its next state, only from the states that may precede it, so nothing that
  * comes late (a retried step, a repeat after the history expired) can rewrite a decided transfer.
- * Reaching a state the record already has is a repeat and changes nothing.
+ * Reaching a state the record already has is a repeat and changes nothing. A transfer it decides is counted for the
+ * scheme's metrics (countDecided), at once, or by the caller with the others of its transaction if it gathers them
+ * in `decided`.
  */
 export async function finishIn(
   manager: EntityManager,
@@ -199,6 +202,7 @@ export async function finishIn(
   transferState: TransferState,
   from: TransferState[],
   extra: FinishExtra = {},
+  decided?: string[],
 ): Promise<Date> {
   const completedTimestamp = new Date();
   const result = await manager.update(
@@ -212,7 +216,13 @@ export async function finishIn(
       ...(extra.errorInformation ? errorColumns(extra.errorInformation) : {}),
     },
   );
-  if (result.affected) return completedTimestamp;
+  if (result.affected) {
+    if (transferState !== 'RESERVED') {
+      if (decided) decided.push(transferId);
+      else await countDecided(manager, [transferId]);
+    }
+    return completedTimestamp;
+  }
   const current = await manager.findOneBy(TransferRecord, { transferId });
   if (current?.transferState !== transferState) {
     throw new HubError('clientError', `transfer ${transferId} is ${current?.transferState ?? 'unknown'}; it cannot become ${transferState}`);

@@ -20,6 +20,7 @@ import { MessageLog1795000001100 } from './migrations/1795000001100-MessageLog';
 import { PaymentSettlement1795000001200 } from './migrations/1795000001200-PaymentSettlement';
 import { FundsOutExpiry1795000001250 } from './migrations/1795000001250-FundsOutExpiry';
 import { NotificationAttempts1795000001400 } from './migrations/1795000001400-NotificationAttempts';
+import { SchemeCounters1795000001600 } from './migrations/1795000001600-SchemeCounters';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -38,6 +39,7 @@ export const migrations = [
   PaymentSettlement1795000001200,
   FundsOutExpiry1795000001250,
   NotificationAttempts1795000001400,
+  SchemeCounters1795000001600,
 ];
 
 /**

@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'ty
 import { moneyColumn } from './money';
 import { ConsentRecord, ConsentVerification, ThirdpartyCorrelation } from './thirdpartyEntities';
 import { BulkTransferItem, BulkTransferRecord, MessageRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord } from './switchEntities';
+import { DeliveryFailures, TransferOutcome } from './metricsEntities';
 import { Settlement, SettlementParticipantAccount, SettlementSettlementWindow, SettlementWindow, SettlementWindowContent } from './settlementEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
@@ -198,6 +199,8 @@ export const entities = [
   SettlementParticipantAccount,
   Notification,
   MessageRecord,
+  TransferOutcome,
+  DeliveryFailures,
 ];
 
 export {

@@ -120,9 +120,9 @@ export class Limits {
         where: { ledgerAccountType: 'POSITION', ...(currency ? { currency } : {}) },
         order: { id: 'ASC' },
       });
-      const participants = await manager.find(Participant);
+      const names = new Map((await manager.find(Participant)).map((participant) => [participant.participantId, participant.name]));
       return accounts.map((account) => ({
-        name: participants.find((participant) => participant.participantId === account.participantId)?.name ?? String(account.participantId),
+        name: names.get(account.participantId) ?? String(account.participantId),
         currency: account.currency,
         value: reportedValue(account),
         changedDate: account.changedDate,

@@ -1,109 +1,146 @@
 import client from 'prom-client';
-import { IsNull, MoreThanOrEqual, Not } from 'typeorm';
-import type { Database } from '../db/database';
-import { Participant, ParticipantAccount, ParticipantLimit, TransferRecord } from '../db/entities';
+import { In } from 'typeorm';
+import type { HubServices } from '../hubServices';
+import { DeliveryFailures, TransferOutcome } from '../db/metricsEntities';
+import { TransferRecord } from '../db/switchEntities';
 import { Settlement, SettlementWindow } from '../db/settlementEntities';
-import { reportedValue } from '../ledger/limits';
-import type { Traces } from '../trace/traces';
+import { NET_DEBIT_CAP } from '../ledger/limits';
+import { COMPLETION_BUCKETS } from './schemeCounters';
 
-/** How far back the completion times and failed deliveries reach. */
-const RECENT_MS = 5 * 60_000;
-const QUANTILES = [0.5, 0.95, 0.99];
+const OPEN = ['RECEIVED', 'RESERVED'] as const;
+const DECIDED = ['COMMITTED', 'ABORTED'] as const;
 
 /**
  * The scheme as Prometheus sees it, read from the database when scraped (so every gateway process reports the same
- * figures, whichever served the payments): transfers by state, how long the last minutes' transfers took from the
- * payer's POST to their decision, each position against its Net Debit Cap, deliveries failing, settlement windows
- * and settlements by state. Grafana's dashboard (temporal/deploy/grafana/hub-dashboard.json) reads these.
+ * figures, whichever served the payments; a dashboard takes one of them, max by its labels): transfers by state, the
+ * time from a transfer's POST to its decision, each position against its Net Debit Cap, failed deliveries, settlement
+ * windows and settlements by state. A scrape reads a few rows per participant, never a table that grows with the
+ * transfers: the decided transfers and the failed deliveries are counted as they happen (schemeCounters.ts), the open
+ * transfers found by an index. Grafana's dashboard (temporal/deploy/grafana/hub-dashboard.json) reads these.
  */
 export const SCHEME_METRICS = [
   'hub_transfers',
   'hub_transfer_completion_seconds',
   'hub_position',
   'hub_net_debit_cap',
-  'hub_delivery_failures',
+  'hub_delivery_failures_total',
   'hub_settlement_windows',
   'hub_settlements',
 ] as const;
 
-export function registerSchemeMetrics(registry: client.Registry, db: Database, traces: Traces): void {
-  if (registry.getSingleMetric(SCHEME_METRICS[0])) return;
-  const gauge = (name: (typeof SCHEME_METRICS)[number], help: string, labelNames: string[], collect: (gauge: client.Gauge) => Promise<void>) =>
-    new client.Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      async collect() {
-        this.reset();
-        await collect(this);
-      },
-    });
+type Name = (typeof SCHEME_METRICS)[number];
+type Sample = { labels: Record<string, string>; value: number; metricName?: string };
 
-  gauge(
+export function registerSchemeMetrics(registry: client.Registry, services: Pick<HubServices, 'db' | 'limits'>): void {
+  if (registry.getSingleMetric(SCHEME_METRICS[0])) return;
+  const { db, limits } = services;
+  const metric = (name: Name, type: 'gauge' | 'counter' | 'histogram', help: string, read: () => Promise<Sample[]>) =>
+    registerRead(registry, { name, type, help, read });
+
+  metric(
     'hub_transfers',
+    'gauge',
     'Transfers the switch has recorded, by state (COMMITTED and ABORTED only grow: their rate is transfers per second)',
-    ['state'],
-    async (g) => {
-      const rows: Array<{ state: string; count: string | number }> = await db.read((manager) =>
-        manager
+    async () => {
+      const counted = await db.read(async (manager) => [
+        ...(await manager
           .createQueryBuilder(TransferRecord, 't')
           .select('t.transferState', 'state')
           .addSelect('COUNT(*)', 'count')
+          .where({ transferState: In([...OPEN]) })
           .groupBy('t.transferState')
-          .getRawMany(),
-      );
-      for (const row of rows) g.set({ state: row.state }, Number(row.count));
+          .getRawMany<{ state: string; count: string | number }>()),
+        ...(await manager
+          .createQueryBuilder(TransferOutcome, 'o')
+          .select('o.transferState', 'state')
+          .addSelect('SUM(o.transfers)', 'count')
+          .groupBy('o.transferState')
+          .getRawMany<{ state: string; count: string | number }>()),
+      ]);
+      return [...OPEN, ...DECIDED].map((state) => ({ labels: { state }, value: Number(counted.find((row) => row.state === state)?.count ?? 0) }));
     },
   );
 
-  gauge(
+  metric(
     'hub_transfer_completion_seconds',
-    "Quantiles of the time from a transfer's POST to its decision (COMMITTED or ABORTED), over those decided in the last 5 minutes",
-    ['quantile'],
-    async (g) => {
-      const since = new Date(Date.now() - RECENT_MS);
-      const decided = await db.read((manager) =>
-        manager.find(TransferRecord, {
-          select: { createdDate: true, completedTimestamp: true },
-          where: { createdDate: MoreThanOrEqual(since), completedTimestamp: Not(IsNull()) },
-        }),
+    'histogram',
+    "The time from a transfer's POST to its decision, by the state decided (COMMITTED or ABORTED)",
+    async () => {
+      const rows = await db.read((manager) =>
+        manager
+          .createQueryBuilder(TransferOutcome, 'o')
+          .select('o.transferState', 'state')
+          .addSelect('o.le', 'le')
+          .addSelect('SUM(o.transfers)', 'transfers')
+          .addSelect('SUM(o.seconds)', 'seconds')
+          .groupBy('o.transferState')
+          .addGroupBy('o.le')
+          .getRawMany<{ state: string; le: string; transfers: string | number; seconds: string | number }>(),
       );
-      const seconds = decided.map((t) => (t.completedTimestamp!.getTime() - t.createdDate.getTime()) / 1000).sort((a, b) => a - b);
-      if (seconds.length === 0) return;
-      for (const quantile of QUANTILES) g.set({ quantile: String(quantile) }, seconds[Math.min(seconds.length - 1, Math.floor(quantile * seconds.length))]);
+      return DECIDED.flatMap((state) =>
+        histogramSamples(
+          'hub_transfer_completion_seconds',
+          state,
+          rows.filter((row) => row.state === state),
+        ),
+      );
     },
   );
 
-  const positions = () =>
-    db.read(async (manager) => {
-      const accounts = await manager.findBy(ParticipantAccount, { ledgerAccountType: 'POSITION' });
-      const participants = await manager.find(Participant);
-      const limits = await manager.findBy(ParticipantLimit, { type: 'NET_DEBIT_CAP' });
-      return accounts.map((account) => ({
-        participant: participants.find((p) => p.participantId === account.participantId)?.name ?? String(account.participantId),
-        currency: account.currency,
-        position: Number(reportedValue(account)),
-        cap: limits.find((limit) => limit.accountId === account.id)?.value,
-      }));
-    });
-  gauge('hub_position', "Each participant's position per currency, reservations included", ['participant', 'currency'], async (g) => {
-    for (const { participant, currency, position } of await positions()) g.set({ participant, currency }, position);
-  });
-  gauge('hub_net_debit_cap', "Each participant's Net Debit Cap per currency", ['participant', 'currency'], async (g) => {
-    for (const { participant, currency, cap } of await positions()) if (cap !== undefined) g.set({ participant, currency }, Number(cap));
-  });
+  metric('hub_position', 'gauge', "Each participant's position per currency, reservations included", async () =>
+    (await limits.allPositions()).map(({ name, currency, value }) => ({ labels: { participant: name, currency }, value: Number(value) })),
+  );
+  metric('hub_net_debit_cap', 'gauge', "Each participant's Net Debit Cap per currency", async () =>
+    (await limits.all({ type: NET_DEBIT_CAP })).map(({ name, currency, limit }) => ({ labels: { participant: name, currency }, value: Number(limit.value) })),
+  );
 
-  gauge('hub_delivery_failures', 'Deliveries the switch could not make in the last 5 minutes, by the participant they were for', ['participant'], async (g) => {
-    for (const failing of await traces.failingDeliveries(new Date(Date.now() - RECENT_MS))) g.set({ participant: failing.participant }, failing.failures);
-  });
+  metric('hub_delivery_failures_total', 'counter', 'Deliveries the switch could not make, by the participant they were for', async () =>
+    (await db.read((manager) => manager.find(DeliveryFailures))).map(({ participant, failures }) => ({ labels: { participant }, value: Number(failures) })),
+  );
 
-  const byState = (entity: typeof SettlementWindow | typeof Settlement) => async (g: client.Gauge) => {
-    const rows: Array<{ state: string; count: string | number }> = await db.read((manager) =>
-      manager.createQueryBuilder(entity, 'e').select('e.state', 'state').addSelect('COUNT(*)', 'count').groupBy('e.state').getRawMany(),
-    );
-    for (const row of rows) g.set({ state: row.state }, Number(row.count));
+  const byState = (entity: typeof SettlementWindow | typeof Settlement) => async () =>
+    (
+      await db.read((manager) =>
+        manager
+          .createQueryBuilder(entity, 'e')
+          .select('e.state', 'state')
+          .addSelect('COUNT(*)', 'count')
+          .groupBy('e.state')
+          .getRawMany<{ state: string; count: string | number }>(),
+      )
+    ).map(({ state, count }) => ({ labels: { state }, value: Number(count) }));
+  metric('hub_settlement_windows', 'gauge', 'Settlement windows by state', byState(SettlementWindow));
+  metric('hub_settlements', 'gauge', 'Settlements by state', byState(Settlement));
+}
+
+/** A histogram's series for one state from its buckets' own counts: cumulative `_bucket`s up to +Inf, `_sum` and `_count`. */
+function histogramSamples(name: string, state: string, rows: Array<{ le: string; transfers: string | number; seconds: string | number }>): Sample[] {
+  let below = 0;
+  const buckets = [...COMPLETION_BUCKETS, '+Inf'].map((le) => {
+    below += Number(rows.find((row) => row.le === le)?.transfers ?? 0);
+    return { metricName: `${name}_bucket`, labels: { state, le }, value: below };
+  });
+  const seconds = rows.reduce((sum, row) => sum + Number(row.seconds), 0);
+  return [...buckets, { metricName: `${name}_sum`, labels: { state }, value: seconds }, { metricName: `${name}_count`, labels: { state }, value: below }];
+}
+
+/**
+ * A metric whose samples are read afresh at each scrape. prom-client's own kinds keep values between scrapes (a
+ * gauge's collect() resets then sets them, which two overlapping scrapes would mix, and a histogram can only be
+ * observed); the registry takes anything with a name and a get() answering what a metric's get() answers.
+ */
+function registerRead(
+  registry: client.Registry,
+  spec: { name: string; type: 'gauge' | 'counter' | 'histogram'; help: string; read: () => Promise<Sample[]> },
+): void {
+  const { name, type, help, read } = spec;
+  const metric = {
+    name,
+    help,
+    type,
+    aggregator: 'first',
+    reset: () => undefined,
+    get: async () => ({ name, help, type, aggregator: 'first', values: await read() }),
   };
-  gauge('hub_settlement_windows', 'Settlement windows by state', ['state'], byState(SettlementWindow));
-  gauge('hub_settlements', 'Settlements by state', ['state'], byState(Settlement));
+  registry.registerMetric(metric as unknown as client.Metric);
 }

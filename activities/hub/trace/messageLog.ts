@@ -5,6 +5,7 @@ import { traceIdOf, type LoggedMessage } from '../../../api/contracts/messageLog
 import { loadConfig, type MessageLogShare } from '../../platform/config';
 import type { Database } from '../db/database';
 import { MessageRecord } from '../db/entities';
+import { countDeliveryFailures } from '../metrics/schemeCounters';
 import { HEADERS_BYTES, headersJson, LogShares, REFUSED_BODY_CHARS, REFUSED_HEADERS_BYTES, truncated } from './messageLogLimits';
 
 /** How long a logged message may wait to be written, and how many are written at once at most. */
@@ -93,12 +94,11 @@ export class MessageLog {
     if (batch.length > 0) {
       this.writing = this.writing.then(() =>
         this.db
-          .transaction((manager) =>
-            manager.insert(
-              MessageRecord,
-              batch.map((entry) => entry.record),
-            ),
-          )
+          .transaction(async (manager) => {
+            const records = batch.map((entry) => entry.record);
+            await manager.insert(MessageRecord, records);
+            await countDeliveryFailures(manager, records);
+          })
           .then(
             () => undefined,
             (error: Error) => {
