@@ -52,8 +52,9 @@ test('a refused 1 MiB message is kept cut to its first 4,096 characters, with a 
 });
 
 /** How many entries the log dropped for `participant`'s messages, as the gateway at `url` reports them. */
-async function dropped(url: string, participant: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+/** The drops counted for a participant, as Prometheus scrapes them: on the admin port, where the hub's metrics are. */
+async function dropped(participant: string): Promise<number> {
+  const text = await (await fetch(`${hub.admin.url}/metrics`)).text();
   const line = text
     .split('\n')
     .find(
@@ -74,7 +75,7 @@ test("a participant past its share of the minute has its further entries dropped
   const transferId = crypto.randomUUID();
   const send = (method: string, source: string, body?: unknown) =>
     fspiopAt(gateway.url, method, `/transfers/${transferId}`, { source, destination: quiet.name, body });
-  const before = { noisy: await dropped(gateway.url, noisy.name), unknown: await dropped(gateway.url, '?') };
+  const before = { noisy: await dropped(noisy.name), unknown: await dropped('?') };
 
   for (let i = 0; i < 5; i++) t.is((await send('PUT', noisy.name, refusedBody(i))).status, 400);
   for (let i = 0; i < 3; i++) t.is((await send('GET', noisy.name)).status, 202, 'taken, and answered from the record');
@@ -90,8 +91,8 @@ test("a participant past its share of the minute has its further entries dropped
   t.deepEqual(from(noisy.name), ['PUT 400', 'PUT 400', 'GET 202', 'GET 202'], 'two refused, then what the minute has left');
   t.deepEqual(from(quiet.name), ['PUT 400']);
   t.is(kept.filter((row) => row.source?.startsWith('nobody')).length, 2);
-  t.is((await dropped(gateway.url, noisy.name)) - before.noisy, 4, 'three refused and one taken, counted');
-  t.is((await dropped(gateway.url, '?')) - before.unknown, 1);
+  t.is((await dropped(noisy.name)) - before.noisy, 4, 'three refused and one taken, counted');
+  t.is((await dropped('?')) - before.unknown, 1);
 });
 
 test('a header too long for its column is cut to fit, and every entry written beside it is kept', async (t) => {
