@@ -7,7 +7,7 @@ import { SETTLEMENT_TEXT_LENGTHS } from '../../activities/hub/db/settlementEntit
 import { HUB_REJECTION } from '../../api/contracts/errors';
 import { workflowIds } from '../../api/contracts/conversations';
 import { changeSettlementAccounts } from '../../workflows/hub/settlement';
-import { closeWindow } from '../../workflows/hub/settlementWindow';
+import { closeWindow, settlementWindow } from '../../workflows/hub/settlementWindow';
 import { FulfillingPayees } from '../helpers/fulfillingPayees';
 import { closingWindowsInTurn, deferredNetModel } from '../helpers/settlementCycle';
 import { useSwitch, type SwitchHarness } from '../helpers/switchHarness';
@@ -104,7 +104,13 @@ test.serial('a reason or external reference longer than its column is refused wi
       t.true(failure instanceof ApplicationFailure && failure.nonRetryable && failure.type === HUB_REJECTION, 'the step fails for good');
       t.regex(String(failure?.message), /ER_DATA_TOO_LONG/);
 
-      const window = hub.worker.client.workflow.getHandle(workflowIds.settlementWindow(open.id));
+      // Started as the API starts it: on a database the suite shares, the open window may be another file's hub's.
+      const window = await hub.worker.client.workflow.start(settlementWindow, {
+        workflowId: workflowIds.settlementWindow(open.id),
+        taskQueue: hub.worker.taskQueue,
+        args: [open.id],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
       const refused = await t.throwsAsync(window.executeUpdate(closeWindow, { args: [{ reason: tooLong }] }), { instanceOf: WorkflowUpdateFailedError });
       t.like((refused?.cause as ApplicationFailure | undefined)?.details?.[0], { errorCode: '3100' });
       t.is((await v2('POST', `/settlementWindows/${open.id}`, { state: 'CLOSED', reason: 'end of day' })).status, 200, 'the window still closes');
