@@ -25,6 +25,13 @@ async function main(): Promise<void> {
   const switchTls = gatewayTls(config.tls, config.tls.switchClientCaPath, 'required');
   const hub = await openHub({ ...config, log: createLogger('gateway', config.logLevel) });
   const { services, log } = hub;
+  const unnamed = config.adminAccess.tokens.filter((token) => !token.name).length;
+  if (unnamed > 0) {
+    log.warn(
+      { unnamedTokens: unnamed },
+      'ADMIN_API_TOKENS has secrets without a name: each acts as an unnamed admin, which the audit trail cannot tell apart; give each holder name:role:secret',
+    );
+  }
   const connection = await Connection.connect(temporalConnectionOptions(config));
   const tracing = startTracing('hub-gateway');
   const temporal = new Client({ connection, namespace: config.temporalNamespace, interceptors: tracing?.clientInterceptors });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TASK_QUEUE } from '../../api/contracts/conversations';
+import { OPERATOR_ROLES, type OperatorRole } from '../../api/contracts/operatorRoles';
 
 /**
  * Every process (worker, gateways, launcher, tests) reads its settings here, from environment
@@ -110,19 +111,11 @@ export interface TemporalTlsConfig {
   serverName?: string;
 }
 
-/**
- * What an admin API token lets its holder do: `admin` everything, `metrics` read /metrics only (the token a
- * Prometheus scrape configuration holds, where more people can read it than can move money). A list, so that
- * operators' roles can join it in the same ADMIN_API_TOKENS format.
- */
-export const ADMIN_SCOPES = ['admin', 'metrics'] as const;
-export type AdminScope = (typeof ADMIN_SCOPES)[number];
-
-/** An ADMIN_API_TOKENS entry: a bare secret is an unnamed admin token, `name:scope:secret` a named one. */
+/** An ADMIN_API_TOKENS entry: a bare secret is an unnamed admin token, `name:role:secret` a named one. */
 export interface AdminToken {
-  /** Who holds it, named in refusals; none for a bare secret. */
+  /** Who holds it: the name audit entries and refusals give; none for a bare secret. */
   name?: string;
-  scope: AdminScope;
+  role: OperatorRole;
   secret: string;
 }
 
@@ -131,7 +124,7 @@ export interface AdminToken {
  * only on loopback: an open admin API elsewhere would let anyone on the network move money.
  */
 export interface AdminAccessConfig {
-  /** Bearer tokens (`Authorization: Bearer <secret>`) the admin API accepts, each with its scope. */
+  /** Bearer tokens (`Authorization: Bearer <secret>`) the admin API accepts, each with its role. */
   tokens: AdminToken[];
   /** The CA of operators' client certificates: a certificate it signed is accepted instead of a token. */
   clientCaPath?: string;
@@ -269,17 +262,17 @@ function tlsConfig(env: NodeJS.ProcessEnv): TlsConfig {
  */
 function adminToken(entry: string): AdminToken {
   const named = /^([^:]*):([^:]*):(.*)$/.exec(entry);
-  if (!named && entry.includes(':')) throw new Error('an ADMIN_API_TOKENS entry is a secret alone or name:scope:secret; one has a single colon');
-  const [name, scope, secret] = named ? named.slice(1) : [undefined, 'admin', entry];
+  if (!named && entry.includes(':')) throw new Error('an ADMIN_API_TOKENS entry is a secret alone or name:role:secret; one has a single colon');
+  const [name, role, secret] = named ? named.slice(1) : [undefined, 'admin', entry];
   if (name !== undefined && !/^[\w.@-]+$/.test(name)) {
     throw new Error(`an ADMIN_API_TOKENS name is letters, digits and . _ @ -, got "${name.slice(0, 64)}"`);
   }
   const which = name ? ` (token ${name})` : '';
-  if (!ADMIN_SCOPES.includes(scope as AdminScope)) {
-    throw new Error(`an ADMIN_API_TOKENS scope is one of ${ADMIN_SCOPES.join(', ')}, got "${scope.slice(0, 64)}"${which}`);
+  if (!OPERATOR_ROLES.includes(role as OperatorRole)) {
+    throw new Error(`an ADMIN_API_TOKENS role is one of ${OPERATOR_ROLES.join(', ')}, got "${role.slice(0, 64)}"${which}`);
   }
   if (secret.length < MIN_TOKEN_LENGTH) throw new Error(`every ADMIN_API_TOKENS secret must have at least ${MIN_TOKEN_LENGTH} characters${which}`);
-  return { name, scope: scope as AdminScope, secret };
+  return { name, role: role as OperatorRole, secret };
 }
 
 /** The host name (IPv6 in brackets) of an HTTP Host header, lower case; undefined if it is not one (a path, a user). */

@@ -1,24 +1,50 @@
+import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { AdminAccessConfig } from '../../activities/platform/config';
 import { createGateway } from '../http/gateway';
 import { HttpError } from '../http/httpError';
-import { observabilityRoutes, Health } from '../http/observability';
-import { adminAuthentication } from './authentication';
-import { adminScopes } from './scopes';
+import { healthAnswer, metricsAnswer, type Health } from '../http/observability';
+import { adminAuthentication } from './access/authentication';
+import { declaredRoutes, needs, openRoutes } from './access/permissions';
 import { allowedHosts, jsonBodies, sameOrigin, securityHeaders } from './browserProtections';
 import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './adminRoutes';
 import { signatureRoutes } from './signatures';
 import { traceRoutes } from './traceRoutes';
-import { consoleRoutes, isConsoleAsset, type ConsoleSettings } from '../console/consoleRoutes';
+import { consoleRoutes, type ConsoleSettings } from '../console/consoleRoutes';
 import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
 
+/** `/health`, open to probes that carry no credential, and `/metrics` for Prometheus' scrape (under `prefix` too). */
+function observabilityRoutes(health: Health, prefix?: string): Router {
+  const router = new Router({ prefix });
+  router.get('/health', needs('open'), healthAnswer(health));
+  router.get('/metrics', needs('metrics'), metricsAnswer);
+  return router;
+}
+
 /**
- * The hub administration API (Document 3) with central-ledger's bodies, and with `settlement` Mojaloop's settlement
- * API (central-settlement's) under /v2, behind the same authentication; the operator's console (/console) over both. Only GET, POST and PUT exist
- * here: any other method is 405, an unknown path 404 (3002), both with ErrorInformation. Before anything else, what
- * a browser needs to keep other sites' pages out (browserProtections.ts); then, with credentials in `access`, a caller
- * must show one (401, 403) whose scope allows what it asks; a POST or PUT must then be JSON (415).
+ * The admin API's routers, each route declaring what it needs (docs/security.md lists them): the hub administration
+ * API (Document 3) with central-ledger's bodies, the operator's additions, the console (/console), and with
+ * `settlement` Mojaloop's settlement API (central-settlement's) under /v2.
+ */
+export function adminRouters(services: AdminServices, health: Health, settlement?: SettlementApi, consoleSettings?: ConsoleSettings): Router[] {
+  return [
+    participantRoutes(services),
+    signatureRoutes(services),
+    settlementModelRoutes(services),
+    transactionRoutes(services),
+    traceRoutes(services),
+    consoleRoutes(consoleSettings ?? { namespace: 'default', hub: 'Hub' }),
+    observabilityRoutes(health),
+    ...(settlement ? [observabilityRoutes(health, '/v2'), settlementRoutes(settlement)] : []),
+  ];
+}
+
+/**
+ * The admin gateway. Only GET, POST and PUT exist here: any other method is 405, an unknown path 404 (3002), both
+ * with ErrorInformation. Before anything else, what a browser needs to keep other sites' pages out
+ * (browserProtections.ts); then a caller must show a credential (401, 403) unless the route is open, and its role
+ * must allow what the route declares (403); a POST or PUT must then be JSON (415).
  */
 export function createAdminApp(
   services: AdminServices,
@@ -26,25 +52,16 @@ export function createAdminApp(
   health: Health,
   access: AdminAccessConfig = { tokens: [] },
   settlement?: SettlementApi,
-  consoleSettings: ConsoleSettings = { namespace: 'default', hub: 'Hub' },
+  consoleSettings?: ConsoleSettings,
 ): Koa {
-  const authenticate = adminAuthentication(access, isConsoleAsset);
-  const routers = [
-    participantRoutes(services),
-    signatureRoutes(services),
-    settlementModelRoutes(services),
-    transactionRoutes(services),
-    traceRoutes(services),
-    consoleRoutes(consoleSettings),
-    observabilityRoutes(health),
-    ...(settlement ? [settlementRoutes(settlement, health)] : []),
-  ];
+  const routers = adminRouters(services, health, settlement, consoleSettings);
+  declaredRoutes(routers);
   return createGateway('admin', log, routers, {
     guards: [
       securityHeaders(),
       allowedHosts(access.allowedHosts ?? []),
       sameOrigin(access.allowedOrigins ?? []),
-      ...(authenticate ? [authenticate, adminScopes()] : []),
+      adminAuthentication(access, openRoutes(routers)),
       async (ctx, next) => {
         if (!['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
           throw new HttpError(405, 'clientError', `Method ${ctx.method} is not supported`);

@@ -9,6 +9,7 @@ import { refuseInexactNumbers } from './exactNumbers';
 import { HttpError } from '../http/httpError';
 import type { AdminValidator, AdminSchema } from './adminValidation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
+import { needs } from './access/permissions';
 
 export type AdminServices = Pick<
   HubServices,
@@ -71,46 +72,46 @@ async function body<T>(ctx: Context, validator: AdminValidator, schema: AdminSch
 export function participantRoutes({ participants, limits, funds, settlementModels, validator }: AdminServices): Router {
   const router = new Router();
 
-  router.get('/participants', async (ctx) => {
+  router.get('/participants', needs('read'), async (ctx) => {
     ctx.body = (await participants.list()).map((p) => participantView(p, baseUrl(ctx)));
   });
 
-  router.post('/participants', async (ctx) => {
+  router.post('/participants', needs('participants'), async (ctx) => {
     const request = await body<{ name: string; currency?: string }>(ctx, validator, 'PostParticipantsRequest');
     if (!request.currency) throw new HttpError(400, 'malformedSyntax', '"currency" is required');
     ctx.body = participantView(await participants.create(request.name, request.currency), baseUrl(ctx));
   });
 
-  router.get('/participants/limits', async (ctx) => {
+  router.get('/participants/limits', needs('read'), async (ctx) => {
     const views = await limits.all({ currency: query(ctx, 'currency'), type: query(ctx, 'limit') });
     ctx.body = views.map((view) => limitView(view, true));
   });
 
   // An addition to central-ledger's API, for the operator's console: every participant's positions in one answer.
-  router.get('/participants/positions', async (ctx) => {
+  router.get('/participants/positions', needs('read'), async (ctx) => {
     ctx.body = (await limits.allPositions(query(ctx, 'currency'))).map((position) => ({ name: position.name, ...positionView(position) }));
   });
 
-  router.get('/participants/:name', async (ctx) => {
+  router.get('/participants/:name', needs('read'), async (ctx) => {
     ctx.body = participantView(await participants.get(ctx.params.name), baseUrl(ctx));
   });
 
-  router.put('/participants/:name', async (ctx) => {
+  router.put('/participants/:name', needs('participants'), async (ctx) => {
     const request = await body<{ isActive: boolean }>(ctx, validator, 'ParticipantIsActive');
     ctx.body = participantView(await participants.setActive(ctx.params.name, request.isActive), baseUrl(ctx));
   });
 
-  router.get('/participants/:name/endpoints', async (ctx) => {
+  router.get('/participants/:name/endpoints', needs('read'), async (ctx) => {
     ctx.body = (await participants.endpoints(ctx.params.name)).map(({ type, value }) => ({ type, value }));
   });
 
-  router.post('/participants/:name/endpoints', async (ctx) => {
+  router.post('/participants/:name/endpoints', needs('endpoints'), async (ctx) => {
     const request = await body<{ type: string; value: string }>(ctx, validator, 'PostParticipantsNameEndpointsRequest');
     await participants.setEndpoint(ctx.params.name, request.type, validator.endpointValue(request.type, bounded(request.value, 'value', 512)));
     noBody(ctx, 201);
   });
 
-  router.post('/participants/:name/initialPositionAndLimits', async (ctx) => {
+  router.post('/participants/:name/initialPositionAndLimits', needs('limits'), async (ctx) => {
     const request = await body<{ currency?: string; limit: { type: string; value: AdminNumber }; initialPosition?: AdminNumber }>(
       ctx,
       validator,
@@ -125,12 +126,12 @@ export function participantRoutes({ participants, limits, funds, settlementModel
     noBody(ctx, 201);
   });
 
-  router.get('/participants/:name/limits', async (ctx) => {
+  router.get('/participants/:name/limits', needs('read'), async (ctx) => {
     const views = await limits.forParticipant(ctx.params.name, { currency: query(ctx, 'currency'), type: query(ctx, 'limit') });
     ctx.body = views.map((view) => limitView(view, false));
   });
 
-  router.put('/participants/:name/limits', async (ctx) => {
+  router.put('/participants/:name/limits', needs('limits'), async (ctx) => {
     const request = await body<{ currency?: string; limit: { type: string; value: AdminNumber; alarmPercentage: AdminNumber } }>(
       ctx,
       validator,
@@ -145,32 +146,32 @@ export function participantRoutes({ participants, limits, funds, settlementModel
     ctx.body = limitView(view, false);
   });
 
-  router.get('/participants/:name/positions', async (ctx) => {
+  router.get('/participants/:name/positions', needs('read'), async (ctx) => {
     const currency = query(ctx, 'currency');
     const positions = (await limits.positions(ctx.params.name, currency)).map(positionView);
     // central-ledger answers a currency-filtered query with the one position, not a list.
     ctx.body = currency ? (positions[0] ?? {}) : positions;
   });
 
-  router.get('/participants/:name/accounts', async (ctx) => {
+  router.get('/participants/:name/accounts', needs('read'), async (ctx) => {
     const [accounts, models] = await Promise.all([participants.accounts(ctx.params.name), settlementModels.list()]);
     ctx.body = accounts.map((account) => accountView(account, accountModelFor(models, account)));
   });
 
-  router.post('/participants/:name/accounts', async (ctx) => {
+  router.post('/participants/:name/accounts', needs('participants'), async (ctx) => {
     const request = await body<{ currency?: string; type: string }>(ctx, validator, 'PostParticipantsNameAccountsRequest');
     if (!request.currency) throw new HttpError(400, 'malformedSyntax', '"currency" is required');
     ctx.body = participantView(await participants.createHubAccount(ctx.params.name, request.currency, request.type), baseUrl(ctx));
   });
 
-  router.put('/participants/:name/accounts/:id', async (ctx) => {
+  router.put('/participants/:name/accounts/:id', needs('participants'), async (ctx) => {
     const request = await body<{ isActive: boolean }>(ctx, validator, 'CurrencyIsActive');
     await participants.setAccountActive(ctx.params.name, accountId(ctx), request.isActive);
     ctx.status = 200;
     ctx.body = {};
   });
 
-  router.post('/participants/:name/accounts/:id', async (ctx) => {
+  router.post('/participants/:name/accounts/:id', needs('funds'), async (ctx) => {
     const request = await body<{
       transferId: string;
       externalReference: string;
@@ -199,8 +200,8 @@ export function participantRoutes({ participants, limits, funds, settlementModel
     else await funds.recordFundsOutAbort(ctx.params.name, accountId(ctx), transferId);
     noBody(ctx, 202);
   };
-  router.put('/participants/:name/accounts/:id/transfers/:transferId', resolveFundsOut);
-  router.post('/participants/:name/accounts/:id/transfers/:transferId', resolveFundsOut);
+  router.put('/participants/:name/accounts/:id/transfers/:transferId', needs('funds'), resolveFundsOut);
+  router.post('/participants/:name/accounts/:id/transfers/:transferId', needs('funds'), resolveFundsOut);
 
   return router;
 }
@@ -208,27 +209,27 @@ export function participantRoutes({ participants, limits, funds, settlementModel
 export function settlementModelRoutes({ settlementModels, participants, validator }: AdminServices): Router {
   const router = new Router();
 
-  router.get('/settlementModels', async (ctx) => {
+  router.get('/settlementModels', needs('read'), async (ctx) => {
     ctx.body = (await settlementModels.list()).map(settlementModelView);
   });
 
-  router.post('/settlementModels', async (ctx) => {
+  router.post('/settlementModels', needs('settlementModels'), async (ctx) => {
     const model = await body<SettlementModelRequest>(ctx, validator, 'SettlementModel');
     bounded(model.settlementAccountType, 'settlementAccountType', 50);
     await settlementModels.create(model);
     noBody(ctx, 201);
   });
 
-  router.get('/settlementModels/:name', async (ctx) => {
+  router.get('/settlementModels/:name', needs('read'), async (ctx) => {
     ctx.body = settlementModelView(await settlementModels.get(ctx.params.name));
   });
 
-  router.put('/settlementModels/:name', async (ctx) => {
+  router.put('/settlementModels/:name', needs('settlementModels'), async (ctx) => {
     const request = await body<{ isActive: boolean }>(ctx, validator, 'SettlementModelIsActive');
     ctx.body = settlementModelView(await settlementModels.setActive(ctx.params.name, request.isActive));
   });
 
-  router.get('/ledgerAccountTypes', async (ctx) => {
+  router.get('/ledgerAccountTypes', needs('read'), async (ctx) => {
     ctx.body = (await participants.ledgerAccountTypes()).map(({ name, description, isActive, isSettleable }) => ({
       name,
       description,
@@ -248,7 +249,7 @@ function query(ctx: Context, name: string): string | undefined {
 /** GET /transactions/{id}: the transaction a transfer carries in its ILP packet, as central-ledger shows it. */
 export function transactionRoutes({ transactions }: AdminServices): Router {
   const router = new Router();
-  router.get('/transactions/:id', async (ctx) => {
+  router.get('/transactions/:id', needs('readMessages'), async (ctx) => {
     ctx.body = await transactions.of(ctx.params.id);
   });
   return router;

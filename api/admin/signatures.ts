@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { ParticipantSignatures, SignatureChange } from '../../activities/hub/participants/signatureKeys';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
+import { needs } from './access/permissions';
 
 /**
  * The body of PUT /participants/{name}/jws, which central-ledger's document does not have (Mojaloop keeps JWS keys
@@ -28,10 +29,10 @@ function changeOf(body: unknown): SignatureChange {
  */
 export function signatureRoutes({ signatures }: { signatures: ParticipantSignatures }): Router {
   const router = new Router();
-  router.get('/participants/:name/jws', async (ctx) => {
+  router.get('/participants/:name/jws', needs('read'), async (ctx) => {
     ctx.body = await signatures.settingsOf(ctx.params.name);
   });
-  router.put('/participants/:name/jws', async (ctx) => {
+  router.put('/participants/:name/jws', needs('participants'), async (ctx) => {
     ctx.body = await signatures.change(ctx.params.name, changeOf((await readJsonBody(ctx)).body));
   });
   return router;

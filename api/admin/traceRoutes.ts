@@ -5,6 +5,7 @@ import { HubError } from '../../activities/platform/hubError';
 import { TRANSFER_STATES } from '../contracts/bodies';
 import { HttpError } from '../http/httpError';
 import type { AdminServices } from './adminRoutes';
+import { needs } from './access/permissions';
 
 /**
  * The operator's transfer search and traces, additions to central-ledger's admin API (the console reads them):
@@ -17,13 +18,13 @@ import type { AdminServices } from './adminRoutes';
  */
 export function traceRoutes({ traces, notifications }: Pick<AdminServices, 'traces' | 'notifications'>): Router {
   const router = new Router();
-  router.get('/notifications/setAside', async (ctx) => {
+  router.get('/notifications/setAside', needs('read'), async (ctx) => {
     ctx.body = await notifications.setAside();
   });
-  router.get('/transfers', async (ctx) => {
+  router.get('/transfers', needs('read'), async (ctx) => {
     ctx.body = await traces.search(searchOf(ctx));
   });
-  router.get('/deliveries/failing', async (ctx) => {
+  router.get('/deliveries/failing', needs('read'), async (ctx) => {
     const since = ctx.query.since === undefined ? new Date(Date.now() - 15 * 60_000) : new Date(String(ctx.query.since));
     if (Number.isNaN(since.getTime())) throw new HttpError(400, 'malformedSyntax', 'since must be a date and time (ISO 8601)');
     ctx.body = await traces.failingDeliveries(since);
@@ -33,10 +34,12 @@ export function traceRoutes({ traces, notifications }: Pick<AdminServices, 'trac
     if (!trace) throw new HubError('idNotFound', `the switch saw no message of ${resource.slice(0, 64)}/${id.slice(0, 64)}`);
     ctx.body = trace;
   };
-  router.get('/conversations/:resource/:id/trace', (ctx) => conversation(ctx, ctx.params.resource, ctx.params.id));
+  router.get('/conversations/:resource/:id/trace', needs('readMessages'), (ctx) => conversation(ctx, ctx.params.resource, ctx.params.id));
   // The third-party API's resources below /thirdpartyRequests have two segments.
-  router.get('/conversations/:resource/:sub/:id/trace', (ctx) => conversation(ctx, `${ctx.params.resource}/${ctx.params.sub}`, ctx.params.id));
-  router.get('/transfers/:id/trace', async (ctx) => {
+  router.get('/conversations/:resource/:sub/:id/trace', needs('readMessages'), (ctx) =>
+    conversation(ctx, `${ctx.params.resource}/${ctx.params.sub}`, ctx.params.id),
+  );
+  router.get('/transfers/:id/trace', needs('readMessages'), async (ctx) => {
     const trace = await traces.transfer(ctx.params.id, pageOf(ctx));
     if (!trace) throw new HubError('idNotFound', `the switch knows no transfer ${ctx.params.id.slice(0, 64)}`);
     ctx.body = trace;

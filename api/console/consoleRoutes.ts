@@ -3,6 +3,7 @@ import path from 'node:path';
 import Router from '@koa/router';
 import { repoRoot } from '../../activities/platform/config';
 import { HttpError } from '../http/httpError';
+import { needs } from '../admin/access/permissions';
 
 /** What the console needs to know of this hub beyond the admin API: where each conversation opens in the Temporal UI. */
 export interface ConsoleSettings {
@@ -31,12 +32,12 @@ export function consoleRoutes(settings: ConsoleSettings): Router {
     ctx.type = TYPES['.html'];
     ctx.body = await fs.readFile(path.join(PAGES, 'index.html'));
   };
-  router.get('/console', page);
-  router.get('/console/', page);
-  router.get('/console/settings', (ctx) => {
+  router.get('/console', needs('open'), page);
+  router.get('/console/', needs('open'), page);
+  router.get('/console/settings', needs('read'), (ctx) => {
     ctx.body = settings;
   });
-  router.get('/console/:file', async (ctx) => {
+  router.get('/console/:file', needs('open'), async (ctx) => {
     const { file } = ctx.params;
     if (!ASSET.test(file)) throw new HttpError(404, 'unknownUri', `no console file ${file.slice(0, 64)}`);
     const extension = path.extname(file);
@@ -48,6 +49,3 @@ export function consoleRoutes(settings: ConsoleSettings): Router {
   });
   return router;
 }
-
-/** The console's files, which authentication lets through: everything under /console but its settings. */
-export const isConsoleAsset = (urlPath: string) => urlPath === '/console' || urlPath === '/console/' || ASSET.test(urlPath.replace(/^\/console\//, ''));

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import cluster from 'node:cluster';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import client, { AggregatorRegistry } from 'prom-client';
 
 /** This process's own metrics: Node's, and the answer times of the gateways it serves. */
@@ -32,10 +33,7 @@ const startTime = new Date();
 /** `/health` in Mojaloop's shape (status, uptime, services) and `/metrics` for Prometheus. */
 export function observabilityRoutes(health: Health): Router {
   const router = healthRoutes(health);
-  router.get('/metrics', async (ctx) => {
-    ctx.type = metricsRegistry.contentType;
-    ctx.body = (cluster.isWorker ? await copiesMetrics() : await metricsRegistry.metrics()) + (await schemeRegistry.metrics());
-  });
+  router.get('/metrics', metricsAnswer);
   return router;
 }
 
@@ -45,7 +43,19 @@ export function observabilityRoutes(health: Health): Router {
  */
 export function healthRoutes(health: Health): Router {
   const router = new Router();
-  router.get('/health', async (ctx) => {
+  router.get('/health', healthAnswer(health));
+  return router;
+}
+
+/** This process's metrics (every copy's, where a gateway runs several) and the scheme's, in Prometheus' text format. */
+export const metricsAnswer: Middleware = async (ctx) => {
+  ctx.type = metricsRegistry.contentType;
+  ctx.body = (cluster.isWorker ? await copiesMetrics() : await metricsRegistry.metrics()) + (await schemeRegistry.metrics());
+};
+
+/** Whether the hub and what it depends on are up, as Mojaloop's services answer /health: 200 OK, or 502 DOWN. */
+export function healthAnswer(health: Health): Middleware {
+  return async (ctx) => {
     const services = await Promise.all(
       health.map(async ({ name, check }) => ({
         name,
@@ -64,8 +74,7 @@ export function healthRoutes(health: Health): Router {
       versionNumber: process.env.npm_package_version ?? '0.1.0',
       services,
     };
-  });
-  return router;
+  };
 }
 
 const COPIES_METRICS = 'hub:copiesMetrics';

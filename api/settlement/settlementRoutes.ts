@@ -15,11 +15,11 @@ import { workflowIds } from '../contracts/conversations';
 import { HUB_REJECTION, type ErrorInformation } from '../contracts/errors';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import { observabilityRoutes, type Health } from '../http/observability';
 import { settlement as settlementWorkflow, changeSettlementAccounts, abortSettlementUpdate } from '../../workflows/hub/settlement';
 import { closeWindow, settlementWindow } from '../../workflows/hub/settlementWindow';
 import type { SettlementSchema, SettlementValidator } from './settlementValidation';
 import { reportCsv } from './report';
+import { needs } from '../admin/access/permissions';
 
 /** What Mojaloop's settlement API runs on: the windows and settlements, and Temporal, where their workflows run. */
 export interface SettlementApi {
@@ -62,9 +62,8 @@ async function refusedAs400<T>(update: () => Promise<T>): Promise<T> {
  * settlements, each a workflow (settlementWindow/<id>, settlement/<id>) that the requests here start or update, and a
  * report per settlement. Refusals are 400 with central-settlement's codes and words.
  */
-export function settlementRoutes({ settlementWindows, settlements, validator, temporal }: SettlementApi, health: Health): Router {
+export function settlementRoutes({ settlementWindows, settlements, validator, temporal }: SettlementApi): Router {
   const router = new Router({ prefix: '/v2' });
-  router.use(observabilityRoutes(health).routes());
   const { client, taskQueue } = temporal;
 
   /** A window's or settlement's workflow (its ID numbered by the database), started if it is not running yet: the first window, or one whose start was lost. */
@@ -73,7 +72,7 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
   const windowWorkflow = (settlementWindowId: number) => running(settlementWindow, workflowIds.settlementWindow(settlementWindowId), settlementWindowId);
   const settlementHandle = (settlementId: number) => running(settlementWorkflow, workflowIds.settlement(settlementId), settlementId);
 
-  router.get('/settlementWindows', async (ctx) => {
+  router.get('/settlementWindows', needs('read'), async (ctx) => {
     const { participantId, state, fromDateTime, toDateTime, currency } = ctx.query;
     ctx.body = await settlementWindows.find({
       participantId: optionalInteger(participantId, 'participantId'),
@@ -84,11 +83,11 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
     });
   });
 
-  router.get('/settlementWindows/:id', async (ctx) => {
+  router.get('/settlementWindows/:id', needs('read'), async (ctx) => {
     ctx.body = await settlementWindows.get(integer(ctx.params.id, 'id'));
   });
 
-  router.post('/settlementWindows/:id', async (ctx) => {
+  router.post('/settlementWindows/:id', needs('settlements'), async (ctx) => {
     const settlementWindowId = integer(ctx.params.id, 'id');
     const { reason } = await body<{ state: 'CLOSED'; reason: string }>(ctx, validator, 'SettlementWindowClosurePayload');
     const window = await settlementWindows.get(settlementWindowId);
@@ -99,14 +98,14 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
     ctx.body = closed.opened;
   });
 
-  router.post('/settlements', async (ctx) => {
+  router.post('/settlements', needs('settlements'), async (ctx) => {
     const request = await body<SettlementRequest>(ctx, validator, 'SettlementEventPayload');
     const created = await settlements.create(request);
     await settlementHandle(created.id);
     ctx.body = created;
   });
 
-  router.get('/settlements', async (ctx) => {
+  router.get('/settlements', needs('read'), async (ctx) => {
     const query = ctx.query;
     ctx.body = await settlements.find({
       state: optionalText(query.state) as SettlementState | undefined,
@@ -121,7 +120,7 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
     });
   });
 
-  router.get('/settlements/:id', async (ctx) => {
+  router.get('/settlements/:id', needs('read'), async (ctx) => {
     const { settlementModel: _model, ...view } = await settlements.get(integer(ctx.params.id, 'id'));
     ctx.body = view;
   });
@@ -134,7 +133,7 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
     return refusedAs400(() => handle.executeUpdate(changeSettlementAccounts, { args: [participants] }));
   };
 
-  router.put('/settlements/:id', async (ctx) => {
+  router.put('/settlements/:id', needs('settlements'), async (ctx) => {
     const settlementId = integer(ctx.params.id, 'id');
     const payload = await body<{ participants?: ParticipantChangeRequest[]; state?: string; reason?: string; externalReference?: string }>(
       ctx,
@@ -171,20 +170,20 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
     return { ...view, participants: [{ id: participantId, accounts: [account] }] };
   };
 
-  router.get('/settlements/:sid/participants/:pid', async (ctx) => {
+  router.get('/settlements/:sid/participants/:pid', needs('read'), async (ctx) => {
     ctx.body = await participantView(integer(ctx.params.sid, 'sid'), integer(ctx.params.pid, 'pid'));
   });
 
-  router.get('/settlements/:sid/participants/:pid/accounts/:aid', async (ctx) => {
+  router.get('/settlements/:sid/participants/:pid/accounts/:aid', needs('read'), async (ctx) => {
     ctx.body = await participantView(integer(ctx.params.sid, 'sid'), integer(ctx.params.pid, 'pid'), integer(ctx.params.aid, 'aid'));
   });
 
-  router.put('/settlements/:sid/participants/:pid', async (ctx) => {
+  router.put('/settlements/:sid/participants/:pid', needs('settlements'), async (ctx) => {
     const { accounts = [] } = await body<{ accounts?: AccountChangeRequest[] }>(ctx, validator, 'SettlementUpdateBySettlementParticipantPayload');
     ctx.body = await change(integer(ctx.params.sid, 'sid'), [{ id: integer(ctx.params.pid, 'pid'), accounts }]);
   });
 
-  router.put('/settlements/:sid/participants/:pid/accounts/:aid', async (ctx) => {
+  router.put('/settlements/:sid/participants/:pid/accounts/:aid', needs('settlements'), async (ctx) => {
     const account = await body<Omit<AccountChangeRequest, 'id'>>(ctx, validator, 'SettlementUpdateBySettlementParticipantAccount');
     ctx.body = await change(integer(ctx.params.sid, 'sid'), [
       { id: integer(ctx.params.pid, 'pid'), accounts: [{ ...account, id: integer(ctx.params.aid, 'aid') }] },
@@ -192,7 +191,7 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
   });
 
   /** Each participant's net amount and transfer count, as JSON or (`?format=csv`, or Accept: text/csv) CSV for the settlement bank. */
-  router.get('/settlements/:id/report', async (ctx) => {
+  router.get('/settlements/:id/report', needs('read'), async (ctx) => {
     const report = await settlements.report(integer(ctx.params.id, 'id'));
     if (ctx.query.format === 'csv' || (ctx.query.format === undefined && ctx.accepts('application/json', 'text/csv') === 'text/csv')) {
       ctx.type = 'text/csv';

@@ -122,14 +122,14 @@ test('/health stays open for probes, /metrics needs credentials', async (t) => {
   t.is((await call('GET', '/metrics', bearer(TOKEN))).status, 200);
 });
 
-test('a metrics-scoped token reads /metrics and nothing else: anything more is 403 Forbidden naming its scope, and changes nothing', async (t) => {
+test('a metrics token reads /metrics and nothing else: anything more is 403 Forbidden naming its role, and changes nothing', async (t) => {
   t.is((await call('GET', '/metrics', bearer(METRICS_TOKEN))).status, 200);
   t.is((await call('GET', '/health', bearer(METRICS_TOKEN))).status, 200);
   const read = await call('GET', '/participants', bearer(METRICS_TOKEN));
   t.is(read.status, 403);
   t.deepEqual(read.body.errorInformation, {
     errorCode: '3000',
-    errorDescription: 'Generic client error - Forbidden: the token prometheus has scope metrics, which allows GET /metrics only',
+    errorDescription: 'Generic client error - Forbidden: prometheus has role metrics, which does not allow reading the scheme',
   });
   const name = uniqueName();
   t.is((await call('POST', '/participants', bearer(METRICS_TOKEN), { name, currency: 'USD' })).status, 403);

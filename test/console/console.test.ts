@@ -45,7 +45,7 @@ useSwitch(
     hub = started;
     payments = new QuotedPayments(hub);
     guarded = await startAdmin(hub.services, {
-      access: { tokens: [{ scope: 'admin', secret: TOKEN }] },
+      access: { tokens: [{ role: 'admin', secret: TOKEN }] },
       temporal: { client: hub.worker.client, taskQueue: hub.worker.taskQueue },
     });
     model = await deferredNetModel((method, urlPath, body) => hub.admin.call(method, urlPath, body), CURRENCY);

@@ -17,7 +17,7 @@ import { temporalAddress } from '../helpers/worker';
 // Grafana's dashboard against a real Prometheus scraping two gateway processes, as a deployment runs them (replicas
 // on one database), one of them running two copies behind its ports (GATEWAY_PROCESSES=2, as compose.yaml does).
 
-/** Prometheus holds a token of scope metrics: it may read /metrics and nothing else. */
+/** Prometheus holds a token of role metrics: it may read /metrics and nothing else. */
 const TOKEN = 'prometheus-scrape-token-0123456789';
 const logDir = path.join(os.tmpdir(), `dashboard-${process.pid}`);
 const log = (message: string) => process.stderr.write(`${message}\n`);

@@ -6,27 +6,27 @@ import { loadConfig } from '../../../../activities/platform/config';
 const SECRET = 'a3f1c9e07b2d4e6f8a0b1c2d3e4f5a6b';
 const tokens = (value: string) => loadConfig({ ADMIN_API_TOKENS: value }).adminAccess.tokens;
 
-test('ADMIN_API_TOKENS: a bare secret is an unnamed admin token, name:scope:secret a named one of that scope', (t) => {
+test('ADMIN_API_TOKENS: a bare secret is an unnamed admin token, name:role:secret a named one of that role', (t) => {
   t.deepEqual(tokens(`${SECRET}, prometheus:metrics:${SECRET}x, ops:admin:${SECRET}y`), [
-    { name: undefined, scope: 'admin', secret: SECRET },
-    { name: 'prometheus', scope: 'metrics', secret: `${SECRET}x` },
-    { name: 'ops', scope: 'admin', secret: `${SECRET}y` },
+    { name: undefined, role: 'admin', secret: SECRET },
+    { name: 'prometheus', role: 'metrics', secret: `${SECRET}x` },
+    { name: 'ops', role: 'admin', secret: `${SECRET}y` },
   ]);
 });
 
 test('ADMIN_API_TOKENS: the secret is everything after the second colon', (t) => {
-  t.deepEqual(tokens(`scraper:metrics:${SECRET}:with:colons`), [{ name: 'scraper', scope: 'metrics', secret: `${SECRET}:with:colons` }]);
+  t.deepEqual(tokens(`scraper:metrics:${SECRET}:with:colons`), [{ name: 'scraper', role: 'metrics', secret: `${SECRET}:with:colons` }]);
 });
 
-test('ADMIN_API_TOKENS: a scope the hub does not know is refused at start, naming the scopes and never the secret', (t) => {
-  const error = t.throws(() => tokens(`grafana:read:${SECRET}`))!;
-  t.is(error.message, 'an ADMIN_API_TOKENS scope is one of admin, metrics, got "read" (token grafana)');
-  t.throws(() => tokens(`ops::${SECRET}`), { message: /scope is one of admin, metrics, got ""/ });
+test('ADMIN_API_TOKENS: a role the hub does not know is refused at start, naming the roles and never the secret', (t) => {
+  const error = t.throws(() => tokens(`grafana:reader:${SECRET}`))!;
+  t.is(error.message, 'an ADMIN_API_TOKENS role is one of viewer, operator, finance, admin, metrics, got "reader" (token grafana)');
+  t.throws(() => tokens(`ops::${SECRET}`), { message: /role is one of viewer, operator, finance, admin, metrics, got ""/ });
 });
 
 test('ADMIN_API_TOKENS: an entry with a single colon is neither form and is refused, without quoting it', (t) => {
   const error = t.throws(() => tokens(`prometheus:${SECRET}`))!;
-  t.regex(error.message, /secret alone or name:scope:secret/);
+  t.regex(error.message, /secret alone or name:role:secret/);
   t.false(error.message.includes(SECRET));
 });
 
