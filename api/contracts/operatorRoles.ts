@@ -42,9 +42,14 @@ export const isChangeGroup = (permission: Permission): permission is ChangeGroup
 /** How a caller proved who it is: a bearer token, a client certificate, an access token of the identity provider, or nothing (an open admin API on loopback). */
 export type CredentialKind = 'token' | 'certificate' | 'oidc' | 'open';
 
-/** Who makes a request, as authentication found: named unless the credential names no one (a bare token, an open API). */
+/**
+ * Who makes a request, as authentication found: named unless the credential names no one (a bare token, an open
+ * API), with its roles (a token or certificate has one; a person signed in at the identity provider may hold several).
+ */
 export interface AdminCaller {
   name?: string;
-  role: OperatorRole;
+  roles: OperatorRole[];
   credential: CredentialKind;
 }
+
+export const callerMay = (caller: Pick<AdminCaller, 'roles'>, permission: Permission): boolean => caller.roles.some((role) => roleAllows(role, permission));

@@ -9,7 +9,7 @@ import { HttpError } from '../../http/httpError';
 export const adminCaller = (ctx: Context): AdminCaller | undefined => ctx.state.adminCaller;
 
 /** Where no credential is configured (loopback only, config.ts): whoever calls is an unnamed admin. */
-const OPEN: AdminCaller = { role: 'admin', credential: 'open' };
+const OPEN: AdminCaller = { roles: ['admin'], credential: 'open' };
 
 const digest = (token: string) => crypto.createHash('sha256').update(token).digest();
 
@@ -34,7 +34,7 @@ function certificateOf(ctx: Context): { state: 'none' | 'refused' } | { state: '
 export function adminAuthentication(access: AdminAccessConfig, isOpen: (method: string, urlPath: string) => boolean): Middleware {
   // Compared as digests of one length, in constant time, so the time of a refusal says nothing of a token.
   const accepted = access.tokens.map(({ name, role, secret }) => ({
-    caller: { name, role, credential: 'token' } satisfies AdminCaller,
+    caller: { name, roles: [role], credential: 'token' } satisfies AdminCaller,
     digest: digest(secret),
   }));
   const challenge = access.tokens.length > 0 ? 'Bearer realm="hub-admin"' : undefined;
@@ -48,7 +48,7 @@ export function adminAuthentication(access: AdminAccessConfig, isOpen: (method: 
     }
     const certificate = certificateOf(ctx);
     if (certificate.state === 'accepted') {
-      ctx.state.adminCaller = { name: certificate.name, role: 'admin', credential: 'certificate' } satisfies AdminCaller;
+      ctx.state.adminCaller = { name: certificate.name, roles: ['admin'], credential: 'certificate' } satisfies AdminCaller;
       return next();
     }
     const bearer = /^Bearer +([^\s]+) *$/i.exec(ctx.get('Authorization'));

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { roleAllows, type Permission } from '../../contracts/operatorRoles';
+import { callerMay, type Permission } from '../../contracts/operatorRoles';
 import { HttpError } from '../../http/httpError';
 import { adminCaller } from './authentication';
 
@@ -15,9 +15,13 @@ export function needs(permission: Permission): Middleware {
   const check: Middleware = async (ctx, next) => {
     ctx.state.permission = permission;
     const caller = adminCaller(ctx);
-    if (permission !== 'open' && (!caller || !roleAllows(caller.role, permission))) {
+    if (permission !== 'open' && (!caller || !callerMay(caller, permission))) {
       const who = caller?.name ?? 'this credential';
-      throw new HttpError(403, 'clientError', `Forbidden: ${who} has role ${caller?.role ?? 'none'}, which does not allow ${PERMISSION_WORDS[permission]}`);
+      throw new HttpError(
+        403,
+        'clientError',
+        `Forbidden: ${who} has ${caller && caller.roles.length > 1 ? 'roles' : 'role'} ${caller?.roles.join(', ') || 'none'}, which does not allow ${PERMISSION_WORDS[permission]}`,
+      );
     }
     await next();
   };
