@@ -13,6 +13,8 @@ import { signatureRoutes } from './signatures';
 import { traceRoutes } from './traceRoutes';
 import { consoleRoutes, type ConsoleSettings } from '../console/consoleRoutes';
 import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
+import { approvalRoutes } from './approvals/approvalRoutes';
+import type { FourEyesSettings } from './approvals/fourEyes';
 
 /** `/health`, open to probes that carry no credential, and `/metrics` for Prometheus' scrape (under `prefix` too). */
 function observabilityRoutes(health: Health, prefix?: string): Router {
@@ -27,18 +29,36 @@ function observabilityRoutes(health: Health, prefix?: string): Router {
  * API (Document 3) with central-ledger's bodies, the operator's additions, the console (/console), and with
  * `settlement` Mojaloop's settlement API (central-settlement's) under /v2.
  */
-export function adminRouters(services: AdminServices, health: Health, settlement?: SettlementApi, consoleSettings?: ConsoleSettings): Router[] {
+export function adminRouters(
+  services: AdminServices,
+  health: Health,
+  settlement?: SettlementApi,
+  consoleSettings?: ConsoleSettings,
+  fourEyes?: FourEyesSettings,
+): Router[] {
   return [
-    participantRoutes(services),
-    signatureRoutes(services),
-    settlementModelRoutes(services),
+    participantRoutes(services, fourEyes),
+    signatureRoutes(services, fourEyes),
+    settlementModelRoutes(services, fourEyes),
     transactionRoutes(services),
     traceRoutes(services),
     consoleRoutes(consoleSettings ?? { namespace: 'default', hub: 'Hub' }),
     observabilityRoutes(health),
-    ...(settlement ? [observabilityRoutes(health, '/v2'), settlementRoutes(settlement)] : []),
+    ...(settlement
+      ? [observabilityRoutes(health, '/v2'), settlementRoutes(settlement, fourEyes), approvalRoutes(services.approvals, settlement.temporal)]
+      : []),
   ];
 }
+
+/** Four eyes as ADMIN_FOUR_EYES asks, held in Temporal (which the settlement API's wiring brings); none when it names nothing. */
+function fourEyesOf(services: AdminServices, access: AdminAccessConfig, settlement?: SettlementApi): FourEyesSettings | undefined {
+  const groups = access.fourEyes ?? [];
+  if (groups.length === 0) return undefined;
+  if (!settlement) throw new Error('ADMIN_FOUR_EYES holds changes in Temporal workflows: the admin gateway needs its Temporal client');
+  return { groups, ttlMs: access.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS, approvals: services.approvals, temporal: settlement.temporal };
+}
+
+const DEFAULT_APPROVAL_TTL_MS = 24 * 3_600_000;
 
 /**
  * The admin gateway. Only GET, POST and PUT exist here: any other method is 405, an unknown path 404 (3002), both
@@ -54,7 +74,7 @@ export function createAdminApp(
   settlement?: SettlementApi,
   consoleSettings?: ConsoleSettings,
 ): Koa {
-  const routers = adminRouters(services, health, settlement, consoleSettings);
+  const routers = adminRouters(services, health, settlement, consoleSettings, fourEyesOf(services, access, settlement));
   declaredRoutes(routers);
   return createGateway('admin', log, routers, {
     guards: [
