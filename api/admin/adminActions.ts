@@ -53,7 +53,17 @@ export function adminActions({ participants, limits, funds, settlementModels, si
       await funds[action](name, accountId, movement);
       return answer(202);
     },
-    async resolveFundsOut({ name, accountId, transferId, action }: { name: string; accountId: number; transferId: string; action: 'recordFundsOutCommit' | 'recordFundsOutAbort' }) {
+    async resolveFundsOut({
+      name,
+      accountId,
+      transferId,
+      action,
+    }: {
+      name: string;
+      accountId: number;
+      transferId: string;
+      action: 'recordFundsOutCommit' | 'recordFundsOutAbort';
+    }) {
       await funds[action](name, accountId, transferId);
       return answer(202);
     },

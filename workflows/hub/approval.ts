@@ -64,7 +64,12 @@ export async function approval(terms: ApprovalTerms): Promise<ApprovalView | und
 
   if (await condition(() => decision !== undefined, ttlMs)) {
     const { decision: decided, reason, decidedBy } = decision!;
-    const recorded = await recordApprovalDecision({ approvalId, decision: decided, reason, decidedBy: { name: decidedBy.name, credential: decidedBy.credential } });
+    const recorded = await recordApprovalDecision({
+      approvalId,
+      decision: decided,
+      reason,
+      decidedBy: { name: decidedBy.name, credential: decidedBy.credential },
+    });
     final = decided === 'APPROVED' ? await performApproval(approvalId) : recorded;
   } else {
     closed = true;

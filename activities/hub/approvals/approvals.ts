@@ -1,12 +1,5 @@
 import crypto from 'node:crypto';
-import type {
-  ApprovalDecision,
-  ApprovalOutcome,
-  ApprovalState,
-  ApprovalView,
-  HeldChange,
-  Operator,
-} from '../../../api/contracts/approvals';
+import type { ApprovalDecision, ApprovalOutcome, ApprovalState, ApprovalView, HeldChange, Operator } from '../../../api/contracts/approvals';
 import type { ChangeGroup, CredentialKind } from '../../../api/contracts/operatorRoles';
 import { ApprovalRecord } from '../db/approvalEntities';
 import type { Database } from '../db/database';
@@ -23,7 +16,10 @@ export const MAX_PENDING_PER_REQUESTER = 100;
 const LIST_LIMIT = 200;
 
 const requestKeyOf = (requester: string, { action, input }: HeldChange) =>
-  crypto.createHash('sha256').update(JSON.stringify([requester, action, input])).digest('hex');
+  crypto
+    .createHash('sha256')
+    .update(JSON.stringify([requester, action, input]))
+    .digest('hex');
 
 function viewOf(record: ApprovalRecord): ApprovalView {
   return {
