@@ -29,9 +29,26 @@ export async function call<T = unknown>(method: string, path: string, body?: unk
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (response.status === 401 || response.status === 403) throw new SignInNeeded();
   const text = await response.text();
+  // The hub's words go with it: a 403 may refuse one action (approving one's own change) rather than the credential.
+  if (response.status === 401 || response.status === 403) throw new SignInNeeded(refusalOf(text));
   return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+}
+
+function refusalOf(text: string): string {
+  try {
+    const { errorInformation } = JSON.parse(text) as { errorInformation?: { errorCode: string; errorDescription: string } };
+    return errorInformation ? `${errorInformation.errorCode} ${errorInformation.errorDescription}` : '';
+  } catch {
+    return '';
+  }
+}
+
+/** What a change held for a second person (ADMIN_FOUR_EYES) answers: nothing is done until someone approves it. */
+export class Held extends Error {
+  constructor(readonly approvalId: string) {
+    super(`Held for a second person: approval ${approvalId} (see Approvals)`);
+  }
 }
 
 /** A call that must succeed: its body, or an Error with the ErrorInformation the API answered. */
@@ -40,6 +57,8 @@ export async function get<T = unknown>(path: string): Promise<T> {
 }
 
 export function expectOk<T>(answer: Answer<T>): T {
+  const held = answer.body as { approvalId?: string; state?: string } | undefined;
+  if (answer.status === 202 && held?.state === 'PENDING' && held.approvalId) throw new Held(held.approvalId);
   if (answer.status >= 400) {
     const error = (answer.body as { errorInformation?: { errorCode: string; errorDescription: string } } | undefined)?.errorInformation;
     throw new Error(error ? `${error.errorCode} ${error.errorDescription}` : `answered ${answer.status}`);
