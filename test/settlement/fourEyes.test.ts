@@ -59,7 +59,10 @@ test("closing a settlement window is held, and bob's approval closes it through 
       t.true(outcome.answer.body.settlementWindowId > open.settlementWindowId, 'answered with the window opened in its place');
       t.like((await as('bob', 'GET', `/v2/settlementWindows/${open.settlementWindowId}`)).body, { state: 'CLOSED' });
     } else {
-      t.like(outcome, { status: 400, errorInformation: { errorCode: '3100', errorDescription: `Generic validation error - Window ${open.settlementWindowId} is empty` } });
+      t.like(outcome, {
+        status: 400,
+        errorInformation: { errorCode: '3100', errorDescription: `Generic validation error - Window ${open.settlementWindowId} is empty` },
+      });
       t.like((await as('bob', 'GET', `/v2/settlementWindows/${open.settlementWindowId}`)).body, { state: 'OPEN' });
     }
   });

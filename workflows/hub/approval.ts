@@ -1,8 +1,18 @@
-import { allHandlersFinished, ApplicationFailure, condition, defineUpdate, log, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  defineUpdate,
+  log,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { HubActivities } from '../../activities';
 import { APPROVAL_REFUSED, type ApprovalTerms, type ApprovalView, type DecisionRequest } from '../../api/contracts/approvals';
 import { errorInformation, type FspiopErrorName } from '../../api/contracts/errors';
 import { callerMay, type OperatorRole } from '../../api/contracts/operatorRoles';
+import { State } from '../../api/contracts/searchAttributes';
 
 // Recording steps are quick; performing an approved change may start or update a settlement's workflow, so it has
 // minutes, and is retried on the action's own idempotency (a funds movement by its transferId).
@@ -62,6 +72,7 @@ export async function approval(terms: ApprovalTerms): Promise<ApprovalView | und
     },
   );
 
+  upsertSearchAttributes([{ key: State, value: 'PENDING' }]);
   if (await condition(() => decision !== undefined, ttlMs)) {
     const { decision: decided, reason, decidedBy } = decision!;
     const recorded = await recordApprovalDecision({
@@ -77,6 +88,8 @@ export async function approval(terms: ApprovalTerms): Promise<ApprovalView | und
     // No address is known for operators: the requester finds it EXPIRED on GET /approvals/{id} and the console.
     log.info('approval expired undecided', { approvalId, requestedBy: requestedBy.name, changeGroup });
   }
+  // So an operator finds approvals by state in the Temporal UI, as every other workflow of the hub.
+  upsertSearchAttributes([{ key: State, value: final.state }]);
   await condition(allHandlersFinished);
   return final;
 }

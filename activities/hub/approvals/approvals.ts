@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { QueryFailedError } from 'typeorm';
 import type { ApprovalDecision, ApprovalOutcome, ApprovalState, ApprovalView, HeldChange, Operator } from '../../../api/contracts/approvals';
 import type { ChangeGroup, CredentialKind } from '../../../api/contracts/operatorRoles';
 import { ApprovalRecord } from '../db/approvalEntities';
@@ -15,11 +16,13 @@ export const MAX_PENDING_PER_REQUESTER = 100;
 /** How many approvals one GET /approvals answers, newest first. */
 const LIST_LIMIT = 200;
 
-const requestKeyOf = (requester: string, { action, input }: HeldChange) =>
+const pendingKeyOf = (requester: string, { action, input }: HeldChange) =>
   crypto
     .createHash('sha256')
     .update(JSON.stringify([requester, action, input]))
     .digest('hex');
+
+const isDuplicate = (error: unknown) => error instanceof QueryFailedError && /duplicate entry|unique constraint/i.test(error.message);
 
 function viewOf(record: ApprovalRecord): ApprovalView {
   return {
@@ -52,36 +55,44 @@ export class Approvals {
    * same person (a repeated click holds nothing twice). `created` says which.
    */
   async hold(change: HeldChange, requestedBy: Operator, ttlMs: number): Promise<{ approvalId: string; created: boolean }> {
-    const requestKey = requestKeyOf(requestedBy.name, change);
-    return this.db.transaction(async (manager) => {
-      const repeated = await manager.findOneBy(ApprovalRecord, { requestKey, state: 'PENDING' });
-      if (repeated) return { approvalId: repeated.approvalId, created: false };
-      const waiting = await manager.countBy(ApprovalRecord, { requestedBy: requestedBy.name, state: 'PENDING' });
-      if (waiting >= MAX_PENDING_PER_REQUESTER) {
-        throw new HubError('clientError', `${requestedBy.name} has ${waiting} changes waiting for a second person: have some decided first`);
-      }
-      const now = new Date();
-      const approvalId = crypto.randomUUID();
-      await manager.insert(ApprovalRecord, {
-        approvalId,
-        state: 'PENDING',
-        changeGroup: change.changeGroup,
-        action: change.action,
-        summary: change.summary.slice(0, 300),
-        input: JSON.stringify(change.input),
-        requestKey,
-        requestedBy: requestedBy.name,
-        requestedCredential: requestedBy.credential,
-        requestedDate: now,
-        expiresDate: new Date(now.getTime() + ttlMs),
-        decidedBy: null,
-        decidedCredential: null,
-        decidedDate: null,
-        reason: null,
-        outcome: null,
+    const pendingKey = pendingKeyOf(requestedBy.name, change);
+    const repeated = () => this.db.read((manager) => manager.findOneBy(ApprovalRecord, { pendingKey }));
+    const held = await repeated();
+    if (held) return { approvalId: held.approvalId, created: false };
+    const approvalId = crypto.randomUUID();
+    try {
+      await this.db.transaction(async (manager) => {
+        const waiting = await manager.countBy(ApprovalRecord, { requestedBy: requestedBy.name, state: 'PENDING' });
+        if (waiting >= MAX_PENDING_PER_REQUESTER) {
+          throw new HubError('clientError', `${requestedBy.name} has ${waiting} changes waiting for a second person: have some decided first`);
+        }
+        const now = new Date();
+        await manager.insert(ApprovalRecord, {
+          approvalId,
+          state: 'PENDING',
+          changeGroup: change.changeGroup,
+          action: change.action,
+          summary: change.summary.slice(0, 300),
+          input: JSON.stringify(change.input),
+          pendingKey,
+          requestedBy: requestedBy.name,
+          requestedCredential: requestedBy.credential,
+          requestedDate: now,
+          expiresDate: new Date(now.getTime() + ttlMs),
+          decidedBy: null,
+          decidedCredential: null,
+          decidedDate: null,
+          reason: null,
+          outcome: null,
+        });
       });
-      return { approvalId, created: true };
-    });
+    } catch (error) {
+      // The same request, held a moment ago by a click that raced this one.
+      const raced = isDuplicate(error) ? await repeated() : undefined;
+      if (raced) return { approvalId: raced.approvalId, created: false };
+      throw error;
+    }
+    return { approvalId, created: true };
   }
 
   /** Takes back a hold whose workflow could not be started, so it does not sit PENDING with nothing to decide it. */
@@ -121,7 +132,14 @@ export class Approvals {
       manager.update(
         ApprovalRecord,
         { approvalId, state: 'PENDING' },
-        { state: decision, decidedBy: decidedBy.name, decidedCredential: decidedBy.credential, decidedDate: new Date(), reason: reason ?? null },
+        {
+          state: decision,
+          pendingKey: null,
+          decidedBy: decidedBy.name,
+          decidedCredential: decidedBy.credential,
+          decidedDate: new Date(),
+          reason: reason ?? null,
+        },
       ),
     );
     return this.current(approvalId);
@@ -130,7 +148,7 @@ export class Approvals {
   /** Records that no one decided in time. */
   async expired(approvalId: string): Promise<ApprovalView> {
     await this.db.transaction((manager) =>
-      manager.update(ApprovalRecord, { approvalId, state: 'PENDING' }, { state: 'EXPIRED', reason: 'no one decided before it expired' }),
+      manager.update(ApprovalRecord, { approvalId, state: 'PENDING' }, { state: 'EXPIRED', pendingKey: null, reason: 'no one decided before it expired' }),
     );
     return this.current(approvalId);
   }

@@ -12,17 +12,19 @@ export const APPROVAL_REASON_LENGTH = 512;
  */
 @Entity('approval')
 @Index('IDX_approval_state', ['state', 'requestedDate'])
-@Index('IDX_approval_request', ['requestKey', 'state'])
 export class ApprovalRecord {
   @PrimaryColumn({ type: 'varchar', length: 36 }) approvalId!: string;
   @Column({ type: 'varchar', length: 10 }) state!: string;
   @Column({ type: 'varchar', length: 20 }) changeGroup!: string;
   @Column({ type: 'varchar', length: 40 }) action!: string;
   @Column({ type: 'varchar', length: 300 }) summary!: string;
-  /** The action's input as JSON. */
+  /** The action's input as JSON (MEDIUMTEXT on MySQL: a settlement's accounts may outgrow TEXT's 64 KB). */
   @Column({ type: 'text' }) input!: string;
-  /** SHA-256 of requester, action and input: a request repeated while it is held finds the approval it already has. */
-  @Column({ type: 'varchar', length: 64 }) requestKey!: string;
+  /**
+   * SHA-256 of requester, action and input while the approval is PENDING, null once it is not: unique, so a request
+   * repeated while it is held (two clicks at once included) finds the approval it already has.
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true, unique: true }) pendingKey!: string | null;
   @Index('IDX_approval_requester') @Column({ type: 'varchar', length: 128 }) requestedBy!: string;
   @Column({ type: 'varchar', length: 12 }) requestedCredential!: string;
   @Column(timestamp) requestedDate!: Date;

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { Approvals } from '../../../activities/hub/approvals/approvals';
 import { APPROVAL_REASON_LENGTH } from '../../../activities/hub/db/approvalEntities';
@@ -28,8 +28,10 @@ function decisionOf(body: unknown): { decision: ApprovalDecision; reason?: strin
   return { decision, ...(reason !== undefined && { reason }) };
 }
 
-/** The approval's workflow refused the decision (ApprovalRefused: 403 for who, 400 for when) as the gateway answers it. */
-function refusalOf(error: unknown): HttpError | undefined {
+/** The approval's workflow refused the decision (ApprovalRefused: 403 for who, 400 for when), or had ended, as the gateway answers it. */
+function refusalOf(error: unknown, approvalId: string): HttpError | undefined {
+  // Its workflow ended (expired) after the record was read PENDING.
+  if (error instanceof WorkflowNotFoundError) return new HttpError(400, 'validationError', `approval ${approvalId} is no longer pending`);
   const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
   if (!(cause instanceof ApplicationFailure) || cause.type !== APPROVAL_REFUSED) return undefined;
   const { status, errorInformation } = cause.details?.[0] as { status: number; errorInformation: ErrorInformation };
@@ -82,7 +84,7 @@ export function approvalRoutes(approvals: Approvals, temporal: FourEyesSettings[
         args: [{ decision, reason, decidedBy: { name: caller.name, credential: caller.credential, roles: caller.roles } }],
       });
     } catch (error) {
-      throw refusalOf(error) ?? error;
+      throw refusalOf(error, held.approvalId) ?? error;
     }
   });
 

@@ -6,7 +6,9 @@ export class Approvals1795000001700 implements MigrationInterface {
   name = 'Approvals1795000001700';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const { text, time } = columns(queryRunner);
+    const { text, time, isMysql } = columns(queryRunner);
+    // A settlement's change names every account it moves: more than TEXT's 64 KB on MySQL for a large scheme.
+    const json = (name: string, nullable = false) => ({ name, type: isMysql ? 'mediumtext' : 'text', isNullable: nullable });
     await queryRunner.createTable(
       new Table({
         name: 'approval',
@@ -16,8 +18,8 @@ export class Approvals1795000001700 implements MigrationInterface {
           text('changeGroup', 20),
           text('action', 40),
           text('summary', 300),
-          { name: 'input', type: 'text' },
-          text('requestKey', 64),
+          json('input'),
+          { ...text('pendingKey', 64, true), isUnique: true },
           text('requestedBy', 128),
           text('requestedCredential', 12),
           time('requestedDate'),
@@ -26,11 +28,10 @@ export class Approvals1795000001700 implements MigrationInterface {
           text('decidedCredential', 12, true),
           time('decidedDate', true),
           text('reason', 512, true),
-          { name: 'outcome', type: 'text', isNullable: true },
+          json('outcome', true),
         ],
         indices: [
           new TableIndex({ name: 'IDX_approval_state', columnNames: ['state', 'requestedDate'] }),
-          new TableIndex({ name: 'IDX_approval_request', columnNames: ['requestKey', 'state'] }),
           new TableIndex({ name: 'IDX_approval_requester', columnNames: ['requestedBy'] }),
         ],
       }),
