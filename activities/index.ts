@@ -192,14 +192,16 @@ export function createActivities({ services, directory, sender, transactionReque
     recordApprovalExpiry: (approvalId: string) => services.approvals.expired(approvalId),
     /**
      * Performs an approved change and records its outcome (the action's own refusal included), answering the approval
-     * with requester, approver, action, summary and outcome: what an audit entry needs. A retry after the change was
-     * made but before its outcome was recorded performs it again, which the action's own idempotency makes harmless
-     * (a funds movement by its transferId, a limit or flag set to the value it has); a create answers "already exists".
+     * with requester, approver, action, summary and outcome: what an audit entry needs. An attempt retried once the
+     * outcome is recorded performs nothing. One retried after the change was made but before its outcome was recorded
+     * performs it again, which the action's own idempotency makes harmless (a funds movement by its transferId, a
+     * limit or flag set to the value it has); a create then answers "already exists", which is recorded.
      */
     performApproval: rejecting(async (approvalId: string) => {
       if (!performChange) throw new HubError('internalServerError', 'this worker was not given the admin actions to perform approved changes');
-      const { action, input } = await services.approvals.heldChange(approvalId);
-      return services.approvals.performed(approvalId, await performChange(action, input));
+      const held = await services.approvals.toPerform(approvalId);
+      if (!held) return services.approvals.current(approvalId);
+      return services.approvals.performed(approvalId, await performChange(held.action, held.input));
     }),
     registerTransactionRequest: rejecting(transactionRequests.register.bind(transactionRequests)),
     /** Records the answer a transaction request's requester got. */

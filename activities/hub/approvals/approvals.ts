@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { QueryFailedError } from 'typeorm';
+import { IsNull, QueryFailedError } from 'typeorm';
 import type { ApprovalDecision, ApprovalOutcome, ApprovalState, ApprovalView, HeldChange, Operator } from '../../../api/contracts/approvals';
 import type { ChangeGroup, CredentialKind } from '../../../api/contracts/operatorRoles';
 import { ApprovalRecord } from '../db/approvalEntities';
@@ -119,11 +119,15 @@ export class Approvals {
     });
   }
 
-  /** The action and input an approval holds, for performing it. */
-  async heldChange(approvalId: string): Promise<{ action: string; input: unknown }> {
+  /**
+   * The action and input an approved change holds, for performing it; none once its outcome is recorded, so an
+   * attempt retried after that point performs nothing again.
+   */
+  async toPerform(approvalId: string): Promise<{ action: string; input: unknown } | undefined> {
     const record = await this.db.read((manager) => manager.findOneBy(ApprovalRecord, { approvalId }));
     if (!record) throw new HubError('idNotFound', `approval ${approvalId} is not known`);
-    return { action: record.action, input: JSON.parse(record.input) };
+    if (record.state !== 'APPROVED') throw new HubError('validationError', `approval ${approvalId} is ${record.state}, not APPROVED`);
+    return record.outcome === null ? { action: record.action, input: JSON.parse(record.input) } : undefined;
   }
 
   /** Records a decision on a PENDING approval (a retry finds it decided and changes nothing). */
@@ -155,11 +159,16 @@ export class Approvals {
 
   /** Records what performing an approved change did, and answers the approval as it now stands. */
   async performed(approvalId: string, outcome: ApprovalOutcome): Promise<ApprovalView> {
-    await this.db.transaction((manager) => manager.update(ApprovalRecord, { approvalId, state: 'APPROVED' }, { outcome: JSON.stringify(outcome) }));
+    // The first outcome stands: a retry that performed the change again (a create then answering "already exists") keeps it.
+    await this.db.transaction((manager) =>
+      manager.update(ApprovalRecord, { approvalId, state: 'APPROVED', outcome: IsNull() }, { outcome: JSON.stringify(outcome) }),
+    );
     return this.current(approvalId);
   }
 
-  private async current(approvalId: string): Promise<ApprovalView> {
+  /** The approval as it stands. */
+
+  async current(approvalId: string): Promise<ApprovalView> {
     const view = await this.get(approvalId);
     if (!view) throw new HubError('idNotFound', `approval ${approvalId} is not known`);
     return view;
