@@ -20,6 +20,7 @@ let hub: Hub;
 let worker: WorkerHarness;
 let admin: AdminHarness;
 let briefAdmin: AdminHarness;
+let limitsAdmin: AdminHarness;
 
 test.before(async () => {
   hub = await openTestHub('Hub');
@@ -28,13 +29,15 @@ test.before(async () => {
   admin = await startAdmin(hub.services, { access: loadConfig({ ADMIN_API_TOKENS: TOKENS, ADMIN_FOUR_EYES: 'funds' }).adminAccess, temporal });
   // The same, with approvals that expire after a second.
   briefAdmin = await startAdmin(hub.services, {
-    access: loadConfig({ ADMIN_API_TOKENS: TOKENS, ADMIN_FOUR_EYES: 'funds,limits', APPROVAL_TTL: '1s' }).adminAccess,
+    access: loadConfig({ ADMIN_API_TOKENS: TOKENS, ADMIN_FOUR_EYES: 'funds', APPROVAL_TTL: '1s' }).adminAccess,
     temporal,
   });
+  limitsAdmin = await startAdmin(hub.services, { access: loadConfig({ ADMIN_API_TOKENS: TOKENS, ADMIN_FOUR_EYES: 'limits' }).adminAccess, temporal });
 });
 
 test.after.always(async () => {
   await briefAdmin?.close();
+  await limitsAdmin?.close();
   await admin?.close();
   await worker?.close();
   await hub?.close();
@@ -166,6 +169,24 @@ test('changes of a group ADMIN_FOUR_EYES does not name are made at once, answere
   const { status, body } = await as('carol', 'PUT', `/participants/${name}`, { isActive: false });
   t.is(status, 200);
   t.is(body.isActive, 0);
+});
+
+test("a held limit change is decided by someone whose roles allow limits (an operator), and answered as the direct call's", async (t) => {
+  const { name } = await dfsp();
+  await hub.services.limits.initialPositionAndLimits(name, { currency: 'USD', limit: { type: 'NET_DEBIT_CAP', value: '1000' } });
+  const lower = { currency: 'USD', limit: { type: 'NET_DEBIT_CAP', value: 500, alarmPercentage: 10 } };
+  t.is((await as('alice', 'PUT', `/participants/${name}/limits`, lower, limitsAdmin)).status, 403, 'finance does not change limits');
+  const held = await as('carol', 'PUT', `/participants/${name}/limits`, lower, limitsAdmin);
+  t.is(held.status, 202);
+  t.is((await as('bob', 'PUT', `/approvals/${held.body.approvalId}`, { decision: 'APPROVED' }, limitsAdmin)).status, 403, 'nor decides on them');
+  const approved = await as('olga', 'PUT', `/approvals/${held.body.approvalId}`, { decision: 'APPROVED' }, limitsAdmin);
+  t.is(approved.status, 200);
+  t.like(approved.body.outcome, {
+    performed: true,
+    answer: { status: 200, body: { currency: 'USD', limit: { type: 'NET_DEBIT_CAP', value: 500, alarmPercentage: 10 } } },
+  });
+  const [limit] = (await as('olga', 'GET', `/participants/${name}/limits`, undefined, limitsAdmin)).body;
+  t.like(limit, { limit: { value: 500 } });
 });
 
 test('a held change no one decides expires after APPROVAL_TTL: the requester finds it EXPIRED, nothing changed, and it can no longer be approved', async (t) => {
