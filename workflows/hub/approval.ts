@@ -11,7 +11,7 @@ import {
 import type { HubActivities } from '../../activities';
 import { APPROVAL_REFUSED, type ApprovalTerms, type ApprovalView, type DecisionRequest } from '../../api/contracts/approvals';
 import { errorInformation, type FspiopErrorName } from '../../api/contracts/errors';
-import { callerMay, type OperatorRole } from '../../api/contracts/operatorRoles';
+import { callerMay, OPERATOR_ROLES, type OperatorRole } from '../../api/contracts/operatorRoles';
 import { State } from '../../api/contracts/searchAttributes';
 
 // Recording steps are quick; performing an approved change may start or update a settlement's workflow, so it has
@@ -64,7 +64,9 @@ export async function approval(terms: ApprovalTerms): Promise<ApprovalView | und
         if (given === 'APPROVED' && decidedBy.name === requestedBy.name) {
           throw refused(403, 'clientError', `Forbidden: ${decidedBy.name} asked for this change and cannot approve it`);
         }
-        const roles = decidedBy.roles as OperatorRole[];
+        // Roles as the gateway found them; anything else a sender to Temporal might put there allows nothing.
+        const claimed: string[] = decidedBy.roles ?? [];
+        const roles = claimed.filter((role): role is OperatorRole => (OPERATOR_ROLES as readonly string[]).includes(role));
         if (!callerMay({ roles }, 'decide') || !callerMay({ roles }, changeGroup)) {
           throw refused(403, 'clientError', `Forbidden: ${decidedBy.name}'s roles do not allow deciding on ${changeGroup} changes`);
         }

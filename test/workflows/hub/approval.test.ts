@@ -56,6 +56,7 @@ test.serial('a decider whose roles do not allow the held kind of change, or who 
   const { handle } = await held(t);
   t.like(await refusal(t, handle.executeUpdate(decide, { args: [by('olga', ['operator'])] })), { status: 403 }, 'an operator decides, but not on funds');
   t.like(await refusal(t, handle.executeUpdate(decide, { args: [by('vera', ['viewer'])] })), { status: 403 }, 'a viewer decides nothing');
+  t.like(await refusal(t, handle.executeUpdate(decide, { args: [by('mallory', ['superuser'])] })), { status: 403 }, 'a role no one has allows nothing');
   t.like(await refusal(t, handle.executeUpdate(decide, { args: [{ decision: 'APPROVED', decidedBy: { credential: 'token', roles: ['admin'] } as never }] })), {
     status: 403,
   });
