@@ -42,7 +42,7 @@ function refused(status: 400 | 403, errorName: FspiopErrorName, description: str
  * roles allow that kind of change, until APPROVAL_TTL runs out; approved, it performs the change through the same
  * code a direct call runs, once; rejected or expired, it records that, and nothing changes.
  */
-export async function approval(terms: ApprovalTerms): Promise<ApprovalView | undefined> {
+export async function approval(terms: ApprovalTerms): Promise<ApprovalView> {
   const { approvalId, changeGroup, requestedBy, ttlMs } = terms;
   let decision: DecisionRequest | undefined;
   let closed = false;
