@@ -24,13 +24,17 @@ import type { Delivery } from './hub/delivery/callbacks';
 import { AccountLookup } from './hub/lookup/accountLookup';
 import { databaseRefusal } from './hub/db/databaseErrors';
 import type { ConsentRegistration } from '../api/contracts/consentRegistration';
+import type { ApprovalDecision, Operator, PerformChange } from '../api/contracts/approvals';
 import { Routing } from './hub/delivery/routing';
 import { Correlations } from './hub/thirdparty/correlations';
 import { ServiceProviders } from './hub/thirdparty/serviceProviders';
 import type { Hub } from './hub/hubServices';
 import { HubError } from './platform/hubError';
 
-export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender' | 'transactionRequests' | 'authService' | 'log'>;
+export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender' | 'transactionRequests' | 'authService' | 'log'> & {
+  /** How an approved change is performed (the admin routes' actions); without it, approving fails. */
+  performChange?: PerformChange;
+};
 
 /** A message the hub sends on its own behalf: headers are made at send time, with FSPIOP-Source = hub. */
 export interface HubDelivery extends Omit<Delivery, 'headers' | 'fromHub'> {
@@ -80,7 +84,7 @@ function heartbeating<A extends unknown[], R>(activity: (...args: A) => Promise<
  * The worker's activities, made from their dependencies so tests hand in real or test ones
  * without module mocking. Every activity is idempotent: a retry changes nothing twice.
  */
-export function createActivities({ services, directory, sender, transactionRequests: policy, authService, log }: ActivityDependencies) {
+export function createActivities({ services, directory, sender, transactionRequests: policy, authService, log, performChange }: ActivityDependencies) {
   const transfers = new Transfers(services);
   const transferFollowUp = new TransferFollowUp(transfers, services.funds, sender);
   const quotes = new Quotes(services);
@@ -182,6 +186,23 @@ export function createActivities({ services, directory, sender, transactionReque
         return { state, windows: settlementWindows.map(({ settlementWindowId, state }) => ({ settlementWindowId, state })) };
       }),
     ),
+    /** Four eyes: a decision on a held change, or its expiry, recorded; each answers the approval as it now stands. */
+    recordApprovalDecision: (input: { approvalId: string; decision: ApprovalDecision; reason?: string; decidedBy: Operator }) =>
+      services.approvals.decided(input.approvalId, input.decision, input.decidedBy, input.reason),
+    recordApprovalExpiry: (approvalId: string) => services.approvals.expired(approvalId),
+    /**
+     * Performs an approved change and records its outcome (the action's own refusal included), answering the approval
+     * with requester, approver, action, summary and outcome: what an audit entry needs. An attempt retried once the
+     * outcome is recorded performs nothing. One retried after the change was made but before its outcome was recorded
+     * performs it again, which the action's own idempotency makes harmless (a funds movement by its transferId, a
+     * limit or flag set to the value it has); a create then answers "already exists", which is recorded.
+     */
+    performApproval: rejecting(async (approvalId: string) => {
+      if (!performChange) throw new HubError('internalServerError', 'this worker was not given the admin actions to perform approved changes');
+      const held = await services.approvals.toPerform(approvalId);
+      if (!held) return services.approvals.current(approvalId);
+      return services.approvals.performed(approvalId, await performChange(held.action, held.input));
+    }),
     registerTransactionRequest: rejecting(transactionRequests.register.bind(transactionRequests)),
     /** Records the answer a transaction request's requester got. */
     answerTransactionRequest: rejecting(transactionRequests.answered.bind(transactionRequests)),

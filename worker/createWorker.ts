@@ -1,4 +1,6 @@
+import { Context } from '@temporalio/activity';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { changePerformer } from '../api/admin/approvals/performChange';
 import { createActivities, ActivityDependencies } from '../activities';
 import { workflowCode } from './workflowBundle';
 import type { Tracing } from '../activities/platform/tracing';
@@ -16,13 +18,24 @@ export interface WorkerOptions {
 
 export const workflowsPath = require.resolve('../workflows');
 
+/**
+ * The admin routes' changes, as an approval's workflow performs them; a settlement's starts or updates its workflow
+ * with the worker's own client, on the task queue the approval runs on.
+ */
+function approvedChanges({ services }: WorkerOptions['dependencies']) {
+  return changePerformer({
+    ...services,
+    temporal: () => ({ client: Context.current().client, taskQueue: Context.current().info.taskQueue }),
+  });
+}
+
 /** The one place production and tests wire a worker: workflows, activities and the task queue. */
 export async function createWorker({ connection, namespace, taskQueue, dependencies, workflowBundlePath, tracing }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
     taskQueue,
-    activities: createActivities(dependencies),
+    activities: createActivities({ performChange: approvedChanges(dependencies), ...dependencies }),
     ...tracing?.worker,
     ...(await workflowCode(workflowsPath, workflowBundlePath, tracing?.workflowInterceptorModules)),
   });

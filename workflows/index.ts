@@ -12,3 +12,4 @@ export { closeOpenSettlementWindow, settlementWindow } from './hub/settlementWin
 export { thirdpartyTransaction } from './hub/thirdpartyTransaction';
 export { transactionRequest } from './hub/transactionRequest';
 export { transfer } from './hub/transfer';
+export { approval } from './hub/approval';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TASK_QUEUE } from '../../api/contracts/conversations';
-import { OPERATOR_ROLES, type OperatorRole } from '../../api/contracts/operatorRoles';
+import { CHANGE_GROUPS, OPERATOR_ROLES, type ChangeGroup, type OperatorRole } from '../../api/contracts/operatorRoles';
 
 /**
  * Every process (worker, gateways, launcher, tests) reads its settings here, from environment
@@ -132,6 +132,10 @@ export interface AdminAccessConfig {
   allowedHosts?: string[];
   /** ADMIN_ALLOWED_ORIGINS: other sites' pages (scheme://host:port) that may call the admin API from a browser. */
   allowedOrigins?: string[];
+  /** ADMIN_FOUR_EYES: the kinds of change a second person must approve (docs/security.md, "Four eyes"). */
+  fourEyes?: ChangeGroup[];
+  /** APPROVAL_TTL: how long a held change waits for its decision before it expires, in milliseconds. */
+  approvalTtlMs?: number;
   /** OIDC_*: the scheme's identity provider, whose access tokens the admin and settlement APIs accept. */
   oidc?: OidcConfig;
 }
@@ -436,7 +440,29 @@ function adminAccessConfig(env: NodeJS.ProcessEnv, tls: TlsConfig): AdminAccessC
   if (clientCaPath && !tls.server) throw new Error('ADMIN_CLIENT_CA_PATH needs TLS_CERT_PATH and TLS_KEY_PATH: client certificates come with HTTPS');
   const allowedHosts = list(env, 'ADMIN_ALLOWED_HOSTS').map(allowedHost);
   const allowedOrigins = list(env, 'ADMIN_ALLOWED_ORIGINS').map(allowedOrigin);
-  return { tokens, clientCaPath, allowedHosts, allowedOrigins, oidc: oidcConfig(env) };
+  const oidc = oidcConfig(env);
+  const fourEyes = list(env, 'ADMIN_FOUR_EYES').map(changeGroup);
+  // Four eyes compares who asks with who approves: on an open admin API everyone is the same unnamed admin.
+  if (fourEyes.length > 0 && tokens.every((token) => !token.name) && !clientCaPath && !oidc) {
+    throw new Error('ADMIN_FOUR_EYES needs operators with names: set ADMIN_API_TOKENS as name:role:secret, ADMIN_CLIENT_CA_PATH or OIDC_ISSUER');
+  }
+  return { tokens, clientCaPath, allowedHosts, allowedOrigins, oidc, fourEyes, approvalTtlMs: duration(env, 'APPROVAL_TTL', '24h') };
+}
+
+/** An ADMIN_FOUR_EYES entry: one of the change groups the admin routes declare. */
+function changeGroup(entry: string): ChangeGroup {
+  if (!(CHANGE_GROUPS as readonly string[]).includes(entry)) throw new Error(`ADMIN_FOUR_EYES names ${CHANGE_GROUPS.join(', ')}; got "${entry.slice(0, 64)}"`);
+  return entry as ChangeGroup;
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A length of time as `90s`, `30m`, `24h` or `7d`, in milliseconds. */
+function duration(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
+  const given = env[name] || fallback;
+  const parsed = /^(\d+)([smhd])$/.exec(given.trim());
+  if (!parsed || Number(parsed[1]) === 0) throw new Error(`${name} is a length of time such as 90s, 30m, 24h or 7d; got "${given.slice(0, 64)}"`);
+  return Number(parsed[1]) * DURATION_UNITS_MS[parsed[2]];
 }
 
 /** Whether the admin API asks callers for a credential: a token, a client certificate, or the identity provider's access token. */

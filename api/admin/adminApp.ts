@@ -15,6 +15,8 @@ import { traceRoutes } from './traceRoutes';
 import { consoleRoutes, type ConsoleSettings } from '../console/consoleRoutes';
 import { signInRoutes } from '../console/signInRoutes';
 import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
+import { approvalRoutes } from './approvals/approvalRoutes';
+import type { FourEyesSettings } from './approvals/fourEyes';
 
 /** `/health`, open to probes that carry no credential, and `/metrics` for Prometheus' scrape (under `prefix` too). */
 function observabilityRoutes(health: Health, prefix?: string): Router {
@@ -35,19 +37,32 @@ export function adminRouters(
   settlement?: SettlementApi,
   consoleSettings?: ConsoleSettings,
   identityProvider?: IdentityProvider,
+  fourEyes?: FourEyesSettings,
 ): Router[] {
   return [
-    participantRoutes(services),
-    signatureRoutes(services),
-    settlementModelRoutes(services),
+    participantRoutes(services, fourEyes),
+    signatureRoutes(services, fourEyes),
+    settlementModelRoutes(services, fourEyes),
     transactionRoutes(services),
     traceRoutes(services),
     consoleRoutes(consoleSettings ?? { namespace: 'default', hub: 'Hub' }),
     signInRoutes(identityProvider),
     observabilityRoutes(health),
-    ...(settlement ? [observabilityRoutes(health, '/v2'), settlementRoutes(settlement)] : []),
+    ...(settlement
+      ? [observabilityRoutes(health, '/v2'), settlementRoutes(settlement, fourEyes), approvalRoutes(services.approvals, settlement.temporal)]
+      : []),
   ];
 }
+
+/** Four eyes as ADMIN_FOUR_EYES asks, held in Temporal (which the settlement API's wiring brings); none when it names nothing. */
+function fourEyesOf(services: AdminServices, access: AdminAccessConfig, settlement?: SettlementApi): FourEyesSettings | undefined {
+  const groups = access.fourEyes ?? [];
+  if (groups.length === 0) return undefined;
+  if (!settlement) throw new Error('ADMIN_FOUR_EYES holds changes in Temporal workflows: the admin gateway needs its Temporal client');
+  return { groups, ttlMs: access.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS, approvals: services.approvals, temporal: settlement.temporal };
+}
+
+const DEFAULT_APPROVAL_TTL_MS = 24 * 3_600_000;
 
 /**
  * The admin gateway. Only GET, POST and PUT exist here: any other method is 405, an unknown path 404 (3002), both
@@ -65,7 +80,7 @@ export function createAdminApp(
 ): Koa {
   // The scheme's identity provider (OIDC_*), one for the process: its discovery and keys are fetched once, not per request.
   const identityProvider = access.oidc && new IdentityProvider(access.oidc, log);
-  const routers = adminRouters(services, health, settlement, consoleSettings, identityProvider);
+  const routers = adminRouters(services, health, settlement, consoleSettings, identityProvider, fourEyesOf(services, access, settlement));
   declaredRoutes(routers);
   return createGateway('admin', log, routers, {
     guards: [

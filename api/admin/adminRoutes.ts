@@ -10,10 +10,12 @@ import { HttpError } from '../http/httpError';
 import type { AdminValidator, AdminSchema } from './adminValidation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
 import { needs } from './access/permissions';
+import { adminActions } from './adminActions';
+import { changes, type FourEyesSettings } from './approvals/fourEyes';
 
 export type AdminServices = Pick<
   HubServices,
-  'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces' | 'notifications'
+  'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces' | 'notifications' | 'approvals'
 > & {
   validator: AdminValidator;
 };
@@ -54,12 +56,6 @@ function accountId(ctx: Context): number {
   return id;
 }
 
-/** Answers with a status and no body (Koa would otherwise write the status text, or turn it into 204). */
-function noBody(ctx: Context, status: 201 | 202): void {
-  ctx.body = null;
-  ctx.status = status;
-}
-
 const baseUrl = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
 
 async function body<T>(ctx: Context, validator: AdminValidator, schema: AdminSchema): Promise<T> {
@@ -69,7 +65,14 @@ async function body<T>(ctx: Context, validator: AdminValidator, schema: AdminSch
   return valid;
 }
 
-export function participantRoutes({ participants, limits, funds, settlementModels, validator }: AdminServices): Router {
+/**
+ * The participants, their endpoints, limits, accounts and funds. Each change route reads and validates its request at
+ * once (bad input is refused, never held) and ends in a named admin action (adminActions.ts), performed now or held
+ * for a second person (four eyes).
+ */
+export function participantRoutes(services: AdminServices, fourEyes?: FourEyesSettings): Router {
+  const { participants, limits, settlementModels, validator } = services;
+  const change = changes(adminActions(services), fourEyes);
   const router = new Router();
 
   router.get('/participants', needs('read'), async (ctx) => {
@@ -79,7 +82,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
   router.post('/participants', needs('participants'), async (ctx) => {
     const request = await body<{ name: string; currency?: string }>(ctx, validator, 'PostParticipantsRequest');
     if (!request.currency) throw new HttpError(400, 'malformedSyntax', '"currency" is required');
-    ctx.body = participantView(await participants.create(request.name, request.currency), baseUrl(ctx));
+    await change(ctx, 'createParticipant', { name: request.name, currency: request.currency, baseUrl: baseUrl(ctx) });
   });
 
   router.get('/participants/limits', needs('read'), async (ctx) => {
@@ -98,7 +101,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
 
   router.put('/participants/:name', needs('participants'), async (ctx) => {
     const request = await body<{ isActive: boolean }>(ctx, validator, 'ParticipantIsActive');
-    ctx.body = participantView(await participants.setActive(ctx.params.name, request.isActive), baseUrl(ctx));
+    await change(ctx, 'setParticipantActive', { name: ctx.params.name, isActive: request.isActive, baseUrl: baseUrl(ctx) });
   });
 
   router.get('/participants/:name/endpoints', needs('read'), async (ctx) => {
@@ -107,8 +110,8 @@ export function participantRoutes({ participants, limits, funds, settlementModel
 
   router.post('/participants/:name/endpoints', needs('endpoints'), async (ctx) => {
     const request = await body<{ type: string; value: string }>(ctx, validator, 'PostParticipantsNameEndpointsRequest');
-    await participants.setEndpoint(ctx.params.name, request.type, validator.endpointValue(request.type, bounded(request.value, 'value', 512)));
-    noBody(ctx, 201);
+    const value = validator.endpointValue(request.type, bounded(request.value, 'value', 512));
+    await change(ctx, 'setEndpoint', { name: ctx.params.name, type: request.type, value });
   });
 
   router.post('/participants/:name/initialPositionAndLimits', needs('limits'), async (ctx) => {
@@ -118,12 +121,12 @@ export function participantRoutes({ participants, limits, funds, settlementModel
       'PostInitialPositionAndLimitsRequest',
     );
     if (!request.currency) throw new HttpError(400, 'malformedSyntax', '"currency" is required');
-    await limits.initialPositionAndLimits(ctx.params.name, {
+    await change(ctx, 'initialPositionAndLimits', {
+      name: ctx.params.name,
       currency: request.currency,
       limit: { type: request.limit.type, value: exactAmount(request.limit.value, 'limit.value') },
-      initialPosition: request.initialPosition === undefined ? undefined : exactAmount(request.initialPosition, 'initialPosition'),
+      ...(request.initialPosition !== undefined && { initialPosition: exactAmount(request.initialPosition, 'initialPosition') }),
     });
-    noBody(ctx, 201);
   });
 
   router.get('/participants/:name/limits', needs('read'), async (ctx) => {
@@ -138,12 +141,15 @@ export function participantRoutes({ participants, limits, funds, settlementModel
       'PutParticipantsNameLimitsRequest',
     );
     if (!request.currency) throw new HttpError(400, 'malformedSyntax', '"currency" is required');
-    const view = await limits.adjust(ctx.params.name, request.currency, {
-      type: request.limit.type,
-      value: exactAmount(request.limit.value, 'limit.value'),
-      alarmPercentage: exactAmount(request.limit.alarmPercentage, 'limit.alarmPercentage'),
+    await change(ctx, 'adjustLimit', {
+      name: ctx.params.name,
+      currency: request.currency,
+      limit: {
+        type: request.limit.type,
+        value: exactAmount(request.limit.value, 'limit.value'),
+        alarmPercentage: exactAmount(request.limit.alarmPercentage, 'limit.alarmPercentage'),
+      },
     });
-    ctx.body = limitView(view, false);
   });
 
   router.get('/participants/:name/positions', needs('read'), async (ctx) => {
@@ -161,14 +167,12 @@ export function participantRoutes({ participants, limits, funds, settlementModel
   router.post('/participants/:name/accounts', needs('participants'), async (ctx) => {
     const request = await body<{ currency?: string; type: string }>(ctx, validator, 'PostParticipantsNameAccountsRequest');
     if (!request.currency) throw new HttpError(400, 'malformedSyntax', '"currency" is required');
-    ctx.body = participantView(await participants.createHubAccount(ctx.params.name, request.currency, request.type), baseUrl(ctx));
+    await change(ctx, 'createHubAccount', { name: ctx.params.name, currency: request.currency, type: request.type, baseUrl: baseUrl(ctx) });
   });
 
   router.put('/participants/:name/accounts/:id', needs('participants'), async (ctx) => {
     const request = await body<{ isActive: boolean }>(ctx, validator, 'CurrencyIsActive');
-    await participants.setAccountActive(ctx.params.name, accountId(ctx), request.isActive);
-    ctx.status = 200;
-    ctx.body = {};
+    await change(ctx, 'setAccountActive', { name: ctx.params.name, accountId: accountId(ctx), isActive: request.isActive });
   });
 
   router.post('/participants/:name/accounts/:id', needs('funds'), async (ctx) => {
@@ -184,11 +188,9 @@ export function participantRoutes({ participants, limits, funds, settlementModel
       externalReference: bounded(request.externalReference, 'externalReference', 256),
       reason: bounded(request.reason, 'reason', 512),
       amount: exactAmount(request.amount.amount, 'amount.amount'),
-      currency: request.amount.currency,
+      ...(request.amount.currency !== undefined && { currency: request.amount.currency }),
     };
-    // Each action the validated body may name is the Funds method of that name (recordFundsOut: the hub's one-step funds out).
-    await funds[request.action](ctx.params.name, accountId(ctx), movement);
-    noBody(ctx, 202);
+    await change(ctx, 'moveFunds', { name: ctx.params.name, accountId: accountId(ctx), action: request.action, movement });
   });
 
   // Document 3 lists POST for this path, the central-ledger document PUT: both record the outcome.
@@ -196,9 +198,7 @@ export function participantRoutes({ participants, limits, funds, settlementModel
     const request = await body<{ action?: 'recordFundsOutCommit' | 'recordFundsOutAbort'; reason: string }>(ctx, validator, 'RecordFundsOut');
     if (!request.action) throw new HttpError(400, 'malformedSyntax', '"action" is required');
     const transferId = transferIdOf(ctx.params.transferId);
-    if (request.action === 'recordFundsOutCommit') await funds.recordFundsOutCommit(ctx.params.name, accountId(ctx), transferId);
-    else await funds.recordFundsOutAbort(ctx.params.name, accountId(ctx), transferId);
-    noBody(ctx, 202);
+    await change(ctx, 'resolveFundsOut', { name: ctx.params.name, accountId: accountId(ctx), transferId, action: request.action });
   };
   router.put('/participants/:name/accounts/:id/transfers/:transferId', needs('funds'), resolveFundsOut);
   router.post('/participants/:name/accounts/:id/transfers/:transferId', needs('funds'), resolveFundsOut);
@@ -206,7 +206,9 @@ export function participantRoutes({ participants, limits, funds, settlementModel
   return router;
 }
 
-export function settlementModelRoutes({ settlementModels, participants, validator }: AdminServices): Router {
+export function settlementModelRoutes(services: AdminServices, fourEyes?: FourEyesSettings): Router {
+  const { settlementModels, participants, validator } = services;
+  const change = changes(adminActions(services), fourEyes);
   const router = new Router();
 
   router.get('/settlementModels', needs('read'), async (ctx) => {
@@ -216,8 +218,7 @@ export function settlementModelRoutes({ settlementModels, participants, validato
   router.post('/settlementModels', needs('settlementModels'), async (ctx) => {
     const model = await body<SettlementModelRequest>(ctx, validator, 'SettlementModel');
     bounded(model.settlementAccountType, 'settlementAccountType', 50);
-    await settlementModels.create(model);
-    noBody(ctx, 201);
+    await change(ctx, 'createSettlementModel', { model });
   });
 
   router.get('/settlementModels/:name', needs('read'), async (ctx) => {
@@ -226,7 +227,7 @@ export function settlementModelRoutes({ settlementModels, participants, validato
 
   router.put('/settlementModels/:name', needs('settlementModels'), async (ctx) => {
     const request = await body<{ isActive: boolean }>(ctx, validator, 'SettlementModelIsActive');
-    ctx.body = settlementModelView(await settlementModels.setActive(ctx.params.name, request.isActive));
+    await change(ctx, 'setSettlementModelActive', { name: ctx.params.name, isActive: request.isActive });
   });
 
   router.get('/ledgerAccountTypes', needs('read'), async (ctx) => {

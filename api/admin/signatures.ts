@@ -1,8 +1,10 @@
 import Router from '@koa/router';
-import type { ParticipantSignatures, SignatureChange } from '../../activities/hub/participants/signatureKeys';
+import type { SignatureChange } from '../../activities/hub/participants/signatureKeys';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import { needs } from './access/permissions';
+import { adminActions, type AdminActionServices } from './adminActions';
+import { changes, type FourEyesSettings } from './approvals/fourEyes';
 
 /**
  * The body of PUT /participants/{name}/jws, which central-ledger's document does not have (Mojaloop keeps JWS keys
@@ -27,13 +29,15 @@ function changeOf(body: unknown): SignatureChange {
  * A participant's end-to-end signature settings: GET shows the key its FSPIOP-Signatures are verified with and whether
  * they are, and where each setting comes from; PUT registers or rotates the key, or turns validation on or off for it.
  */
-export function signatureRoutes({ signatures }: { signatures: ParticipantSignatures }): Router {
+export function signatureRoutes(services: AdminActionServices, fourEyes?: FourEyesSettings): Router {
+  const { signatures } = services;
+  const change = changes(adminActions(services), fourEyes);
   const router = new Router();
   router.get('/participants/:name/jws', needs('read'), async (ctx) => {
     ctx.body = await signatures.settingsOf(ctx.params.name);
   });
   router.put('/participants/:name/jws', needs('participants'), async (ctx) => {
-    ctx.body = await signatures.change(ctx.params.name, changeOf((await readJsonBody(ctx)).body));
+    await change(ctx, 'changeSignature', { name: ctx.params.name, change: changeOf((await readJsonBody(ctx)).body) });
   });
   return router;
 }

@@ -24,6 +24,8 @@ export const workflowIds = {
   settlementWindow: (settlementWindowId: number) => `settlementWindow/${settlementWindowId}`,
   /** A settlement of closed windows, from its creation to SETTLED or ABORTED. */
   settlement: (settlementId: number) => `settlement/${settlementId}`,
+  /** A change held for a second person (four eyes), from its request to its decision or expiry. */
+  approval: (approvalId: string) => `approval/${approvalId}`,
   /** A follow-up answered from a record after its conversation ended; `key` makes each one its own run. */
   followUp: (resource: string, id: string, key: string) => `followUp/${resource}/${id}/${key}`,
 } as const;

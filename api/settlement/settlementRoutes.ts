@@ -1,23 +1,15 @@
 import Router from '@koa/router';
-import { ApplicationFailure, type Client, WorkflowUpdateFailedError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { SettlementWindowState, SettlementState } from '../../activities/hub/db/settlementEntities';
-import type {
-  AccountChangeRequest,
-  ParticipantChangeRequest,
-  SettlementRequest,
-  SettlementView,
-  Settlements,
-} from '../../activities/hub/settlement/settlements';
+import type { AccountChangeRequest, ParticipantChangeRequest, SettlementRequest, Settlements } from '../../activities/hub/settlement/settlements';
 import type { SettlementWindows } from '../../activities/hub/settlement/windows';
 import { HubError } from '../../activities/platform/hubError';
-import { workflowIds } from '../contracts/conversations';
-import { HUB_REJECTION, type ErrorInformation } from '../contracts/errors';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import { settlement as settlementWorkflow, changeSettlementAccounts, abortSettlementUpdate } from '../../workflows/hub/settlement';
-import { closeWindow, settlementWindow } from '../../workflows/hub/settlementWindow';
 import type { SettlementSchema, SettlementValidator } from './settlementValidation';
+import { settlementActions } from './settlementActions';
+import { changes, type FourEyesSettings } from '../admin/approvals/fourEyes';
 import { reportCsv } from './report';
 import { needs } from '../admin/access/permissions';
 
@@ -28,8 +20,6 @@ export interface SettlementApi {
   validator: SettlementValidator;
   temporal: { client: Client; taskQueue: string };
 }
-
-const FINAL: SettlementState[] = ['SETTLED', 'ABORTED'];
 
 function integer(value: string | undefined, name: string): number {
   const parsed = Number(value);
@@ -44,33 +34,15 @@ async function body<T>(ctx: Context, validator: SettlementValidator, schema: Set
   return validator.validate<T>(schema, (await readJsonBody(ctx)).body);
 }
 
-/** An update's refusal (a workflow's validator or its activity's rejection) as the 400 it names; anything else as it is. */
-async function refusedAs400<T>(update: () => Promise<T>): Promise<T> {
-  try {
-    return await update();
-  } catch (error) {
-    const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
-    if (cause instanceof ApplicationFailure && cause.type === HUB_REJECTION) {
-      throw new HttpError(400, 'validationError', undefined, cause.details?.[0] as ErrorInformation);
-    }
-    throw error;
-  }
-}
-
 /**
  * Mojaloop's settlement API (central-settlement's v2), on the admin gateway under /v2: settlement windows and
  * settlements, each a workflow (settlementWindow/<id>, settlement/<id>) that the requests here start or update, and a
  * report per settlement. Refusals are 400 with central-settlement's codes and words.
  */
-export function settlementRoutes({ settlementWindows, settlements, validator, temporal }: SettlementApi): Router {
+export function settlementRoutes({ settlementWindows, settlements, validator, temporal }: SettlementApi, fourEyes?: FourEyesSettings): Router {
   const router = new Router({ prefix: '/v2' });
-  const { client, taskQueue } = temporal;
-
-  /** A window's or settlement's workflow (its ID numbered by the database), started if it is not running yet: the first window, or one whose start was lost. */
-  const running = <W extends typeof settlementWindow | typeof settlementWorkflow>(workflow: W, workflowId: string, id: number) =>
-    client.workflow.start(workflow, { workflowId, taskQueue, args: [id] as Parameters<W>, workflowIdConflictPolicy: 'USE_EXISTING' });
-  const windowWorkflow = (settlementWindowId: number) => running(settlementWindow, workflowIds.settlementWindow(settlementWindowId), settlementWindowId);
-  const settlementHandle = (settlementId: number) => running(settlementWorkflow, workflowIds.settlement(settlementId), settlementId);
+  // Each change is a named settlement action (settlementActions.ts), performed now or held for a second person.
+  const change = changes(settlementActions({ settlementWindows, settlements, temporal: () => temporal }), fourEyes);
 
   router.get('/settlementWindows', needs('read'), async (ctx) => {
     const { participantId, state, fromDateTime, toDateTime, currency } = ctx.query;
@@ -90,19 +62,12 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
   router.post('/settlementWindows/:id', needs('settlements'), async (ctx) => {
     const settlementWindowId = integer(ctx.params.id, 'id');
     const { reason } = await body<{ state: 'CLOSED'; reason: string }>(ctx, validator, 'SettlementWindowClosurePayload');
-    const window = await settlementWindows.get(settlementWindowId);
-    if (window.state !== 'OPEN') throw new HubError('validationError', `Window ${settlementWindowId} is not open`);
-    const handle = await windowWorkflow(settlementWindowId);
-    const closed = await refusedAs400(() => handle.executeUpdate(closeWindow, { args: [{ reason }] }));
-    // As central-settlement answers: the window opened in its place.
-    ctx.body = closed.opened;
+    await change(ctx, 'closeSettlementWindow', { settlementWindowId, reason });
   });
 
   router.post('/settlements', needs('settlements'), async (ctx) => {
     const request = await body<SettlementRequest>(ctx, validator, 'SettlementEventPayload');
-    const created = await settlements.create(request);
-    await settlementHandle(created.id);
-    ctx.body = created;
+    await change(ctx, 'createSettlement', { request });
   });
 
   router.get('/settlements', needs('read'), async (ctx) => {
@@ -125,14 +90,6 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
     ctx.body = view;
   });
 
-  /** Accounts moved by the settlement's workflow while it runs; once it is SETTLED or ABORTED nothing moves, and they are answered from the record. */
-  const change = async (settlementId: number, participants: ParticipantChangeRequest[]): Promise<SettlementView> => {
-    const current = await settlements.get(settlementId);
-    if (FINAL.includes(current.state)) return settlements.change(settlementId, participants);
-    const handle = await settlementHandle(settlementId);
-    return refusedAs400(() => handle.executeUpdate(changeSettlementAccounts, { args: [participants] }));
-  };
-
   router.put('/settlements/:id', needs('settlements'), async (ctx) => {
     const settlementId = integer(ctx.params.id, 'id');
     const payload = await body<{ participants?: ParticipantChangeRequest[]; state?: string; reason?: string; externalReference?: string }>(
@@ -145,18 +102,12 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
       throw new HttpError(400, 'validationError', 'No other properties are allowed when participants is provided');
     }
     if (participants) {
-      ctx.body = await change(settlementId, participants);
+      await change(ctx, 'changeSettlement', { settlementId, participants });
       return;
     }
     if (Boolean(state) !== Boolean(reason)) throw new HttpError(400, 'missingElement', 'State and reason are mandatory');
     if (state !== 'ABORTED') throw new HttpError(400, 'validationError', 'Invalid request payload input');
-    const current = await settlements.get(settlementId);
-    if (FINAL.includes(current.state)) {
-      ctx.body = await settlements.abort(settlementId, reason!, externalReference);
-      return;
-    }
-    const handle = await settlementHandle(settlementId);
-    ctx.body = await refusedAs400(() => handle.executeUpdate(abortSettlementUpdate, { args: [{ reason: reason!, externalReference }] }));
+    await change(ctx, 'abortSettlement', { settlementId, reason: reason!, ...(externalReference !== undefined && { externalReference }) });
   });
 
   /** The settlement as one participant (and, with `accountId`, one of its accounts) sees it. */
@@ -180,14 +131,15 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
 
   router.put('/settlements/:sid/participants/:pid', needs('settlements'), async (ctx) => {
     const { accounts = [] } = await body<{ accounts?: AccountChangeRequest[] }>(ctx, validator, 'SettlementUpdateBySettlementParticipantPayload');
-    ctx.body = await change(integer(ctx.params.sid, 'sid'), [{ id: integer(ctx.params.pid, 'pid'), accounts }]);
+    await change(ctx, 'changeSettlement', { settlementId: integer(ctx.params.sid, 'sid'), participants: [{ id: integer(ctx.params.pid, 'pid'), accounts }] });
   });
 
   router.put('/settlements/:sid/participants/:pid/accounts/:aid', needs('settlements'), async (ctx) => {
     const account = await body<Omit<AccountChangeRequest, 'id'>>(ctx, validator, 'SettlementUpdateBySettlementParticipantAccount');
-    ctx.body = await change(integer(ctx.params.sid, 'sid'), [
-      { id: integer(ctx.params.pid, 'pid'), accounts: [{ ...account, id: integer(ctx.params.aid, 'aid') }] },
-    ]);
+    await change(ctx, 'changeSettlement', {
+      settlementId: integer(ctx.params.sid, 'sid'),
+      participants: [{ id: integer(ctx.params.pid, 'pid'), accounts: [{ ...account, id: integer(ctx.params.aid, 'aid') }] }],
+    });
   });
 
   /** Each participant's net amount and transfer count, as JSON or (`?format=csv`, or Accept: text/csv) CSV for the settlement bank. */

@@ -1,10 +1,19 @@
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { callerMay, type Permission } from '../../contracts/operatorRoles';
 import { HttpError } from '../../http/httpError';
 import { adminCaller } from './authentication';
 
 export const INSUFFICIENT_ROLE = 'Bearer realm="hub-admin", error="insufficient_scope"';
+
+/**
+ * A 403 for a caller whose credential is good but may not do this (its roles, or four eyes' rule of a second person):
+ * RFC 6750's `insufficient_scope` tells the console to show the refusal where it happened rather than ask for a sign-in.
+ */
+export function notAllowed(ctx: Context, description: string): HttpError {
+  ctx.set('WWW-Authenticate', INSUFFICIENT_ROLE);
+  return new HttpError(403, 'clientError', description);
+}
 
 /** A route's first middleware, `needs(permission)`, which carries what it declares. */
 type Declaration = Middleware & { permission: Permission };
@@ -18,13 +27,9 @@ export function needs(permission: Permission): Middleware {
     ctx.state.permission = permission;
     const caller = adminCaller(ctx);
     if (permission !== 'open' && (!caller || !callerMay(caller, permission))) {
-      // RFC 6750's word for it: the credential is good, its roles do not reach this far (the console shows the refusal
-      // where it happened, and does not ask the operator to sign in again).
-      ctx.set('WWW-Authenticate', INSUFFICIENT_ROLE);
       const who = caller?.name ?? 'this credential';
-      throw new HttpError(
-        403,
-        'clientError',
+      throw notAllowed(
+        ctx,
         `Forbidden: ${who} has ${caller && caller.roles.length > 1 ? 'roles' : 'role'} ${caller?.roles.join(', ') || 'none'}, which does not allow ${PERMISSION_WORDS[permission]}`,
       );
     }

@@ -59,12 +59,21 @@ export async function call<T = unknown>(method: string, path: string, body?: unk
   return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
 }
 
+/** What a change held for a second person (ADMIN_FOUR_EYES) answers: nothing is done until someone approves it. */
+export class Held extends Error {
+  constructor(readonly approvalId: string) {
+    super(`Held for a second person: approval ${approvalId} (see Approvals)`);
+  }
+}
+
 /** A call that must succeed: its body, or an Error with the ErrorInformation the API answered. */
 export async function get<T = unknown>(path: string): Promise<T> {
   return expectOk(await call<T>('GET', path));
 }
 
 export function expectOk<T>(answer: Answer<T>): T {
+  const held = answer.body as { approvalId?: string; state?: string } | undefined;
+  if (answer.status === 202 && held?.state === 'PENDING' && held.approvalId) throw new Held(held.approvalId);
   if (answer.status >= 400) {
     const error = (answer.body as { errorInformation?: { errorCode: string; errorDescription: string } } | undefined)?.errorInformation;
     throw new Error(error ? `${error.errorCode} ${error.errorDescription}` : `answered ${answer.status}`);

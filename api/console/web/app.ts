@@ -1,4 +1,5 @@
 import { alarmsView } from './alarms.js';
+import { approvalsView } from './approvals.js';
 import { get, NotAllowed, SignInNeeded, token } from './api.js';
 import { h, show } from './dom.js';
 import { participantsView, participantView } from './participants.js';
@@ -19,7 +20,7 @@ let hubName = 'Hub';
 
 /**
  * The page the address names: #/participants[/name], #/transfers[?search], #/transfers/{id},
- * #/conversations/{resource}/{id}, #/settlement, #/alarms.
+ * #/conversations/{resource}/{id}, #/settlement, #/alarms, #/approvals.
  */
 function viewOf(hash: string): View {
   const [path, query = ''] = hash.replace(/^#/, '').split('?');
@@ -31,6 +32,7 @@ function viewOf(hash: string): View {
   if (page === 'transfers') return transfersView(new URLSearchParams(query));
   if (page === 'settlement') return settlementView();
   if (page === 'alarms') return alarmsView();
+  if (page === 'approvals') return approvalsView();
   return participantsView(hubName);
 }
 

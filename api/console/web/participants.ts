@@ -1,4 +1,4 @@
-import { call, expectOk, get } from './api.js';
+import { call, expectOk, get, Held } from './api.js';
 import { fields, h, money, show, when } from './dom.js';
 import type { View } from './view.js';
 
@@ -118,7 +118,7 @@ export function participantView(name: string): View {
       report(await work(fields(event.target as HTMLFormElement)));
       await refresh();
     } catch (error) {
-      report(`Refused: ${(error as Error).message}`);
+      report(error instanceof Held ? error.message : `Refused: ${(error as Error).message}`);
     }
   };
   const settlementAccount = async (currency: string) => {

@@ -1,4 +1,4 @@
-import { call, download, expectOk, get } from './api.js';
+import { call, download, expectOk, get, Held } from './api.js';
 import { fields, h, show, when } from './dom.js';
 import type { View } from './view.js';
 
@@ -34,7 +34,7 @@ export function settlementView(): View {
     try {
       show(outcome, await work());
     } catch (error) {
-      show(outcome, `Refused: ${(error as Error).message}`);
+      show(outcome, error instanceof Held ? error.message : `Refused: ${(error as Error).message}`);
     }
     await refresh();
   };
