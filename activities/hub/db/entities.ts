@@ -3,6 +3,7 @@ import { moneyColumn } from './money';
 import { ConsentRecord, ConsentVerification, ThirdpartyCorrelation } from './thirdpartyEntities';
 import { BulkTransferItem, BulkTransferRecord, MessageRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord } from './switchEntities';
 import { DeliveryFailures, TransferOutcome } from './metricsEntities';
+import { AuditEntryRecord, AuditHead } from './auditEntities';
 import { Settlement, SettlementParticipantAccount, SettlementSettlementWindow, SettlementWindow, SettlementWindowContent } from './settlementEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
@@ -201,6 +202,8 @@ export const entities = [
   MessageRecord,
   TransferOutcome,
   DeliveryFailures,
+  AuditEntryRecord,
+  AuditHead,
 ];
 
 export {
