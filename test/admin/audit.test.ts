@@ -110,27 +110,30 @@ test.serial('reads are not recorded; a failed change is, with its status and FSP
   t.like(entry, { actor: 'alice', action: 'limits.set', status: 400, errorCode: failed.body.errorInformation.errorCode, after: null });
 });
 
-test.serial('refused attempts are recorded, of any method: without a credential, with a wrong one (never the token itself), and with a role that does not allow it', async (t) => {
-  const name = await participant();
-  const path = `/participants/${name}/endpoints`;
-  const endpoint = { type: 'FSPIOP_CALLBACK_URL_TRANSFER_POST', value: 'http://attacker.example/transfers' };
-  t.is((await callAs(undefined, 'POST', path, endpoint)).status, 401);
-  t.is((await callAs('intruder', 'POST', path, endpoint)).status, 403);
-  t.is((await callAs('viewer', 'POST', path, endpoint)).status, 403);
-  t.is((await callAs(undefined, 'GET', path)).status, 401);
-  const entries = await entriesAt(path);
-  t.deepEqual(
-    entries.map(({ actor, method, status, errorCode, action, permission }) => ({ actor, method, status, errorCode, action, permission })).reverse(),
-    [
-      { actor: null, method: 'POST', status: 401, errorCode: '3000', action: 'endpoint.set', permission: 'endpoints' },
-      { actor: null, method: 'POST', status: 403, errorCode: '3000', action: 'endpoint.set', permission: 'endpoints' },
-      { actor: 'vera', method: 'POST', status: 403, errorCode: '3000', action: 'endpoint.set', permission: 'endpoints' },
-      { actor: null, method: 'GET', status: 401, errorCode: '3000', action: 'GET /participants/:name/endpoints', permission: 'read' },
-    ],
-  );
-  t.false(JSON.stringify(entries).includes(SECRET), 'no bearer value is kept');
-  t.deepEqual((await callAs('admin', 'GET', path)).body, [], 'and nothing was changed');
-});
+test.serial(
+  'refused attempts are recorded, of any method: without a credential, with a wrong one (never the token itself), and with a role that does not allow it',
+  async (t) => {
+    const name = await participant();
+    const path = `/participants/${name}/endpoints`;
+    const endpoint = { type: 'FSPIOP_CALLBACK_URL_TRANSFER_POST', value: 'http://attacker.example/transfers' };
+    t.is((await callAs(undefined, 'POST', path, endpoint)).status, 401);
+    t.is((await callAs('intruder', 'POST', path, endpoint)).status, 403);
+    t.is((await callAs('viewer', 'POST', path, endpoint)).status, 403);
+    t.is((await callAs(undefined, 'GET', path)).status, 401);
+    const entries = await entriesAt(path);
+    t.deepEqual(
+      entries.map(({ actor, method, status, errorCode, action, permission }) => ({ actor, method, status, errorCode, action, permission })).reverse(),
+      [
+        { actor: null, method: 'POST', status: 401, errorCode: '3000', action: 'endpoint.set', permission: 'endpoints' },
+        { actor: null, method: 'POST', status: 403, errorCode: '3000', action: 'endpoint.set', permission: 'endpoints' },
+        { actor: 'vera', method: 'POST', status: 403, errorCode: '3000', action: 'endpoint.set', permission: 'endpoints' },
+        { actor: null, method: 'GET', status: 401, errorCode: '3000', action: 'GET /participants/:name/endpoints', permission: 'read' },
+      ],
+    );
+    t.false(JSON.stringify(entries).includes(SECRET), 'no bearer value is kept');
+    t.deepEqual((await callAs('admin', 'GET', path)).body, [], 'and nothing was changed');
+  },
+);
 
 test.serial('GET /audit finds entries by actor, action and time, newest first, a page at a time; a bad parameter is 400 (3101)', async (t) => {
   const from = new Date(Date.now() - 1).toISOString();
@@ -176,7 +179,9 @@ test.serial('the CSV export holds every entry of the search, its cells neutralis
     headers: { authorization: `Bearer operator-${SECRET}`, 'content-type': 'application/json', 'user-agent': '=HYPERLINK("http://evil.example")' },
     body: JSON.stringify({ isActive: true }),
   });
-  const exported = await (await fetch(`${admin.url}/audit?format=csv&actor=alice&action=participant.activation`, { headers: { authorization: `Bearer viewer-${SECRET}` } })).text();
+  const exported = await (
+    await fetch(`${admin.url}/audit?format=csv&actor=alice&action=participant.activation`, { headers: { authorization: `Bearer viewer-${SECRET}` } })
+  ).text();
   t.true(exported.includes(`"'=HYPERLINK(""http://evil.example"")"`));
 });
 
@@ -265,7 +270,9 @@ test.serial('the most recent entries removed are found missing too: the head rec
 function appendElsewhere(action: string, count: number, startAt: number): Promise<number[]> {
   const script = path.join(__dirname, '..', 'helpers', 'auditAppender.js');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [script, databaseUrl, action, String(count), String(startAt)], (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))));
+    execFile(process.execPath, [script, databaseUrl, action, String(count), String(startAt)], (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout)),
+    );
   });
 }
 
@@ -328,10 +335,7 @@ test.serial('a change the trail could not record is not answered as done: 500, s
 test('a minute over the share is counted once it is over, and its count handed on once', (t) => {
   const share = new RefusalShare(2);
   const minute = 60_000 * 1_000;
-  t.deepEqual(
-    [share.take(minute), share.take(minute + 1), share.take(minute + 2), share.take(minute + 3)],
-    [true, true, false, false],
-  );
+  t.deepEqual([share.take(minute), share.take(minute + 1), share.take(minute + 2), share.take(minute + 3)], [true, true, false, false]);
   t.deepEqual(share.takeOver(minute + 59_999), [], 'not while the minute lasts');
   t.true(share.take(minute + 60_000), 'a new minute, a new share');
   t.deepEqual(share.takeOver(minute + 60_001), [{ from: new Date(minute), dropped: 2 }]);

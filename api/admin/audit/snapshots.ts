@@ -7,8 +7,7 @@ import type { RouteOf } from './routeOf';
 type SnapshotServices = Pick<HubServices, 'participants' | 'limits' | 'settlementModels' | 'signatures'>;
 type Reader = (services: SnapshotServices, params: Record<string, string>) => Promise<unknown>;
 
-const limitsOf: Reader = async ({ limits }, { name }) =>
-  (await limits.forParticipant(name, {})).map(({ currency, limit }) => ({ currency, ...limit }));
+const limitsOf: Reader = async ({ limits }, { name }) => (await limits.forParticipant(name, {})).map(({ currency, limit }) => ({ currency, ...limit }));
 
 /**
  * What a change touched, read the same way before the route's handler and after it, for the changes where the values
@@ -21,8 +20,7 @@ const READERS: Record<string, Reader> = {
     const account = (await participants.accounts(name)).find((candidate) => String(candidate.id) === id);
     return account && { currency: account.currency, ledgerAccountType: account.ledgerAccountType, isActive: account.isActive };
   },
-  'POST /participants/:name/endpoints': async ({ participants }, { name }) =>
-    (await participants.endpoints(name)).map(({ type, value }) => ({ type, value })),
+  'POST /participants/:name/endpoints': async ({ participants }, { name }) => (await participants.endpoints(name)).map(({ type, value }) => ({ type, value })),
   'PUT /participants/:name/limits': limitsOf,
   'POST /participants/:name/initialPositionAndLimits': async (services, params) => ({
     limits: await limitsOf(services, params),

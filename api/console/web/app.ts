@@ -1,4 +1,5 @@
 import { alarmsView } from './alarms.js';
+import { auditView } from './audit.js';
 import { get, SignInNeeded, token } from './api.js';
 import { h, show } from './dom.js';
 import { participantsView, participantView } from './participants.js';
@@ -17,7 +18,7 @@ let hubName = 'Hub';
 
 /**
  * The page the address names: #/participants[/name], #/transfers[?search], #/transfers/{id},
- * #/conversations/{resource}/{id}, #/settlement, #/alarms.
+ * #/conversations/{resource}/{id}, #/settlement, #/alarms, #/audit[?search].
  */
 function viewOf(hash: string): View {
   const [path, query = ''] = hash.replace(/^#/, '').split('?');
@@ -29,6 +30,7 @@ function viewOf(hash: string): View {
   if (page === 'transfers') return transfersView(new URLSearchParams(query));
   if (page === 'settlement') return settlementView();
   if (page === 'alarms') return alarmsView();
+  if (page === 'audit') return auditView(new URLSearchParams(query));
   return participantsView(hubName);
 }
 
