@@ -32,6 +32,8 @@ export interface AuditEntry {
   /** From where: the caller's address and user agent. */
   address: string | null;
   userAgent: string | null;
+  /** What an activity appended it under, so a retry appends nothing more (an approval's `approval/<id>/performed`). */
+  reference: string | null;
   previousHash: string;
   hash: string;
 }

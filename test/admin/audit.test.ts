@@ -341,3 +341,15 @@ test('a minute over the share is counted once it is over, and its count handed o
   t.deepEqual(share.takeOver(minute + 60_001), [{ from: new Date(minute), dropped: 2 }]);
   t.deepEqual(share.takeOver(minute + 120_000), []);
 });
+
+test.serial('an append under a reference is made once, however often it is retried (an activity Temporal runs again)', async (t) => {
+  const reference = `approval/${crypto.randomUUID()}/performed`;
+  const record = { action: 'limits.set', actor: 'alice', roles: ['operator'], credential: 'oidc', reference, detail: 'approved by bob' };
+  const [first, again] = await Promise.all([services.audit.append(record), services.audit.append(record)]);
+  const third = await services.audit.append(record);
+  t.is(again.sequence, first.sequence);
+  t.is(third.sequence, first.sequence);
+  t.is(third.hash, first.hash);
+  t.is((await services.audit.search({ action: 'limits.set', actor: 'alice', limit: 1000 })).entries.filter((entry) => entry.reference === reference).length, 1);
+  t.true((await services.audit.verify()).ok);
+});

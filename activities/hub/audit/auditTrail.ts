@@ -28,6 +28,11 @@ export interface AuditRecord {
   detail?: string;
   address?: string;
   userAgent?: string;
+  /**
+   * Makes the append idempotent: an entry with this reference already in the trail is answered instead of a second
+   * one. An activity gives one (Temporal may run it again after it appended), the gateway does not.
+   */
+  reference?: string;
 }
 
 export interface AuditSearch {
@@ -57,6 +62,9 @@ export class AuditTrail {
     const stored = await this.db.transaction(async (manager) => {
       const query = manager.getRepository(AuditHead).createQueryBuilder('head').where('head.id = 1');
       const head = await (this.db.isMysql ? query.setLock('pessimistic_write') : query).getOneOrFail();
+      // Looked for under the head's lock, so two runs of one activity cannot both find none.
+      const appended = record.reference === undefined ? null : await manager.findOneBy(AuditEntryRecord, { reference: record.reference });
+      if (appended) return appended;
       const fields = { ...columnsOf(record, at), sequence: head.sequence + 1, previousHash: head.hash };
       const entry = { ...fields, hash: entryHash(fields) };
       await manager.insert(AuditEntryRecord, entry);
@@ -147,6 +155,7 @@ function columnsOf(record: AuditRecord, at: Date): Omit<AuditEntryRecord, 'seque
     detail: cut(record.detail, 500),
     address: cut(record.address, 64),
     userAgent: cut(record.userAgent, 256),
+    reference: cut(record.reference, 128),
   };
 }
 

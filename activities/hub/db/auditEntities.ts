@@ -32,6 +32,8 @@ export class AuditEntryRecord {
   @Column(text(500)) detail!: string | null;
   @Column(text(64)) address!: string | null;
   @Column(text(256)) userAgent!: string | null;
+  /** What makes an append idempotent (an activity's, retried): one entry per reference. */
+  @Column(text(128)) reference!: string | null;
   @Column({ type: 'varchar', length: 64 }) previousHash!: string;
   @Column({ type: 'varchar', length: 64 }) hash!: string;
 }

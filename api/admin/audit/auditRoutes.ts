@@ -64,6 +64,7 @@ const COLUMNS = [
   'after',
   'address',
   'userAgent',
+  'reference',
   'previousHash',
   'hash',
 ] as const satisfies ReadonlyArray<keyof AuditEntry>;

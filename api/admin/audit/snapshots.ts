@@ -40,6 +40,7 @@ const read = (reader: Reader, services: SnapshotServices, params: Record<string,
  */
 export function auditSnapshots(services: SnapshotServices, routeOf: RouteOf): Middleware {
   return async (ctx, next) => {
+    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS') return next();
     const route = routeOf(ctx.method, ctx.path);
     const reader = route && READERS[`${ctx.method} ${route.template}`];
     const caller = adminCaller(ctx);

@@ -37,6 +37,7 @@ export class AuditTrail1795000001800 implements MigrationInterface {
           optional('detail', 500),
           optional('address', 64),
           optional('userAgent', 256),
+          optional('reference', 128),
           text('previousHash', 64),
           text('hash', 64),
         ],
@@ -44,6 +45,7 @@ export class AuditTrail1795000001800 implements MigrationInterface {
           { name: 'IDX_audit_at', columnNames: ['at'] },
           { name: 'IDX_audit_actor', columnNames: ['actor', 'sequence'] },
           { name: 'IDX_audit_action', columnNames: ['action', 'sequence'] },
+          { name: 'IDX_audit_reference', columnNames: ['reference'], isUnique: true },
         ],
       }),
     );
