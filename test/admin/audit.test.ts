@@ -92,7 +92,7 @@ test.serial('a change is recorded with who made it, what it changed from and to,
   t.deepEqual(entry.before, [{ currency: 'USD', type: 'NET_DEBIT_CAP', value: '1000', alarmPercentage: '10' }]);
   t.deepEqual(entry.after, [{ currency: 'USD', type: 'NET_DEBIT_CAP', value: '2500', alarmPercentage: '10' }]);
   t.true(Math.abs(Date.parse(entry.at) - started) < 5_000);
-  t.false(JSON.stringify(entry).includes('2500') && JSON.stringify(entry).includes('"limit"'), 'the body itself is not kept, only its digest');
+  t.false(Object.values(entry).includes(change.text), 'the body itself is not kept, only its digest');
 
   // A new participant starts inactive (NEW_PARTICIPANTS_ACTIVE).
   t.is((await callAs('operator', 'PUT', `/participants/${name}`, { isActive: true })).status, 200);
