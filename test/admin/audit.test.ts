@@ -2,12 +2,16 @@ import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import test from 'ava';
+import Koa from 'koa';
+import pino from 'pino';
+import { serve } from '../../api/http/serve';
 import { openHubServices, type HubServices } from '../../activities/hub/hubServices';
 import { AuditTrail } from '../../activities/hub/audit/auditTrail';
 import { AuditEntryRecord } from '../../activities/hub/db/auditEntities';
 import { loadConfig } from '../../activities/platform/config';
 import type { AuditEntry, AuditPage } from '../../api/contracts/audit';
 import { RefusalShare, REFUSALS_PER_MINUTE } from '../../api/admin/audit/refusalShare';
+import { auditRecorder } from '../../api/admin/audit/recorder';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { testDatabaseUrl, uniqueName } from '../helpers/database';
 import { answerBody } from '../helpers/http';
@@ -352,4 +356,31 @@ test.serial('an append under a reference is made once, however often it is retri
   t.is(third.hash, first.hash);
   t.is((await services.audit.search({ action: 'limits.set', actor: 'alice', limit: 1000 })).entries.filter((entry) => entry.reference === reference).length, 1);
   t.true((await services.audit.verify()).ok);
+});
+
+test.serial('the refusals a minute did not record are counted in an entry, written once that minute is over', async (t) => {
+  // A minute of a week ago, which no other recorder's count names.
+  let clock = 60_000 * (Math.floor(Date.now() / 60_000) - 10_000);
+  const app = new Koa();
+  app.use(auditRecorder(services.audit, () => undefined, pino({ level: 'silent' }), { share: new RefusalShare(1), now: () => clock }));
+  app.use((ctx) => {
+    ctx.status = 401;
+    ctx.body = { errorInformation: { errorCode: '3000', errorDescription: 'Generic client error - Unauthorized' } };
+  });
+  const { server, url } = await serve(app, 0, '127.0.0.1');
+  try {
+    const target = `/${uniqueName()}`;
+    for (let i = 0; i < 3; i++) await fetch(`${url}${target}`, { method: 'POST' });
+    clock += 60_000;
+    await fetch(`${url}${target}`, { method: 'POST' });
+    const entries = await entriesAt(target);
+    t.is(entries.length, 2, 'one refusal of each minute');
+    const [counted] = (await services.audit.search({ action: 'audit.refusalsDropped', limit: 1000 })).entries.filter(
+      (entry) => entry.at === new Date(clock - 60_000).toISOString(),
+    );
+    t.regex(counted.detail!, /^2 refused attempts without a credential the hub accepts were not recorded in the minute from /);
+    t.true(counted.sequence < entries[0].sequence, 'written before the next entry');
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });

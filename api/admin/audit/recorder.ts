@@ -66,9 +66,14 @@ async function recordOf(ctx: Context, at: Date, routeOf: RouteOf): Promise<Audit
  * keyed by their transferId, whose repeat is answered as a duplicate), and the repeat is recorded; the entry that
  * failed is in the gateway's log, at error level, for whoever reconciles.
  */
-export function auditRecorder(trail: AuditTrail, routeOf: RouteOf, log: Logger, share = new RefusalShare()): Middleware {
+export function auditRecorder(
+  trail: AuditTrail,
+  routeOf: RouteOf,
+  log: Logger,
+  { share = new RefusalShare(), now = Date.now }: { share?: RefusalShare; now?: () => number } = {},
+): Middleware {
   const append = async (record: AuditRecord) => {
-    for (const minute of share.takeOver(Date.now())) {
+    for (const minute of share.takeOver(now())) {
       await trail.append({
         at: minute.from,
         action: 'audit.refusalsDropped',
@@ -78,7 +83,7 @@ export function auditRecorder(trail: AuditTrail, routeOf: RouteOf, log: Logger, 
     await trail.append(record);
   };
   return async (ctx, next) => {
-    const at = new Date();
+    const at = new Date(now());
     await next();
     if (!recorded(ctx)) return;
     const caller = adminCaller(ctx);
