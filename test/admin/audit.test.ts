@@ -9,7 +9,10 @@ import { openHubServices, type HubServices } from '../../activities/hub/hubServi
 import { AuditTrail } from '../../activities/hub/audit/auditTrail';
 import { AuditEntryRecord } from '../../activities/hub/db/auditEntities';
 import { loadConfig } from '../../activities/platform/config';
-import type { AuditEntry, AuditPage } from '../../api/contracts/audit';
+import type { EntityManager } from 'typeorm';
+import type { AuditEntry, AuditPage, AuditVerification } from '../../api/contracts/audit';
+import { entryHash } from '../../activities/hub/audit/auditChain';
+import type { Database } from '../../activities/hub/db/database';
 import { RefusalShare, REFUSALS_PER_MINUTE } from '../../api/admin/audit/refusalShare';
 import { auditRecorder } from '../../api/admin/audit/recorder';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
@@ -17,8 +20,8 @@ import { testDatabaseUrl, uniqueName } from '../helpers/database';
 import { answerBody } from '../helpers/http';
 
 // The audit trail as an auditor relies on it: every change and every refused attempt is there, with who, what, when,
-// from where and the outcome, and an edit or deletion made in the database behind the hub's back is found. Serial: the
-// tampering tests break the one chain every test here appends to, and mend it before the next.
+// from where and the outcome, and an edit or deletion made in the database behind the hub's back is found. Serial: some
+// tests count what one admin API recorded.
 
 const SECRET = crypto.randomBytes(12).toString('hex');
 const TOKENS = [`alice:operator:operator-${SECRET}`, `vera:viewer:viewer-${SECRET}`, `ada:admin:admin-${SECRET}`].join(',');
@@ -189,19 +192,30 @@ test.serial('the CSV export holds every entry of the search, its cells neutralis
   t.true(exported.includes(`"'=HYPERLINK(""http://evil.example"")"`));
 });
 
-/** Does `work` to the database behind the hub's back, then mends it, whatever happened between. */
-async function tampered(sequence: number, tamper: () => Promise<unknown>, check: () => Promise<void>): Promise<void> {
-  const original = await services.db.manager.findOneByOrFail(AuditEntryRecord, { sequence });
-  await tamper();
-  try {
-    await check();
-  } finally {
-    await services.db.manager.delete(AuditEntryRecord, { sequence });
-    await services.db.manager.insert(AuditEntryRecord, original);
-  }
-}
+const ROLLED_BACK = new Error('rolled back');
 
-test.serial('GET /audit/verify finds the chain intact, then finds the row edited in the database, and the row deleted, at that entry', async (t) => {
+/**
+ * Verifies the trail as it stands once `tamper` has changed the database behind the hub's back, in one transaction
+ * that is then rolled back: on a database other test files share (MariaDB), no one else ever sees the chain broken.
+ */
+async function verifiedAfter(tamper: (manager: EntityManager) => Promise<unknown>): Promise<AuditVerification> {
+  let verdict: AuditVerification | undefined;
+  await services.db
+    .transaction(async (manager) => {
+      await tamper(manager);
+      // The trail as this transaction sees it.
+      const seeing = { isMysql: services.db.isMysql, read: (work: Work) => work(manager), transaction: (work: Work) => work(manager) };
+      verdict = await new AuditTrail(seeing as unknown as Database).verify();
+      throw ROLLED_BACK;
+    })
+    .catch((error: unknown) => {
+      if (error !== ROLLED_BACK) throw error;
+    });
+  return verdict!;
+}
+type Work = (manager: EntityManager) => Promise<unknown>;
+
+test.serial('GET /audit/verify finds the chain intact; a row edited in the database, or deleted, breaks it at that entry', async (t) => {
   const name = await participant();
   await callAs('operator', 'PUT', `/participants/${name}/limits`, { currency: 'USD', limit: { type: 'NET_DEBIT_CAP', value: 10, alarmPercentage: 10 } });
   const [entry] = await entriesAt(`/participants/${name}/limits`);
@@ -209,65 +223,36 @@ test.serial('GET /audit/verify finds the chain intact, then finds the row edited
   const next = await services.audit.append({ action: 'test.marker' });
   const intact = (await callAs('viewer', 'GET', '/audit/verify')).body;
   t.true(intact.ok);
-  t.true(intact.entries >= entry.sequence);
+  t.true(intact.entries >= next.sequence);
 
-  // Someone with the database's password makes the raised limit look like a refused attempt.
-  await tampered(
-    entry.sequence,
-    () => services.db.dataSource.query('UPDATE audit_entry SET status = 403 WHERE sequence = ?', [entry.sequence]),
-    async () => {
-      const verdict = (await callAs('viewer', 'GET', '/audit/verify')).body;
-      t.deepEqual(verdict, {
-        ok: false,
-        entries: entry.sequence - 1,
-        brokenAt: { sequence: entry.sequence, reason: 'its content does not give its hash: it was edited' },
-      });
-    },
-  );
-  // …or removes it.
-  await tampered(
-    entry.sequence,
-    () => services.db.dataSource.query('DELETE FROM audit_entry WHERE sequence = ?', [entry.sequence]),
-    async () => {
-      const verdict = (await callAs('viewer', 'GET', '/audit/verify')).body;
-      t.deepEqual(verdict, {
-        ok: false,
-        entries: entry.sequence - 1,
-        brokenAt: { sequence: entry.sequence, reason: `missing: entry ${entry.sequence} is not in the trail (deleted)` },
-      });
-    },
-  );
-  // …or edits it and gives it the hash of its new content: the next entry names the old one.
-  await tampered(
-    entry.sequence,
-    async () => {
-      const row = await services.db.manager.findOneByOrFail(AuditEntryRecord, { sequence: entry.sequence });
-      const { entryHash } = await import('../../activities/hub/audit/auditChain');
-      const { hash: _hash, ...fields } = { ...row, status: 403 };
-      await services.db.manager.update(AuditEntryRecord, { sequence: entry.sequence }, { status: 403, hash: entryHash(fields) });
-    },
-    async () => {
-      const verdict = (await callAs('viewer', 'GET', '/audit/verify')).body;
-      t.is(verdict.ok, false);
-      t.is(verdict.brokenAt.sequence, entry.sequence + 1);
-      t.true(next.sequence > entry.sequence);
-    },
-  );
-  t.true((await callAs('viewer', 'GET', '/audit/verify')).body.ok, 'mended, the chain is whole again');
+  // Someone with the database's password makes the raised limit look like a refused attempt…
+  t.deepEqual(await verifiedAfter((manager) => manager.query('UPDATE audit_entry SET status = 403 WHERE sequence = ?', [entry.sequence])), {
+    ok: false,
+    entries: entry.sequence - 1,
+    brokenAt: { sequence: entry.sequence, reason: 'its content does not give its hash: it was edited' },
+  });
+  // …or removes it…
+  t.deepEqual(await verifiedAfter((manager) => manager.query('DELETE FROM audit_entry WHERE sequence = ?', [entry.sequence])), {
+    ok: false,
+    entries: entry.sequence - 1,
+    brokenAt: { sequence: entry.sequence, reason: `missing: entry ${entry.sequence} is not in the trail (deleted)` },
+  });
+  // …or edits it and gives it the hash of its new content: the entry after it still names the old one.
+  const rehashed = await verifiedAfter(async (manager) => {
+    const row = await manager.findOneByOrFail(AuditEntryRecord, { sequence: entry.sequence });
+    const { hash: _hash, ...fields } = { ...row, status: 403 };
+    await manager.update(AuditEntryRecord, { sequence: entry.sequence }, { status: 403, hash: entryHash(fields) });
+  });
+  t.like(rehashed, { ok: false, entries: entry.sequence, brokenAt: { sequence: entry.sequence + 1 } });
+  t.true((await callAs('viewer', 'GET', '/audit/verify')).body.ok, 'and no one else saw any of it');
 });
 
-test.serial('the most recent entries removed are found missing too: the head records how many there are', async (t) => {
+test.serial('the most recent entry removed is found missing too: the head records how many there are', async (t) => {
   const last = await services.audit.append({ action: 'test.marker' });
-  await tampered(
-    last.sequence,
-    () => services.db.dataSource.query('DELETE FROM audit_entry WHERE sequence = ?', [last.sequence]),
-    async () => {
-      const verdict = (await services.audit.verify()) as { ok: false; brokenAt: { sequence: number; reason: string } };
-      t.false(verdict.ok);
-      t.is(verdict.brokenAt.sequence, last.sequence);
-      t.regex(verdict.brokenAt.reason, /^missing/);
-    },
-  );
+  const verdict = await verifiedAfter((manager) => manager.query('DELETE FROM audit_entry WHERE sequence = ?', [last.sequence]));
+  t.false(verdict.ok);
+  t.like(verdict, { brokenAt: { sequence: last.sequence } });
+  t.regex((verdict as { brokenAt: { reason: string } }).brokenAt.reason, /^missing/);
 });
 
 /** Another process appending `count` entries at once; the sequences it got. */
