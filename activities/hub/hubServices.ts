@@ -19,6 +19,7 @@ import { readSigningKey } from '../platform/jws';
 import { MessageLog } from './trace/messageLog';
 import { Traces } from './trace/traces';
 import { Approvals } from './approvals/approvals';
+import { AuditTrail } from './audit/auditTrail';
 
 /** The hub's stateful services over one database, wired once per process. */
 export interface HubServices {
@@ -36,6 +37,8 @@ export interface HubServices {
   traces: Traces;
   /** Changes held for a second person (four eyes). */
   approvals: Approvals;
+  /** Every change, decision and sign-in, append-only and hash-chained. */
+  audit: AuditTrail;
 }
 
 type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive' | 'jws' | 'smtp'>>;
@@ -60,6 +63,7 @@ export async function openHubServices(config: ServicesConfig): Promise<HubServic
     notifications: new Notifications(db, config.smtp),
     traces: new Traces(db),
     approvals: new Approvals(db),
+    audit: new AuditTrail(db),
   };
 }
 

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
+import type { AuditTrail } from '../../activities/hub/audit/auditTrail';
 import type { AdminAccessConfig } from '../../activities/platform/config';
 import { createGateway } from '../http/gateway';
 import { HttpError } from '../http/httpError';
@@ -17,6 +18,13 @@ import { signInRoutes } from '../console/signInRoutes';
 import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
 import { approvalRoutes } from './approvals/approvalRoutes';
 import type { FourEyesSettings } from './approvals/fourEyes';
+import { auditRecorder } from './audit/recorder';
+import { auditRoutes } from './audit/auditRoutes';
+import { auditSnapshots } from './audit/snapshots';
+import { routeOf } from './audit/routeOf';
+
+/** The admin API's services, with the audit trail, which only a benchmark's baseline (test/bench/auditCost.ts) leaves out. */
+export type AdminAppServices = AdminServices & { audit?: AuditTrail };
 
 /** `/health`, open to probes that carry no credential, and `/metrics` for Prometheus' scrape (under `prefix` too). */
 function observabilityRoutes(health: Health, prefix?: string): Router {
@@ -32,7 +40,7 @@ function observabilityRoutes(health: Health, prefix?: string): Router {
  * `settlement` Mojaloop's settlement API (central-settlement's) under /v2.
  */
 export function adminRouters(
-  services: AdminServices,
+  services: AdminAppServices,
   health: Health,
   settlement?: SettlementApi,
   consoleSettings?: ConsoleSettings,
@@ -45,6 +53,7 @@ export function adminRouters(
     settlementModelRoutes(services, fourEyes),
     transactionRoutes(services),
     traceRoutes(services),
+    auditRoutes(services),
     consoleRoutes(consoleSettings ?? { namespace: 'default', hub: 'Hub' }),
     signInRoutes(identityProvider),
     observabilityRoutes(health),
@@ -68,10 +77,12 @@ const DEFAULT_APPROVAL_TTL_MS = 24 * 3_600_000;
  * The admin gateway. Only GET, POST and PUT exist here: any other method is 405, an unknown path 404 (3002), both
  * with ErrorInformation. Before anything else, what a browser needs to keep other sites' pages out
  * (browserProtections.ts); then a caller must show a credential (401, 403) unless the route is open, and its role
- * must allow what the route declares (403); a POST or PUT must then be JSON (415).
+ * must allow what the route declares (403); a POST or PUT must then be JSON (415). Around all of it, the audit trail
+ * records every change and every refusal (api/admin/audit/recorder.ts), with the state a change touched, read last
+ * before the routers (snapshots.ts).
  */
 export function createAdminApp(
-  services: AdminServices,
+  services: AdminAppServices,
   log: Logger,
   health: Health,
   access: AdminAccessConfig = { tokens: [] },
@@ -82,7 +93,9 @@ export function createAdminApp(
   const identityProvider = access.oidc && new IdentityProvider(access.oidc, log);
   const routers = adminRouters(services, health, settlement, consoleSettings, identityProvider, fourEyesOf(services, access, settlement));
   declaredRoutes(routers);
+  const routes = routeOf(routers);
   return createGateway('admin', log, routers, {
+    observe: services.audit && auditRecorder(services.audit, routes, log),
     guards: [
       securityHeaders(identityProvider),
       allowedHosts(access.allowedHosts ?? []),
@@ -95,6 +108,7 @@ export function createAdminApp(
         await next();
       },
       jsonBodies(),
+      ...(services.audit ? [auditSnapshots(services, routes)] : []),
     ],
   });
 }

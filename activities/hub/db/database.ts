@@ -22,6 +22,7 @@ import { FundsOutExpiry1795000001250 } from './migrations/1795000001250-FundsOut
 import { NotificationAttempts1795000001400 } from './migrations/1795000001400-NotificationAttempts';
 import { SchemeCounters1795000001600 } from './migrations/1795000001600-SchemeCounters';
 import { Approvals1795000001700 } from './migrations/1795000001700-Approvals';
+import { AuditTrail1795000001800 } from './migrations/1795000001800-AuditTrail';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -42,6 +43,7 @@ export const migrations = [
   NotificationAttempts1795000001400,
   SchemeCounters1795000001600,
   Approvals1795000001700,
+  AuditTrail1795000001800,
 ];
 
 /**

@@ -4,6 +4,7 @@ import { ConsentRecord, ConsentVerification, ThirdpartyCorrelation } from './thi
 import { BulkTransferItem, BulkTransferRecord, MessageRecord, PartyLookup, QuoteRecord, TransactionRequestRecord, TransferRecord } from './switchEntities';
 import { DeliveryFailures, TransferOutcome } from './metricsEntities';
 import { ApprovalRecord } from './approvalEntities';
+import { AuditEntryRecord, AuditHead } from './auditEntities';
 import { Settlement, SettlementParticipantAccount, SettlementSettlementWindow, SettlementWindow, SettlementWindowContent } from './settlementEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
@@ -203,6 +204,8 @@ export const entities = [
   TransferOutcome,
   DeliveryFailures,
   ApprovalRecord,
+  AuditEntryRecord,
+  AuditHead,
 ];
 
 export {

@@ -1,5 +1,6 @@
 import { alarmsView } from './alarms.js';
 import { approvalsView } from './approvals.js';
+import { auditView } from './audit.js';
 import { get, NotAllowed, SignInNeeded, token } from './api.js';
 import { h, show } from './dom.js';
 import { participantsView, participantView } from './participants.js';
@@ -20,7 +21,7 @@ let hubName = 'Hub';
 
 /**
  * The page the address names: #/participants[/name], #/transfers[?search], #/transfers/{id},
- * #/conversations/{resource}/{id}, #/settlement, #/alarms, #/approvals.
+ * #/conversations/{resource}/{id}, #/settlement, #/alarms, #/approvals, #/audit[?search].
  */
 function viewOf(hash: string): View {
   const [path, query = ''] = hash.replace(/^#/, '').split('?');
@@ -33,6 +34,7 @@ function viewOf(hash: string): View {
   if (page === 'settlement') return settlementView();
   if (page === 'alarms') return alarmsView();
   if (page === 'approvals') return approvalsView();
+  if (page === 'audit') return auditView(new URLSearchParams(query));
   return participantsView(hubName);
 }
 

@@ -84,7 +84,7 @@ export function transfersView(query: URLSearchParams): View {
 }
 
 /** A datetime-local input's value for an ISO time. */
-function localInput(iso: string | null): string {
+export function localInput(iso: string | null): string {
   if (!iso) return '';
   const date = new Date(iso);
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 23);
