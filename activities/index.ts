@@ -30,6 +30,7 @@ import { Correlations } from './hub/thirdparty/correlations';
 import { ServiceProviders } from './hub/thirdparty/serviceProviders';
 import type { Hub } from './hub/hubServices';
 import { HubError } from './platform/hubError';
+import { performedApprovalEntry } from './hub/audit/approvalEntry';
 
 export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender' | 'transactionRequests' | 'authService' | 'log'> & {
   /** How an approved change is performed (the admin routes' actions); without it, approving fails. */
@@ -195,13 +196,18 @@ export function createActivities({ services, directory, sender, transactionReque
      * with requester, approver, action, summary and outcome: what an audit entry needs. An attempt retried once the
      * outcome is recorded performs nothing. One retried after the change was made but before its outcome was recorded
      * performs it again, which the action's own idempotency makes harmless (a funds movement by its transferId, a
-     * limit or flag set to the value it has); a create then answers "already exists", which is recorded.
+     * limit or flag set to the value it has); a create then answers "already exists", which is recorded. The audit trail
+     * gets the performance as an entry of the approver's, once.
      */
     performApproval: rejecting(async (approvalId: string) => {
       if (!performChange) throw new HubError('internalServerError', 'this worker was not given the admin actions to perform approved changes');
       const held = await services.approvals.toPerform(approvalId);
-      if (!held) return services.approvals.current(approvalId);
-      return services.approvals.performed(approvalId, await performChange(held.action, held.input));
+      const approval = held
+        ? await services.approvals.performed(approvalId, await performChange(held.action, held.input))
+        : await services.approvals.current(approvalId);
+      // Appended once by its reference, also when a retry finds the outcome already recorded but not yet its entry.
+      if (approval.outcome) await services.audit.append(performedApprovalEntry(approval));
+      return approval;
     }),
     registerTransactionRequest: rejecting(transactionRequests.register.bind(transactionRequests)),
     /** Records the answer a transaction request's requester got. */

@@ -112,6 +112,25 @@ test("alice's funds in is held: 202 PENDING, nothing moves, alice may not approv
   const again = await as('carol', 'PUT', `/approvals/${approvalId}`, { decision: 'APPROVED' });
   t.is(again.status, 400);
   t.is(await balance(name, settlement), -250.5, 'the money moved once');
+
+  // The audit trail has each step with its person's name, and its chain holds.
+  const trail = (await as('carol', 'GET', '/audit?limit=200')).body.entries as any[];
+  const steps = trail
+    .filter((entry) => entry.approvalId === approvalId || entry.target === `/approvals/${approvalId}`)
+    .reverse()
+    .map(({ actor, action, target, status, detail }) => ({ actor, action, target, status, detail }));
+  const deposit = `/participants/${name}/accounts/${settlement}`;
+  t.like(steps, [
+    { actor: 'alice', action: 'funds.move', target: deposit, status: 202 },
+    { actor: 'alice', action: 'approval.decide', target: `/approvals/${approvalId}`, status: 403 },
+    { actor: 'bob', action: 'approval.performed', target: deposit, status: 202, detail: 'moveFunds, requested by alice, approved by bob' },
+    { actor: 'bob', action: 'approval.decide', target: `/approvals/${approvalId}`, status: 200 },
+    { actor: 'carol', action: 'approval.decide', target: `/approvals/${approvalId}`, status: 400 },
+  ]);
+  t.is(steps.length, 5);
+  const verified = (await as('carol', 'GET', '/audit/verify')).body;
+  t.true(verified.ok);
+  t.true(verified.entries >= 5);
 });
 
 test('a funds in repeated while it is held finds the approval it already has', async (t) => {
