@@ -18,6 +18,7 @@ import { Notifications } from './notifications/notifications';
 import { readSigningKey } from '../platform/jws';
 import { MessageLog } from './trace/messageLog';
 import { Traces } from './trace/traces';
+import { SchemeGlances } from './metrics/schemeGlance';
 
 /** The hub's stateful services over one database, wired once per process. */
 export interface HubServices {
@@ -33,6 +34,7 @@ export interface HubServices {
   settlements: Settlements;
   notifications: Notifications;
   traces: Traces;
+  glance: SchemeGlances;
 }
 
 type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive' | 'jws' | 'smtp'>>;
@@ -56,6 +58,7 @@ export async function openHubServices(config: ServicesConfig): Promise<HubServic
     settlements: new Settlements(db, ledger, config.hubParticipantName),
     notifications: new Notifications(db, config.smtp),
     traces: new Traces(db),
+    glance: new SchemeGlances(db),
   };
 }
 

@@ -11,6 +11,7 @@ import { allowedHosts, jsonBodies, sameOrigin, securityHeaders } from './browser
 import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './adminRoutes';
 import { signatureRoutes } from './signatures';
 import { traceRoutes } from './traceRoutes';
+import { glanceRoutes } from './glanceRoutes';
 import { consoleRoutes, type ConsoleSettings } from '../console/consoleRoutes';
 import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
 
@@ -34,6 +35,7 @@ export function adminRouters(services: AdminServices, health: Health, settlement
     settlementModelRoutes(services),
     transactionRoutes(services),
     traceRoutes(services),
+    glanceRoutes(services),
     consoleRoutes(consoleSettings ?? { namespace: 'default', hub: 'Hub' }),
     observabilityRoutes(health),
     ...(settlement ? [observabilityRoutes(health, '/v2'), settlementRoutes(settlement)] : []),

@@ -13,7 +13,7 @@ import { needs } from './access/permissions';
 
 export type AdminServices = Pick<
   HubServices,
-  'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces' | 'notifications'
+  'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces' | 'notifications' | 'glance'
 > & {
   validator: AdminValidator;
 };

@@ -21,6 +21,7 @@ import { PaymentSettlement1795000001200 } from './migrations/1795000001200-Payme
 import { FundsOutExpiry1795000001250 } from './migrations/1795000001250-FundsOutExpiry';
 import { NotificationAttempts1795000001400 } from './migrations/1795000001400-NotificationAttempts';
 import { SchemeCounters1795000001600 } from './migrations/1795000001600-SchemeCounters';
+import { GlanceIndexes1795000001900 } from './migrations/1795000001900-GlanceIndexes';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -40,6 +41,7 @@ export const migrations = [
   FundsOutExpiry1795000001250,
   NotificationAttempts1795000001400,
   SchemeCounters1795000001600,
+  GlanceIndexes1795000001900,
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { alarmsView } from './alarms.js';
 import { get, SignInNeeded, token } from './api.js';
 import { h, show } from './dom.js';
+import { homeView } from './home.js';
 import { participantsView, participantView } from './participants.js';
 import { settlementView } from './settlement.js';
 import { conversationView, traceView, transfersView, type WorkflowLink } from './transfers.js';
@@ -16,12 +17,12 @@ let workflowLink: WorkflowLink = () => undefined;
 let hubName = 'Hub';
 
 /**
- * The page the address names: #/participants[/name], #/transfers[?search], #/transfers/{id},
- * #/conversations/{resource}/{id}, #/settlement, #/alarms.
+ * The page the address names: #/home[?currency=XXX] (an empty address's too), #/participants[/name], #/transfers[?search],
+ * #/transfers/{id}, #/conversations/{resource}/{id}, #/settlement, #/alarms.
  */
 function viewOf(hash: string): View {
   const [path, query = ''] = hash.replace(/^#/, '').split('?');
-  const [, page = 'participants', id, ...rest] = path.split('/').map(decodeURIComponent);
+  const [, page = 'home', id, ...rest] = path.split('/').map(decodeURIComponent);
   // #/conversations/{resource}/{id}: the resource may be two segments (thirdpartyRequests/transactions).
   if (page === 'conversations' && rest.length > 0) return conversationView([id, ...rest.slice(0, -1)].join('/'), rest[rest.length - 1]);
   if (page === 'participants' && id) return participantView(id);
@@ -29,6 +30,7 @@ function viewOf(hash: string): View {
   if (page === 'transfers') return transfersView(new URLSearchParams(query));
   if (page === 'settlement') return settlementView();
   if (page === 'alarms') return alarmsView();
+  if (page === 'home' || page === '') return homeView(new URLSearchParams(query));
   return participantsView(hubName);
 }
 
