@@ -1,0 +1,176 @@
+import crypto from 'node:crypto';
+import test from 'ava';
+import { In } from 'typeorm';
+import { Transfers } from '../../activities/hub/conversations/transfers';
+import { JournalEntry, TransferRecord } from '../../activities/hub/db/entities';
+import { errorInformation } from '../../api/contracts/errors';
+import type { SchemeGlance } from '../../api/contracts/glance';
+import { AdminHarness, startAdmin } from '../helpers/adminHarness';
+import { uniqueName } from '../helpers/database';
+import { ilpPair, transferBody } from '../helpers/fspiopBodies';
+
+// GET /scheme/glance over HTTP, after real payments through the hub's transfer steps and ledger: committed, refused at
+// prepare past the payer's Net Debit Cap, and aborted after a reservation. MNT is paid by no other test, so on a
+// database every test file shares (MariaDB) the figures asked for in MNT are this file's alone. Each transfer's POST
+// time is then set back a known number of milliseconds from its decision, so the percentiles are known exactly.
+
+const CURRENCY = 'MNT';
+const MINUTE = 60_000;
+
+let admin: AdminHarness;
+let payer: string;
+let payee: string;
+/** Each decided transfer and its time to decision (ms), as the test sets it. */
+const took = new Map<string, number>();
+let backdated: { transferId: string; decidedAt: Date };
+let journalMovedTo: Date;
+
+test.before(async () => {
+  admin = await startAdmin();
+  const { participants, limits, funds } = admin.services;
+  [payer, payee] = [uniqueName('glancepayer'), uniqueName('glancepayee')];
+  for (const name of [payer, payee]) {
+    const { accounts } = await participants.create(name, CURRENCY);
+    await participants.setActive(name, true);
+    await limits.initialPositionAndLimits(name, { currency: CURRENCY, limit: { type: 'NET_DEBIT_CAP', value: '1000' } });
+    const settlement = accounts.find((account) => account.ledgerAccountType === 'SETTLEMENT')!.id;
+    await funds.recordFundsIn(name, settlement, { transferId: crypto.randomUUID(), externalReference: 'glance', reason: 'cover', amount: '2000' });
+  }
+  const transfers = new Transfers(admin.services);
+  const prepare = async (amount: string) => {
+    const { fulfilment, condition } = ilpPair();
+    const body = transferBody(payer, payee, amount, { condition, currency: CURRENCY as 'USD' });
+    await transfers.prepare({ body, source: payer, requestHash: body.transferId });
+    return { transferId: body.transferId, fulfilment };
+  };
+  const committed: string[] = [];
+  for (const amount of ['100', '100', '100']) {
+    const { transferId, fulfilment } = await prepare(amount);
+    await transfers.commit({ transferId, fulfilment, payeeWantsNotification: false });
+    committed.push(transferId);
+  }
+  // Past the payer's cap: refused at prepare, and recorded ABORTED.
+  const refused = await prepare('5000').then(
+    () => undefined,
+    (error: { errorInformation?: { errorCode: string } }) => error,
+  );
+  if (!refused) throw new Error('a transfer past the Net Debit Cap was reserved');
+  const refusedId = (await admin.services.db.manager.findOneByOrFail(TransferRecord, { payerFsp: payer, amount: '5000' })).transferId;
+  const rejected = await prepare('50');
+  await transfers.abort({ transferId: rejected.transferId, errorInformation: errorInformation('payeeRejectedTransaction', 'no') });
+  [committed[0], committed[1], committed[2], refusedId, rejected.transferId].forEach((transferId, index) =>
+    took.set(transferId, [100, 200, 300, 1000, 2000][index]),
+  );
+  for (const [transferId, ms] of took) {
+    const { completedTimestamp } = await admin.services.db.manager.findOneByOrFail(TransferRecord, { transferId });
+    await admin.services.db.manager.update(TransferRecord, { transferId }, { createdDate: new Date(completedTimestamp!.getTime() - ms) });
+  }
+  // One commit decided five minutes ago, and its ledger steps two hours ago: it shows in another minute, and the
+  // payer's position rose by it long before the others.
+  const decidedAt = new Date(Date.now() - 5 * MINUTE);
+  backdated = { transferId: committed[0], decidedAt };
+  await admin.services.db.manager.update(
+    TransferRecord,
+    { transferId: committed[0] },
+    { completedTimestamp: decidedAt, createdDate: new Date(decidedAt.getTime() - 100) },
+  );
+  journalMovedTo = new Date(Date.now() - 2 * 60 * MINUTE);
+  await admin.services.db.manager.update(JournalEntry, { transferId: In([committed[0]]) }, { createdDate: journalMovedTo });
+});
+test.after.always(async () => {
+  await admin?.close();
+});
+
+const glance = async (query: string) => {
+  const { status, body } = await admin.call('GET', `/scheme/glance?${query}`);
+  if (status !== 200) throw new Error(`GET /scheme/glance?${query} answered ${status} ${JSON.stringify(body)}`);
+  return body as SchemeGlance;
+};
+
+const minuteOf = (minutes: number[], at: Date) => minutes.findIndex((start) => start <= at.getTime() && at.getTime() < start + MINUTE);
+
+test('payments per minute: each is counted in the minute it was decided, committed or aborted, and the window adds up', async (t) => {
+  const { payments, at } = await glance(`currency=${CURRENCY}`);
+  t.is(payments.minutes.length, 60);
+  t.true(payments.minutes[59] <= at && at < payments.minutes[59] + MINUTE, 'the last minute is the one under way');
+  t.deepEqual(payments.total, { committed: 3, aborted: 2, p50: 300, p95: 2000 });
+  const earlier = minuteOf(payments.minutes, backdated.decidedAt);
+  t.is(payments.committed[earlier], 1, 'the commit of five minutes ago, in its minute');
+  t.is(
+    payments.committed.reduce((sum, count) => sum + count, 0),
+    3,
+  );
+  t.is(
+    payments.aborted.reduce((sum, count) => sum + count, 0),
+    2,
+  );
+});
+
+test('aborts by error code: the refusal past the cap and the payee’s rejection, each under its own code', async (t) => {
+  const { payments } = await glance(`currency=${CURRENCY}`);
+  const refusal = await admin.services.db.manager.findOneByOrFail(TransferRecord, { payerFsp: payer, amount: '5000' });
+  t.deepEqual(
+    payments.abortsByCode.map(({ errorCode, total }) => ({ errorCode, total })).sort((a, b) => (a.errorCode < b.errorCode ? -1 : 1)),
+    [
+      { errorCode: refusal.errorCode!, total: 1 },
+      { errorCode: '5104', total: 1 },
+    ],
+  );
+  t.regex(refusal.errorCode!, /^4\d{3}$/, 'a payer error (4xxx)');
+  payments.aborted.forEach((count, minute) =>
+    t.is(
+      payments.abortsByCode.reduce((sum, code) => sum + code.counts[minute], 0),
+      count,
+      'every abort of a minute is under one code',
+    ),
+  );
+});
+
+test('decision latency: the median and 95th percentile of each minute are the times of its own transfers', async (t) => {
+  const { payments } = await glance(`currency=${CURRENCY}`);
+  const earlier = minuteOf(payments.minutes, backdated.decidedAt);
+  t.is(payments.latency.p50[earlier], 100);
+  t.is(payments.latency.p95[earlier], 100);
+  // The other four were decided in the last minute or two: ranked there (200, 300, 1000, 2000 ms, split by the minute).
+  const recent = payments.latency.p95.map((value, index) => ({ value, index })).filter(({ value, index }) => value !== null && index !== earlier);
+  t.true(recent.length >= 1 && recent.length <= 2);
+  t.true(
+    recent.some(({ value }) => value === 2000),
+    'the slowest, the abort after a reservation',
+  );
+  t.true(payments.latency.p50.every((value, index) => (value === null) === (payments.committed[index] + payments.aborted[index] === 0)));
+});
+
+test("liquidity used: the payer's position against its cap over the hours, derived from its journal", async (t) => {
+  const { liquidity, at } = await glance(`currency=${CURRENCY}&hours=6`);
+  const [first, second] = liquidity.positions;
+  t.deepEqual(
+    liquidity.positions.map(({ participant, position, netDebitCap }) => ({ participant, position, netDebitCap })),
+    [
+      { participant: payer, position: '300', netDebitCap: '1000' },
+      { participant: payee, position: '-300', netDebitCap: '1000' },
+    ],
+  );
+  t.is(liquidity.times.length, 73);
+  t.is(liquidity.times[liquidity.times.length - 1], at, 'the last point is now');
+  t.true(at - liquidity.times[0] > 6 * 60 * MINUTE - MINUTE);
+  const before = liquidity.times.findIndex((time) => time > journalMovedTo.getTime()) - 1;
+  t.is(first.used[0], 0, 'six hours ago it had paid nothing');
+  t.is(first.used[before], 0, 'nor just before the first payment');
+  t.is(first.used[before + 1], 10, 'then 100 of its 1000');
+  t.is(first.used[liquidity.times.length - 1], 30, 'and now 300');
+  t.true(
+    second.used.every((share) => share === 0),
+    'the payee is owed: it uses none of its cap',
+  );
+});
+
+test('a window or a currency the route cannot read is refused with 3101', async (t) => {
+  for (const query of ['minutes=0', 'minutes=181', 'minutes=ten', 'hours=25', 'hours=-1', 'currency=usd', 'currency=USDX', 'minutes=5&minutes=6']) {
+    const { status, body } = await admin.call('GET', `/scheme/glance?${query}`);
+    t.is(status, 400, query);
+    t.is(body.errorInformation.errorCode, '3101', query);
+  }
+  const { status } = await admin.call('GET', '/scheme/glance?minutes=180&hours=24');
+  t.is(status, 200);
+});
