@@ -48,7 +48,8 @@ export function timeChart(description: string, unit: string): TimeChart {
         height: HEIGHT,
         ms: 1,
         scales: { x: { time: true }, y: { range: (_, min, max) => [Math.min(0, min ?? 0), Math.max(1, max ?? 1)] } },
-        series: [{}, ...lines.map((line) => ({ label: line.label, stroke: line.stroke, dash: line.dash, width: 2, spanGaps: false }))],
+        // Points as well as lines: a minute with decisions between two without is a point, which a line alone would not draw.
+        series: [{}, ...lines.map((line) => ({ label: line.label, stroke: line.stroke, dash: line.dash, width: 2, points: { show: true, size: 5 } }))],
         axes: [{}, { label: unit, size: 60 }],
       },
       data,

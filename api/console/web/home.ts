@@ -12,8 +12,8 @@ function figure(title: string, name: string, chart: HTMLElement, figures: HTMLEl
   return h('figure', { class: 'glance', 'data-chart': name }, h('h2', {}, title), chart, figures);
 }
 
-const table = (headings: string[], body: HTMLElement) =>
-  h('table', { class: 'list' }, h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', {}, heading)))), body);
+const table = (name: string, headings: string[], body: HTMLElement) =>
+  h('table', { class: 'list', 'data-figures': name }, h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', {}, heading)))), body);
 
 const millis = (value: number | null) => (value === null ? '—' : `${value} ms`);
 
@@ -41,13 +41,13 @@ export function homeView(query: URLSearchParams): View {
       'div',
       { class: 'glances' },
       figure('Payments per minute', 'payments', payments.element, paymentTotals),
-      figure('Aborts by error code', 'aborts', aborts.element, table(['Error code', `Aborts (${MINUTES} min)`], abortCodes)),
+      figure('Aborts by error code', 'aborts', aborts.element, table('aborts', ['Error code', `Aborts (${MINUTES} min)`], abortCodes)),
       figure('Decision latency', 'latency', latency.element, latencyTotals),
       figure(
         `Liquidity used (${HOURS} hours)`,
         'liquidity',
         liquidity.element,
-        table(['Participant', 'Currency', 'Position', 'Net Debit Cap', 'Used now'], positions),
+        table('liquidity', ['Participant', 'Currency', 'Position', 'Net Debit Cap', 'Used now'], positions),
       ),
     ),
   );
