@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import test from 'ava';
 import { In } from 'typeorm';
 import { Transfers } from '../../activities/hub/conversations/transfers';
 import { JournalEntry, TransferRecord } from '../../activities/hub/db/entities';
+import { repoRoot } from '../../activities/platform/config';
 import { errorInformation } from '../../api/contracts/errors';
 import type { SchemeGlance } from '../../api/contracts/glance';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
@@ -173,4 +176,18 @@ test('a window or a currency the route cannot read is refused with 3101', async 
   }
   const { status } = await admin.call('GET', '/scheme/glance?minutes=180&hours=24');
   t.is(status, 200);
+});
+
+test("the console's charting library is served by the hub from its own dependencies (no CDN), and no other file of them", async (t) => {
+  const served = await fetch(`${admin.url}/console/uPlot.js`);
+  t.is(served.status, 200);
+  t.regex(served.headers.get('content-type')!, /^text\/javascript/);
+  t.is(
+    await served.text(),
+    fs.readFileSync(path.join(repoRoot, 'node_modules', 'uplot', 'dist', 'uPlot.esm.js'), 'utf8'),
+    'the package’s ES module as it ships',
+  );
+  const style = await fetch(`${admin.url}/console/uPlot.css`);
+  t.regex(style.headers.get('content-type')!, /^text\/css/);
+  for (const file of ['uPlot.esm.js', 'uPlot.cjs.js', '..%2Fpackage.json', 'uPlot.d.ts']) t.is((await fetch(`${admin.url}/console/${file}`)).status, 404, file);
 });
