@@ -1,12 +1,13 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { MAX_HOURS, MAX_MINUTES } from '../../activities/hub/metrics/schemeGlance';
 import { HttpError } from '../http/httpError';
 import type { AdminServices } from './adminRoutes';
 import { needs } from './access/permissions';
 
 /** The windows an operator may ask for, each read bounded by them (activities/hub/metrics/schemeGlance.ts). */
-const MINUTES = { default: 60, max: 180 };
-const HOURS = { default: 6, max: 24 };
+const MINUTES = { default: 60, max: MAX_MINUTES };
+const HOURS = { default: 6, max: MAX_HOURS };
 
 /**
  * GET /scheme/glance?minutes=60&hours=6&currency=XXX, an addition to central-ledger's admin API for the console's home

@@ -24,8 +24,10 @@ export interface PaymentMinutes {
   abortsByCode: Array<{ errorCode: string; counts: number[]; total: number }>;
   /** Milliseconds from a transfer's POST to its decision (commit or abort), nearest-rank percentiles per minute. */
   latency: { p50: Array<number | null>; p95: Array<number | null> };
-  /** The whole window's figures, which the page prints beside the charts. */
-  total: { committed: number; aborted: number; p50: number | null; p95: number | null };
+  /** The window's counts, which the page prints beside the charts. */
+  total: { committed: number; aborted: number };
+  /** The latest minute with decisions (its start) and its percentiles, which the page prints beside the chart; null if none. */
+  latest: { minute: number; p50: number; p95: number } | null;
 }
 
 export interface LiquidityHistory {

@@ -89,11 +89,23 @@ test.after.always(async () => {
   await admin?.close();
 });
 
-/** The p50 and p95 of the decided payments' times from POST to decision, from their records (nearest rank, as the page's). */
-async function percentiles(): Promise<[number, number]> {
+/** The p50 and p95 of the times from POST to decision of the payments decided in the latest minute, from their records. */
+async function latestPercentiles(): Promise<[number, number]> {
   const records = await hub.services.db.read((manager) => manager.findBy(TransferRecord, { transferId: In(decided) }));
-  const took = records.map((record) => record.completedTimestamp!.getTime() - record.createdDate.getTime()).sort((a, b) => a - b);
+  const minuteOf = (record: TransferRecord) => Math.floor(record.completedTimestamp!.getTime() / 60_000);
+  const latest = Math.max(...records.map(minuteOf));
+  const took = records
+    .filter((record) => minuteOf(record) === latest)
+    .map((record) => record.completedTimestamp!.getTime() - record.createdDate.getTime())
+    .sort((a, b) => a - b);
   return [took[nearestRank(took.length, 50) - 1], took[nearestRank(took.length, 95) - 1]];
+}
+
+/** The percentiles the page prints beside the latency chart. */
+async function printedPercentiles(): Promise<[number, number]> {
+  const text = await figure('latency').locator('[data-figures="latency"]').textContent();
+  const [, p50, p95] = /: p50 (\d+) ms, p95 (\d+) ms\.$/.exec(text!) ?? [];
+  return [Number(p50), Number(p95)];
 }
 
 const figure = (name: string) => page.locator(`figure[data-chart="${name}"]`);
@@ -117,8 +129,7 @@ test.serial('the home page charts the payments of the last hour, the aborts by c
     ['5104', '1'],
   ]);
 
-  const [p50, p95] = await percentiles();
-  t.is(await figure('latency').locator('[data-figures="latency"]').textContent(), `Last 60 minutes: p50 ${p50} ms, p95 ${p95} ms.`);
+  t.deepEqual(await printedPercentiles(), await latestPercentiles(), 'those of the latest minute with decisions');
 
   const position = figure('liquidity').locator(`[data-figures="liquidity"] tr[data-participant="${payer.name}"] td`);
   t.deepEqual(await position.allTextContents(), [payer.name, CURRENCY, '200', '1000', '20%'], 'paid 125 and 75 of a cap of 1000');
@@ -131,8 +142,10 @@ test.serial('the charts refresh live: a payment made while the page is open show
   await page.getByText('Last 60 minutes: 3 committed, 2 aborted.').waitFor();
   await figure('liquidity').locator(`[data-figures="liquidity"] tr[data-participant="${payer.name}"] td`, { hasText: '25%' }).waitFor();
   t.true(await canvas!.evaluate((element) => element.isConnected), 'the chart took the new figures, it was not made again');
-  const [p50, p95] = await percentiles();
-  await page.getByText(`Last 60 minutes: p50 ${p50} ms, p95 ${p95} ms.`).waitFor();
+  const [p50, p95] = await latestPercentiles();
+  await figure('latency')
+    .locator('[data-figures="latency"]', { hasText: `: p50 ${p50} ms, p95 ${p95} ms.` })
+    .waitFor();
   t.deepEqual(violations, [], 'nothing on the page broke the Content-Security-Policy');
 });
 

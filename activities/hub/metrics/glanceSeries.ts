@@ -27,7 +27,7 @@ export interface RankedTook {
   took: number;
 }
 
-/** The percentiles the page shows. */
+/** The percentiles the page shows (minuteFigures reads them). */
 export const PERCENTILES = [50, 95] as const;
 
 /**
@@ -38,50 +38,68 @@ export function nearestRank(count: number, percent: number): number {
   return Math.max(1, Math.ceil((count * percent) / 100));
 }
 
+/** What one minute's decided transfers come to: how many of each final state and error code, and their percentiles. */
+export interface MinuteFigures {
+  decided: Array<Omit<DecidedCount, 'minute'>>;
+  /** Milliseconds to decision; null in a minute without decisions. */
+  p50: number | null;
+  p95: number | null;
+}
+
+/**
+ * The figures of each minute as the database grouped and ranked them: `decided`, its counts; `ranked`, the transfers at
+ * a percentile's rank in their minute.
+ */
+export function minuteFigures(decided: DecidedCount[], ranked: RankedTook[]): Map<number, MinuteFigures> {
+  const figures = new Map<number, MinuteFigures>();
+  const of = (minute: number) => figures.get(minute) ?? figures.set(minute, { decided: [], p50: null, p95: null }).get(minute)!;
+  for (const { minute, ...count } of decided) of(minute).decided.push(count);
+  for (const row of ranked) {
+    if (row.rank === nearestRank(row.of, 50)) of(row.minute).p50 = Math.round(row.took);
+    if (row.rank === nearestRank(row.of, 95)) of(row.minute).p95 = Math.round(row.took);
+  }
+  return figures;
+}
+
 /**
  * The minutes `first`…`first + count - 1` (epoch minutes) as the page charts them: committed and aborted per minute,
- * aborts per error code, and the p50 and p95 of the time to decision per minute and over the whole window. `ranked`
- * holds the transfers at a percentile's rank in their minute; `overall` the same over the window (its minute ignored).
+ * aborts per error code, the p50 and p95 of the time to decision per minute, the window's counts and the latest
+ * minute's percentiles. A minute absent from `figures` had no decision.
  */
-export function paymentMinutes(first: number, count: number, decided: DecidedCount[], ranked: RankedTook[], overall: RankedTook[]): PaymentMinutes {
+export function paymentMinutes(first: number, count: number, figures: Map<number, MinuteFigures>): PaymentMinutes {
   const minutes = Array.from({ length: count }, (_, index) => (first + index) * MINUTE_MS);
   const zeros = () => minutes.map(() => 0);
   const committed = zeros();
   const aborted = zeros();
   const byCode = new Map<string, number[]>();
-  for (const row of decided) {
-    const at = row.minute - first;
-    if (at < 0 || at >= count) continue;
-    if (row.state === 'COMMITTED') committed[at] += row.count;
-    else {
-      aborted[at] += row.count;
-      const code = row.errorCode ?? 'none';
-      const counts = byCode.get(code) ?? zeros();
-      counts[at] += row.count;
-      byCode.set(code, counts);
+  const p50: Array<number | null> = minutes.map(() => null);
+  const p95: Array<number | null> = minutes.map(() => null);
+  let latest: PaymentMinutes['latest'] = null;
+  for (let at = 0; at < count; at++) {
+    const minute = figures.get(first + at);
+    if (!minute) continue;
+    for (const row of minute.decided) {
+      if (row.state === 'COMMITTED') committed[at] += row.count;
+      else {
+        aborted[at] += row.count;
+        const code = row.errorCode ?? 'none';
+        const counts = byCode.get(code) ?? zeros();
+        counts[at] += row.count;
+        byCode.set(code, counts);
+      }
     }
+    [p50[at], p95[at]] = [minute.p50, minute.p95];
+    if (minute.p50 !== null && minute.p95 !== null) latest = { minute: minutes[at], p50: minute.p50, p95: minute.p95 };
   }
-  const atRank = (percent: number) => (row: RankedTook) => row.rank === nearestRank(row.of, percent);
-  const perMinute = (percent: number) => {
-    const series: Array<number | null> = minutes.map(() => null);
-    for (const row of ranked.filter(atRank(percent))) {
-      const at = row.minute - first;
-      if (at >= 0 && at < count) series[at] = Math.round(row.took);
-    }
-    return series;
-  };
-  const whole = (percent: number) => {
-    const row = overall.find(atRank(percent));
-    return row ? Math.round(row.took) : null;
-  };
   const sum = (series: number[]) => series.reduce((total, value) => total + value, 0);
   return {
     minutes,
     committed,
     aborted,
     abortsByCode: chartedCodes(byCode, zeros),
-    latency: { p50: perMinute(50), p95: perMinute(95) },
-    total: { committed: sum(committed), aborted: sum(aborted), p50: whole(50), p95: whole(95) },
+    latency: { p50, p95 },
+    total: { committed: sum(committed), aborted: sum(aborted) },
+    latest,
   };
 }
 

@@ -15,8 +15,6 @@ function figure(title: string, name: string, chart: HTMLElement, figures: HTMLEl
 const table = (name: string, headings: string[], body: HTMLElement) =>
   h('table', { class: 'list', 'data-figures': name }, h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', {}, heading)))), body);
 
-const millis = (value: number | null) => (value === null ? '—' : `${value} ms`);
-
 /**
  * The scheme at a glance, the console's home page: payments committed and aborted per minute, aborts by error code, the
  * time from a transfer's POST to its decision (p50, p95), over the last hour; and the positions nearest their Net Debit
@@ -53,7 +51,7 @@ export function homeView(query: URLSearchParams): View {
   );
   const refresh = async () => {
     const glance = await get<SchemeGlance>(path);
-    const { minutes, committed, aborted, abortsByCode, latency: took, total } = glance.payments;
+    const { minutes, committed, aborted, abortsByCode, latency: took, total, latest } = glance.payments;
     payments.update(
       minutes,
       [
@@ -83,7 +81,12 @@ export function homeView(query: URLSearchParams): View {
       ],
       [took.p50, took.p95],
     );
-    show(latencyTotals, `Last ${MINUTES} minutes: p50 ${millis(total.p50)}, p95 ${millis(total.p95)}.`);
+    show(
+      latencyTotals,
+      latest
+        ? `Minute from ${new Date(latest.minute).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}: p50 ${latest.p50} ms, p95 ${latest.p95} ms.`
+        : `No decisions in the last ${MINUTES} minutes.`,
+    );
     const { times, positions: shown } = glance.liquidity;
     liquidity.update(
       times,

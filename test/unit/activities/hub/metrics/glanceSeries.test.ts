@@ -2,6 +2,7 @@ import test from 'ava';
 import {
   capShare,
   historyPoints,
+  minuteFigures,
   nearestRank,
   paymentMinutes,
   positionsAt,
@@ -32,11 +33,11 @@ test('each minute of the window has its committed and aborted payments, a minute
     // Decided after the window's last minute was read: not charted.
     { minute: FIRST + 3, state: 'COMMITTED', errorCode: null, count: 9 },
   ];
-  const minutes = paymentMinutes(FIRST, 3, decided, [], []);
+  const minutes = paymentMinutes(FIRST, 3, minuteFigures(decided, []));
   t.deepEqual(minutes.minutes, [FIRST * 60_000, (FIRST + 1) * 60_000, (FIRST + 2) * 60_000]);
   t.deepEqual(minutes.committed, [4, 0, 1]);
   t.deepEqual(minutes.aborted, [0, 0, 3]);
-  t.deepEqual(minutes.total, { committed: 5, aborted: 3, p50: null, p95: null });
+  t.deepEqual(minutes.total, { committed: 5, aborted: 3 });
   t.deepEqual(minutes.abortsByCode, [
     { errorCode: '3303', counts: [0, 0, 2], total: 2 },
     { errorCode: '4001', counts: [0, 0, 1], total: 1 },
@@ -46,7 +47,7 @@ test('each minute of the window has its committed and aborted payments, a minute
 test('the most frequent error codes are charted one by one, the rarest summed as other', (t) => {
   const codes = ['3100', '3303', '4001', '5000', '2001', '3106', '4200'];
   const decided = codes.map((errorCode, index) => ({ minute: FIRST, state: 'ABORTED' as const, errorCode, count: 10 - index }));
-  const { abortsByCode } = paymentMinutes(FIRST, 1, decided, [], []);
+  const { abortsByCode } = paymentMinutes(FIRST, 1, minuteFigures(decided, []));
   t.deepEqual(
     abortsByCode.map(({ errorCode, total }) => [errorCode, total]),
     [
@@ -59,22 +60,18 @@ test('the most frequent error codes are charted one by one, the rarest summed as
   );
 });
 
-test('the p50 and p95 of a minute are the transfers at their ranks; a minute without decisions has none', (t) => {
+test('the p50 and p95 of a minute are the transfers at their ranks; a minute without decisions has none; the latest minute with some is printed', (t) => {
   // Ranks as the database gives them: only those at a percentile's rank. 20 transfers in the first minute, 1 in the third.
   const ranked: RankedTook[] = [
     { minute: FIRST, rank: 10, of: 20, took: 40.4 },
     { minute: FIRST, rank: 19, of: 20, took: 900 },
     { minute: FIRST + 2, rank: 1, of: 1, took: 12 },
   ];
-  const overall: RankedTook[] = [
-    { minute: 0, rank: 11, of: 21, took: 41 },
-    { minute: 0, rank: 20, of: 21, took: 900 },
-  ];
-  const { latency, total } = paymentMinutes(FIRST, 3, [], ranked, overall);
-  t.deepEqual(latency.p50, [40, null, 12]);
-  t.deepEqual(latency.p95, [900, null, 12]);
-  t.is(total.p50, 41);
-  t.is(total.p95, 900);
+  const { latency, latest } = paymentMinutes(FIRST, 4, minuteFigures([], ranked));
+  t.deepEqual(latency.p50, [40, null, 12, null]);
+  t.deepEqual(latency.p95, [900, null, 12, null]);
+  t.deepEqual(latest, { minute: (FIRST + 2) * 60_000, p50: 12, p95: 12 });
+  t.is(paymentMinutes(FIRST, 4, new Map()).latest, null);
 });
 
 test('a position uses its share of the Net Debit Cap, none when at or below zero, all of it past a cap of zero', (t) => {
