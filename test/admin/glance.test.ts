@@ -4,7 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import { In } from 'typeorm';
 import { Transfers } from '../../activities/hub/conversations/transfers';
-import { JournalEntry, TransferRecord } from '../../activities/hub/db/entities';
+import { JournalEntry, ParticipantAccount, TransferRecord } from '../../activities/hub/db/entities';
 import { repoRoot } from '../../activities/platform/config';
 import { errorInformation } from '../../api/contracts/errors';
 import type { SchemeGlance } from '../../api/contracts/glance';
@@ -13,11 +13,14 @@ import { uniqueName } from '../helpers/database';
 import { ilpPair, transferBody } from '../helpers/fspiopBodies';
 
 // GET /scheme/glance over HTTP, after real payments through the hub's transfer steps and ledger: committed, refused at
-// prepare past the payer's Net Debit Cap, and aborted after a reservation. MNT is paid by no other test, so on a
-// database every test file shares (MariaDB) the figures asked for in MNT are this file's alone. Each transfer's POST
-// time is then set back a known number of milliseconds from its decision, so the percentiles are known exactly.
+// prepare past the payer's Net Debit Cap, and aborted after a reservation. In a currency of its own (CURRENCY), so on a
+// database every test file shares (MariaDB), and kept from one run to the next, the figures asked for in it are this
+// run's alone. Each transfer's POST time is then set back a known number of milliseconds from its decision, so the
+// percentiles are known exactly.
 
-const CURRENCY = 'MNT';
+/** A code no ISO currency has (none begins QB…QZ), and no account of the database yet. */
+let CURRENCY: string;
+const letter = (from: string) => String.fromCharCode(from.charCodeAt(0) + crypto.randomInt('Z'.charCodeAt(0) - from.charCodeAt(0) + 1));
 const MINUTE = 60_000;
 
 let admin: AdminHarness;
@@ -30,6 +33,8 @@ let journalMovedTo: Date;
 
 test.before(async () => {
   admin = await startAdmin();
+  do CURRENCY = `Q${letter('B')}${letter('A')}`;
+  while (await admin.services.db.manager.existsBy(ParticipantAccount, { currency: CURRENCY }));
   const { participants, limits, funds } = admin.services;
   [payer, payee] = [uniqueName('glancepayer'), uniqueName('glancepayee')];
   for (const name of [payer, payee]) {

@@ -7,6 +7,7 @@ import { In } from 'typeorm';
 import type { Browser, Page } from 'playwright-core';
 import { ilpFor, transactionObjectOf } from '../../activities/dfsp/fspiop/ilp';
 import { TransferRecord } from '../../activities/hub/db/entities';
+import type { SchemeGlance } from '../../api/contracts/glance';
 import { nearestRank } from '../../activities/hub/metrics/glanceSeries';
 import { repoRoot } from '../../activities/platform/config';
 import { launchChromium } from '../helpers/chromium';
@@ -17,8 +18,8 @@ import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 // The console's home page in a real browser (Debian's Chromium, driven by playwright-core) over a switch that carries
 // real payments: committed, refused past the payer's Net Debit Cap, and rejected by the payee. BTN is paid by no other
-// test, so on a database every test file shares (MariaDB) the page narrowed to BTN shows this file's payments alone.
-// Serial: the steps share one browser and one hub.
+// test, so on a database every test file shares (MariaDB) the page narrowed to BTN shows this file's payments, and
+// those of an earlier run of it in the last hour (counted before it pays). Serial: the steps share one browser and one hub.
 
 const CURRENCY = 'BTN';
 /** UPDATE_SCREENSHOTS=1 writes the picture docs/console.md shows; otherwise it is taken (the page renders) and thrown away. */
@@ -33,6 +34,8 @@ let payer: SimulatedDfsp;
 let payee: SimulatedDfsp;
 let rejecting: SimulatedDfsp;
 const decided: string[] = [];
+/** What the page counted before this run paid: on a database kept from an earlier run, that run's payments. */
+let before: SchemeGlance['payments'];
 /** What Chromium refused the page under the admin API's Content-Security-Policy. */
 const violations: string[] = [];
 
@@ -70,6 +73,7 @@ useSwitch(
     payer = await hub.provision({ currency: CURRENCY, netDebitCap: 1_000, fundsIn: 5_000 });
     payee = payments.quotes(await hub.provision({ currency: CURRENCY }));
     rejecting = rejects(await hub.provision({ currency: CURRENCY }));
+    before = ((await admin.call('GET', `/scheme/glance?currency=${CURRENCY}`)).body as SchemeGlance).payments;
     await pay(payee, '125', 'COMMITTED');
     await pay(payee, '75', 'COMMITTED');
     await pay(rejecting, '10', undefined, '5104');
@@ -113,7 +117,7 @@ const figure = (name: string) => page.locator(`figure[data-chart="${name}"]`);
 test.serial('the home page charts the payments of the last hour, the aborts by code, the decision latency and the liquidity used', async (t) => {
   await page.goto(`${admin.url}/console#/home?currency=${CURRENCY}`);
   await page.getByRole('heading', { name: `The scheme at a glance (${CURRENCY})` }).waitFor();
-  await page.getByText('Last 60 minutes: 2 committed, 2 aborted.').waitFor();
+  await page.getByText(`Last 60 minutes: ${before.total.committed + 2} committed, ${before.total.aborted + 2} aborted.`).waitFor();
   for (const name of ['payments', 'aborts', 'latency', 'liquidity']) {
     await figure(name).locator('canvas').waitFor();
     t.truthy(await figure(name).getByRole('img').getAttribute('aria-label'), `the ${name} chart is described for a screen reader`);
@@ -124,9 +128,10 @@ test.serial('the home page charts the payments of the last hour, the aborts by c
     .locator('[data-figures="aborts"] tbody tr')
     .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent)));
   const pastCap = (await hub.services.db.read((manager) => manager.findOneByOrFail(TransferRecord, { transferId: decided[3] }))).errorCode!;
+  const earlier = (code: string) => before.abortsByCode.find((counted) => counted.errorCode === code)?.total ?? 0;
   t.deepEqual(codes.sort(), [
-    [pastCap, '1'],
-    ['5104', '1'],
+    [pastCap, String(earlier(pastCap) + 1)],
+    ['5104', String(earlier('5104') + 1)],
   ]);
 
   t.deepEqual(await printedPercentiles(), await latestPercentiles(), 'those of the latest minute with decisions');
@@ -139,7 +144,7 @@ test.serial('the home page charts the payments of the last hour, the aborts by c
 test.serial('the charts refresh live: a payment made while the page is open shows up, drawn on the same charts', async (t) => {
   const canvas = await figure('payments').locator('canvas').elementHandle();
   await pay(payee, '50', 'COMMITTED');
-  await page.getByText('Last 60 minutes: 3 committed, 2 aborted.').waitFor();
+  await page.getByText(`Last 60 minutes: ${before.total.committed + 3} committed, ${before.total.aborted + 2} aborted.`).waitFor();
   await figure('liquidity').locator(`[data-figures="liquidity"] tr[data-participant="${payer.name}"] td`, { hasText: '25%' }).waitFor();
   t.true(await canvas!.evaluate((element) => element.isConnected), 'the chart took the new figures, it was not made again');
   const [p50, p95] = await latestPercentiles();
