@@ -47,6 +47,8 @@ export function timeChart(description: string, unit: string): TimeChart {
         width: widthOf(element),
         height: HEIGHT,
         ms: 1,
+        // Room on the right for the last time's label, which is now's.
+        padding: [12, 28, 0, 0],
         scales: { x: { time: true }, y: { range: (_, min, max) => [Math.min(0, min ?? 0), Math.max(1, max ?? 1)] } },
         // Points as well as lines: a minute with decisions between two without is a point, which a line alone would not draw.
         series: [{}, ...lines.map((line) => ({ label: line.label, stroke: line.stroke, dash: line.dash, width: 2, points: { show: true, size: 5 } }))],
