@@ -132,6 +132,39 @@ export interface AdminAccessConfig {
   allowedHosts?: string[];
   /** ADMIN_ALLOWED_ORIGINS: other sites' pages (scheme://host:port) that may call the admin API from a browser. */
   allowedOrigins?: string[];
+  /** OIDC_*: the scheme's identity provider, whose access tokens the admin and settlement APIs accept. */
+  oidc?: OidcConfig;
+}
+
+/**
+ * The scheme's OpenID Provider (docs/security.md, "Signing in with OpenID Connect"): people sign in to the console there
+ * (authorization code with PKCE, the console a public client), and its access tokens (JWTs) are credentials of the
+ * admin and settlement APIs, their roles read from a claim.
+ */
+export interface OidcConfig {
+  /** OIDC_ISSUER: the provider's issuer identifier, exactly as its tokens' `iss` and its discovery document give it. */
+  issuer: string;
+  /** OIDC_CLIENT_ID: the console's client at the provider (public: no secret); without it the console offers no sign-in there. */
+  clientId?: string;
+  /** OIDC_AUDIENCE: what an access token for the hub's APIs carries in `aud` (by default the console's client ID). */
+  audience: string;
+  /** OIDC_RESOURCE: a resource indicator (RFC 8707) the console asks its tokens for, for providers that choose the audience by it. */
+  resource?: string;
+  /** OIDC_SCOPES: the scopes the console asks for. */
+  scopes: string[];
+  /** OIDC_ROLES_CLAIM: the claim that holds the caller's roles or groups; a dotted path reaches into objects (`realm_access.roles`). */
+  rolesClaim: string;
+  /**
+   * OIDC_ROLE_MAP: which hub roles each value of the roles claim (a group's name, the provider's role) gives; without
+   * it, a value that is a hub role's name is that role.
+   */
+  roleMap?: ReadonlyMap<string, readonly OperatorRole[]>;
+  /** OIDC_NAME_CLAIM: the claim that names the caller in audit entries and refusals; unset, preferred_username, email or sub. */
+  nameClaim?: string;
+  /** OIDC_CLOCK_SKEW_SECONDS: how far the provider's clock and the hub's may differ when `exp` and `nbf` are checked. */
+  clockSkewSeconds: number;
+  /** OIDC_PROVIDER_NAME: the provider as the console's "Sign in with …" names it; by default the issuer's host. */
+  providerName: string;
 }
 
 /** How the hub keeps transaction requests and how long their conversations stay open. */
@@ -301,14 +334,113 @@ function allowedOrigin(entry: string): string {
   return url.origin;
 }
 
+/** Whether `url` is http(s) with nothing a browser or a token's `iss` would not carry (user, query, fragment). */
+function plainUrl(raw: string, name: string, example: string): URL {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new Error(`${name} must be an https:// URL without query or fragment (${example}), got "${raw.slice(0, 100)}"`);
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname.replace(/^\[(.*)\]$/, '$1'))) {
+    throw new Error(`${name} must be https:// (tokens and keys would travel in the clear), got "${raw.slice(0, 100)}"; http:// is for loopback only`);
+  }
+  return url;
+}
+
+/** The widest clock skew a token's expiry is given: more would keep an expired token alive. */
+const MAX_CLOCK_SKEW_SECONDS = 300;
+
+/**
+ * OIDC_ROLE_MAP: `value:role,…`, a value of the roles claim and the hub role it gives. The role is after the last
+ * colon, so a value may hold colons of its own (`urn:example:group:hub-finance:finance`); a value may appear more than
+ * once, to give several roles.
+ */
+function roleMap(env: NodeJS.ProcessEnv): Map<string, OperatorRole[]> | undefined {
+  const entries = list(env, 'OIDC_ROLE_MAP');
+  if (entries.length === 0) return undefined;
+  const map = new Map<string, OperatorRole[]>();
+  for (const entry of entries) {
+    const colon = entry.lastIndexOf(':');
+    const [value, role] = [entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()];
+    if (colon < 0 || value === '') throw new Error(`an OIDC_ROLE_MAP entry is value:role (hub-finance:finance), got "${entry.slice(0, 100)}"`);
+    if (!OPERATOR_ROLES.includes(role as OperatorRole)) {
+      throw new Error(`an OIDC_ROLE_MAP role is one of ${OPERATOR_ROLES.join(', ')}, got "${role.slice(0, 64)}" (for ${value.slice(0, 100)})`);
+    }
+    map.set(value, [...new Set([...(map.get(value) ?? []), role as OperatorRole])]);
+  }
+  return map;
+}
+
+/** A claim's name (or dotted path): no spaces, nothing empty between the dots. */
+function claimName(env: NodeJS.ProcessEnv, name: string, fallback?: string): string | undefined {
+  const value = env[name]?.trim() || fallback;
+  if (value !== undefined && !/^[^\s.]+(?:\.[^\s.]+)*$/.test(value))
+    throw new Error(`${name} is a claim's name or a dotted path to it (realm_access.roles), got "${value.slice(0, 100)}"`);
+  return value;
+}
+
+const OIDC_SETTINGS = [
+  'OIDC_CLIENT_ID',
+  'OIDC_AUDIENCE',
+  'OIDC_RESOURCE',
+  'OIDC_SCOPES',
+  'OIDC_ROLES_CLAIM',
+  'OIDC_ROLE_MAP',
+  'OIDC_NAME_CLAIM',
+  'OIDC_CLOCK_SKEW_SECONDS',
+  'OIDC_PROVIDER_NAME',
+];
+
+/** OIDC_*: undefined without OIDC_ISSUER, which every other setting needs. */
+function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | undefined {
+  const issuer = env.OIDC_ISSUER?.trim();
+  if (!issuer) {
+    const stray = OIDC_SETTINGS.filter((name) => env[name]);
+    if (stray.length > 0)
+      throw new Error(`${stray.sort().join(', ')} ${stray.length > 1 ? 'need' : 'needs'} OIDC_ISSUER: set the identity provider's issuer, or none of them`);
+    return undefined;
+  }
+  const url = plainUrl(issuer, 'OIDC_ISSUER', 'https://login.example.org/realms/hub');
+  const clientId = env.OIDC_CLIENT_ID?.trim() || undefined;
+  const audience = env.OIDC_AUDIENCE?.trim() || clientId;
+  if (!audience) {
+    throw new Error(
+      "OIDC_ISSUER needs OIDC_CLIENT_ID (the console's client at the identity provider), or OIDC_AUDIENCE alone when no one signs in to the console there",
+    );
+  }
+  const resource = env.OIDC_RESOURCE?.trim() || undefined;
+  if (resource && (!URL.canParse(resource) || new URL(resource).hash)) {
+    throw new Error(`OIDC_RESOURCE is a resource indicator, an absolute URI without fragment (https://hub.example.org/api), got "${resource.slice(0, 100)}"`);
+  }
+  const clockSkewSeconds = integer(env, 'OIDC_CLOCK_SKEW_SECONDS', 30);
+  if (clockSkewSeconds > MAX_CLOCK_SKEW_SECONDS) {
+    throw new Error(`OIDC_CLOCK_SKEW_SECONDS is at most ${MAX_CLOCK_SKEW_SECONDS}: more would keep expired tokens alive, got "${env.OIDC_CLOCK_SKEW_SECONDS}"`);
+  }
+  const scopes = (env.OIDC_SCOPES || 'openid profile').split(/[\s,]+/).filter(Boolean);
+  return {
+    issuer,
+    clientId,
+    audience,
+    resource,
+    scopes,
+    rolesClaim: claimName(env, 'OIDC_ROLES_CLAIM', 'roles')!,
+    roleMap: roleMap(env),
+    nameClaim: claimName(env, 'OIDC_NAME_CLAIM'),
+    clockSkewSeconds,
+    providerName: env.OIDC_PROVIDER_NAME?.trim() || url.host,
+  };
+}
+
 function adminAccessConfig(env: NodeJS.ProcessEnv, tls: TlsConfig): AdminAccessConfig {
   const tokens = list(env, 'ADMIN_API_TOKENS').map(adminToken);
   const clientCaPath = env.ADMIN_CLIENT_CA_PATH || undefined;
   if (clientCaPath && !tls.server) throw new Error('ADMIN_CLIENT_CA_PATH needs TLS_CERT_PATH and TLS_KEY_PATH: client certificates come with HTTPS');
   const allowedHosts = list(env, 'ADMIN_ALLOWED_HOSTS').map(allowedHost);
   const allowedOrigins = list(env, 'ADMIN_ALLOWED_ORIGINS').map(allowedOrigin);
-  return { tokens, clientCaPath, allowedHosts, allowedOrigins };
+  return { tokens, clientCaPath, allowedHosts, allowedOrigins, oidc: oidcConfig(env) };
 }
+
+/** Whether the admin API asks callers for a credential: a token, a client certificate, or the identity provider's access token. */
+export const adminApiAuthenticated = (access: AdminAccessConfig): boolean => access.tokens.length > 0 || Boolean(access.clientCaPath) || Boolean(access.oidc);
 
 /**
  * Why the gateways must not serve as configured, or undefined. On loopback only this machine can call them; beyond it,
@@ -325,8 +457,8 @@ export function exposureProblem(config: HubConfig): string | undefined {
     return "ADMIN_CLIENT_CA_PATH is the participants' CA (SWITCH_CLIENT_CA_PATH): every DFSP's certificate would open the admin API; give operators a CA of their own";
   }
   if (isLoopback(host)) return undefined;
-  if (adminAccess.tokens.length === 0 && !adminAccess.clientCaPath) {
-    return `HOST ${host} is beyond loopback, so the admin API must require authentication: set ADMIN_API_TOKENS (bearer tokens) or ADMIN_CLIENT_CA_PATH (client certificates)`;
+  if (!adminApiAuthenticated(adminAccess)) {
+    return `HOST ${host} is beyond loopback, so the admin API must require authentication: set ADMIN_API_TOKENS (bearer tokens) or ADMIN_CLIENT_CA_PATH (client certificates), or OIDC_ISSUER (an identity provider's access tokens)`;
   }
   if (!switchClientCaPath && !config.allowUnauthenticatedSwitch) {
     return (

@@ -5,6 +5,7 @@ import type { AdminAccessConfig } from '../../activities/platform/config';
 import { createGateway } from '../http/gateway';
 import { HttpError } from '../http/httpError';
 import { healthAnswer, metricsAnswer, type Health } from '../http/observability';
+import { IdentityProvider } from './access/accessTokens';
 import { adminAuthentication } from './access/authentication';
 import { declaredRoutes, needs, openRoutes } from './access/permissions';
 import { allowedHosts, jsonBodies, sameOrigin, securityHeaders } from './browserProtections';
@@ -13,6 +14,7 @@ import { signatureRoutes } from './signatures';
 import { traceRoutes } from './traceRoutes';
 import { glanceRoutes } from './glanceRoutes';
 import { consoleRoutes, type ConsoleSettings } from '../console/consoleRoutes';
+import { signInRoutes } from '../console/signInRoutes';
 import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
 
 /** `/health`, open to probes that carry no credential, and `/metrics` for Prometheus' scrape (under `prefix` too). */
@@ -28,7 +30,13 @@ function observabilityRoutes(health: Health, prefix?: string): Router {
  * API (Document 3) with central-ledger's bodies, the operator's additions, the console (/console), and with
  * `settlement` Mojaloop's settlement API (central-settlement's) under /v2.
  */
-export function adminRouters(services: AdminServices, health: Health, settlement?: SettlementApi, consoleSettings?: ConsoleSettings): Router[] {
+export function adminRouters(
+  services: AdminServices,
+  health: Health,
+  settlement?: SettlementApi,
+  consoleSettings?: ConsoleSettings,
+  identityProvider?: IdentityProvider,
+): Router[] {
   return [
     participantRoutes(services),
     signatureRoutes(services),
@@ -37,6 +45,7 @@ export function adminRouters(services: AdminServices, health: Health, settlement
     traceRoutes(services),
     glanceRoutes(services),
     consoleRoutes(consoleSettings ?? { namespace: 'default', hub: 'Hub' }),
+    signInRoutes(identityProvider),
     observabilityRoutes(health),
     ...(settlement ? [observabilityRoutes(health, '/v2'), settlementRoutes(settlement)] : []),
   ];
@@ -56,14 +65,16 @@ export function createAdminApp(
   settlement?: SettlementApi,
   consoleSettings?: ConsoleSettings,
 ): Koa {
-  const routers = adminRouters(services, health, settlement, consoleSettings);
+  // The scheme's identity provider (OIDC_*), one for the process: its discovery and keys are fetched once, not per request.
+  const identityProvider = access.oidc && new IdentityProvider(access.oidc, log);
+  const routers = adminRouters(services, health, settlement, consoleSettings, identityProvider);
   declaredRoutes(routers);
   return createGateway('admin', log, routers, {
     guards: [
-      securityHeaders(),
+      securityHeaders(identityProvider),
       allowedHosts(access.allowedHosts ?? []),
       sameOrigin(access.allowedOrigins ?? []),
-      adminAuthentication(access, openRoutes(routers)),
+      adminAuthentication(access, openRoutes(routers), identityProvider),
       async (ctx, next) => {
         if (!['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
           throw new HttpError(405, 'clientError', `Method ${ctx.method} is not supported`);

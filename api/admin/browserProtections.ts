@@ -20,9 +20,21 @@ const SECURITY_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
-export function securityHeaders(): Middleware {
+/**
+ * With an identity provider (OIDC_ISSUER), the console's page also fetches from the provider's origins (`connectTo`:
+ * its token endpoint's, where it exchanges the code it comes back with): those, and nothing else, join `connect-src`.
+ * A page (a document, the one thing a CSP governs) waits for the provider's discovery, which names the token endpoint;
+ * a discovery that fails leaves the issuer's origin alone. Going to the provider to sign in is a navigation, which
+ * `form-action` does not concern.
+ */
+export function securityHeaders(connectTo?: { browserOrigins(): string[]; discover(): Promise<unknown> }): Middleware {
   return async (ctx, next) => {
     ctx.set(SECURITY_HEADERS);
+    if (connectTo) {
+      if (ctx.get('Sec-Fetch-Dest') === 'document') await connectTo.discover().catch(() => undefined);
+      const [first, ...rest] = SECURITY_HEADERS['Content-Security-Policy'].split('; ');
+      ctx.set('Content-Security-Policy', [first, `connect-src 'self' ${connectTo.browserOrigins().join(' ')}`, ...rest].join('; '));
+    }
     await next();
   };
 }

@@ -4,6 +4,8 @@ import { callerMay, type Permission } from '../../contracts/operatorRoles';
 import { HttpError } from '../../http/httpError';
 import { adminCaller } from './authentication';
 
+export const INSUFFICIENT_ROLE = 'Bearer realm="hub-admin", error="insufficient_scope"';
+
 /** A route's first middleware, `needs(permission)`, which carries what it declares. */
 type Declaration = Middleware & { permission: Permission };
 
@@ -16,6 +18,9 @@ export function needs(permission: Permission): Middleware {
     ctx.state.permission = permission;
     const caller = adminCaller(ctx);
     if (permission !== 'open' && (!caller || !callerMay(caller, permission))) {
+      // RFC 6750's word for it: the credential is good, its roles do not reach this far (the console shows the refusal
+      // where it happened, and does not ask the operator to sign in again).
+      ctx.set('WWW-Authenticate', INSUFFICIENT_ROLE);
       const who = caller?.name ?? 'this credential';
       throw new HttpError(
         403,

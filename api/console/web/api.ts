@@ -1,11 +1,18 @@
 /**
  * The admin API as the console calls it: the page's own origin, the operator's bearer token (kept for this browser tab
- * only) on every call. A 401 or 403 asks the operator to sign in.
+ * only) on every call. A 401, or a 403 that refuses the credential, asks the operator to sign in (again); a 403 that
+ * says the credential's roles do not allow the call (RFC 6750's `insufficient_scope`) is shown where it happened.
  */
 
 const TOKEN = 'hub-console-token';
+/** How the token was had: `token` (typed in, one of ADMIN_API_TOKENS) or `oidc` (the identity provider's access token). */
+const TOKEN_KIND = 'hub-console-token-kind';
 
+/** The hub refused the credential, or there is none: `message` says why, when the hub said. */
 export class SignInNeeded extends Error {}
+
+/** The credential is good, but its roles do not allow the call. */
+export class NotAllowed extends Error {}
 
 export interface Answer<T = unknown> {
   status: number;
@@ -14,9 +21,26 @@ export interface Answer<T = unknown> {
 
 export const token = {
   get: () => sessionStorage.getItem(TOKEN) ?? undefined,
-  set: (value: string) => sessionStorage.setItem(TOKEN, value),
-  clear: () => sessionStorage.removeItem(TOKEN),
+  kind: () => (sessionStorage.getItem(TOKEN_KIND) ?? 'token') as 'token' | 'oidc',
+  set: (value: string, kind: 'token' | 'oidc' = 'token') => {
+    sessionStorage.setItem(TOKEN, value);
+    sessionStorage.setItem(TOKEN_KIND, kind);
+  },
+  clear: () => {
+    sessionStorage.removeItem(TOKEN);
+    sessionStorage.removeItem(TOKEN_KIND);
+  },
 };
+
+/** What a refusal of the caller means for the page: sign in (again), or not allowed; undefined for any other answer. */
+async function refusalOf(response: Response): Promise<Error | undefined> {
+  if (response.status !== 401 && response.status !== 403) return undefined;
+  const body = (await response.json().catch(() => undefined)) as { errorInformation?: { errorDescription?: string } } | undefined;
+  // "Generic client error - Forbidden: …": the part after the code's words.
+  const reason = body?.errorInformation?.errorDescription?.replace(/^[^:]*? - /, '') ?? `answered ${response.status}`;
+  const insufficient = /error="insufficient_scope"/.test(response.headers.get('www-authenticate') ?? '');
+  return response.status === 403 && insufficient ? new NotAllowed(reason) : new SignInNeeded(reason);
+}
 
 export async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
   const bearer = token.get();
@@ -29,7 +53,8 @@ export async function call<T = unknown>(method: string, path: string, body?: unk
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (response.status === 401 || response.status === 403) throw new SignInNeeded();
+  const refusal = await refusalOf(response);
+  if (refusal) throw refusal;
   const text = await response.text();
   return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
 }
@@ -51,7 +76,8 @@ export function expectOk<T>(answer: Answer<T>): T {
 export async function download(path: string, filename: string): Promise<void> {
   const bearer = token.get();
   const response = await fetch(path, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
-  if (response.status === 401 || response.status === 403) throw new SignInNeeded();
+  const refusal = await refusalOf(response);
+  if (refusal) throw refusal;
   const url = URL.createObjectURL(await response.blob());
   const anchor = document.createElement('a');
   anchor.href = url;

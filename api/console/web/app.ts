@@ -1,9 +1,10 @@
 import { alarmsView } from './alarms.js';
-import { get, SignInNeeded, token } from './api.js';
+import { get, NotAllowed, SignInNeeded, token } from './api.js';
 import { h, show } from './dom.js';
 import { homeView } from './home.js';
 import { participantsView, participantView } from './participants.js';
 import { settlementView } from './settlement.js';
+import { callerLabel, comeBack, identify, signInScreen, signOut } from './signIn.js';
 import { conversationView, traceView, transfersView, type WorkflowLink } from './transfers.js';
 import type { View } from './view.js';
 
@@ -12,7 +13,8 @@ const REFRESH_MS = 2_000;
 
 const main = document.querySelector('main')!;
 const status = document.querySelector('#status')!;
-let current: { view: View; timer?: number } | undefined;
+const who = document.querySelector('#who');
+let current: { view: View; timer?: number; refused?: boolean } | undefined;
 let workflowLink: WorkflowLink = () => undefined;
 let hubName = 'Hub';
 
@@ -39,7 +41,17 @@ async function refresh(view: View): Promise<void> {
     await view.refresh();
     show(status, `Updated ${new Date().toLocaleTimeString()}`);
   } catch (error) {
-    if (error instanceof SignInNeeded) return signIn();
+    if (error instanceof SignInNeeded) return signIn(error);
+    if (error instanceof NotAllowed) {
+      // The operator's roles do not reach this page: said on it, and not asked again every few seconds.
+      if (current?.view === view) {
+        clearInterval(current.timer);
+        current.refused = true;
+      }
+      show(view.element, view.element.querySelector('h1'), h('p', { class: 'outcome refused', role: 'alert' }, `Not allowed: ${error.message}`));
+      show(status, 'Not allowed');
+      return;
+    }
     show(status, `Could not update: ${(error as Error).message}`);
   }
 }
@@ -51,44 +63,45 @@ async function open(): Promise<void> {
   current = { view };
   document.querySelectorAll('nav a').forEach((link) => link.classList.toggle('here', location.hash.startsWith(link.getAttribute('href')!)));
   await refresh(view);
-  if (current?.view === view) current.timer = window.setInterval(() => void refresh(view), REFRESH_MS);
+  if (current?.view === view && !current.refused) current.timer = window.setInterval(() => void refresh(view), REFRESH_MS);
 }
 
-/** Asks for the admin API's bearer token; with client certificates or on an open loopback hub none is needed. */
-function signIn(): void {
+/**
+ * Asks the operator to sign in (signIn.ts): at the identity provider, or with the admin API's bearer token; with client
+ * certificates or on an open loopback hub none is needed. `refused` is why the last credential was not taken; one
+ * `fromProvider` failed on the way back from the identity provider, before the hub saw a token.
+ */
+function signIn(refused?: SignInNeeded, fromProvider = false): void {
   if (current?.timer) clearInterval(current.timer);
   current = undefined;
-  const input = h('input', { name: 'token', type: 'password', autocomplete: 'off', required: true, 'aria-label': 'Admin API token' }) as HTMLInputElement;
+  if (who) show(who);
+  const kind = token.get() ? token.kind() : fromProvider ? 'oidc' : undefined;
   show(
     main,
-    h(
-      'form',
-      {
-        class: 'sign-in',
-        onsubmit: (event: Event) => {
-          event.preventDefault();
-          token.set(input.value.trim());
-          void start();
-        },
-      },
-      h('h1', {}, 'Sign in'),
-      h('p', {}, 'This hub asks for a token of its admin API (ADMIN_API_TOKENS).'),
-      input,
-      h('button', { type: 'submit' }, 'Sign in'),
-      token.get() ? h('p', { class: 'outcome' }, 'That token was refused.') : '',
-    ),
+    signInScreen(kind && { reason: refused?.message ?? '', kind }, (value) => {
+      token.set(value);
+      void start();
+    }),
   );
   token.clear();
 }
 
 async function start(): Promise<void> {
   try {
+    await comeBack();
+  } catch (error) {
+    if (error instanceof SignInNeeded) return signIn(error, true);
+    throw error;
+  }
+  try {
     const settings = await get<{ temporalUiUrl?: string; namespace: string; hub: string }>('/console/settings');
     hubName = settings.hub;
     workflowLink = (workflowId) =>
       settings.temporalUiUrl && `${settings.temporalUiUrl}/namespaces/${encodeURIComponent(settings.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+    const caller = await identify();
+    if (who) show(who, callerLabel(caller));
   } catch (error) {
-    if (error instanceof SignInNeeded) return signIn();
+    if (error instanceof SignInNeeded) return signIn(error);
     throw error;
   }
   await open();
@@ -96,7 +109,6 @@ async function start(): Promise<void> {
 
 window.addEventListener('hashchange', () => void open());
 document.querySelector('#sign-out')!.addEventListener('click', () => {
-  token.clear();
-  signIn();
+  void signOut().then((away) => away || signIn());
 });
 void start();
