@@ -158,6 +158,7 @@ test.serial('the home page is the console’s first page: its empty address and 
   await page.goto(`${admin.url}/console`);
   await page.getByRole('heading', { name: 'The scheme at a glance' }).waitFor();
   t.is(await page.locator('nav a').first().textContent(), 'Home');
+  t.is(await page.locator('nav a.here').textContent(), 'Home', 'marked as the page shown');
   await page.getByRole('link', { name: 'Participants' }).click();
   await page.getByRole('heading', { name: 'Participants' }).waitFor();
   await page.getByRole('link', { name: 'Home' }).click();

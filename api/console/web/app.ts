@@ -61,7 +61,9 @@ async function open(): Promise<void> {
   const view = viewOf(location.hash);
   show(main, view.element);
   current = { view };
-  document.querySelectorAll('nav a').forEach((link) => link.classList.toggle('here', location.hash.startsWith(link.getAttribute('href')!)));
+  // An empty address is the home page's (viewOf), and its link is marked as the page's.
+  const here = location.hash.replace(/^#?\/?$/, '#/home');
+  document.querySelectorAll('nav a').forEach((link) => link.classList.toggle('here', here.startsWith(link.getAttribute('href')!)));
   await refresh(view);
   if (current?.view === view && !current.refused) current.timer = window.setInterval(() => void refresh(view), REFRESH_MS);
 }
