@@ -20,6 +20,7 @@ import { MessageLog } from './trace/messageLog';
 import { Traces } from './trace/traces';
 import { Approvals } from './approvals/approvals';
 import { AuditTrail } from './audit/auditTrail';
+import { SchemeGlances } from './metrics/schemeGlance';
 
 /** The hub's stateful services over one database, wired once per process. */
 export interface HubServices {
@@ -39,6 +40,7 @@ export interface HubServices {
   approvals: Approvals;
   /** Every change, decision and sign-in, append-only and hash-chained. */
   audit: AuditTrail;
+  glance: SchemeGlances;
 }
 
 type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive' | 'jws' | 'smtp'>>;
@@ -64,6 +66,7 @@ export async function openHubServices(config: ServicesConfig): Promise<HubServic
     traces: new Traces(db),
     approvals: new Approvals(db),
     audit: new AuditTrail(db),
+    glance: new SchemeGlances(db),
   };
 }
 

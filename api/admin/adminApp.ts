@@ -13,6 +13,7 @@ import { allowedHosts, jsonBodies, sameOrigin, securityHeaders } from './browser
 import { AdminServices, participantRoutes, settlementModelRoutes, transactionRoutes } from './adminRoutes';
 import { signatureRoutes } from './signatures';
 import { traceRoutes } from './traceRoutes';
+import { glanceRoutes } from './glanceRoutes';
 import { consoleRoutes, type ConsoleSettings } from '../console/consoleRoutes';
 import { signInRoutes } from '../console/signInRoutes';
 import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
@@ -54,6 +55,7 @@ export function adminRouters(
     transactionRoutes(services),
     traceRoutes(services),
     auditRoutes(services),
+    glanceRoutes(services),
     consoleRoutes(consoleSettings ?? { namespace: 'default', hub: 'Hub' }),
     signInRoutes(identityProvider),
     observabilityRoutes(health),

@@ -15,7 +15,7 @@ import { changes, type FourEyesSettings } from './approvals/fourEyes';
 
 export type AdminServices = Pick<
   HubServices,
-  'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces' | 'notifications' | 'approvals'
+  'participants' | 'limits' | 'funds' | 'settlementModels' | 'transactions' | 'signatures' | 'traces' | 'notifications' | 'approvals' | 'glance'
 > & {
   validator: AdminValidator;
 };

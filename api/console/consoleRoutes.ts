@@ -18,6 +18,13 @@ const PAGES = path.join(repoRoot, 'api', 'console', 'web');
 const SCRIPTS = path.join(repoRoot, 'dist', 'console', 'api', 'console', 'web');
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
 
+/**
+ * The charting library, uPlot, as its package ships it (an ES module and its stylesheet): served from the hub's own
+ * dependencies under fixed names, never a CDN, and always the version package-lock.json installed.
+ */
+const UPLOT = path.join(repoRoot, 'node_modules', 'uplot', 'dist');
+const LIBRARIES: Record<string, string> = { 'uPlot.js': path.join(UPLOT, 'uPlot.esm.js'), 'uPlot.css': path.join(UPLOT, 'uPlot.min.css') };
+
 /** A file the console is made of: its name alone, so no path leaves the two folders. */
 const ASSET = /^[a-z][a-zA-Z]*\.(?:css|js)$/;
 
@@ -41,7 +48,8 @@ export function consoleRoutes(settings: ConsoleSettings): Router {
     const { file } = ctx.params;
     if (!ASSET.test(file)) throw new HttpError(404, 'unknownUri', `no console file ${file.slice(0, 64)}`);
     const extension = path.extname(file);
-    const body = await fs.readFile(path.join(extension === '.js' ? SCRIPTS : PAGES, file)).catch(() => undefined);
+    const where = Object.hasOwn(LIBRARIES, file) ? LIBRARIES[file] : path.join(extension === '.js' ? SCRIPTS : PAGES, file);
+    const body = await fs.readFile(where).catch(() => undefined);
     if (!body) throw new HttpError(404, 'unknownUri', `no console file ${file}`);
     ctx.type = TYPES[extension];
     ctx.set('Cache-Control', 'no-cache');

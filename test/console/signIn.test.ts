@@ -128,7 +128,8 @@ test.serial('signing out ends the session at the provider too; a viewer signed i
   await page.waitForURL(`${hub.url}/console/**`);
   // The provider asks again: the next person at this browser is not olu.
   await signInAtProvider('vic');
-  await page.locator(`tr[data-participant="${participant}"]`).waitFor();
+  // Back at the console's first page, as signing out left it.
+  await page.getByRole('heading', { name: 'The scheme at a glance' }).waitFor();
   t.is(await page.locator('#who .name').textContent(), 'vic');
   t.is(await page.locator('#who .roles').textContent(), 'viewer');
   const transferId = crypto.randomUUID();

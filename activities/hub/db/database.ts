@@ -23,6 +23,7 @@ import { NotificationAttempts1795000001400 } from './migrations/1795000001400-No
 import { SchemeCounters1795000001600 } from './migrations/1795000001600-SchemeCounters';
 import { Approvals1795000001700 } from './migrations/1795000001700-Approvals';
 import { AuditTrail1795000001800 } from './migrations/1795000001800-AuditTrail';
+import { GlanceIndexes1795000001900 } from './migrations/1795000001900-GlanceIndexes';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -44,6 +45,7 @@ export const migrations = [
   SchemeCounters1795000001600,
   Approvals1795000001700,
   AuditTrail1795000001800,
+  GlanceIndexes1795000001900,
 ];
 
 /**

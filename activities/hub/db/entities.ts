@@ -139,10 +139,11 @@ export class LedgerTransfer {
  */
 @Entity('journal_entry')
 @Index(['transferId', 'accountId', 'phase'], { unique: true })
+@Index('IDX_journal_entry_account_created', ['accountId', 'createdDate'])
 export class JournalEntry {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ type: 'varchar', length: 64 }) transferId!: string;
-  @Index() @Column({ type: 'int' }) accountId!: number;
+  @Column({ type: 'int' }) accountId!: number;
   @Column({ type: 'varchar', length: 20 }) phase!: string;
   @Column(money) postedAmount!: string;
   @Column(money) reservedAmount!: string;

@@ -30,6 +30,7 @@ export class PartyLookup {
 @Index('IDX_transfer_payee_created', ['payeeFsp', 'createdDate'])
 @Index('IDX_transfer_created', ['createdDate'])
 @Index('IDX_transfer_state_expiration', ['transferState', 'expiration'])
+@Index('IDX_transfer_completed', ['completedTimestamp'])
 export class TransferRecord {
   @PrimaryColumn({ type: 'varchar', length: 64 }) transferId!: string;
   @Column({ type: 'varchar', length: 32 }) payerFsp!: string;

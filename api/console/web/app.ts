@@ -3,6 +3,7 @@ import { approvalsView } from './approvals.js';
 import { auditView } from './audit.js';
 import { get, NotAllowed, SignInNeeded, token } from './api.js';
 import { h, show } from './dom.js';
+import { homeView } from './home.js';
 import { participantsView, participantView } from './participants.js';
 import { settlementView } from './settlement.js';
 import { callerLabel, comeBack, identify, signInScreen, signOut } from './signIn.js';
@@ -20,12 +21,12 @@ let workflowLink: WorkflowLink = () => undefined;
 let hubName = 'Hub';
 
 /**
- * The page the address names: #/participants[/name], #/transfers[?search], #/transfers/{id},
- * #/conversations/{resource}/{id}, #/settlement, #/alarms, #/approvals, #/audit[?search].
+ * The page the address names: #/home[?currency=XXX] (an empty address's too), #/participants[/name], #/transfers[?search],
+ * #/transfers/{id}, #/conversations/{resource}/{id}, #/settlement, #/alarms, #/approvals, #/audit[?search].
  */
 function viewOf(hash: string): View {
   const [path, query = ''] = hash.replace(/^#/, '').split('?');
-  const [, page = 'participants', id, ...rest] = path.split('/').map(decodeURIComponent);
+  const [, page = 'home', id, ...rest] = path.split('/').map(decodeURIComponent);
   // #/conversations/{resource}/{id}: the resource may be two segments (thirdpartyRequests/transactions).
   if (page === 'conversations' && rest.length > 0) return conversationView([id, ...rest.slice(0, -1)].join('/'), rest[rest.length - 1]);
   if (page === 'participants' && id) return participantView(id);
@@ -35,6 +36,7 @@ function viewOf(hash: string): View {
   if (page === 'alarms') return alarmsView();
   if (page === 'approvals') return approvalsView();
   if (page === 'audit') return auditView(new URLSearchParams(query));
+  if (page === 'home' || page === '') return homeView(new URLSearchParams(query));
   return participantsView(hubName);
 }
 
@@ -63,7 +65,9 @@ async function open(): Promise<void> {
   const view = viewOf(location.hash);
   show(main, view.element);
   current = { view };
-  document.querySelectorAll('nav a').forEach((link) => link.classList.toggle('here', location.hash.startsWith(link.getAttribute('href')!)));
+  // An empty address is the home page's (viewOf), and its link is marked as the page's.
+  const here = location.hash.replace(/^#?\/?$/, '#/home');
+  document.querySelectorAll('nav a').forEach((link) => link.classList.toggle('here', here.startsWith(link.getAttribute('href')!)));
   await refresh(view);
   if (current?.view === view && !current.refused) current.timer = window.setInterval(() => void refresh(view), REFRESH_MS);
 }

@@ -1,0 +1,114 @@
+import type { SchemeGlance } from '../../contracts/glance.js';
+import { get } from './api.js';
+import { lineStyle, timeChart, type Line } from './charts.js';
+import { h, show } from './dom.js';
+import type { View } from './view.js';
+
+const MINUTES = 60;
+const HOURS = 6;
+
+/** A chart with its title, and beside it the figures it draws, in words and tables an operator (or a screen reader) reads. */
+function figure(title: string, name: string, chart: HTMLElement, figures: HTMLElement): HTMLElement {
+  return h('figure', { class: 'glance', 'data-chart': name }, h('h2', {}, title), chart, figures);
+}
+
+const table = (name: string, headings: string[], body: HTMLElement) =>
+  h('table', { class: 'list', 'data-figures': name }, h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', {}, heading)))), body);
+
+/**
+ * The scheme at a glance, the console's home page: payments committed and aborted per minute, aborts by error code, the
+ * time from a transfer's POST to its decision (p50, p95), over the last hour; and the positions nearest their Net Debit
+ * Cap over the last hours. `?currency=XXX` narrows it to one currency. The charts take new data on each refresh.
+ */
+export function homeView(query: URLSearchParams): View {
+  const currency = query.get('currency') ?? '';
+  const path = `/scheme/glance?minutes=${MINUTES}&hours=${HOURS}${currency ? `&currency=${encodeURIComponent(currency)}` : ''}`;
+  const payments = timeChart(`Payments per minute, committed and aborted, over the last ${MINUTES} minutes`, 'per minute');
+  const paymentTotals = h('p', { 'data-figures': 'payments' });
+  const aborts = timeChart(`Aborted payments per minute by error code, over the last ${MINUTES} minutes`, 'per minute');
+  const abortCodes = h('tbody');
+  const latency = timeChart(`Time from a payment's POST to its decision, median and 95th percentile per minute, over the last ${MINUTES} minutes`, 'ms');
+  const latencyTotals = h('p', { 'data-figures': 'latency' });
+  const liquidity = timeChart(`Share of its Net Debit Cap each participant's position used, over the last ${HOURS} hours`, '% of cap');
+  const positions = h('tbody');
+  const element = h(
+    'section',
+    { class: 'home' },
+    h('h1', {}, currency ? `The scheme at a glance (${currency})` : 'The scheme at a glance'),
+    h(
+      'div',
+      { class: 'glances' },
+      figure('Payments per minute', 'payments', payments.element, paymentTotals),
+      figure('Aborts by error code', 'aborts', aborts.element, table('aborts', ['Error code', `Aborts (${MINUTES} min)`], abortCodes)),
+      figure('Decision latency', 'latency', latency.element, latencyTotals),
+      figure(
+        `Liquidity used (${HOURS} hours)`,
+        'liquidity',
+        liquidity.element,
+        table('liquidity', ['Participant', 'Currency', 'Position', 'Net Debit Cap', 'Used now'], positions),
+      ),
+    ),
+  );
+  const refresh = async () => {
+    const glance = await get<SchemeGlance>(path);
+    const { minutes, committed, aborted, abortsByCode, latency: took, total, latest } = glance.payments;
+    payments.update(
+      minutes,
+      [
+        { label: 'committed', ...lineStyle(2) },
+        { label: 'aborted', ...lineStyle(1) },
+      ],
+      [committed, aborted],
+    );
+    show(paymentTotals, `Last ${MINUTES} minutes: ${total.committed} committed, ${total.aborted} aborted.`);
+    const codes: Line[] = abortsByCode.map((code, index) => ({ label: code.errorCode, ...lineStyle(index) }));
+    aborts.update(
+      minutes,
+      codes,
+      abortsByCode.map((code) => code.counts),
+    );
+    show(
+      abortCodes,
+      abortsByCode.length === 0
+        ? h('tr', {}, h('td', { colspan: 2 }, 'No aborts.'))
+        : abortsByCode.map((code) => h('tr', { 'data-error-code': code.errorCode }, h('td', {}, code.errorCode), h('td', {}, code.total))),
+    );
+    latency.update(
+      minutes,
+      [
+        { label: 'p50', ...lineStyle(0) },
+        { label: 'p95', ...lineStyle(1) },
+      ],
+      [took.p50, took.p95],
+    );
+    show(
+      latencyTotals,
+      latest
+        ? `Minute from ${new Date(latest.minute).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}: p50 ${latest.p50} ms, p95 ${latest.p95} ms.`
+        : `No decisions in the last ${MINUTES} minutes.`,
+    );
+    const { times, positions: shown } = glance.liquidity;
+    liquidity.update(
+      times,
+      shown.map((position, index) => ({ label: `${position.participant} ${position.currency}`, ...lineStyle(index) })),
+      shown.map((position) => position.used),
+    );
+    show(
+      positions,
+      shown.length === 0
+        ? h('tr', {}, h('td', { colspan: 5 }, 'No position has a Net Debit Cap.'))
+        : shown.map((position) =>
+            h(
+              'tr',
+              { 'data-participant': position.participant },
+              h('td', {}, h('a', { href: `#/participants/${encodeURIComponent(position.participant)}` }, position.participant)),
+              h('td', {}, position.currency),
+              h('td', {}, position.position),
+              h('td', {}, position.netDebitCap),
+              h('td', {}, `${position.used[position.used.length - 1]}%`),
+            ),
+          ),
+    );
+  };
+  return { element, refresh };
+}
