@@ -1,3 +1,4 @@
+import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../../activities/platform/config';
@@ -6,6 +7,7 @@ import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { chromiumPath, launchChromium } from '../helpers/chromium';
 import { uniqueName } from '../helpers/database';
 import { openTestHub, startWorker, type WorkerHarness } from '../helpers/worker';
+import { screenshotsDir } from '../helpers/screenshots';
 
 // Four eyes in the console, in a real browser: alice (finance) records a deposit, which is held; she cannot approve it
 // herself; bob (finance) signs in, finds it on the Approvals page, approves it with a reason, and the money moves.
@@ -80,6 +82,7 @@ test.serial('alice finds it waiting on the Approvals page, and her own approval 
   await row.waitFor();
   t.true((await row.textContent())!.includes('alice'), 'who asked');
   t.true((await row.textContent())!.includes('recordFundsIn'), 'what');
+  await page.screenshot({ path: path.join(screenshotsDir(), 'approvals.png'), fullPage: true });
   await row.getByRole('button', { name: 'Approve' }).click();
   await page.getByText(/^Refused: .*alice asked for this change and cannot approve it/).waitFor();
   t.is(await balance(), '0');

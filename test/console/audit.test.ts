@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium';
-import { loadConfig, repoRoot } from '../../activities/platform/config';
+import { loadConfig } from '../../activities/platform/config';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
+import { screenshotsDir } from '../helpers/screenshots';
 
 // The console's Audit page in a real browser (Debian's Chromium, driven by playwright-core), as an auditor uses it: a
 // change made on the console is found there with who made it and what it changed, a refused sign-in too, the chain
@@ -17,7 +17,7 @@ const TOKEN = crypto.randomBytes(24).toString('base64url');
 /** This browser's own, which its entries show: on a database other test files share (MariaDB), theirs are there too. */
 const USER_AGENT = `Mozilla/5.0 (console audit test ${crypto.randomUUID()})`;
 /** UPDATE_SCREENSHOTS=1 writes the picture docs/console.md shows; otherwise it is taken (the page renders) and thrown away. */
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'test', 'console', 'screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'console-'));
+const SCREENSHOTS = screenshotsDir();
 
 let admin: AdminHarness;
 let browser: Browser;

@@ -1,18 +1,16 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium';
 import { LedgerTransfer } from '../../activities/hub/db/entities';
 import { formatAmount } from '../../activities/hub/db/money';
-import { repoRoot } from '../../activities/platform/config';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { QuotedPayments } from '../helpers/quotedPayments';
 import { closingWindowsInTurn, deferredNetModel } from '../helpers/settlementCycle';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { screenshotsDir } from '../helpers/screenshots';
 
 // The operator's console in a real browser (Debian's Chromium, driven by playwright-core), as an operator uses it:
 // against an admin API that asks for a bearer token, over a switch that carries real payments. Serial: the steps
@@ -25,7 +23,7 @@ const TOKEN = crypto.randomBytes(24).toString('base64url');
  */
 const CURRENCY = 'JMD';
 /** UPDATE_SCREENSHOTS=1 writes the pictures docs/console.md and the README show; otherwise they are taken (the pages render) and thrown away. */
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'test', 'console', 'screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'console-'));
+const SCREENSHOTS = screenshotsDir();
 
 let hub: SwitchHarness;
 let guarded: AdminHarness;

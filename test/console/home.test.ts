@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { In } from 'typeorm';
@@ -9,12 +7,12 @@ import { ilpFor, transactionObjectOf } from '../../activities/dfsp/fspiop/ilp';
 import { TransferRecord } from '../../activities/hub/db/entities';
 import type { SchemeGlance } from '../../api/contracts/glance';
 import { nearestRank } from '../../activities/hub/metrics/glanceSeries';
-import { repoRoot } from '../../activities/platform/config';
 import { launchChromium } from '../helpers/chromium';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { QuotedPayments } from '../helpers/quotedPayments';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { screenshotsDir } from '../helpers/screenshots';
 
 // The console's home page in a real browser (Debian's Chromium, driven by playwright-core) over a switch that carries
 // real payments: committed, refused past the payer's Net Debit Cap, and rejected by the payee. BTN is paid by no other
@@ -23,7 +21,7 @@ import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 
 const CURRENCY = 'BTN';
 /** UPDATE_SCREENSHOTS=1 writes the picture docs/console.md shows; otherwise it is taken (the page renders) and thrown away. */
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'test', 'console', 'screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'home-'));
+const SCREENSHOTS = screenshotsDir();
 
 let hub: SwitchHarness;
 let admin: AdminHarness;
