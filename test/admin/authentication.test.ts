@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { exposureProblem, loadConfig, repoRoot } from '../../activities/platform/config';
@@ -59,6 +62,29 @@ test('bound beyond loopback with neither tokens nor a client CA, the hub refuses
   t.is(gateway.status, 1);
   t.regex(gateway.stderr, /HOST 10\.1\.2\.3 is beyond loopback, so the admin API must require authentication/);
   for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) t.is(exposureProblem(loadConfig({ HOST: host })), undefined, `${host} is loopback`);
+});
+
+/** The gateway process's output, started with `env`, until it exits (here: it finds no Temporal at 127.0.0.1:1). */
+function gatewayOutput(env: Record<string, string>): string {
+  const database = path.join(os.tmpdir(), `hub-warning-${crypto.randomUUID()}.sqlite`);
+  try {
+    const gateway = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'api', 'main.js')], {
+      env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${database}`, TEMPORAL_ADDRESS: '127.0.0.1:1', ...env },
+      encoding: 'utf-8',
+      timeout: 60_000,
+    });
+    return gateway.stdout + gateway.stderr;
+  } finally {
+    for (const file of fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith(path.basename(database)))) fs.rmSync(path.join(os.tmpdir(), file));
+  }
+}
+
+test('a bare secret in ADMIN_API_TOKENS is still accepted, as an unnamed admin, and the gateway warns of it at start', (t) => {
+  const warning = /"unnamedTokens":1,"msg":"ADMIN_API_TOKENS has secrets without a name/;
+  t.regex(gatewayOutput({ ADMIN_API_TOKENS: `${TOKEN},ops:viewer:${SECOND_TOKEN}` }), warning);
+  const named = gatewayOutput({ ADMIN_API_TOKENS: `ops:admin:${TOKEN}` });
+  t.regex(named, /Failed to connect/, 'the gateway got as far as Temporal');
+  t.notRegex(named, /without a name/);
 });
 
 test('bound beyond loopback, the switch must know who sends every message: client certificates, or an explicit statement that a trusted network does', async (t) => {
