@@ -13,7 +13,7 @@ import {
 import { Decimal } from '../db/money';
 import type { Ledger, Movement } from '../ledger/ledger';
 import { PAYMENT_KIND } from '../ledger/ledger';
-import { addToNetPositions, type NetPosition } from '../ledger/rules';
+import { addToNetPositions, netSettlementReset, type NetPosition } from '../ledger/rules';
 import { HubError } from '../../platform/hubError';
 import { abortProblem, accountChange, settlementStateAfter } from './settlementStates';
 import { reportedValue } from '../ledger/limits';
@@ -567,19 +567,12 @@ async function accountStillAt(manager: EntityManager, account: SettlementPartici
   if (affected !== 1) throw new StaleStep(account.settlementId);
 }
 
-/**
- * The movement that takes an account's net amount out of its position against the hub's multilateral account: a net
- * payer's position falls (the hub's account is debited), a net receiver's rises (its position is debited).
- */
+/** The reset of a settlement account's position (netSettlementReset), as the ledger reserves and commits it. */
 function resetOf(account: SettlementParticipantAccount, hub: ParticipantAccount): Movement {
-  const net = new Decimal(account.netAmount);
-  const [debitAccountId, creditAccountId] = net.isPositive() ? [hub.id, account.accountId] : [account.accountId, hub.id];
   return {
     transferId: movementIdOf(account.settlementId, account.accountId),
     kind: SETTLEMENT_KIND,
-    debitAccountId,
-    creditAccountId,
-    amount: formatAmount(net.abs()),
+    ...netSettlementReset(account.netAmount, account.accountId, hub.id),
     currency: account.currency,
     reason: `settlement ${account.settlementId}`,
   };
