@@ -10,7 +10,8 @@ import {
 } from '@temporalio/workflow';
 import type { HubActivities } from '../../activities';
 import type { SettlementState } from '../../activities/hub/db/settlementEntities';
-import type { ParticipantChangeRequest, SettlementView } from '../../activities/hub/settlement/settlements';
+import type { ParticipantChangeRequest } from '../../activities/hub/settlement/accountSteps';
+import type { SettlementView } from '../../activities/hub/settlement/settlementViews';
 import { workflowIds } from '../../api/contracts/conversations';
 import { State } from '../../api/contracts/searchAttributes';
 import { asRefusal } from '../kit/failures';
