@@ -12,7 +12,7 @@ import { QuoteFollowUp } from './hub/conversations/quoteFollowUp';
 import { RecordedAnswers } from './hub/conversations/recordedAnswers';
 import { Quotes } from './hub/conversations/quotes';
 import { ReservationSweep, SweepCursor } from './hub/conversations/reservationSweep';
-import type { ParticipantChangeRequest } from './hub/settlement/settlements';
+import type { ParticipantChangeRequest } from './hub/settlement/accountSteps';
 import { TransactionRequestFollowUp } from './hub/conversations/transactionRequestFollowUp';
 import { TransactionRequests } from './hub/conversations/transactionRequests';
 import { TransferFollowUp } from './hub/conversations/transferFollowUp';

@@ -1,4 +1,4 @@
-import type { ReportLine } from '../../activities/hub/settlement/settlements';
+import type { ReportLine } from '../../activities/hub/settlement/settlementViews';
 import { csvDocument } from '../contracts/csv';
 
 const COLUMNS: Array<keyof ReportLine> = ['participant', 'participantId', 'accountId', 'currency', 'netSettlementAmount', 'transferCount', 'state'];

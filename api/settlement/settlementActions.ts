@@ -1,6 +1,8 @@
 import { ApplicationFailure, type Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { SettlementState } from '../../activities/hub/db/settlementEntities';
-import type { ParticipantChangeRequest, SettlementRequest, Settlements } from '../../activities/hub/settlement/settlements';
+import type { ParticipantChangeRequest } from '../../activities/hub/settlement/accountSteps';
+import type { SettlementRequest } from '../../activities/hub/settlement/netting';
+import type { Settlements } from '../../activities/hub/settlement/settlements';
 import type { SettlementWindows } from '../../activities/hub/settlement/windows';
 import { HubError } from '../../activities/platform/hubError';
 import type { ActionAnswer } from '../contracts/approvals';

@@ -10,7 +10,8 @@ import {
 } from '@temporalio/workflow';
 import type { HubActivities } from '../../activities';
 import type { SettlementState } from '../../activities/hub/db/settlementEntities';
-import type { ParticipantChangeRequest, SettlementView } from '../../activities/hub/settlement/settlements';
+import type { ParticipantChangeRequest } from '../../activities/hub/settlement/accountSteps';
+import type { SettlementView } from '../../activities/hub/settlement/settlementViews';
 import { workflowIds } from '../../api/contracts/conversations';
 import { State } from '../../api/contracts/searchAttributes';
 import { asRefusal } from '../kit/failures';
@@ -48,27 +49,27 @@ export async function settlement(settlementId: number): Promise<void> {
   // One change at a time, in the order they came: each reads the state the one before it left. The handlers are set
   // before anything is awaited, so a change sent as the settlement starts waits its turn instead of being refused.
   let turn: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+  const oneAtATime = <T>(work: () => Promise<T>): Promise<T> => {
     const run = turn.then(work);
     turn = run.catch(() => undefined);
     return run;
   };
   setHandler(changeSettlementAccounts, (participants) =>
-    inTurn(async () => {
+    oneAtATime(async () => {
       const view = await changeSettlement({ settlementId, participants }).catch(asRefusal);
       moveTo(view.state);
       return view;
     }),
   );
   setHandler(abortSettlementUpdate, ({ reason, externalReference }) =>
-    inTurn(async () => {
+    oneAtATime(async () => {
       const aborted = await abortSettlement({ settlementId, reason, externalReference }).catch(asRefusal);
       moveTo(aborted.state);
       return aborted;
     }),
   );
 
-  await inTurn(async () => {
+  await oneAtATime(async () => {
     moveTo((await settlementState(settlementId)).state);
     await tellWindows(settlementId);
   });

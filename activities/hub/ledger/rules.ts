@@ -148,6 +148,24 @@ export function addToNetPositions(payments: Iterable<Payment>, into: Map<number,
   return into;
 }
 
+/** Which account a movement debits, which it credits, and by how much. */
+export interface Legs {
+  debitAccountId: number;
+  creditAccountId: number;
+  amount: string;
+}
+
+/**
+ * The reset of a position by its net settlement amount (addToNetPositions), against the hub's multilateral account:
+ * it takes the amount back out of the position, so a net payer's falls (the hub's account is debited) and a net
+ * receiver's rises (the position is debited), each to where it stood before the settlement's windows.
+ */
+export function netSettlementReset(netAmount: DecimalValue, positionAccountId: number, hubAccountId: number): Legs {
+  const net = new Decimal(netAmount);
+  const [debitAccountId, creditAccountId] = net.isPositive() ? [hubAccountId, positionAccountId] : [positionAccountId, hubAccountId];
+  return { debitAccountId, creditAccountId, amount: formatAmount(net.abs()) };
+}
+
 /**
  * The position at which a Net Debit Cap's alarm sounds: `alarmPercentage` per cent of the cap short of it (with the
  * default of 10, at 90% of the cap), where little headroom is left.

@@ -10,9 +10,12 @@ import {
   liquidityCover,
   MOVEMENT_TYPES,
   movementRule,
+  netSettlementReset,
+  type Legs,
   paymentRefusal,
   withdrawalRefusal,
 } from '../../../../../activities/hub/ledger/rules';
+import { Decimal } from '../../../../../api/contracts/money';
 import { positiveAmount, textOf } from '../../../../helpers/amounts';
 
 // Document 3's rules at every boundary, with Mojaloop's signs: a payer's POSITION rises as it pays; its SETTLEMENT
@@ -132,6 +135,42 @@ test('net settlement amounts of any payments sum to zero, whatever pages they ar
           total += units;
         }
         assert.equal(total, 0n);
+      }),
+    ),
+  );
+});
+
+// A net settlement's reset, with Mojaloop's signs: debiting a POSITION raises it (as a payment raises its payer's).
+const HUB = 1;
+const typeOf = (accountId: number) => (accountId === HUB ? 'HUB_MULTILATERAL_SETTLEMENT' : 'POSITION');
+const valueChange = (accountId: number, legs: Legs) =>
+  accountId === legs.debitAccountId ? new Decimal(legs.amount) : accountId === legs.creditAccountId ? new Decimal(legs.amount).negated() : new Decimal(0);
+
+test("a net payer's reset debits the hub's multilateral account and credits its position; a net receiver's debits its position", (t) => {
+  t.deepEqual(netSettlementReset('99.9999', 7, HUB), { debitAccountId: HUB, creditAccountId: 7, amount: '99.9999' });
+  t.deepEqual(netSettlementReset('-69.5', 8, HUB), { debitAccountId: 8, creditAccountId: HUB, amount: '69.5' });
+});
+
+test('both ways a reset can go are movements the ledger takes as SETTLEMENT_NET', (t) => {
+  for (const net of ['0.0001', '-0.0001']) {
+    const legs = netSettlementReset(net, 7, HUB);
+    t.is(movementRule('SETTLEMENT_NET', typeOf(legs.debitAccountId), typeOf(legs.creditAccountId)), 'none', `a net amount of ${net}`);
+  }
+});
+
+test("for any payments, the resets of their net amounts bring every position back to where it stood and leave the hub's account as it was", (t) => {
+  const payment = fc.record({ debitAccountId: fc.integer({ min: 2, max: 7 }), creditAccountId: fc.integer({ min: 2, max: 7 }), amount: positiveAmount });
+  t.notThrows(() =>
+    fc.assert(
+      fc.property(fc.array(payment, { minLength: 1, maxLength: 40 }), (payments) => {
+        const nets = addToNetPositions(payments.map((p) => ({ ...p, amount: p.amount.text })));
+        const resets = [...nets].map(([account, { netAmount }]) => netSettlementReset(netAmount, account, HUB));
+        for (const legs of resets) assert.ok(!new Decimal(legs.amount).isNegative(), `a reset of ${legs.amount}`);
+        for (const [account, { netAmount }] of nets) {
+          const after = resets.reduce((position, legs) => position.plus(valueChange(account, legs)), netAmount);
+          assert.equal(after.toFixed(), '0', `position ${account} after its reset`);
+        }
+        assert.equal(resets.reduce((hub, legs) => hub.plus(valueChange(HUB, legs)), new Decimal(0)).toFixed(), '0', "the hub's account");
       }),
     ),
   );
