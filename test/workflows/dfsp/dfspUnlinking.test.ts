@@ -109,12 +109,12 @@ test.serial('a second message on the consent while the first is handled is taken
 });
 
 test.serial('an unlinking started without a message ends after a minute, having revoked and sent nothing', async (t) => {
-  const began = await t.context.environment.currentTimeMs();
   const handle = await t.context.start<typeof dfspUnlinking>('dfspUnlinking', thirdpartyWorkflowIds.unlinking(crypto.randomUUID()), {
     consentId: crypto.randomUUID(),
   });
+  await t.context.environment.sleep(MINUTE - 1000);
+  t.is((await handle.describe()).status.name, 'RUNNING');
   t.is(await handle.result(), 0);
-  t.true((await t.context.environment.currentTimeMs()) - began >= MINUTE);
   t.deepEqual(
     stubs.calls.map((call) => call.activity),
     ['thirdpartyIdentity'],
