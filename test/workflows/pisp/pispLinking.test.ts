@@ -277,3 +277,27 @@ test.serial('an app that never passes the credential after the grant: a day late
   t.deepEqual(sentOn('consents'), []);
   t.deepEqual(stubs.inputs('genericCredential'), []);
 });
+
+test.serial(
+  "authentication: a POST /consents naming the consent request from anyone but its DFSP is not taken: no challenge is derived for it, and the DFSP's grant is the consent",
+  async (t) => {
+    const { consentRequestId, scopes, authenticated, handle } = await authenticating(t);
+    const forged: ConsentsPostRequestPISP = { consentId: crypto.randomUUID(), consentRequestId, scopes, status: 'ISSUED' };
+    await handle.signal(peerMessageSignal, message('consents', 'request', forged, 'mallory'));
+    const consent: ConsentsPostRequestPISP = { consentId: crypto.randomUUID(), consentRequestId, scopes, status: 'ISSUED' };
+    await handle.signal(peerMessageSignal, message('consents', 'request', consent));
+    t.like(await authenticated, { consent: { consentId: consent.consentId }, currentState: 'consentReceivedAwaitingCredential' });
+    t.deepEqual(stubs.inputs('registrationChallenge'), [consent]);
+  },
+);
+
+test.serial("request consent: the switch's own error on the consent request (it could not deliver the POST) answers the app errored with it", async (t) => {
+  const { consentRequestId, requested, handle } = await requestingConsent(t);
+  const undeliverable = { errorCode: '1001', errorDescription: 'Destination communication error' };
+  await handle.signal(peerMessageSignal, {
+    ...message('consentRequests', 'error', { errorInformation: undeliverable }, 'Hub', consentRequestId),
+    fromSwitch: true,
+  });
+  t.deepEqual(await requested, { currentState: 'errored', errorInformation: undeliverable });
+  t.deepEqual(await handle.result(), { state: 'errored' });
+});
