@@ -1,6 +1,6 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { ConsentRequestsPostRequest, ConsentsPostRequestPISP, SignedCredential } from '../../api/contracts/bodies';
-import type { ErrorInformation } from '../../api/contracts/errors';
+import { errorInformation, type ErrorInformation } from '../../api/contracts/errors';
 import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers';
 import { ConsentId, Dfsp } from '../../api/contracts/searchAttributes';
 import { exchangeAsChild } from '../participant/exchange';
@@ -116,6 +116,12 @@ async function registerCredential(linking: Linking): Promise<PispLinkingOutcome>
   if (registered.kind === 'refused') return fail(linking, registration, registered.errorInformation);
   if (registered.kind === 'timedOut') return fail(linking, registration, timedOut('PATCH /consents/{ID}', requestTimeoutMs));
   if (registered.message.name === 'error') return fail(linking, registration, errorInformationOf(registered.message));
+  // Only a VERIFIED credential links the accounts: a PATCH that says REVOKED (the consent withdrawn meanwhile) does not.
+  const status = (registered.message.body as { credential?: { status?: string }; status?: string } | undefined)?.credential?.status;
+  if (status !== 'VERIFIED') {
+    const said = status ?? (registered.message.body as { status?: string } | undefined)?.status ?? 'no credential status';
+    return fail(linking, registration, errorInformation('thirdpartyAccountLinkingError', `the DFSP answered the registration with ${said}, not VERIFIED`));
+  }
   registration.answer({ credential: { status: 'VERIFIED' }, currentState: 'accountsLinked' });
   enter('accountsLinked');
   await calls.finished();

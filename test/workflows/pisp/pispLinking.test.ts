@@ -250,6 +250,19 @@ test.serial(
   },
 );
 
+test.serial("credential registration: the DFSP's PATCH /consents/{ID} saying REVOKED links nothing: the app is answered errored 7200", async (t) => {
+  const { registered, answer, handle } = await registering(t);
+  await answer('patch', { status: 'REVOKED', revokedAt: '2030-01-01T00:00:00.000Z' });
+  t.like(await registered, {
+    currentState: 'errored',
+    errorInformation: {
+      errorCode: '7200',
+      errorDescription: 'Generic Thirdparty account linking error - the DFSP answered the registration with REVOKED, not VERIFIED',
+    },
+  });
+  t.deepEqual(await handle.result(), { state: 'errored' });
+});
+
 test.serial('an app call out of turn is refused at once, and the linking waits on for the one it needs', async (t) => {
   const { handle, authenticated, consentRequestId, scopes } = await authenticating(t);
   const early = handle.executeUpdate(passCredential, { args: [{ credential: { credentialType: 'GENERIC' } }] });
