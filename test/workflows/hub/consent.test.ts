@@ -10,6 +10,7 @@ import type { linking } from '../../../workflows/hub/linking';
 import type { thirdpartyTransaction } from '../../../workflows/hub/thirdpartyTransaction';
 import { observedConversationQuery } from '../../../workflows/kit/observer';
 import { yubikeyConsent, yubikeyVerification } from '../../helpers/mojaloopVectors';
+import { observedAs } from '../../helpers/observedMessages';
 import { pollUntil } from '../../helpers/polling';
 import { gate, StubActivities, stubbedWorkflowTest, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';
 
@@ -57,13 +58,6 @@ const viewOf = (handle: { query: (q: typeof consentQuery) => Promise<ConsentView
 const observing = (t: ExecutionContext<StubbedWorkflows>, workflowType: 'linking' | 'thirdpartyTransaction', workflowId: string) =>
   t.context.start<typeof linking | typeof thirdpartyTransaction>(workflowType, workflowId);
 
-/** What an observer has seen, once its state is `state` (or as it is after the wait). */
-const observed = (t: ExecutionContext<StubbedWorkflows>, workflowId: string, state: string) =>
-  pollUntil(
-    () => t.context.client.workflow.getHandle(workflowId).query(observedConversationQuery),
-    (conversation) => conversation.state === state,
-  );
-
 test.serial(
   "a registration the Auth service verifies makes the consent VERIFIED and the linking's observer learns it; the DFSP's DELETE revokes it, and the consent ends REVOKED",
   async (t) => {
@@ -74,7 +68,7 @@ test.serial(
 
     t.is((await viewOf(handle, (view) => view.state === 'VERIFIED')).state, 'VERIFIED');
     t.deepEqual(stubs.inputs('answerConsentRegistration'), [registration]);
-    const linked = await observed(t, linkingId, 'CREDENTIAL_VERIFIED');
+    const linked = await observedAs(t.context.client, linkingId, 'CREDENTIAL_VERIFIED');
     t.is(linked.state, 'CREDENTIAL_VERIFIED');
     t.like(linked.messages, [
       { resource: 'consents', message: 'answer', id: consentId, from: AUTH_SERVICE, to: DFSP, facts: { consentId, state: 'VERIFIED' } },
@@ -153,11 +147,11 @@ test.serial("verifications are served one at a time in the order they came, each
     { request: first.request, requester: DFSP },
     { request: second.request, requester: DFSP },
   ]);
-  const told = await observed(t, workflowIds.thirdpartyTransaction(verifiedTransaction), 'VERIFIED');
+  const told = await observedAs(t.context.client, workflowIds.thirdpartyTransaction(verifiedTransaction), 'VERIFIED');
   t.like(told.messages, [
     { resource: 'thirdpartyRequests/verifications', message: 'answer', id: first.request.verificationRequestId, from: AUTH_SERVICE, to: DFSP },
   ]);
-  const refused = await observed(t, workflowIds.thirdpartyTransaction(failedTransaction), 'VERIFICATION_FAILED');
+  const refused = await observedAs(t.context.client, workflowIds.thirdpartyTransaction(failedTransaction), 'VERIFICATION_FAILED');
   t.like(refused.messages, [{ resource: 'thirdpartyRequests/verifications', message: 'error', id: second.request.verificationRequestId }]);
   for (const id of [verifiedTransaction, failedTransaction])
     await t.context.client.workflow.getHandle(workflowIds.thirdpartyTransaction(id)).terminate('the test is over');
