@@ -119,10 +119,13 @@ test.serial('a registration repeated once the consent is VERIFIED is answered ag
 test.serial("verifications are served one at a time in the order they came, each transaction's observer told VERIFIED or VERIFICATION_FAILED", async (t) => {
   const [verifiedTransaction, failedTransaction] = [crypto.randomUUID(), crypto.randomUUID()];
   const answering = gate();
+  const steps: string[] = [];
   stubs.script({
     answerVerification: async ({ request }: { request: ThirdpartyRequestsVerificationsPostRequest }) => {
       const verified = request.challenge === yubikeyVerification.challenge;
+      steps.push(`${verified ? 'first' : 'second'} begun`);
       if (verified) await answering.held;
+      steps.push(`${verified ? 'first' : 'second'} answered`);
       return { verified, transactionRequestId: verified ? verifiedTransaction : failedTransaction };
     },
   });
@@ -135,10 +138,12 @@ test.serial("verifications are served one at a time in the order they came, each
   await handle.signal(consentRequestSignal, first);
   await stubs.next('answerVerification');
   await handle.signal(consentRequestSignal, second);
-  t.is(stubs.inputs('answerVerification').length, 1, 'the second waits while the first is answered');
+  // Real time for the second to begin, were the consent to let it begin out of turn.
+  await new Promise((resolve) => setTimeout(resolve, 500));
   answering.release();
 
   const view = await viewOf(handle, ({ served }) => served === 2);
+  t.deepEqual(steps, ['first begun', 'first answered', 'second begun', 'second answered'], 'the second waited while the first was answered');
   t.deepEqual(view.verifications, [
     { verificationRequestId: first.request.verificationRequestId, requester: DFSP, verified: true },
     { verificationRequestId: second.request.verificationRequestId, requester: DFSP, verified: false },
@@ -162,25 +167,33 @@ test.serial(
   'a revocation and a verification that come while the registration is answered are served after it, in order: the late verification is still answered, then the consent ends REVOKED',
   async (t) => {
     const answering = gate();
+    const steps: string[] = [];
     stubs.script({
       answerConsentRegistration: async () => {
         await answering.held;
+        steps.push('registration answered');
         return { verified: true };
       },
-      answerVerification: async () => ({ verified: false }),
+      answerConsentRevocation: async () => {
+        steps.push('revocation begun');
+        return true;
+      },
+      answerVerification: async () => {
+        steps.push('verification begun');
+        return { verified: false };
+      },
     });
     const { consentId, handle } = await registering(t);
     await stubs.next('answerConsentRegistration');
     const late = verification(consentId);
     await handle.signal(consentRequestSignal, revocation(PISP));
     await handle.signal(consentRequestSignal, late);
+    // Real time for the others to begin, were the consent to let them begin out of turn.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     answering.release();
 
     t.is(await handle.result(), 'REVOKED');
-    t.deepEqual(
-      stubs.calls.map((call) => call.activity),
-      ['answerConsentRegistration', 'answerConsentRevocation', 'answerVerification'],
-    );
+    t.deepEqual(steps, ['registration answered', 'revocation begun', 'verification begun']);
     t.deepEqual(stubs.inputs('answerConsentRevocation'), [{ consentId, requester: PISP }]);
     t.deepEqual(stubs.inputs('answerVerification'), [{ request: late.request, requester: DFSP }], 'the Auth service refuses it as revoked');
   },
