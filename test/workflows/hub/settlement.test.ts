@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage }
 import type { ApplicationFailure } from '@temporalio/common';
 import type { ExecutionContext } from 'ava';
 import type { SettlementState } from '../../../activities/hub/db/settlementEntities';
-import type { ParticipantChangeRequest } from '../../../activities/hub/settlement/settlements';
+import type { ParticipantChangeRequest } from '../../../activities/hub/settlement/accountSteps';
 import { workflowIds } from '../../../api/contracts/conversations';
 import { HUB_REJECTION, type ErrorInformation } from '../../../api/contracts/errors';
 import { State } from '../../../api/contracts/searchAttributes';
