@@ -6,7 +6,7 @@ import { transferStateQuery, type dfspTransfer, type OutboundTransferRequest } f
 import { MAX_ASK_EVERY_MS } from '../../../workflows/dfsp/payer';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { ilpPair } from '../../helpers/fspiopBodies';
-import { StubActivities, stubbedWorkflowTest, type StubbedWorkflows, MINUTE, HOUR } from '../../helpers/stubbedWorkflows';
+import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, MINUTE, HOUR } from '../../helpers/stubbedWorkflows';
 
 // The DFSP connector's dfspTransfer workflow (the payer FSP's side of Document 2: GET /parties, POST /quotes,
 // POST /transfers, as the sdk-scheme-adapter's outbound POST /transfers runs them) on the time-skipping server,
@@ -306,3 +306,33 @@ test.serial('a COMMITTED whose fulfilment does not hash to the condition is not 
   t.is(stubs.inputs('fulfilsCondition').length, 1);
   t.is(sentOn('transfers').filter((m) => m.name === 'get').length, 1);
 });
+
+test.serial(
+  "the switch refusing the POST /transfers itself (a 4xx with its error) is the transfer never made: it ends with the switch's error, and nothing is asked after it",
+  async (t) => {
+    peers.transfers = () => {
+      throw rejection('payerInsufficientLiquidity');
+    };
+    const { handle } = await requested(t);
+    t.like(await handle.result(), { currentState: 'ERROR_OCCURRED', lastError: { mojaloopError: { errorInformation: { errorCode: '4001' } } } });
+    t.deepEqual(
+      sentOn('transfers').map((m) => m.name),
+      ['request'],
+    );
+  },
+);
+
+test.serial(
+  'a GET /transfers/{ID} the switch refuses says nothing of the transfer: the payer waits and asks again until the switch says COMMITTED',
+  async (t) => {
+    let gets = 0;
+    peers.transfers = () => undefined;
+    peers['transfers:get'] = (request) => {
+      if (gets++ === 0) throw rejection('validationError', 'refused by the test');
+      return switchSays('COMMITTED')(request);
+    };
+    const { handle } = await requested(t);
+    t.like(await handle.result(), { currentState: 'COMPLETED' });
+    t.is(sentOn('transfers').filter((m) => m.name === 'get').length, 2);
+  },
+);
