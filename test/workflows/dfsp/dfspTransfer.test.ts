@@ -6,6 +6,7 @@ import { transferStateQuery, type dfspTransfer, type OutboundTransferRequest } f
 import { MAX_ASK_EVERY_MS } from '../../../workflows/dfsp/payer';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { ilpPair } from '../../helpers/fspiopBodies';
+import { pollUntil } from '../../helpers/polling';
 import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, MINUTE, HOUR } from '../../helpers/stubbedWorkflows';
 
 // The DFSP connector's dfspTransfer workflow (the payer FSP's side of Document 2: GET /parties, POST /quotes,
@@ -334,5 +335,34 @@ test.serial(
     const { handle } = await requested(t);
     t.like(await handle.result(), { currentState: 'COMPLETED' });
     t.is(sentOn('transfers').filter((m) => m.name === 'get').length, 2);
+  },
+);
+
+test.serial(
+  'two transfers to the same party at once each look the party up themselves: the second waits its turn rather than take the first’s answer',
+  async (t) => {
+    const answered = completingPeers()['parties:get'];
+    peers['parties:get'] = () => undefined;
+    const first = await requested(t);
+    const lookup = await stubs.next('sendToSwitch', (m) => m.resource === 'parties');
+    const second = await requested(t);
+    // The second lookup's exchange bears the first's name while the first waits: its start is refused, and it waits.
+    const waited = await pollUntil(
+      async () => (await second.handle.fetchHistory()).events!.some((e) => e.startChildWorkflowExecutionFailedEventAttributes),
+      (refused) => refused,
+    );
+    t.true(waited, 'the second lookup found the first one running');
+    t.is(sentOn('parties').length, 1, 'and sent nothing while it waited');
+
+    peers['parties:get'] = answered;
+    const reply = answered(lookup)!;
+    const message: PeerMessage = { resource: 'parties', id: lookup.id, headers: { 'fspiop-source': reply.source }, fromSwitch: false, ...reply };
+    await t.context.client.workflow.getHandle(participantWorkflowIds.exchange('parties', lookup.id)).signal(peerMessageSignal, message);
+    t.like(await first.handle.result(), { currentState: 'COMPLETED' });
+    t.like(await second.handle.result(), { currentState: 'COMPLETED' });
+    t.deepEqual(
+      sentOn('parties').map((m) => m.id),
+      [`MSISDN/${BOB}`, `MSISDN/${BOB}`],
+    );
   },
 );
