@@ -2,25 +2,7 @@ import Router from '@koa/router';
 import type { IdentityProvider } from '../admin/access/accessTokens';
 import { adminCaller } from '../admin/access/authentication';
 import { needs } from '../admin/access/permissions';
-
-/**
- * What the console's page needs to sign a person in at the identity provider, as a public client (no secret): the
- * provider's endpoints, the console's client ID, what to ask for. None of it is secret: the provider publishes it all.
- */
-export interface SignInSettings {
-  identityProvider?: {
-    name: string;
-    issuer: string;
-    clientId: string;
-    authorizationEndpoint: string;
-    tokenEndpoint: string;
-    endSessionEndpoint?: string;
-    /** Space-separated, as the authorization request carries it. */
-    scope: string;
-    /** RFC 8707's resource indicator the console asks its tokens for (OIDC_RESOURCE). */
-    resource?: string;
-  };
-}
+import type { SignInSettings } from '../contracts/signIn';
 
 /**
  * The console's sign-in: `GET /console/signIn/settings`, open, for the page to know where people sign in before it has

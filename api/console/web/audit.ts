@@ -1,10 +1,10 @@
 import type { AuditEntry, AuditPage, AuditVerification } from '../../contracts/audit.js';
 import { download, get } from './api.js';
-import { fields, h, json, show, when } from './dom.js';
-import { localInput } from './transfers.js';
+import { h, json, show, when } from './dom.js';
+import { searchForm, type SearchField } from './searchForm.js';
 import type { View } from './view.js';
 
-const SEARCH_FIELDS: Array<[string, string, string?]> = [
+const SEARCH_FIELDS: SearchField[] = [
   ['actor', 'Actor'],
   ['action', 'Action'],
   ['fromDateTime', 'From', 'datetime-local'],
@@ -55,21 +55,7 @@ export function auditView(query: URLSearchParams): View {
   const results = h('tbody');
   const note = h('p', {});
   const checked = h('p', { class: 'outcome', role: 'status' });
-  const form = h(
-    'form',
-    {
-      class: 'search',
-      onsubmit: (event: Event) => {
-        event.preventDefault();
-        const given = Object.entries(fields(event.target as HTMLFormElement)).filter(([, value]) => value !== '');
-        location.hash = `#/audit?${new URLSearchParams(given.map(([name, value]) => [name, name.endsWith('DateTime') ? new Date(value).toISOString() : value]))}`;
-      },
-    },
-    SEARCH_FIELDS.map(([name, label, type]) =>
-      h('label', {}, `${label} `, h('input', { name, type: type ?? 'text', value: type ? localInput(query.get(name)) : (query.get(name) ?? '') })),
-    ),
-    h('button', { type: 'submit' }, 'Search'),
-  );
+  const form = searchForm('audit', SEARCH_FIELDS, query);
   const verify = async () => {
     show(checked, 'Verifying…');
     try {

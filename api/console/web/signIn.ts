@@ -1,5 +1,6 @@
 import { call, expectOk, SignInNeeded, token } from './api.js';
 import { h, type Child } from './dom.js';
+import type { IdentityProviderSettings } from '../../contracts/signIn.js';
 
 /*
  * Signing in: with a token of the admin API typed in, or at the scheme's identity provider with OpenID Connect's
@@ -8,18 +9,6 @@ import { h, type Child } from './dom.js';
  * sessionStorage while the browser is at the provider; the access token the code is exchanged for is the bearer token
  * of every call after, as a typed token is.
  */
-
-/** What GET /console/signIn/settings gives (api/console/signInRoutes.ts). */
-export interface IdentityProviderSettings {
-  name: string;
-  issuer: string;
-  clientId: string;
-  authorizationEndpoint: string;
-  tokenEndpoint: string;
-  endSessionEndpoint?: string;
-  scope: string;
-  resource?: string;
-}
 
 /** Who the hub takes the caller for (POST /console/signIn). */
 export interface Caller {

@@ -1,12 +1,13 @@
 import type { ConversationTrace, MessagePage, TracedConversation, TracedMessage, TransferSummary, TransferTrace } from '../../contracts/trace.js';
 import { call, get, type Answer } from './api.js';
-import { fields, h, json, money, show, when } from './dom.js';
+import { h, json, money, show, when } from './dom.js';
+import { searchForm, type SearchField } from './searchForm.js';
 import type { View } from './view.js';
 
 /** Where a conversation opens in the Temporal UI, if the hub knows where that UI is. */
 export type WorkflowLink = (workflowId: string) => string | undefined;
 
-const SEARCH_FIELDS: Array<[string, string, string?]> = [
+const SEARCH_FIELDS: SearchField[] = [
   ['transferId', 'Transfer ID'],
   ['payerFsp', 'Payer'],
   ['payeeFsp', 'Payee'],
@@ -20,34 +21,7 @@ const SEARCH_FIELDS: Array<[string, string, string?]> = [
 /** The transfer search: by ID, payer, payee, state, currency, time, or a participant's trace ID; newest first. */
 export function transfersView(query: URLSearchParams): View {
   const results = h('tbody');
-  const form = h(
-    'form',
-    {
-      class: 'search',
-      onsubmit: (event: Event) => {
-        event.preventDefault();
-        const given = Object.entries(fields(event.target as HTMLFormElement)).filter(([, value]) => value !== '');
-        location.hash = `#/transfers?${new URLSearchParams(given.map(([name, value]) => [name, name.endsWith('DateTime') ? new Date(value).toISOString() : value]))}`;
-      },
-    },
-    SEARCH_FIELDS.map(([name, label, type]) =>
-      h(
-        'label',
-        {},
-        `${label} `,
-        name === 'state'
-          ? h(
-              'select',
-              { name },
-              ['', 'RECEIVED', 'RESERVED', 'COMMITTED', 'ABORTED'].map((state) =>
-                h('option', { value: state, selected: query.get(name) === state }, state || 'any'),
-              ),
-            )
-          : h('input', { name, type: type ?? 'text', value: type ? localInput(query.get(name)) : (query.get(name) ?? '') }),
-      ),
-    ),
-    h('button', { type: 'submit' }, 'Search'),
-  );
+  const form = searchForm('transfers', SEARCH_FIELDS, query, { state: ['', 'RECEIVED', 'RESERVED', 'COMMITTED', 'ABORTED'] });
   const element = h(
     'section',
     {},
@@ -81,13 +55,6 @@ export function transfersView(query: URLSearchParams): View {
     );
   };
   return { element, refresh };
-}
-
-/** A datetime-local input's value for an ISO time. */
-export function localInput(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 23);
 }
 
 /**
