@@ -164,7 +164,8 @@ test.serial('crossing the alarm threshold sends one e-mail per crossing; an adju
     await sendQueued();
     t.is(to(address, /BREACH CONDITION REACHED/).length, 2);
     t.is(to('treasury@payee.example', /./).length, 0, 'a participant without an address gets none');
-    t.is(await sendQueued(), 0, 'nothing is sent twice');
+    await sendQueued();
+    t.is(to(address, /BREACH CONDITION REACHED/).length, 2, 'nothing is sent twice');
   }),
 );
 
@@ -241,7 +242,10 @@ test.serial('reserving and releasing around the alarm threshold sends at most on
   await sendQueued();
   t.is(alarms().length, 2, 'the hour over, the alarm held back is sent');
   t.is(operators().length, 2);
-  t.is(await sendQueued(), 0, 'and none is left queued');
+  // Counted by address: on a database other test files share, their e-mails may be queued too.
+  await sendQueued();
+  t.is(alarms().length, 2, 'and none is left queued');
+  t.is(operators().length, 2);
 });
 
 test.serial('an e-mail endpoint with more than one address is refused with 3100', async (t) => {
