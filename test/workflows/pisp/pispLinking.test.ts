@@ -6,6 +6,7 @@ import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { authenticate, passCredential, requestConsent, type LinkingRequestConsentPostRequest } from '../../../workflows/pisp/appApi';
 import type { pispLinking } from '../../../workflows/pisp/pispLinking';
 import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, MINUTE, DAY } from '../../helpers/stubbedWorkflows';
+import { messagesTo } from '../../helpers/peerMessages';
 
 // The PISP connector's pispLinking workflow (Document 1, "Linking", the PISP's side) on the time-skipping server,
 // driven as its outbound gateway drives it (the app's request-consent, authenticate and pass-credential calls are
@@ -25,15 +26,7 @@ const stubs = new StubActivities({
 });
 const test = stubbedWorkflowTest('pisp', stubs);
 
-const message = (resource: PeerMessage['resource'], name: PeerMessage['name'], body: unknown, source = DFSP, id?: string): PeerMessage => ({
-  resource,
-  name,
-  ...(id ? { id } : {}),
-  source,
-  fromSwitch: false,
-  headers: { 'fspiop-source': source, 'fspiop-destination': 'pisp' },
-  body,
-});
+const message = messagesTo('pisp', DFSP);
 
 /** The app's request-consent for one savings account, which starts the linking as the outbound gateway starts it: the update with the start. */
 async function requestingConsent(t: { context: StubbedWorkflows }) {

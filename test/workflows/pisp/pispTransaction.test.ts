@@ -13,6 +13,7 @@ import {
 } from '../../../workflows/pisp/appApi';
 import type { pispTransaction } from '../../../workflows/pisp/pispTransaction';
 import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, MINUTE, HOUR, DAY } from '../../helpers/stubbedWorkflows';
+import { messagesTo } from '../../helpers/peerMessages';
 
 // The PISP connector's pispTransaction workflow (Document 1, "Payment flow") on the time-skipping server, driven as
 // its outbound gateway drives it (the app's calls are updates) and as its inbound gateway feeds it (the switch's
@@ -31,15 +32,7 @@ const stubs = new StubActivities({
 });
 const test = stubbedWorkflowTest('pisp', stubs);
 
-const message = (resource: PeerMessage['resource'], name: PeerMessage['name'], body: unknown, source = DFSP, id?: string): PeerMessage => ({
-  resource,
-  name,
-  ...(id ? { id } : {}),
-  source,
-  fromSwitch: false,
-  headers: { 'fspiop-source': source, 'fspiop-destination': 'pisp' },
-  body,
-});
+const message = messagesTo('pisp', DFSP);
 
 /** The app's first call, which starts the conversation as the outbound gateway starts it: the update with the start. */
 async function lookUp(t: { context: StubbedWorkflows }, answer?: (id: string) => PeerMessage) {
