@@ -2,7 +2,7 @@ import { Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpda
 import { WorkflowExecutionAlreadyStartedError, type QueryDefinition, type UpdateDefinition } from '@temporalio/common';
 import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
 import type * as app from '../../workflows/pisp/appApi';
-import type { PispLinkingOutcome } from '../../workflows/pisp/appApi';
+import type { PispLinkingOutcome } from '../../api/contracts/pispLinking';
 import type { PispTransactionOutcome } from '../../workflows/pisp/pispTransaction';
 import { HttpError } from '../http/httpError';
 

@@ -130,14 +130,3 @@ export interface PispConversationInput {
   /** REQUEST_TIMEOUT_MS: how long each call waits for the callback that answers it. */
   requestTimeoutMs: number;
 }
-
-/**
- * How the linking ended. An accountsLinked one holds the consent and the accounts it covers: the connector finds the
- * consent to sign a payment with in these results (activities/pisp/linkedConsents.ts), kept by Temporal.
- */
-export interface PispLinkingOutcome {
-  state: 'accountsLinked' | 'errored' | 'abandoned';
-  consentId?: string;
-  dfsp?: string;
-  scopes?: thirdparty.Schemas.Scope[];
-}

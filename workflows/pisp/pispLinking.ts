@@ -8,7 +8,8 @@ import { Inbox, kindsOn, saidBy } from '../participant/inbox';
 import { inTurn } from '../kit/steps';
 import { credentials } from './pispProxies';
 import { APP_IDLE_MS, AppCalls, enter, errored } from './appCalls';
-import { authenticate, ChannelResponse, passCredential, PispConversationInput, PispLinkingOutcome, requestConsent } from './appApi';
+import type { PispLinkingOutcome } from '../../api/contracts/pispLinking';
+import { authenticate, ChannelResponse, passCredential, PispConversationInput, requestConsent } from './appApi';
 import { timedOut, whySendingFailed } from './sending';
 
 /**
