@@ -107,7 +107,6 @@ export class Limits {
     });
   }
 
-  /** A participant's position per currency, reservations included (`reportedValue`). */
   /** Every participant's positions (the hub's own accounts are none), for an operator's overview. */
   allPositions(currency?: string): Promise<Array<PositionView & { name: string }>> {
     return this.db.read(async (manager) => {
@@ -125,6 +124,7 @@ export class Limits {
     });
   }
 
+  /** A participant's position per currency, reservations included (`reportedValue`). */
   positions(name: string, currency?: string): Promise<PositionView[]> {
     return this.db.read(async (manager) => {
       const participant = await findParticipant(manager, name);
