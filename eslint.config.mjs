@@ -12,6 +12,13 @@ const CONNECTOR_CODE = {
   regex: '(^|/)(activities|workflows)/hub(/|$)|^(\\.\\./)+hub/',
   message: "A connector shares the contracts (api/contracts) with the hub, never the hub's internals.",
 };
+// From activities/hub/ledger/: a sibling hub folder other than db, an activities folder other than platform, or
+// anything of the project's top level but api/contracts.
+const LEDGER_LEAF = {
+  regex: '^\\.\\./(?!db/|\\.\\./)|^\\.\\./\\.\\./(?!platform/|\\.\\./)|^\\.\\./\\.\\./\\.\\./(?!api/contracts/)',
+  message:
+    'The ledger is a leaf: it takes its store (activities/hub/db), the contracts and the platform, and is handed the rest (SettlementTerms, LedgerFollowers).',
+};
 const importDirection = (files, patterns) => [{ files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } }];
 
 export default tseslint.config(
@@ -47,6 +54,8 @@ export default tseslint.config(
     ['activities/dfsp/**/*.ts', 'activities/pisp/**/*.ts', 'activities/connector/**/*.ts', 'api/dfsp/**/*.ts', 'api/pisp/**/*.ts', 'api/connector/**/*.ts'],
     [CONNECTOR_CODE],
   ),
+  // The ledger is handed what it needs and returns what it decided: it never calls settlement, notifications or workflows.
+  ...importDirection(['activities/hub/ledger/**/*.ts'], [LEDGER_LEAF]),
   {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

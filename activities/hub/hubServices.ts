@@ -15,6 +15,8 @@ import { ParticipantSignatures } from './participants/signatureKeys';
 import { Settlements } from './settlement/settlements';
 import { SettlementWindows } from './settlement/windows';
 import { Notifications } from './notifications/notifications';
+import { ledgerNotices } from './notifications/ledgerNotices';
+import { ledgerTerms } from './settlement/ledgerTerms';
 import { readSigningKey } from '../platform/jws';
 import { MessageLog } from './trace/messageLog';
 import { Traces } from './trace/traces';
@@ -50,12 +52,14 @@ const NO_JWS = loadConfig({}).jws;
 
 export async function openHubServices(config: ServicesConfig): Promise<HubServices> {
   const db = await openDatabase(config.databaseUrl, config.hubParticipantName);
-  const ledger = new Ledger(db, config.hubParticipantName);
+  // The ledger is handed settlement's terms and who acts on its decisions: it imports neither.
+  const notices = ledgerNotices(config.hubParticipantName);
+  const ledger = new Ledger(db, ledgerTerms, notices);
   return {
     db,
     ledger,
     participants: new Participants(db, config.hubParticipantName, { createActive: config.newParticipantsActive ?? false }),
-    limits: new Limits(db, ledger, config.hubParticipantName),
+    limits: new Limits(db, ledger, config.hubParticipantName, notices),
     funds: new Funds(db, ledger, config.hubParticipantName),
     settlementModels: new SettlementModels(db),
     transactions: new TransactionDetails(db),

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { AuditTrail } from '../../activities/hub/audit/auditTrail';
+import type { Database } from '../../activities/hub/db/database';
 import type { AdminAccessConfig } from '../../activities/platform/config';
 import { createGateway } from '../http/gateway';
 import { HttpError } from '../http/httpError';
@@ -14,6 +15,7 @@ import { AdminServices, participantRoutes, settlementModelRoutes, transactionRou
 import { signatureRoutes } from './signatures';
 import { traceRoutes } from './traceRoutes';
 import { glanceRoutes } from './glanceRoutes';
+import { ledgerRoutes } from './ledgerRoutes';
 import { consoleRoutes, type ConsoleSettings } from '../console/consoleRoutes';
 import { signInRoutes } from '../console/signInRoutes';
 import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
@@ -24,8 +26,11 @@ import { auditRoutes } from './audit/auditRoutes';
 import { auditSnapshots } from './audit/snapshots';
 import { routeOf } from './audit/routeOf';
 
-/** The admin API's services, with the audit trail, which only a benchmark's baseline (test/bench/auditCost.ts) leaves out. */
-export type AdminAppServices = AdminServices & { audit?: AuditTrail };
+/**
+ * The admin API's services, with the audit trail, which only a benchmark's baseline (test/bench/auditCost.ts) leaves
+ * out, and the database whose ledger GET /ledger/invariants checks.
+ */
+export type AdminAppServices = AdminServices & { audit?: AuditTrail; db: Database };
 
 /** `/health`, open to probes that carry no credential, and `/metrics` for Prometheus' scrape (under `prefix` too). */
 function observabilityRoutes(health: Health, prefix?: string): Router {
@@ -56,6 +61,7 @@ export function adminRouters(
     traceRoutes(services),
     auditRoutes(services),
     glanceRoutes(services),
+    ledgerRoutes(services),
     consoleRoutes(consoleSettings ?? { namespace: 'default', hub: 'Hub' }),
     signInRoutes(identityProvider),
     observabilityRoutes(health),

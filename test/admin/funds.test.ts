@@ -249,7 +249,10 @@ test('two deposits of 5000000000000000.0001 leave exactly -10000000000000000.000
   // The figure a 20-digit sum gives, which the check must not take for the journal's.
   const { accounts, rows } = await admin.services.db.read(ledgerSnapshot);
   const rounded = accounts.map((each) => (each.id === settlement ? { ...each, value: '-10000000000000000.0000' } : each));
-  t.true(ledgerViolations(rounded, rows).includes(`account ${settlement} value -10000000000000000.0000 != journal -10000000000000000.0002`));
+  t.like(
+    ledgerViolations(rounded, rows).find((violation) => violation.invariant === 'balancesMatchJournal'),
+    { accountId: settlement, balance: 'value', held: '-10000000000000000.0000', journal: '-10000000000000000.0002' },
+  );
 });
 
 test("funds out cannot withdraw the cover of a DFSP's open position", async (t) => {

@@ -3,9 +3,8 @@ import path from 'node:path';
 import test from 'ava';
 import Router from '@koa/router';
 import { loadConfig, repoRoot } from '../../activities/platform/config';
-import { adminRouters } from '../../api/admin/adminApp';
+import { adminRouters, type AdminAppServices } from '../../api/admin/adminApp';
 import { declaredRoutes, needs } from '../../api/admin/access/permissions';
-import type { AdminServices } from '../../api/admin/adminRoutes';
 import type { SettlementApi } from '../../api/settlement/settlementRoutes';
 import { OPERATOR_ROLES, PERMISSIONS, ROLE_PERMISSIONS } from '../../api/contracts/operatorRoles';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
@@ -39,7 +38,7 @@ function tableAfter(heading: string): string[][] {
 }
 
 // The routers' routes as the gateway builds them; their handlers never run here.
-const routes = declaredRoutes(adminRouters({} as AdminServices, [], { temporal: {} } as SettlementApi));
+const routes = declaredRoutes(adminRouters({} as AdminAppServices, [], { temporal: {} } as SettlementApi));
 
 test('docs/security.md lists every route of the admin API with the permission it declares, and no route it lacks', (t) => {
   const documented = tableAfter('### Who may call what').map(([method, urlPath, permission]) => `${method} ${urlPath} ${permission}`);

@@ -636,7 +636,7 @@ async function main(): Promise<number> {
       `(expected ${expectedPayee.toFixed()}): ${positionsOk ? 'PASS' : 'FAIL'}`,
   );
   lines.push(`ledger          journal rows ${ledger.journalRows}, accounts ${ledger.accounts}: ${ledger.violations.length === 0 ? 'PASS' : 'FAIL'}`);
-  for (const violation of ledger.violations.slice(0, 20)) lines.push(`  ${violation}`);
+  for (const violation of ledger.violations.slice(0, 20)) lines.push(`  ${JSON.stringify(violation)}`);
   if (ledger.violations.length > 20) lines.push(`  … and ${ledger.violations.length - 20} more`);
   if (lost > 0) lines.push(`  FAIL: ${lost} transfer(s) sent but never decided for the payer (no callback by expiration + 20 s)`);
   for (const contradiction of payer.contradictions.slice(0, 10)) lines.push(`  FAIL: ${contradiction}`);

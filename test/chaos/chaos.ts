@@ -318,7 +318,7 @@ async function findings(
   for (const [name, ok, detail] of checks) report.push(`  ${ok ? 'PASS' : 'FAIL'}  ${name}: ${detail}`);
   for (const line of [...lost.slice(0, 5).map((id) => `lost: ${id}`), ...undecided.slice(0, 5).map((id) => `not final: ${id}`), ...contradictions.slice(0, 5)])
     report.push(`    ${line}`);
-  for (const violation of ledger.violations.slice(0, 10)) report.push(`    ${violation}`);
+  for (const violation of ledger.violations.slice(0, 10)) report.push(`    ${JSON.stringify(violation)}`);
   const ok = checks.every(([, passed]) => passed);
   report.push(`chaos           ${ok ? 'PASS' : 'FAIL'}`);
   return { ok, report };

@@ -6,7 +6,9 @@ import { Notification } from '../../activities/hub/db/entities';
 import { SettlementWindowContent, type SettlementState } from '../../activities/hub/db/settlementEntities';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { Ledger, PAYMENT_KIND } from '../../activities/hub/ledger/ledger';
+import { ledgerNotices } from '../../activities/hub/notifications/ledgerNotices';
 import { StaleStep } from '../../activities/hub/settlement/accountSteps';
+import { ledgerTerms } from '../../activities/hub/settlement/ledgerTerms';
 import { Settlements } from '../../activities/hub/settlement/settlements';
 import type { SettlementView } from '../../activities/hub/settlement/settlementViews';
 import { SettlementWindows } from '../../activities/hub/settlement/windows';
@@ -102,7 +104,7 @@ async function positionChangeMails(settlement: SettlementView): Promise<number> 
 
 /** A copy of the hub's settlement steps on the stalling database, as a stalled worker runs them. */
 function stalledSettlements(db: Database): Settlements {
-  return new Settlements(db, new Ledger(db, HUB_NAME), HUB_NAME);
+  return new Settlements(db, new Ledger(db, ledgerTerms, ledgerNotices(HUB_NAME)), HUB_NAME);
 }
 
 test.serial('a step to RESERVED that read the settlement before it was reserved and committed writes nothing: no account moves back', async (t) => {

@@ -3,7 +3,7 @@ import type { TransfersPostRequest } from '../../../api/contracts/bodies';
 import { ParticipantAccount } from '../db/entities';
 import { Decimal, unrepresentableAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
-import { findParticipant } from '../participants/participants';
+import { findParticipant } from '../db/accounts';
 
 /** Who a transfer request (a single transfer or a bulk) is between and until when it holds. */
 export interface TransferRequest {

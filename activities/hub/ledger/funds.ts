@@ -4,7 +4,7 @@ import { LedgerTransfer, Participant, ParticipantAccount } from '../db/entities'
 import { Decimal, formatAmount, unrepresentableAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
 import type { Ledger, Movement } from './ledger';
-import { findAccount, findAccountByType, findParticipant } from '../participants/participants';
+import { findAccount, findAccountByType, findParticipant } from '../db/accounts';
 
 export interface FundsMovementRequest {
   transferId: string;

@@ -1,18 +1,47 @@
 import type { EntityManager } from 'typeorm';
 import type { Database } from '../db/database';
-import { JournalEntry, ParticipantAccount } from '../db/entities';
+import { JournalEntry, Participant, ParticipantAccount } from '../db/entities';
 
-export interface LedgerCheck {
+/**
+ * The ledger's invariants, stated once (TigerBeetle's "checked often"): what GET /ledger/invariants reports and the
+ * tests assert after every scenario.
+ */
+export const INVARIANTS = {
+  amountsExact: 'every balance and journal amount is a decimal with at most 4 places',
+  balancesMatchJournal: "every account's value and reservedValue are the sums of its journal rows",
+  currenciesSumToZero: "in every currency the accounts' values sum to zero: each movement debits one account exactly what it credits another",
+} as const;
+
+export type InvariantName = keyof typeof INVARIANTS;
+
+/** An account as a violation names it. */
+export interface AccountNamed {
+  accountId: number;
+  participant: string;
+  ledgerAccountType: string;
+  currency: string;
+}
+
+/** Where the ledger breaks an invariant; amounts are decimal strings with 4 places, as the database holds them. */
+export type Violation =
+  | (AccountNamed & { invariant: 'amountsExact'; held: string; in: 'account' | 'journal' })
+  | (AccountNamed & { invariant: 'balancesMatchJournal'; balance: 'value' | 'reservedValue'; held: string; journal: string })
+  | { invariant: 'currenciesSumToZero'; currency: string; sum: string };
+
+/** What a check of the ledger found: each invariant, whether it holds, and every violation of any of them. */
+export interface LedgerReport {
+  checkedAt: string;
+  /** Every invariant holds. */
+  holds: boolean;
   accounts: number;
   journalRows: number;
-  /** Human-readable violations; empty when the ledger is sound. */
-  violations: string[];
+  invariants: Array<{ invariant: InvariantName; statement: string; holds: boolean }>;
+  violations: Violation[];
 }
 
 /** An account's balances as the database holds them. */
-export interface AccountBalances {
+export interface AccountBalances extends Omit<AccountNamed, 'accountId'> {
   id: number;
-  currency: string;
   value: string;
   reservedValue: string;
 }
@@ -25,15 +54,26 @@ export interface JournalAmounts {
 }
 
 /**
- * The ledger's invariants, read in one transaction (one consistent snapshot):
- * every account's value and reservedValue equal the sums of its journal rows, and in every currency
- * the accounts' values sum to zero (each movement debits one account exactly what it credits another).
- * Read raw and summed in BigInt, the check shares no code with the ledger it checks.
+ * Checks the ledger's invariants on one consistent snapshot (one transaction). Read raw and summed in BigInt, the
+ * check shares no code with the ledger it checks.
  */
-export async function checkLedger(db: Database): Promise<LedgerCheck> {
+export async function checkLedger(db: Database): Promise<LedgerReport> {
   return db.transaction(async (manager) => {
     const { accounts, rows } = await ledgerSnapshot(manager);
-    return { accounts: accounts.length, journalRows: rows.length, violations: ledgerViolations(accounts, rows) };
+    const violations = ledgerViolations(accounts, rows);
+    const invariants = (Object.keys(INVARIANTS) as InvariantName[]).map((invariant) => ({
+      invariant,
+      statement: INVARIANTS[invariant],
+      holds: !violations.some((violation) => violation.invariant === invariant),
+    }));
+    return {
+      checkedAt: new Date().toISOString(),
+      holds: violations.length === 0,
+      accounts: accounts.length,
+      journalRows: rows.length,
+      invariants,
+      violations,
+    };
   });
 }
 
@@ -41,7 +81,10 @@ export async function checkLedger(db: Database): Promise<LedgerCheck> {
 export async function ledgerSnapshot(manager: EntityManager): Promise<{ accounts: AccountBalances[]; rows: JournalAmounts[] }> {
   const accounts = await manager
     .createQueryBuilder(ParticipantAccount, 'account')
+    .leftJoin(Participant, 'participant', 'participant.participantId = account.participantId')
     .select('account.id', 'id')
+    .addSelect('participant.name', 'participant')
+    .addSelect('account.ledgerAccountType', 'ledgerAccountType')
     .addSelect('account.currency', 'currency')
     .addSelect('account.value', 'value')
     .addSelect('account.reservedValue', 'reservedValue')
@@ -59,32 +102,41 @@ export async function ledgerSnapshot(manager: EntityManager): Promise<{ accounts
  * The violations of a ledger's invariants. Sums are taken in BigInt minor units of 10^-4, not with the decimal
  * arithmetic the ledger itself uses, so a rounding there cannot hide behind the same rounding here.
  */
-export function ledgerViolations(accounts: AccountBalances[], rows: JournalAmounts[]): string[] {
-  const violations: string[] = [];
-  const unitsOf = (text: string, where: string) => {
-    const units = minorUnits(text);
-    if (units === undefined) violations.push(`${where} holds ${text}, not an amount with at most 4 decimals`);
-    return units ?? 0n;
+export function ledgerViolations(accounts: AccountBalances[], rows: JournalAmounts[]): Violation[] {
+  const violations: Violation[] = [];
+  const byId = new Map(accounts.map((account) => [Number(account.id), account]));
+  const named = (accountId: number): AccountNamed => {
+    const { participant = '', ledgerAccountType = '', currency = '' } = byId.get(accountId) ?? {};
+    return { accountId, participant, ledgerAccountType, currency };
   };
-  const sums = new Map<number, { posted: bigint; reserved: bigint }>();
+  // An amount that is none (amountsExact) counts as zero in the sums, and is compared with nothing.
+  const unitsOf = (held: string, accountId: number, where: 'account' | 'journal') => {
+    const units = minorUnits(held);
+    if (units === undefined) violations.push({ invariant: 'amountsExact', ...named(accountId), held, in: where });
+    return units;
+  };
+  const sums = new Map<number, { value: bigint; reservedValue: bigint }>();
   for (const row of rows) {
-    const sum = sums.get(row.accountId) ?? { posted: 0n, reserved: 0n };
-    sum.posted += unitsOf(row.postedAmount, `a journal row of account ${row.accountId}`);
-    sum.reserved += unitsOf(row.reservedAmount, `a journal row of account ${row.accountId}`);
-    sums.set(row.accountId, sum);
+    const accountId = Number(row.accountId);
+    const sum = sums.get(accountId) ?? { value: 0n, reservedValue: 0n };
+    sum.value += unitsOf(row.postedAmount, accountId, 'journal') ?? 0n;
+    sum.reservedValue += unitsOf(row.reservedAmount, accountId, 'journal') ?? 0n;
+    sums.set(accountId, sum);
   }
   const byCurrency = new Map<string, bigint>();
   for (const account of accounts) {
-    const sum = sums.get(account.id) ?? { posted: 0n, reserved: 0n };
-    const value = unitsOf(account.value, `account ${account.id}`);
-    if (sum.posted !== value) violations.push(`account ${account.id} value ${account.value} != journal ${textOf(sum.posted)}`);
-    if (sum.reserved !== unitsOf(account.reservedValue, `account ${account.id}`)) {
-      violations.push(`account ${account.id} reservedValue ${account.reservedValue} != journal ${textOf(sum.reserved)}`);
+    const accountId = Number(account.id);
+    const journal = sums.get(accountId) ?? { value: 0n, reservedValue: 0n };
+    for (const balance of ['value', 'reservedValue'] as const) {
+      const held = unitsOf(account[balance], accountId, 'account');
+      if (held !== undefined && held !== journal[balance]) {
+        violations.push({ invariant: 'balancesMatchJournal', ...named(accountId), balance, held: textOf(held), journal: textOf(journal[balance]) });
+      }
+      if (balance === 'value') byCurrency.set(account.currency, (byCurrency.get(account.currency) ?? 0n) + (held ?? 0n));
     }
-    byCurrency.set(account.currency, (byCurrency.get(account.currency) ?? 0n) + value);
   }
-  for (const [currency, total] of byCurrency) {
-    if (total !== 0n) violations.push(`${currency} accounts sum to ${textOf(total)}, not zero`);
+  for (const [currency, sum] of byCurrency) {
+    if (sum !== 0n) violations.push({ invariant: 'currenciesSumToZero', currency, sum: textOf(sum) });
   }
   return violations;
 }

@@ -4,12 +4,18 @@ import type { Database } from '../db/database';
 import { JournalEntry, LedgerTransfer, ParticipantAccount, ParticipantLimit, SettlementModel } from '../db/entities';
 import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
-import { NET_DEBIT_CAP } from './limits';
-import { alarmCrossed, exposure, isCommitMovement, movementRule, paymentRefusal, withdrawalRefusal, type MovementRule } from './rules';
-import { thresholdBreachNotice } from '../notifications/notices';
-import { notifyIn } from '../notifications/notifications';
-import { openWindowIdIn } from '../settlement/openWindow';
-import { positionModelFor, settledAtCommit } from '../settlement/models';
+import {
+  alarmCrossed,
+  exposure,
+  isCommitMovement,
+  movementRule,
+  NET_DEBIT_CAP,
+  paymentRefusal,
+  settleGross,
+  withdrawalRefusal,
+  type Change,
+  type GrossSettlement,
+} from './rules';
 
 /**
  * A movement of `amount` from the credit account to the debit account: the debit account's value rises,
@@ -59,6 +65,46 @@ export interface Resolution {
 }
 
 /**
+ * What settlement decides about the payments the ledger commits, handed to the ledger (settlement/ledgerTerms.ts):
+ * the ledger records and applies these terms, it does not hold them.
+ */
+export interface SettlementTerms {
+  /**
+   * The open settlement window, read inside the commit's transaction after the accounts' locks, so the committed
+   * payments are put in it (it may hold the window against a close until the commit ends).
+   */
+  openWindowIdIn(manager: EntityManager): Promise<number>;
+  /** The model that settles a currency's payments now, among the active models, and whether it settles each gross as it commits. */
+  paymentModelOf(models: SettlementModel[], currency: string): { model: SettlementModel; gross: boolean } | undefined;
+}
+
+/** A payer's reservation took its exposure up past its Net Debit Cap's alarm threshold (rules.alarmCrossed). */
+export interface AlarmCrossing {
+  participantId: number;
+  currency: string;
+  /** The exposure after the reservation. */
+  position: string;
+  netDebitCap: string;
+}
+
+/** An operator set a position's Net Debit Cap (Limits.adjust). */
+export interface LimitAdjustment {
+  participantId: number;
+  currency: string;
+  netDebitCap: string;
+}
+
+/**
+ * Who acts on what the ledger decided (the participant's and the operator's notices), handed in by the hub's wiring
+ * (notifications/ledgerNotices.ts). Each is called inside the step's own transaction, so what it writes commits or
+ * rolls back with the step: told once per decision, never for a step that did not happen.
+ */
+export interface LedgerFollowers {
+  alarmCrossed(manager: EntityManager, crossing: AlarmCrossing): Promise<void>;
+  limitAdjusted(manager: EntityManager, adjustment: LimitAdjustment): Promise<void>;
+}
+
+/**
  * The double-entry ledger. A movement is reserved (the debit account's reservedValue rises), then
  * committed (values move, the reservation is consumed) or released (the reservation is voided): TigerBeetle's
  * pending → post | void. Every reservation answers to the money rules (rules.ts) that its accounts call for.
@@ -67,16 +113,16 @@ export interface Resolution {
  * carry many movements (a bulk transfer's items): one transaction, the accounts locked once.
  */
 export class Ledger {
-  /** `hubName`: the hub's participant, whose operator is told of alarms too. */
   constructor(
     private readonly db: Database,
-    private readonly hubName: string,
+    private readonly terms: SettlementTerms,
+    private readonly followers: LedgerFollowers,
   ) {}
 
   async reserve(movement: Movement, options: ReserveOptions = {}): Promise<LedgerTransfer> {
     const companions = await this.companionsOf([movement]);
     return this.db.transaction(async (manager) => {
-      const [reservation] = await reserveIn(manager, [movement], companions, this.hubName);
+      const [reservation] = await reserveIn(manager, [movement], companions, this.followers);
       if ('refused' in reservation) throw reservation.refused;
       await options.alongside?.(manager);
       return reservation.reserved;
@@ -90,7 +136,7 @@ export class Ledger {
   async reserveEach(movements: Movement[], options: ReserveOptions<Reservation[]> = {}): Promise<Reservation[]> {
     const companions = await this.companionsOf(movements);
     return this.db.transaction(async (manager) => {
-      const reservations = await reserveIn(manager, movements, companions, this.hubName);
+      const reservations = await reserveIn(manager, movements, companions, this.followers);
       await options.alongside?.(manager, reservations);
       return reservations;
     });
@@ -122,7 +168,7 @@ export class Ledger {
     );
     const settlements = await this.settlementsOf([...found.values()]);
     return this.db.transaction(async (manager) => {
-      const resolved = await resolveIn(manager, [...found.values()], resolutions, settlements);
+      const resolved = await resolveIn(manager, this.terms, [...found.values()], resolutions, settlements);
       await alongside?.(manager, resolved);
       return resolved;
     });
@@ -133,16 +179,17 @@ export class Ledger {
     const companions = await this.companionsOf([movement]);
     const settlements = await this.settlementsOf([movement]);
     return this.db.transaction(async (manager) => {
-      const [reservation] = await reserveIn(manager, [movement], companions, this.hubName);
+      const [reservation] = await reserveIn(manager, [movement], companions, this.followers);
       if ('refused' in reservation) throw reservation.refused;
       if (reservation.reserved.state !== 'RESERVED') return reservation.reserved;
-      return (await resolveIn(manager, [reservation.reserved], [{ transferId: movement.transferId, outcome: 'COMMITTED' }], settlements))[0];
+      const commit = { transferId: movement.transferId, outcome: 'COMMITTED' as const };
+      return (await resolveIn(manager, this.terms, [reservation.reserved], [commit], settlements))[0];
     });
   }
 
   /**
    * How each payment among `found` (those still to commit) is settled as it commits, by its currency's settlement
-   * model now (positionModelFor): read before the step's transaction as companionsOf reads, and recorded on the
+   * model now (SettlementTerms.paymentModelOf): read before the step's transaction as companionsOf reads, and recorded on the
    * payment in that transaction, so the record is what the step did, whatever an operator changes afterwards.
    */
   private settlementsOf(found: Array<Movement | LedgerTransfer>): Promise<Map<string, PaymentSettlement>> {
@@ -153,10 +200,10 @@ export class Ledger {
       const accounts = new AccountsRead(manager);
       const settled = new Map<string, PaymentSettlement>();
       for (const payment of payments) {
-        const model = positionModelFor(models, payment.currency);
+        const terms = this.terms.paymentModelOf(models, payment.currency);
         settled.set(payment.transferId, {
-          settlementModelId: model?.settlementModelId ?? null,
-          gross: model && settledAtCommit(model) ? await grossSettlementOf(accounts, payment, model) : undefined,
+          settlementModelId: terms?.model.settlementModelId ?? null,
+          gross: terms?.gross ? await grossSettlementOf(accounts, payment, terms.model) : undefined,
         });
       }
       return settled;
@@ -174,7 +221,7 @@ export class Ledger {
       const companions = new Map<number, number>();
       for (const movement of movements) {
         const [debit, credit] = [byId.get(movement.debitAccountId), byId.get(movement.creditAccountId)];
-        const rule = debit && credit && ruleOf(movement, debit, credit);
+        const rule = debit && credit && movementRule(movement.kind, debit.ledgerAccountType, credit.ledgerAccountType);
         if (!rule || rule === 'none' || companions.has(debit.id)) continue;
         const companion = await manager.findOneBy(ParticipantAccount, {
           participantId: debit.participantId,
@@ -194,7 +241,7 @@ export class Ledger {
     if (!found) throw new HubError('transferIdNotFound', `No reservation for transfer ${transferId}`);
     const settlements = outcome === 'COMMITTED' ? await this.settlementsOf([found]) : undefined;
     return this.db.transaction(async (manager) => {
-      const [resolved] = await resolveIn(manager, [found], [{ transferId, outcome }], settlements);
+      const [resolved] = await resolveIn(manager, this.terms, [found], [{ transferId, outcome }], settlements);
       // Released at or after its expiry, by the step's own clock: thrown, so the transaction leaves the
       // reservation to its owner's abort.
       const { expiresAt, completedDate } = resolved;
@@ -208,15 +255,6 @@ export class Ledger {
       return resolved;
     });
   }
-}
-
-/**
- * The money rule a movement answers to, by its kind and the types of the accounts it moves between (rules.ts's
- * MOVEMENT_TYPES): a payment is checked against the payer's cover and Net Debit Cap, a withdrawal against what the
- * deposit still covers; undefined for a movement the hub does not make, which is refused.
- */
-function ruleOf(movement: Movement, debit: ParticipantAccount, credit: ParticipantAccount): MovementRule | undefined {
-  return movementRule(movement.kind, debit.ledgerAccountType, credit.ledgerAccountType);
 }
 
 /** The account a rule reads beside the debit account, of the same participant and currency. */
@@ -235,7 +273,7 @@ async function refusalOf(
   caps: Map<number, ParticipantLimit | null>,
 ): Promise<HubError | undefined> {
   const [debit, credit] = [accounts.get(movement.debitAccountId)!, accounts.get(movement.creditAccountId)!];
-  const rule = ruleOf(movement, debit, credit);
+  const rule = movementRule(movement.kind, debit.ledgerAccountType, credit.ledgerAccountType);
   if (!rule) {
     return new HubError(
       'internalServerError',
@@ -258,7 +296,12 @@ async function refusalOf(
  * Reserves movements in order inside the caller's transaction, each checked by its money rule; repeating one with the
  * same details changes nothing. The rules' companion accounts are locked with the movements' own.
  */
-async function reserveIn(manager: EntityManager, movements: Movement[], companions: ReadonlyMap<number, number>, hubName: string): Promise<Reservation[]> {
+async function reserveIn(
+  manager: EntityManager,
+  movements: Movement[],
+  companions: ReadonlyMap<number, number>,
+  followers: LedgerFollowers,
+): Promise<Reservation[]> {
   const accounts = await lockAccounts(manager, [...movements.flatMap((m) => [m.debitAccountId, m.creditAccountId]), ...companions.values()]);
   const existing = await transfersById(
     manager,
@@ -300,7 +343,12 @@ async function reserveIn(manager: EntityManager, movements: Movement[], companio
     if (cap) {
       const after = exposure(accounts.get(movement.debitAccountId)!);
       if (alarmCrossed(exposure(before), after, cap.value, cap.alarmPercentage)) {
-        await notifyIn(manager, hubName, before.participantId, (dfsp) => thresholdBreachNotice(dfsp, before.currency, after, cap.value));
+        await followers.alarmCrossed(manager, {
+          participantId: before.participantId,
+          currency: before.currency,
+          position: formatAmount(after),
+          netDebitCap: cap.value,
+        });
       }
     }
   }
@@ -315,6 +363,7 @@ async function reserveIn(manager: EntityManager, movements: Movement[], companio
  */
 async function resolveIn(
   manager: EntityManager,
+  terms: SettlementTerms,
   found: LedgerTransfer[],
   resolutions: Resolution[],
   settlements: ReadonlyMap<string, PaymentSettlement> = new Map(),
@@ -347,7 +396,7 @@ async function resolveIn(
         { accountId: transfer.creditAccountId, posted: amount.negated() },
       ]);
       const gross = settlements.get(transferId)?.gross;
-      if (gross) settleGross(postings, transfer, amount, gross);
+      for (const { phase, changes } of gross ? settleGross(transfer, amount, gross) : []) postings.add(transferId, phase, changes);
     } else {
       postings.add(transferId, 'RELEASE', [{ accountId: transfer.debitAccountId, reserved: amount.negated() }]);
     }
@@ -358,6 +407,7 @@ async function resolveIn(
   }
   const stamps = await stampsOf(
     manager,
+    terms,
     moved.COMMITTED.map((transferId) => current.get(transferId)!),
     settlements,
   );
@@ -388,10 +438,15 @@ type Stamp = Pick<LedgerTransfer, 'settlementWindowId' | 'settlementModelId'>;
  * settlement model that settled it in this step (gross) or leaves it to its window's net settlement, null where no
  * model settles its currency. The ledger's other movements carry none.
  */
-async function stampsOf(manager: EntityManager, committed: LedgerTransfer[], settlements: ReadonlyMap<string, PaymentSettlement>): Promise<Map<string, Stamp>> {
+async function stampsOf(
+  manager: EntityManager,
+  terms: SettlementTerms,
+  committed: LedgerTransfer[],
+  settlements: ReadonlyMap<string, PaymentSettlement>,
+): Promise<Map<string, Stamp>> {
   const payments = committed.filter((transfer) => transfer.kind === PAYMENT_KIND);
   if (payments.length === 0) return new Map();
-  const settlementWindowId = await openWindowIdIn(manager);
+  const settlementWindowId = await terms.openWindowIdIn(manager);
   const byModel = new Map<number | null, Stamp>();
   const stamps = new Map<string, Stamp>();
   for (const { transferId } of payments) {
@@ -408,14 +463,6 @@ interface PaymentSettlement {
   settlementModelId: number | null;
   /** Where that model is gross: the accounts that settle it in the commit's own step. */
   gross?: GrossSettlement;
-}
-
-/** The accounts a gross model settles a payment between as it commits (grossSettlementOf). */
-interface GrossSettlement {
-  payerSettlement: number;
-  payeeSettlement: number;
-  /** The model's autoPositionReset: the payment is taken out of both positions again. */
-  resetPositions: boolean;
 }
 
 /**
@@ -470,23 +517,6 @@ class AccountsRead {
 }
 
 /**
- * Gross settlement in the commit's own step, as central-settlement's gross handler records it: the amount moves from
- * the payer's settlement account to the payee's (the payer's cover shrinks, the payee's grows) and, with
- * autoPositionReset, back out of both positions, so a gross payer's position never stands in the way of the next.
- */
-function settleGross(postings: Postings, payment: LedgerTransfer, amount: Decimal, settled: GrossSettlement): void {
-  postings.add(payment.transferId, 'GROSS_SETTLEMENT', [
-    { accountId: settled.payerSettlement, posted: amount },
-    { accountId: settled.payeeSettlement, posted: amount.negated() },
-  ]);
-  if (!settled.resetPositions) return;
-  postings.add(payment.transferId, 'POSITION_RESET', [
-    { accountId: payment.debitAccountId, posted: amount.negated() },
-    { accountId: payment.creditAccountId, posted: amount },
-  ]);
-}
-
-/**
  * Takes the accounts' row locks before anything is read. The lock is a write (an UPDATE that changes
  * nothing), which works the same on both databases: InnoDB locks the matched rows in key order (no
  * deadlock between two movements over the same accounts), and SQLite takes its write lock up front,
@@ -499,12 +529,6 @@ async function lockAccounts(manager: EntityManager, ids: number[]): Promise<Map<
   const rows = await manager.findBy(ParticipantAccount, { id: In(unique) });
   if (rows.length !== unique.length) throw new HubError('idNotFound', `Unknown ledger account among ${unique.join(', ')}`);
   return new Map(rows.map((row) => [row.id, row]));
-}
-
-interface Change {
-  accountId: number;
-  posted?: Decimal;
-  reserved?: Decimal;
 }
 
 /**

@@ -3,12 +3,9 @@ import type { Database } from '../db/database';
 import { LedgerTransfer, Participant, ParticipantAccount, ParticipantLimit } from '../db/entities';
 import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
-import type { Ledger } from './ledger';
-import { limitAdjustmentNotice } from '../notifications/notices';
-import { notifyIn } from '../notifications/notifications';
-import { findAccountByType, findParticipant } from '../participants/participants';
-
-export const NET_DEBIT_CAP = 'NET_DEBIT_CAP';
+import { findAccountByType, findParticipant } from '../db/accounts';
+import type { Ledger, LedgerFollowers } from './ledger';
+import { NET_DEBIT_CAP, openingPosition } from './rules';
 
 /** The ledger movement of a position account's opening position: one per account, ever. */
 const openingId = (positionAccountId: number) => `initialPosition/${positionAccountId}`;
@@ -45,6 +42,7 @@ export class Limits {
     private readonly db: Database,
     private readonly ledger: Ledger,
     private readonly hubName: string,
+    private readonly followers: LedgerFollowers,
   ) {}
 
   /**
@@ -76,15 +74,12 @@ export class Limits {
       const hubSettlement = await findAccountByType(manager, hub.participantId, request.currency, 'HUB_MULTILATERAL_SETTLEMENT');
       return { position, hubSettlement };
     });
-    const opening = new Decimal(request.initialPosition ?? 0);
-    if (opening.isZero()) return;
-    const [debitAccountId, creditAccountId] = opening.isPositive() ? [position.id, hubSettlement.id] : [hubSettlement.id, position.id];
+    const opening = openingPosition(request.initialPosition ?? 0, position.id, hubSettlement.id);
+    if (!opening) return;
     await this.ledger.post({
       transferId: openingId(position.id),
       kind: 'INITIAL_POSITION',
-      debitAccountId,
-      creditAccountId,
-      amount: formatAmount(opening.abs()),
+      ...opening,
       currency: request.currency,
       reason: 'initial position',
     });
@@ -107,12 +102,11 @@ export class Limits {
       if (!existing) throw new HubError('idNotFound', `Participant ${name} has no ${NET_DEBIT_CAP} in ${currency}; set initialPositionAndLimits first`);
       const values = { value: formatAmount(limit.value), alarmPercentage: formatAmount(limit.alarmPercentage), changedDate: new Date() };
       await manager.update(ParticipantLimit, { id: existing.id }, values);
-      await notifyIn(manager, this.hubName, participant.participantId, (dfsp) => limitAdjustmentNotice(dfsp, currency, values.value));
+      await this.followers.limitAdjusted(manager, { participantId: participant.participantId, currency, netDebitCap: values.value });
       return { name, currency, limit: { type: NET_DEBIT_CAP, value: values.value, alarmPercentage: values.alarmPercentage } };
     });
   }
 
-  /** A participant's position per currency, reservations included (`reportedValue`). */
   /** Every participant's positions (the hub's own accounts are none), for an operator's overview. */
   allPositions(currency?: string): Promise<Array<PositionView & { name: string }>> {
     return this.db.read(async (manager) => {
@@ -130,6 +124,7 @@ export class Limits {
     });
   }
 
+  /** A participant's position per currency, reservations included (`reportedValue`). */
   positions(name: string, currency?: string): Promise<PositionView[]> {
     return this.db.read(async (manager) => {
       const participant = await findParticipant(manager, name);

@@ -14,6 +14,9 @@ export interface Balance {
   reservedValue: DecimalValue;
 }
 
+/** The limit the hub holds on a position, and the only one Document 3 lets an operator set: its Net Debit Cap. */
+export const NET_DEBIT_CAP = 'NET_DEBIT_CAP';
+
 /** Why a rule refuses a movement: the FSPIOP error (Document 2's 4001 and 4200) and what the numbers were. */
 export interface Refusal {
   error: 'payerInsufficientLiquidity' | 'payerLimitError';
@@ -164,6 +167,63 @@ export function netSettlementReset(netAmount: DecimalValue, positionAccountId: n
   const net = new Decimal(netAmount);
   const [debitAccountId, creditAccountId] = net.isPositive() ? [hubAccountId, positionAccountId] : [positionAccountId, hubAccountId];
   return { debitAccountId, creditAccountId, amount: formatAmount(net.abs()) };
+}
+
+/**
+ * A participant's opening position, against the hub's multilateral account so positions still sum to zero: one above
+ * zero is owed to the scheme (the position is debited, it rises), one below zero is in credit (the position is
+ * credited); a zero opening moves nothing (undefined).
+ */
+export function openingPosition(initialPosition: DecimalValue, positionAccountId: number, hubAccountId: number): Legs | undefined {
+  const opening = new Decimal(initialPosition);
+  if (opening.isZero()) return undefined;
+  const [debitAccountId, creditAccountId] = opening.isPositive() ? [positionAccountId, hubAccountId] : [hubAccountId, positionAccountId];
+  return { debitAccountId, creditAccountId, amount: formatAmount(opening.abs()) };
+}
+
+/** How a movement changes one account: its posted value and its reservation (each zero where not given). */
+export interface Change {
+  accountId: number;
+  posted?: Decimal;
+  reserved?: Decimal;
+}
+
+/** The accounts a gross model settles a payment between as it commits, and whether it resets both positions. */
+export interface GrossSettlement {
+  payerSettlement: number;
+  payeeSettlement: number;
+  /** The model's autoPositionReset: the payment is taken out of both positions again. */
+  resetPositions: boolean;
+}
+
+/**
+ * Gross settlement in a payment's commit, as central-settlement's gross handler records it: the amount moves from the
+ * payer's settlement account to the payee's (the payer's cover shrinks, the payee's grows) and, with autoPositionReset,
+ * back out of both positions (MOVEMENT_TYPES' GROSS_SETTLEMENT and POSITION_RESET), so a gross payer's position never
+ * stands in the way of its next payment. Each phase's changes sum to zero.
+ */
+export function settleGross(
+  payment: { debitAccountId: number; creditAccountId: number },
+  amount: DecimalValue,
+  settled: GrossSettlement,
+): Array<{ phase: 'GROSS_SETTLEMENT' | 'POSITION_RESET'; changes: Change[] }> {
+  const moved = new Decimal(amount);
+  const settlement = {
+    phase: 'GROSS_SETTLEMENT' as const,
+    changes: [
+      { accountId: settled.payerSettlement, posted: moved },
+      { accountId: settled.payeeSettlement, posted: moved.negated() },
+    ],
+  };
+  if (!settled.resetPositions) return [settlement];
+  const reset = {
+    phase: 'POSITION_RESET' as const,
+    changes: [
+      { accountId: payment.debitAccountId, posted: moved.negated() },
+      { accountId: payment.creditAccountId, posted: moved },
+    ],
+  };
+  return [settlement, reset];
 }
 
 /**

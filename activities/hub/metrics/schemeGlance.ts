@@ -3,7 +3,8 @@ import type { LiquidityHistory, SchemeGlance } from '../../../api/contracts/glan
 import type { Database } from '../db/database';
 import { Participant, ParticipantAccount, ParticipantLimit } from '../db/entities';
 import { Decimal, MONEY_SCALE, formatAmount } from '../db/money';
-import { NET_DEBIT_CAP, reportedValue } from '../ledger/limits';
+import { reportedValue } from '../ledger/limits';
+import { NET_DEBIT_CAP } from '../ledger/rules';
 import { ClosedMinutes } from './closedMinutes';
 import {
   capShare,

@@ -4,7 +4,7 @@ import type { HubServices } from '../hubServices';
 import { DeliveryFailures, TransferOutcome } from '../db/metricsEntities';
 import { TransferRecord } from '../db/switchEntities';
 import { Settlement, SettlementWindow } from '../db/settlementEntities';
-import { NET_DEBIT_CAP } from '../ledger/limits';
+import { NET_DEBIT_CAP } from '../ledger/rules';
 import { COMPLETION_BUCKETS } from './schemeCounters';
 
 const OPEN = ['RECEIVED', 'RESERVED'] as const;

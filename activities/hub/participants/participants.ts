@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import type { Database } from '../db/database';
 import { LedgerAccountType, Participant, ParticipantAccount, ParticipantEndpoint } from '../db/entities';
+import { findAccount, findParticipant } from '../db/accounts';
 import { isEndpointType } from '../../../api/contracts/endpoints';
 import { HubError } from '../../platform/hubError';
 
@@ -121,31 +122,6 @@ export class Participants {
   ledgerAccountTypes(): Promise<LedgerAccountType[]> {
     return this.db.read((manager) => manager.find(LedgerAccountType, { order: { name: 'ASC' } }));
   }
-}
-
-export async function findParticipant(manager: EntityManager, name: string): Promise<Participant> {
-  const participant = await manager.findOneBy(Participant, { name });
-  if (!participant) throw new HubError('idNotFound', 'The requested resource could not be found');
-  return participant;
-}
-
-export async function findAccount(manager: EntityManager, name: string, accountId: number): Promise<ParticipantAccount> {
-  const participant = await findParticipant(manager, name);
-  const account = await manager.findOneBy(ParticipantAccount, { id: accountId, participantId: participant.participantId });
-  if (!account) throw new HubError('idNotFound', `Account ${accountId} of participant ${name} not found`);
-  return account;
-}
-
-/** The participant's account of one type in a currency, or a 3200-series error naming what is missing. */
-export async function findAccountByType(
-  manager: EntityManager,
-  participantId: number,
-  currency: string,
-  ledgerAccountType: string,
-): Promise<ParticipantAccount> {
-  const account = await manager.findOneBy(ParticipantAccount, { participantId, currency, ledgerAccountType });
-  if (!account) throw new HubError('idNotFound', `No ${ledgerAccountType} account in ${currency}`);
-  return account;
 }
 
 /** `ifMissing` skips accounts that exist (INSERT OR IGNORE), for concurrent creators of the hub's accounts. */

@@ -5,7 +5,7 @@ import { HubError } from '../../platform/hubError';
 import type { JwsConfig } from '../../platform/config';
 import { publicKeyOf } from '../../platform/jws';
 import { directoryKey } from '../../platform/jwsKeyDirectory';
-import { findParticipant } from './participants';
+import { findParticipant } from '../db/accounts';
 
 /** How the gateway treats a participant's messages: validated or not, and the key to verify them with. */
 export interface SignaturePolicy {

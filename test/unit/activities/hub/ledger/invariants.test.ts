@@ -6,10 +6,10 @@ import { type Amount, signedAmount, positiveAmount, textOf } from '../../../../h
 
 /** Two accounts in each of two currencies; a movement debits one account of a currency and credits the other. */
 const ACCOUNTS = [
-  { id: 1, currency: 'USD' },
-  { id: 2, currency: 'USD' },
-  { id: 3, currency: 'EUR' },
-  { id: 4, currency: 'EUR' },
+  { id: 1, participant: 'payerfsp', ledgerAccountType: 'POSITION', currency: 'USD' },
+  { id: 2, participant: 'payeefsp', ledgerAccountType: 'POSITION', currency: 'USD' },
+  { id: 3, participant: 'payerfsp', ledgerAccountType: 'POSITION', currency: 'EUR' },
+  { id: 4, participant: 'payeefsp', ledgerAccountType: 'POSITION', currency: 'EUR' },
 ];
 
 interface Movement {
@@ -58,7 +58,7 @@ test('a ledger whose balances are the exact sums of many 18-digit journal rows s
   );
 });
 
-test('an account value off by any amount, down to 0.0001, is reported with the sum of its currency', (t) => {
+test('an account value off by any amount, down to 0.0001, is reported naming the account, with the sum of its currency', (t) => {
   t.notThrows(() =>
     fc.assert(
       fc.property(
@@ -73,9 +73,19 @@ test('an account value off by any amount, down to 0.0001, is reported with the s
             accounts.map((account) => (account === wrong ? { ...account, value } : account)),
             rows,
           );
-          assert.equal(violations.length, 2, violations.join('; '));
-          assert.ok(violations[0].startsWith(`account ${wrong.id} value ${value} != journal `), violations[0]);
-          assert.ok(violations[1].startsWith(`${wrong.currency} accounts sum to `), violations[1]);
+          assert.deepEqual(violations, [
+            {
+              invariant: 'balancesMatchJournal',
+              accountId: wrong.id,
+              participant: wrong.participant,
+              ledgerAccountType: 'POSITION',
+              currency: wrong.currency,
+              balance: 'value',
+              held: value,
+              journal: wrong.value,
+            },
+            { invariant: 'currenciesSumToZero', currency: wrong.currency, sum: textOf(error.units) },
+          ]);
         },
       ),
     ),
@@ -97,8 +107,8 @@ test('a journal row off by 0.0001 is reported against its account', (t) => {
         );
         const balance = field === 'postedAmount' ? 'value' : 'reservedValue';
         assert.deepEqual(
-          violations.map((violation) => violation.split(' != ')[0]),
-          [`account ${row.accountId} ${balance} ${accounts[row.accountId - 1][balance]}`],
+          violations.map((violation) => violation.invariant === 'balancesMatchJournal' && [violation.accountId, violation.balance, violation.held]),
+          [[row.accountId, balance, accounts[row.accountId - 1][balance]]],
         );
       }),
     ),
@@ -109,11 +119,36 @@ test('two deposits of 5000000000000000.0001 recorded as -10000000000000000 are r
   const deposit = { accountId: 1, postedAmount: '-5000000000000000.0001', reservedAmount: '0.0000' };
   const mirror = { accountId: 2, postedAmount: '5000000000000000.0001', reservedAmount: '0.0000' };
   const accounts = [
-    { id: 1, currency: 'USD', value: '-10000000000000000.0000', reservedValue: '0.0000' },
-    { id: 2, currency: 'USD', value: '10000000000000000.0002', reservedValue: '0.0000' },
+    { ...ACCOUNTS[0], value: '-10000000000000000.0000', reservedValue: '0.0000' },
+    { ...ACCOUNTS[1], value: '10000000000000000.0002', reservedValue: '0.0000' },
   ];
   t.deepEqual(ledgerViolations(accounts, [deposit, mirror, deposit, mirror]), [
-    'account 1 value -10000000000000000.0000 != journal -10000000000000000.0002',
-    'USD accounts sum to 0.0002, not zero',
+    {
+      invariant: 'balancesMatchJournal',
+      accountId: 1,
+      participant: 'payerfsp',
+      ledgerAccountType: 'POSITION',
+      currency: 'USD',
+      balance: 'value',
+      held: '-10000000000000000.0000',
+      journal: '-10000000000000000.0002',
+    },
+    { invariant: 'currenciesSumToZero', currency: 'USD', sum: '0.0002' },
+  ]);
+});
+
+test('an amount that is no decimal of at most 4 places is reported where it is held, and counts as nothing in the sums', (t) => {
+  const accounts = [
+    { ...ACCOUNTS[0], value: '10.00001', reservedValue: '0.0000' },
+    { ...ACCOUNTS[1], value: '-10.0000', reservedValue: '0.0000' },
+  ];
+  const rows = [
+    { accountId: 1, postedAmount: '10.0000', reservedAmount: '0.0000' },
+    { accountId: 2, postedAmount: '-10.0000', reservedAmount: '1e-4' },
+  ];
+  t.deepEqual(ledgerViolations(accounts, rows), [
+    { invariant: 'amountsExact', accountId: 2, participant: 'payeefsp', ledgerAccountType: 'POSITION', currency: 'USD', held: '1e-4', in: 'journal' },
+    { invariant: 'amountsExact', accountId: 1, participant: 'payerfsp', ledgerAccountType: 'POSITION', currency: 'USD', held: '10.00001', in: 'account' },
+    { invariant: 'currenciesSumToZero', currency: 'USD', sum: '-10.0000' },
   ]);
 });

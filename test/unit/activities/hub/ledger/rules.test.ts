@@ -12,7 +12,9 @@ import {
   movementRule,
   netSettlementReset,
   type Legs,
+  openingPosition,
   paymentRefusal,
+  settleGross,
   withdrawalRefusal,
 } from '../../../../../activities/hub/ledger/rules';
 import { Decimal } from '../../../../../api/contracts/money';
@@ -174,6 +176,79 @@ test("for any payments, the resets of their net amounts bring every position bac
       }),
     ),
   );
+});
+
+// A participant's opening position (POST /participants/{name}/initialPositionAndLimits), against the hub's account.
+test("an opening position above zero is owed: it debits the participant's position and credits the hub's multilateral account", (t) => {
+  t.deepEqual(openingPosition('250.5', 7, HUB), { debitAccountId: 7, creditAccountId: HUB, amount: '250.5' });
+  t.is(valueChange(7, openingPosition('0.0001', 7, HUB)!).toFixed(), '0.0001', 'the position rises by it');
+});
+
+test("an opening position below zero is in credit: it debits the hub's multilateral account and lowers the position by its size", (t) => {
+  t.deepEqual(openingPosition('-1000', 7, HUB), { debitAccountId: HUB, creditAccountId: 7, amount: '1000' });
+  t.is(valueChange(7, openingPosition('-0.0001', 7, HUB)!).toFixed(), '-0.0001');
+});
+
+test('an opening position of zero moves nothing, and either direction is a movement the ledger takes as INITIAL_POSITION', (t) => {
+  t.is(openingPosition('0', 7, HUB), undefined);
+  t.is(openingPosition('-0.0000', 7, HUB), undefined);
+  for (const opening of ['5', '-5']) {
+    const legs = openingPosition(opening, 7, HUB)!;
+    t.is(movementRule('INITIAL_POSITION', typeOf(legs.debitAccountId), typeOf(legs.creditAccountId)), 'none', `an opening of ${opening}`);
+  }
+});
+
+// Gross settlement in a payment's commit: payer's position 11, payee's 12, their settlement accounts 21 and 22.
+const GROSS = { payerSettlement: 21, payeeSettlement: 22 };
+const PAYMENT = { debitAccountId: 11, creditAccountId: 12 };
+const movedBy = (phases: ReturnType<typeof settleGross>) => {
+  const moved = new Map<number, string>();
+  for (const { changes } of phases) {
+    for (const { accountId, posted } of changes) moved.set(accountId, new Decimal(moved.get(accountId) ?? 0).plus(posted ?? 0).toFixed());
+  }
+  return moved;
+};
+
+test("a gross payment's settlement moves the amount from the payer's settlement account to the payee's: the payer's cover shrinks", (t) => {
+  const phases = settleGross(PAYMENT, '40.25', { ...GROSS, resetPositions: false });
+  t.deepEqual(
+    phases.map((phase) => phase.phase),
+    ['GROSS_SETTLEMENT'],
+  );
+  t.deepEqual(
+    movedBy(phases),
+    new Map([
+      [21, '40.25'],
+      [22, '-40.25'],
+    ]),
+    "the payer's deposit (its value negated) falls by the amount, the payee's rises",
+  );
+});
+
+test('with autoPositionReset the payment is also taken back out of both positions, so they stand where they stood before it', (t) => {
+  const phases = settleGross(PAYMENT, '40.25', { ...GROSS, resetPositions: true });
+  t.deepEqual(
+    phases.map((phase) => phase.phase),
+    ['GROSS_SETTLEMENT', 'POSITION_RESET'],
+  );
+  const moved = movedBy(phases);
+  t.is(new Decimal(moved.get(11)!).plus('40.25').toFixed(), '0', "the payer's position, risen by the payment, falls back");
+  t.is(new Decimal(moved.get(12)!).minus('40.25').toFixed(), '0', "the payee's position, fallen by the payment, rises back");
+  t.is(moved.get(21), '40.25');
+});
+
+test("each phase of a gross settlement debits exactly what it credits, and is a movement the ledger posts in a payment's commit", (t) => {
+  const typeOfAccount = (accountId: number) => (accountId > 20 ? 'SETTLEMENT' : 'POSITION');
+  for (const phase of settleGross(PAYMENT, '0.0001', { ...GROSS, resetPositions: true })) {
+    t.is(phase.changes.reduce((sum, change) => sum.plus(change.posted ?? 0), new Decimal(0)).toFixed(), '0', phase.phase);
+    t.true(
+      phase.changes.every((change) => change.reserved === undefined),
+      `${phase.phase} reserves nothing`,
+    );
+    const debited = phase.changes.find((change) => change.posted!.isPositive())!;
+    const credited = phase.changes.find((change) => change.posted!.isNegative())!;
+    t.true(isCommitMovement(phase.phase, 'TRANSFER', typeOfAccount(debited.accountId), typeOfAccount(credited.accountId)), phase.phase);
+  }
 });
 
 test('the alarm sounds alarmPercentage short of the cap: at 90 of a cap of 100 with the default 10, not one minor unit before', (t) => {

@@ -1,0 +1,86 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { Transfers } from '../../activities/hub/conversations/transfers';
+import { Participant, ParticipantAccount } from '../../activities/hub/db/entities';
+import { openHubServices } from '../../activities/hub/hubServices';
+import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
+import { uniqueName } from '../helpers/database';
+import { ilpPair, transferBody } from '../helpers/fspiopBodies';
+import { onboardParticipant } from '../helpers/hubProcesses';
+
+// GET /ledger/invariants checks the whole ledger, so this file breaks a balance on a database of its own (SQLite, even
+// where DATABASE_URL names the suite's shared MariaDB): another file's check must never see the damage.
+let admin: AdminHarness;
+test.before(async () => {
+  const databaseUrl = `sqlite:${path.join(os.tmpdir(), `hub-ledger-invariants-${crypto.randomUUID()}.sqlite`)}`;
+  admin = await startAdmin(await openHubServices({ databaseUrl, hubParticipantName: HUB_NAME, newParticipantsActive: true }));
+});
+test.after.always(async () => {
+  await admin?.close();
+  await admin?.services.db.close();
+});
+
+/** A payment of `amount` USD committed between two new DFSPs, as the transfer's workflow steps make it. */
+async function payment(amount: string): Promise<{ payer: string; payee: string }> {
+  const [payer, payee] = [uniqueName(), uniqueName()];
+  for (const name of [payer, payee]) await onboardParticipant(admin.url, name, 'http://127.0.0.1:9', { currency: 'USD' });
+  const transfers = new Transfers(admin.services);
+  const { fulfilment, condition } = ilpPair();
+  const body = transferBody(payer, payee, amount, { condition });
+  await transfers.prepare({ body, source: payer, requestHash: 'h' });
+  await transfers.commit({ transferId: body.transferId, fulfilment, payeeWantsNotification: false });
+  return { payer, payee };
+}
+
+test.serial('after a payment every invariant of the ledger holds: balances are their journals, each currency sums to zero', async (t) => {
+  await payment('125.5');
+  const { status, body } = await admin.call('GET', '/ledger/invariants');
+  t.is(status, 200);
+  t.true(body.holds);
+  t.deepEqual(
+    body.invariants.map((each: any) => [each.invariant, each.holds]),
+    [
+      ['amountsExact', true],
+      ['balancesMatchJournal', true],
+      ['currenciesSumToZero', true],
+    ],
+  );
+  t.deepEqual(body.violations, []);
+  t.true(body.journalRows > 0);
+});
+
+test.serial("a balance changed behind the ledger's back is reported: the account it names, what it holds and what its journal sums to", async (t) => {
+  const { payee } = await payment('40');
+  const { id: accountId } = await admin.services.db.read(async (manager) => {
+    const { participantId } = await manager.findOneByOrFail(Participant, { name: payee });
+    return manager.findOneByOrFail(ParticipantAccount, { participantId, ledgerAccountType: 'POSITION' });
+  });
+  await admin.services.db.transaction((manager) => manager.update(ParticipantAccount, { id: accountId }, { value: '-39.9999' }));
+
+  const { status, body } = await admin.call('GET', '/ledger/invariants');
+  t.is(status, 200, 'a check that finds the ledger broken has still answered');
+  t.false(body.holds);
+  t.deepEqual(
+    body.invariants.map((each: any) => [each.invariant, each.holds]),
+    [
+      ['amountsExact', true],
+      ['balancesMatchJournal', false],
+      ['currenciesSumToZero', false],
+    ],
+  );
+  t.deepEqual(body.violations, [
+    {
+      invariant: 'balancesMatchJournal',
+      accountId,
+      participant: payee,
+      ledgerAccountType: 'POSITION',
+      currency: 'USD',
+      balance: 'value',
+      held: '-39.9999',
+      journal: '-40.0000',
+    },
+    { invariant: 'currenciesSumToZero', currency: 'USD', sum: '0.0001' },
+  ]);
+});
