@@ -31,8 +31,8 @@ export function checkSender(source: string, payerFsp: string): void {
  * central-ledger's checks of a request as a whole, each failure a 3100 naming the reason: the expiration has not lapsed
  * (one lapsing at this very instant could never commit), payer and payee differ.
  */
-export function checkRequest({ payerFsp, payeeFsp, expiration }: TransferRequest): void {
-  if (lapsed(expiration, Date.now())) throw new HubError('validationError', `expiration ${expiration} is not in the future`);
+export function checkRequest({ payerFsp, payeeFsp, expiration }: TransferRequest, now = Date.now()): void {
+  if (lapsed(expiration, now)) throw new HubError('validationError', `expiration ${expiration} is not in the future`);
   if (payerFsp === payeeFsp) throw new HubError('validationError', 'payerFsp and payeeFsp must differ');
 }
 
