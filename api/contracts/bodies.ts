@@ -1,19 +1,27 @@
 import type { thirdparty, v1_1 } from '@mojaloop/api-snippets';
+import type { Expiration } from './expiry';
+
+/**
+ * A body whose expiration the gateway has read (validateFspiop, api/contracts/expiry.ts): everything after the edge
+ * decides expiry from it, never from unread text.
+ */
+type Expiring<Body extends { expiration?: string }> = Omit<Body, 'expiration'> &
+  (undefined extends Body['expiration'] ? { expiration?: Expiration } : { expiration: Expiration });
 
 /** FSPIOP v1.1 bodies, typed from the published Mojaloop OpenAPI document. */
-export type TransfersPostRequest = v1_1.Schemas.TransfersPostRequest;
+export type TransfersPostRequest = Expiring<v1_1.Schemas.TransfersPostRequest>;
 export type TransfersIDPutResponse = v1_1.Schemas.TransfersIDPutResponse;
-export type QuotesPostRequest = v1_1.Schemas.QuotesPostRequest;
-export type QuotesIDPutResponse = v1_1.Schemas.QuotesIDPutResponse;
-export type BulkQuotesPostRequest = v1_1.Schemas.BulkQuotesPostRequest;
-export type BulkQuotesIDPutResponse = v1_1.Schemas.BulkQuotesIDPutResponse;
+export type QuotesPostRequest = Expiring<v1_1.Schemas.QuotesPostRequest>;
+export type QuotesIDPutResponse = Expiring<v1_1.Schemas.QuotesIDPutResponse>;
+export type BulkQuotesPostRequest = Expiring<v1_1.Schemas.BulkQuotesPostRequest>;
+export type BulkQuotesIDPutResponse = Expiring<v1_1.Schemas.BulkQuotesIDPutResponse>;
 export type ErrorInformationObject = v1_1.Schemas.ErrorInformationObject;
 export type PartiesTypeIDPutResponse = v1_1.Schemas.PartiesTypeIDPutResponse;
-export type TransactionRequestsPostRequest = v1_1.Schemas.TransactionRequestsPostRequest;
+export type TransactionRequestsPostRequest = Expiring<v1_1.Schemas.TransactionRequestsPostRequest>;
 export type TransactionRequestsIDPutResponse = v1_1.Schemas.TransactionRequestsIDPutResponse;
 export type AuthorizationsIDPutResponse = v1_1.Schemas.AuthorizationsIDPutResponse;
 export type TransactionsIDPutResponse = v1_1.Schemas.TransactionsIDPutResponse;
-export type BulkTransfersPostRequest = v1_1.Schemas.BulkTransfersPostRequest;
+export type BulkTransfersPostRequest = Expiring<v1_1.Schemas.BulkTransfersPostRequest>;
 export type BulkTransfersIDPutResponse = v1_1.Schemas.BulkTransfersIDPutResponse;
 export type IndividualTransfer = v1_1.Schemas.IndividualTransfer;
 export type IndividualTransferResult = v1_1.Schemas.IndividualTransferResult;
@@ -48,7 +56,7 @@ export type ConsentsIDPatchResponseRevoked = thirdparty.Schemas.ConsentsIDPatchR
 export type ConsentRequestsPostRequest = thirdparty.Schemas.ConsentRequestsPostRequest;
 export type Scope = thirdparty.Schemas.Scope;
 export type SignedCredential = thirdparty.Schemas.SignedCredential;
-export type ThirdpartyRequestsTransactionsPostRequest = thirdparty.Schemas.ThirdpartyRequestsTransactionsPostRequest;
+export type ThirdpartyRequestsTransactionsPostRequest = Expiring<thirdparty.Schemas.ThirdpartyRequestsTransactionsPostRequest>;
 export type ThirdpartyRequestsTransactionsIDPutResponse = thirdparty.Schemas.ThirdpartyRequestsTransactionsIDPutResponse;
 export type ThirdpartyRequestsTransactionsIDPatchResponse = thirdparty.Schemas.ThirdpartyRequestsTransactionsIDPatchResponse;
 export type ThirdpartyRequestsAuthorizationsPostRequest = thirdparty.Schemas.ThirdpartyRequestsAuthorizationsPostRequest;

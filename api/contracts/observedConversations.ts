@@ -1,4 +1,5 @@
 import type { MessageName, Resource } from './conversations';
+import type { Expiration } from './expiry';
 
 /**
  * A message of a third-party conversation as its observer workflow records it (`linking/<consentRequestId>`,
@@ -23,7 +24,7 @@ export interface ObservedFacts {
   state?: string;
   consentId?: string;
   /** Until when the PISP waits for the outcome of its third-party transaction request. */
-  expiration?: string;
+  expiration?: Expiration;
   currency?: string;
   /** The payee's FSP of a third-party transaction request. */
   payeeFsp?: string;

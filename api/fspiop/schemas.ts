@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
+import { parseExpiration } from '../contracts/expiry';
 import { HttpError } from '../http/httpError';
 import { schemaError } from '../http/schemaErrors';
 
@@ -146,6 +147,19 @@ function validator(document: DocumentName, schema: string): ValidateFunction {
 function validated<T>(validate: ValidateFunction, value: unknown, where: string): T {
   if (value === undefined) throw new HttpError(400, 'missingElement', `${where} is required`);
   if (!validate(value)) throw schemaError(validate.errors, where);
+  return expirationRead<T>(value, where);
+}
+
+/**
+ * The edge where a body's expiration is read (api/contracts/expiry.ts), once, for everything after it: text that
+ * names no real instant is a 3100, as a DateTime failing its schema pattern is. The published pattern already refuses
+ * most such text; this makes the body's type (its expiration an Expiration) true whatever a schema lets through.
+ */
+function expirationRead<T>(value: unknown, where: string): T {
+  const expiration = (value as { expiration?: unknown } | null)?.expiration;
+  if (typeof expiration === 'string' && !parseExpiration(expiration)) {
+    throw new HttpError(400, 'validationError', `${where === 'body' ? '/requestBody' : where}/expiration ${expiration} names no date and time`);
+  }
   return value as T;
 }
 
@@ -158,13 +172,13 @@ export function validateFspiop<T>(schema: FspiopSchema, value: unknown, where = 
   if (schema === 'ErrorInformationObject') stringifyNumericErrorCode(value);
   const validate = validator('fspiop', schema);
   if (encrypted.length === 0 || value === undefined) return validated(validate, value, where);
-  if (validate(value)) return value as T;
+  if (validate(value)) return expirationRead(value, where);
   const all = compiler('all').getSchema(schemaUrl('fspiop', schema))!;
   const counted = (all(value) ? [] : (all.errors ?? [])).filter(
     (error) => !encrypted.some((field) => error.instancePath === field || error.instancePath.startsWith(`${field}/`)),
   );
   if (counted.length > 0) throw schemaError(counted, where);
-  return value as T;
+  return expirationRead(value, where);
 }
 
 /**

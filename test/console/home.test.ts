@@ -13,6 +13,7 @@ import type { SimulatedDfsp } from '../helpers/dfsp';
 import { QuotedPayments } from '../helpers/quotedPayments';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 import { screenshotsDir } from '../helpers/screenshots';
+import { expirationAt } from '../../api/contracts/expiry';
 
 // The console's home page in a real browser (Debian's Chromium, driven by playwright-core) over a switch that carries
 // real payments: committed, refused past the payer's Net Debit Cap, and rejected by the payee. BTN is paid by no other
@@ -41,7 +42,7 @@ const violations: string[] = [];
 function rejects(dfsp: SimulatedDfsp): SimulatedDfsp {
   dfsp.react(async (request) => {
     if (request.method === 'POST' && request.path === '/quotes') {
-      const answer = { transferAmount: request.body.amount, expiration: new Date(Date.now() + 60_000).toISOString() };
+      const answer = { transferAmount: request.body.amount, expiration: expirationAt(Date.now() + 60_000) };
       const { ilpPacket, condition } = ilpFor(transactionObjectOf(request.body, answer), 'rejecting payee');
       const destination = request.body.payer.partyIdInfo.fspId;
       await hub.fspiop('PUT', `/quotes/${request.body.quoteId}`, { source: dfsp.name, destination, body: { ...answer, ilpPacket, condition } });

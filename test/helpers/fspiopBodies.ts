@@ -8,6 +8,7 @@ import type {
   TransactionRequestsPostRequest,
   TransfersPostRequest,
 } from '../../api/contracts/bodies';
+import { type Expiration, expirationAt } from '../../api/contracts/expiry';
 
 export type Currency = TransfersPostRequest['amount']['currency'];
 
@@ -30,7 +31,7 @@ export function transferBody(
     amount: { amount, currency: options.currency ?? 'USD' },
     ilpPacket: Buffer.from(`ilp packet for ${amount}`).toString('base64url'),
     condition: options.condition ?? ilpPair().condition,
-    expiration: new Date(Date.now() + (options.expiresInMs ?? 30_000)).toISOString(),
+    expiration: expirationAt(Date.now() + (options.expiresInMs ?? 30_000)),
   };
 }
 
@@ -41,8 +42,8 @@ function party(msisdn: string, fspId: string) {
 
 const p2p = { scenario: 'TRANSFER', initiator: 'PAYER', initiatorType: 'CONSUMER' } as const;
 
-function expiring(expiresInMs: number | undefined): { expiration?: string } {
-  return expiresInMs === undefined ? {} : { expiration: new Date(Date.now() + expiresInMs).toISOString() };
+function expiring(expiresInMs: number | undefined): { expiration?: Expiration } {
+  return expiresInMs === undefined ? {} : { expiration: expirationAt(Date.now() + expiresInMs) };
 }
 
 /** One item of a bulk transfer, with the fulfilment that satisfies its condition. */
@@ -73,7 +74,7 @@ export function bulkTransferBody(
     payerFsp,
     payeeFsp,
     individualTransfers: items.map((item) => item.transfer),
-    expiration: new Date(Date.now() + (options.expiresInMs ?? 30_000)).toISOString(),
+    expiration: expirationAt(Date.now() + (options.expiresInMs ?? 30_000)),
   };
 }
 
@@ -121,7 +122,7 @@ export function bulkQuoteBody(
  */
 export function bulkQuoteAnswer(request: BulkQuotesPostRequest): BulkQuotesIDPutResponse {
   return {
-    expiration: new Date(Date.now() + 60_000).toISOString(),
+    expiration: expirationAt(Date.now() + 60_000),
     individualQuoteResults: request.individualQuotes.map((individual) => ({
       quoteId: individual.quoteId,
       payee: individual.payee,
@@ -149,7 +150,7 @@ export function transactionRequestBody(
     payer: { partyIdType: 'MSISDN', partyIdentifier: '27713803912', fspId: payeeFsp },
     amount: { amount, currency: 'USD' },
     transactionType: { scenario: 'PAYMENT', initiator: 'PAYEE', initiatorType: 'BUSINESS' },
-    ...(options.expiresInMs === undefined ? {} : { expiration: new Date(Date.now() + options.expiresInMs).toISOString() }),
+    ...(options.expiresInMs === undefined ? {} : { expiration: expirationAt(Date.now() + options.expiresInMs) }),
   };
 }
 

@@ -3,6 +3,7 @@ import { ilpFor, transactionObjectOf } from '../../activities/dfsp/fspiop/ilp';
 import type { SimulatedDfsp } from './dfsp';
 import { quoteBody, transferBody, type Currency } from './fspiopBodies';
 import type { Sender } from './switchHarness';
+import { expirationAt } from '../../api/contracts/expiry';
 
 /** A W3C traceparent of the trace `traceId`, as a participant's tracing sends it. */
 export const traceparentOf = (traceId: string) => `00-${traceId}-${crypto.randomBytes(8).toString('hex')}-01`;
@@ -24,7 +25,7 @@ export class QuotedPayments {
   quotes(payee: SimulatedDfsp): SimulatedDfsp {
     payee.react(async (request) => {
       if (request.method === 'POST' && request.path === '/quotes') {
-        const answer = { transferAmount: request.body.amount, expiration: new Date(Date.now() + 60_000).toISOString() };
+        const answer = { transferAmount: request.body.amount, expiration: expirationAt(Date.now() + 60_000) };
         const { ilpPacket, condition, fulfilment } = ilpFor(transactionObjectOf(request.body, answer), this.secret);
         this.fulfilments.set(condition, fulfilment);
         await this.hub.fspiop('PUT', `/quotes/${request.body.quoteId}`, {

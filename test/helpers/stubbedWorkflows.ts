@@ -7,6 +7,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { errorInformation, HUB_REJECTION, type ErrorInformation, type FspiopErrorName } from '../../api/contracts/errors';
 import { startTimeSkipping } from './timeSkipping';
+import { type Expiration, expirationAt } from '../../api/contracts/expiry';
 
 // Workflow tests: one role's workflows on Temporal's time-skipping test server, with activities the test writes
 // itself (no database, no gateway, no HTTP). A workflow's expiration of an hour or a day passes in milliseconds
@@ -130,7 +131,7 @@ export interface StubbedWorkflows {
   client: Client;
   taskQueue: string;
   /** An ISO timestamp `aheadMs` past the server's clock, as an expiration the workflows reckon with. */
-  expiration(aheadMs: number): Promise<string>;
+  expiration(aheadMs: number): Promise<Expiration>;
   /** Starts a workflow of the role on the file's task queue. */
   start<W extends Workflow>(workflowType: string, workflowId: string, ...args: Parameters<W>): Promise<WorkflowHandle<W>>;
   close(): Promise<void>;
@@ -157,7 +158,7 @@ export async function startStubbedWorkflows(role: Role, activities: Record<strin
     environment,
     client: environment.client,
     taskQueue,
-    expiration: async (aheadMs) => new Date((await environment.currentTimeMs()) + aheadMs).toISOString(),
+    expiration: async (aheadMs) => expirationAt((await environment.currentTimeMs()) + aheadMs),
     start: <W extends Workflow>(workflowType: string, workflowId: string, ...args: Parameters<W>) =>
       // The options' type cannot see that a generic W's args are its parameters; the signature keeps callers to them.
       environment.client.workflow.start<W>(workflowType, { workflowId, taskQueue, args } as unknown as WorkflowStartOptions<W>),

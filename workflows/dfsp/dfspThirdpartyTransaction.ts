@@ -12,7 +12,8 @@ import type {
 import { type ErrorInformation, errorInformation, FspiopErrorName } from '../../api/contracts/errors';
 import type { OutgoingMessage } from '../../api/contracts/peers';
 import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
-import { bestEffort, errorOf, msUntil } from '../kit/failures';
+import { msUntil } from '../../api/contracts/expiry';
+import { bestEffort, errorOf } from '../kit/failures';
 import { inTurn } from '../kit/steps';
 import type { ThirdpartyIdentity } from '../../activities/dfsp/thirdparty/thirdpartyActivities';
 import type { PayingFrom } from '../../activities/dfsp/thirdparty/transactionRequestRules';
@@ -102,7 +103,7 @@ interface Payment {
   transferAsked: boolean;
 }
 
-const remaining = (payment: Payment) => msUntil(payment.request.expiration);
+const remaining = (payment: Payment) => msUntil(payment.request.expiration, Date.now());
 
 /** A step that ended without its answer: the request expired meanwhile, or the step failed. */
 const stepFailed = (payment: Payment, name: FspiopErrorName, detail?: string) =>

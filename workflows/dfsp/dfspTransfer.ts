@@ -2,6 +2,7 @@ import { defineQuery, setHandler, uuid4 } from '@temporalio/workflow';
 import type { Types as Outbound } from '@mojaloop/api-snippets/lib/sdk-scheme-adapter/v2_1_0/outbound/types';
 import type { PartiesTypeIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';
+import { type Expiration, expirationAt } from '../../api/contracts/expiry';
 import { mojaloopPartyOf } from '../../api/contracts/mojaloopParty';
 import { errorInformationOf, OutgoingMessage } from '../../api/contracts/peers';
 import { ExchangeOutcome, exchangeInTurn } from '../participant/exchange';
@@ -160,8 +161,8 @@ function quoteRequestOf(state: OutboundTransferResponse, payerFsp: string, reque
   } as QuotesPostRequest;
 }
 
-function expiringIn(seconds: number | undefined): string {
-  return new Date(Date.now() + (seconds || DEFAULT_EXPIRY_SECONDS) * 1000).toISOString();
+function expiringIn(seconds: number | undefined): Expiration {
+  return expirationAt(Date.now() + (seconds || DEFAULT_EXPIRY_SECONDS) * 1000);
 }
 
 function lastErrorOf(failure: StepFailed): LastError {

@@ -1,5 +1,6 @@
 import type { PayeeOutcome } from '../../activities/dfsp/fspiop/fspiopActivities';
 import type { QuotesIDPutResponse, QuotesPostRequest } from '../../api/contracts/bodies';
+import { instantOf } from '../../api/contracts/expiry';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { answer, answerRepeat, orUnreachable, payee } from './payeeSteps';
 
@@ -19,7 +20,7 @@ export async function payeeQuote(): Promise<void> {
   const quote: PayeeOutcome<QuotesIDPutResponse> = await orUnreachable(payee.quoteAsPayee(request.body));
   await answer(request.source, 'quotes', request.body.quoteId, quote);
 
-  const keptUntil = quote.ok ? Date.parse(quote.body.expiration) : Date.now() + REFUSAL_KEPT_MS;
+  const keptUntil = quote.ok ? instantOf(quote.body.expiration) : Date.now() + REFUSAL_KEPT_MS;
   for (;;) {
     const repeat = await inbox.next(kindsOn('quotes', 'request'), keptUntil - Date.now());
     if (!repeat) return;

@@ -4,6 +4,7 @@ import type { BackendTransferNotification } from '../../activities/dfsp/backend/
 import type { TransfersIDPutResponse, TransfersPostRequest } from '../../api/contracts/bodies';
 import type { ErrorInformation } from '../../api/contracts/errors';
 import { fspiopErrors } from '../../api/contracts/errors';
+import { instantOf } from '../../api/contracts/expiry';
 import { bestEffort, DEFAULT_ANSWER_WAIT_MS } from '../kit/failures';
 import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';
@@ -72,7 +73,7 @@ export async function payeeTransfer(): Promise<void> {
   await answer(first.source, 'transfers', transfer.transferId, outcome);
   const fulfil = outcome.ok ? outcome.body : undefined;
 
-  const keptUntil = Date.parse(transfer.expiration) + AFTER_EXPIRY_MS;
+  const keptUntil = instantOf(transfer.expiration) + AFTER_EXPIRY_MS;
   // Before the patch, every message in a participant's name was asked about.
   const askingBounded = patched('payee-asks-on-a-peers-word-a-few-times');
   let peerAsks = 0;

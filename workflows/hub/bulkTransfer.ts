@@ -4,7 +4,8 @@ import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
 import { deliveries, followUps, records } from '../kit/hubProxies';
 import { Conversation } from '../kit/conversation';
-import { bestEffort, errorOf, msUntil } from '../kit/failures';
+import { msUntil } from '../../api/contracts/expiry';
+import { bestEffort, errorOf } from '../kit/failures';
 
 /** The bulk as the payer sent it; its bytes stay out of the history, as the hub passes on a request of its own. */
 export type BulkTransferInput = Omit<ReceivedRequest<BulkTransfersPostRequest>, 'rawBody'>;
@@ -135,7 +136,7 @@ async function forwardToPayee(bulk: HeldBulk): Promise<BulkTransferOutcome | und
   const { talk } = bulk;
   const { bulkTransferId, payerFsp, payeeFsp, expiration } = bulk.input.body;
   const forward = () => deliveries.forwardBulkTransfer({ bulkTransferId, version: bulk.input.version });
-  const waited = await talk.forwardUntilAnswered(payeeFsp, () => bulk.answer !== undefined, msUntil(expiration), forward);
+  const waited = await talk.forwardUntilAnswered(payeeFsp, () => bulk.answer !== undefined, msUntil(expiration, Date.now()), forward);
   if (waited.kind !== 'answered') bulk.decided = true;
   if (waited.kind === 'expired') return expire(bulk);
   if (waited.kind === 'unreachable') {
@@ -172,7 +173,7 @@ async function fulfilItems(bulk: HeldBulk): Promise<BulkTransferOutcome> {
 
 /** At the expiration every item still reserved is released (3303), and both sides get each item's result. */
 async function expire(bulk: HeldBulk): Promise<BulkTransferOutcome> {
-  await bulk.talk.waitOut(msUntil(bulk.input.body.expiration));
+  await bulk.talk.waitOut(msUntil(bulk.input.body.expiration, Date.now()));
   bulk.decided = true;
   // Each item says only what central-ledger's timeout says of it, which Mojaloop's tooling matches exactly.
   await release(bulk, errorInformation('transferExpired'));

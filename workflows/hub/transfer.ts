@@ -4,7 +4,8 @@ import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
 import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
 import { followUps, records } from '../kit/hubProxies';
 import { Conversation } from '../kit/conversation';
-import { bestEffort, errorOf, msUntil, rejectionOf } from '../kit/failures';
+import { msUntil } from '../../api/contracts/expiry';
+import { bestEffort, errorOf, rejectionOf } from '../kit/failures';
 
 export type TransferInput = ReceivedRequest<TransfersPostRequest>;
 
@@ -100,7 +101,7 @@ async function reservePayerFunds(held: HeldTransfer): Promise<TransferOutcome | 
 async function forwardToPayee(held: HeldTransfer): Promise<TransferOutcome | undefined> {
   const { talk } = held;
   const { transferId, payerFsp, payeeFsp, expiration } = held.input.body;
-  const waited = await talk.forwardUntilAnswered(payeeFsp, () => held.answer !== undefined, msUntil(expiration));
+  const waited = await talk.forwardUntilAnswered(payeeFsp, () => held.answer !== undefined, msUntil(expiration, Date.now()));
   held.decided = true;
   if (waited.kind === 'expired') {
     const expired = errorInformation('transferExpired', `transfer ${transferId} was not fulfilled before ${expiration}`);

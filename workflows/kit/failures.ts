@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, log } from '@temporalio/workflow';
 import { errorInformation, ErrorInformation, HUB_REJECTION } from '../../api/contracts/errors';
+import { type Expiration, msUntil } from '../../api/contracts/expiry';
 
 /** The ErrorInformation of an activity's business rejection, or undefined for any other failure. */
 export function rejectionOf(error: unknown): ErrorInformation | undefined {
@@ -37,17 +38,12 @@ export function deliveryFailureOf(error: unknown, to: string): ErrorInformation 
   return rejectionOf(error) ?? errorInformation('destinationCommunicationError', `${to} could not be reached`);
 }
 
-/** Milliseconds from workflow time until an ISO timestamp (negative once it has passed). */
-export function msUntil(timestamp: string): number {
-  return Date.parse(timestamp) - Date.now();
-}
-
 /** How long a request that names no expiration waits for its answer before the requester is told it timed out. */
 export const DEFAULT_ANSWER_WAIT_MS = 60_000;
 
 /** The time left to answer a request: until its expiration, or the default wait when it names none. */
-export function answerWindow(expiration: string | undefined): number {
-  return expiration ? msUntil(expiration) : DEFAULT_ANSWER_WAIT_MS;
+export function answerWindow(expiration: Expiration | undefined): number {
+  return expiration ? msUntil(expiration, Date.now()) : DEFAULT_ANSWER_WAIT_MS;
 }
 
 /**

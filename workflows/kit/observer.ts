@@ -2,7 +2,7 @@ import { condition, defineQuery, defineSignal, setHandler, upsertSearchAttribute
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { ObservedConversation, ObservedMessage } from '../../api/contracts/observedConversations';
 import { State } from '../../api/contracts/searchAttributes';
-import { msUntil } from './failures';
+import { type Expiration, expirationAt, instantOf, msUntil } from '../../api/contracts/expiry';
 
 /**
  * A message of the observed conversation, as it passed through the switch. The signal and query keep the names they
@@ -25,7 +25,7 @@ export interface ObserverScript<S extends string> {
    * When the conversation is over if it has not ended: a message may name it (a transaction request's expiration),
    * at most MAX_OBSERVING_MS after the message arrives.
    */
-  deadline(message: ObservedMessage): string | undefined;
+  deadline(message: ObservedMessage): Expiration | undefined;
   /** How long a conversation naming no deadline is observed. */
   defaultWindowMs: number;
 }
@@ -53,7 +53,7 @@ export async function observe<S extends string>(script: ObserverScript<S>): Prom
   const polled = new Set<string>();
   let repeatedGets = 0;
   let state: string = 'OBSERVING';
-  let deadline = new Date(Date.now() + script.defaultWindowMs).toISOString();
+  let deadline = expirationAt(Date.now() + script.defaultWindowMs);
   const rank = (value: string) => script.order.indexOf(value as S);
   const isOver = () => script.final.includes(state as S);
 
@@ -75,7 +75,7 @@ export async function observe<S extends string>(script: ObserverScript<S>): Prom
   // The deadline may move while waiting (the request naming it can arrive after another message): wait again.
   while (!isOver()) {
     const waitingFor = deadline;
-    if (await condition(() => isOver() || deadline !== waitingFor, Math.max(msUntil(waitingFor), 1))) continue;
+    if (await condition(() => isOver() || deadline !== waitingFor, Math.max(msUntil(waitingFor, Date.now()), 1))) continue;
     state = 'EXPIRED';
     upsertSearchAttributes([{ key: State, value: state }]);
     break;
@@ -83,8 +83,7 @@ export async function observe<S extends string>(script: ObserverScript<S>): Prom
   return { state, messages: messages.length };
 }
 
-/** A deadline a message names, brought forward to MAX_OBSERVING_MS from now; none if it names none it can be read as. */
-function capped(named: string | undefined): string | undefined {
-  const at = named === undefined ? NaN : Date.parse(named);
-  return Number.isFinite(at) ? new Date(Math.min(at, Date.now() + MAX_OBSERVING_MS)).toISOString() : undefined;
+/** A deadline a message names, brought forward to MAX_OBSERVING_MS from now; none if it names none. */
+function capped(named: Expiration | undefined): Expiration | undefined {
+  return named === undefined ? undefined : expirationAt(Math.min(instantOf(named), Date.now() + MAX_OBSERVING_MS));
 }

@@ -5,6 +5,7 @@ import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RelayedCallb
 import { followUps, records } from './hubProxies';
 import { Conversation } from './conversation';
 import { answerWindow, bestEffort, errorOf } from './failures';
+import type { Expiration } from '../../api/contracts/expiry';
 
 /** The payee FSP's quote (PUT /{resource}/{ID}, passed on unread) or its PUT …/error. */
 export type QuoteResponse = { kind: 'quote'; callback: RelayedCallback } | { kind: 'error'; callback: ReceivedCallback<ErrorCallbackBody> };
@@ -25,7 +26,7 @@ export interface QuoteConversation {
   resource: QuoteResource;
   /** The quoteId or bulkQuoteId. */
   id: string;
-  request: ReceivedRequest<{ expiration?: string }>;
+  request: ReceivedRequest<{ expiration?: Expiration }>;
   /** The payee FSP the request names; undefined when it names none, which registration refuses. */
   payeeFsp: string | undefined;
 }

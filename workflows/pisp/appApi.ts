@@ -1,6 +1,7 @@
 import type { thirdparty } from '@mojaloop/api-snippets';
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { ErrorInformation } from '../../api/contracts/errors';
+import type { Expiration } from '../../api/contracts/expiry';
 
 // The PISP app's calls (the outbound API of Mojaloop's thirdparty-sdk in PISP mode, src/interface/api-outbound.yaml),
 // each a workflow update answered with the SDK's response body once the callback it waits for has come. Shared by the
@@ -78,7 +79,8 @@ export interface ThirdpartyTransactionIDInitiateRequest {
   amountType: thirdparty.Schemas.AmountType;
   amount: thirdparty.Schemas.Money;
   transactionType: thirdparty.Schemas.TransactionType;
-  expiration: string;
+  /** Read at the edge (api/pisp/appBodies.ts: the DateTime schema). */
+  expiration: Expiration;
 }
 export type ThirdpartyTransactionIDInitiateResponse =
   { authorization: thirdparty.Schemas.ThirdpartyRequestsAuthorizationsPostRequest; currentState: 'authorizationReceived' } | Errored;

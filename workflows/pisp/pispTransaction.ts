@@ -4,7 +4,8 @@ import type { ThirdpartyRequestsAuthorizationsPostRequest, ThirdpartyRequestsTra
 import { errorInformation, type ErrorInformation } from '../../api/contracts/errors';
 import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers';
 import { Dfsp } from '../../api/contracts/searchAttributes';
-import { msUntil, rejectionOf } from '../kit/failures';
+import { lapsed, msUntil } from '../../api/contracts/expiry';
+import { rejectionOf } from '../kit/failures';
 import { exchangeInTurn, type ExchangeOutcome } from '../participant/exchange';
 import { Inbox, kindsOn, saidBy } from '../participant/inbox';
 import { credentials } from './pispProxies';
@@ -115,17 +116,19 @@ async function requestTransaction(payment: Payment): Promise<Outcome | undefined
   Object.assign(payment, { request, dfsp, fromDfsp: saidBy(dfsp) });
   const { expiration } = request;
 
-  if (msUntil(expiration) <= 0) return fail(payment, initiation, errorInformation('transactionRequestExpired', `expiration ${expiration} has passed`));
+  if (lapsed(expiration, Date.now())) return fail(payment, initiation, errorInformation('transactionRequestExpired', `expiration ${expiration} has passed`));
   const refused = await whySendingFailed({ to: dfsp, resource: TRANSACTIONS, name: 'request', body: request });
   if (refused) return fail(payment, initiation, refused);
-  const waited = Math.min(payment.requestTimeoutMs, msUntil(expiration));
+  const waited = Math.min(payment.requestTimeoutMs, msUntil(expiration, Date.now()));
   const asked = await payment.inbox.next(
     (m) => (kindsOn('thirdpartyRequests/authorizations', 'request')(m) || kindsOn(TRANSACTIONS, 'error')(m)) && payment.fromDfsp!(m),
     waited,
   );
   if (!asked) {
     const awaited = 'POST /thirdpartyRequests/authorizations';
-    const why = msUntil(expiration) <= 0 ? errorInformation('transactionRequestExpired', `no ${awaited} before ${expiration}`) : timedOut(awaited, waited);
+    const why = lapsed(expiration, Date.now())
+      ? errorInformation('transactionRequestExpired', `no ${awaited} before ${expiration}`)
+      : timedOut(awaited, waited);
     return fail(payment, initiation, why);
   }
   if (asked.name === 'error') return fail(payment, initiation, errorInformationOf(asked));
@@ -141,7 +144,7 @@ async function requestTransaction(payment: Payment): Promise<Outcome | undefined
  */
 async function sendAuthorization(payment: Payment): Promise<Outcome | undefined> {
   const { request, dfsp, authorization } = payment as Required<Payment>;
-  const approval = await payment.calls.next(approve, msUntil(request.expiration));
+  const approval = await payment.calls.next(approve, msUntil(request.expiration, Date.now()));
   if (!approval) {
     reach(payment, { currentState: 'expired' });
     return ended(payment, 'expired');
@@ -174,12 +177,12 @@ async function sendAuthorization(payment: Payment): Promise<Outcome | undefined>
 async function awaitFinalOutcome(payment: Payment): Promise<Outcome> {
   const { request, dfsp, approval, requestTimeoutMs } = payment as Required<Payment>;
   const { expiration } = request;
-  let outcome = await outcomeWithin(payment, Math.min(requestTimeoutMs, msUntil(expiration)));
-  if (!outcome && msUntil(expiration) > 0) {
+  let outcome = await outcomeWithin(payment, Math.min(requestTimeoutMs, msUntil(expiration, Date.now())));
+  if (!outcome && !lapsed(expiration, Date.now())) {
     approval.answer({ currentState: 'errored', errorInformation: timedOut('PATCH /thirdpartyRequests/transactions/{ID}', requestTimeoutMs) });
     payment.approvalAnswered = true;
     reach(payment, { currentState: 'awaitingTransactionStatus' });
-    outcome = await outcomeWithin(payment, msUntil(expiration));
+    outcome = await outcomeWithin(payment, msUntil(expiration, Date.now()));
   }
   if (!outcome && !(await whySendingFailed({ to: dfsp, resource: TRANSACTIONS, name: 'get', id: request.transactionRequestId })))
     // The DFSP answers a status query with PUT (its transactionRequestState) or an error.

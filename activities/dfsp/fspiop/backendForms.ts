@@ -1,4 +1,5 @@
 import type { QuotesIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../../api/contracts/bodies';
+import type { Expiration } from '../../../api/contracts/expiry';
 import type { BackendParty, BackendQuoteRequest, BackendQuoteResponse, BackendTransferRequest } from '../backend/coreBanking';
 import type { TransactionObject } from './ilp';
 
@@ -51,7 +52,7 @@ export function backendQuoteRequestOf(request: QuotesPostRequest): BackendQuoteR
 }
 
 /** The backend's quote as the PUT /quotes/{ID} body, before the ILP packet and condition are added (internalQuoteResponseToMojaloop). */
-export function mojaloopQuoteOf(response: BackendQuoteResponse, expiration: string): Omit<QuotesIDPutResponse, 'ilpPacket' | 'condition'> {
+export function mojaloopQuoteOf(response: BackendQuoteResponse, expiration: Expiration): Omit<QuotesIDPutResponse, 'ilpPacket' | 'condition'> {
   const money = (amount: string, currency: string | undefined) => ({ amount, currency: (currency ?? response.transferAmountCurrency) as Currency });
   return {
     transferAmount: money(response.transferAmount, response.transferAmountCurrency),

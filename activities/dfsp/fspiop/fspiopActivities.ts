@@ -1,6 +1,7 @@
 import { Decimal } from '../../../api/contracts/money';
 import type { PartiesTypeIDPutResponse, QuotesIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../../api/contracts/bodies';
 import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
+import { expirationAt, lapsed, parseExpiration } from '../../../api/contracts/expiry';
 import type { BackendTransferNotification } from '../backend/coreBanking';
 import type { DfspDependencies } from '../dependencies';
 import { mojaloopPartyOf } from '../../../api/contracts/mojaloopParty';
@@ -68,7 +69,10 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
     async quoteAsPayee(request: QuotesPostRequest): Promise<PayeeOutcome<QuotesIDPutResponse>> {
       const terms = await asking(`quote ${request.quoteId}`, () => coreBanking.quoteRequest(backendQuoteRequestOf(request)));
       if (!terms.ok) return terms;
-      const expiration = terms.body.expiration ?? new Date(Date.now() + QUOTE_EXPIRY_MS).toISOString();
+      const named = terms.body.expiration;
+      // The bank's answer is an edge of its own: its expiration is read here, as the gateway reads a DFSP's.
+      const expiration = named === undefined ? expirationAt(Date.now() + QUOTE_EXPIRY_MS) : parseExpiration(named);
+      if (!expiration) return refused(errorInformation('validationError', `the quote's expiration ${named} names no date and time`));
       const answer = mojaloopQuoteOf(terms.body, expiration);
       try {
         const { ilpPacket, condition } = ilpFor(transactionObjectOf(request, answer), secret);
@@ -93,11 +97,12 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
         return refused(errorInformation('validationError', 'the condition does not match the ILP packet of the quote'));
       }
       // Document 2, transfer rule 2: a transfer on an expired quote is rejected.
-      if (transaction.expiration && Date.parse(transaction.expiration) < Date.now()) {
+      const quoteExpiration = transaction.expiration === undefined ? undefined : parseExpiration(transaction.expiration);
+      if (quoteExpiration && lapsed(quoteExpiration, Date.now())) {
         return refused(errorInformation('quoteExpired', `quote ${transaction.quoteId} expired at ${transaction.expiration}`));
       }
       // Document 2, transfer rule 2: nor is a transfer past its own expiration (3303, as the SDK and the switch name it).
-      if (!(Date.parse(transfer.expiration) > Date.now())) {
+      if (lapsed(transfer.expiration, Date.now())) {
         return refused(errorInformation('transferExpired', `transfer ${transfer.transferId} expired at ${transfer.expiration}`));
       }
       const { amount } = transaction;

@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import { Decimal } from '../../../api/contracts/money';
 import { deserializeIlpPrepare, serializeIlpPrepare } from 'ilp-packet';
 import type { QuotesIDPutResponse, QuotesPostRequest } from '../../../api/contracts/bodies';
+import { instantOf, parseExpiration } from '../../../api/contracts/expiry';
 
 /**
  * The Interledger side of a payee's quote (Document 2, transfer rule 6), as Mojaloop's SDK makes it with ILP v4
@@ -91,8 +92,9 @@ export function conditionOf(fulfilment: string): string {
 export function ilpFor(transaction: TransactionObject, secret: string): { ilpPacket: string; condition: string; fulfilment: string } {
   const fulfilment = fulfilmentOf(transaction, secret);
   const condition = conditionOf(fulfilment);
-  const expiresAt = new Date(transaction.expiration ?? Number.NaN);
-  if (Number.isNaN(expiresAt.getTime())) throw new IlpAmountError('the quote has no valid expiration');
+  const expiration = transaction.expiration === undefined ? undefined : parseExpiration(transaction.expiration);
+  if (!expiration) throw new IlpAmountError('the quote has no valid expiration');
+  const expiresAt = new Date(instantOf(expiration));
   const packet = serializeIlpPrepare({
     amount: ilpAmount(transaction.amount),
     destination: ILP_ADDRESS,

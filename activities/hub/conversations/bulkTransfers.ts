@@ -1,6 +1,7 @@
 import { EntityManager, In, IsNull } from 'typeorm';
 import type { BulkTransferState, BulkTransfersPostRequest, IndividualTransfer, IndividualTransferResult } from '../../../api/contracts/bodies';
 import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
+import { instantOf } from '../../../api/contracts/expiry';
 import { chunks, insertRows } from '../db/batches';
 import { formatAmount } from '../db/money';
 import { BulkTransferItem, BulkTransferRecord, TransferRecord } from '../db/switchEntities';
@@ -157,7 +158,6 @@ export class BulkTransfers {
   /** Records the bulk as RECEIVED; a record with another request hash means a conflicting duplicate (3106). */
   private async record(body: BulkTransfersPostRequest, requestHash: string): Promise<BulkTransferRecord> {
     const { individualTransfers, ...request } = body;
-    const expiration = new Date(body.expiration);
     await this.services.db.transaction(async (manager) => {
       await manager
         .createQueryBuilder()
@@ -167,7 +167,7 @@ export class BulkTransfers {
           bulkTransferId: body.bulkTransferId,
           payerFsp: body.payerFsp,
           payeeFsp: body.payeeFsp,
-          expiration: Number.isNaN(expiration.getTime()) ? new Date(0) : expiration,
+          expiration: new Date(instantOf(body.expiration)),
           requestHash,
           bulkTransferState: 'RECEIVED',
           request: JSON.stringify(request),
@@ -191,7 +191,7 @@ export class BulkTransfers {
   private async plan(manager: EntityManager, body: BulkTransfersPostRequest, destination: string | undefined) {
     checkRequest(body);
     // Every item lapses with its bulk: the ledger refuses to commit any after it.
-    const expiresAt = new Date(body.expiration);
+    const expiresAt = new Date(instantOf(body.expiration));
     await activeParticipant(manager, body.payerFsp, 'payerFspIdNotFound', 'payerFspIdNotFound');
     await activeParticipant(manager, body.payeeFsp, 'payeeFspIdNotFound', 'payeeFspIdNotFound');
     if (destination) await activeParticipant(manager, destination, 'payeeFspIdNotFound', 'payeeFspIdNotFound');

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { TransfersPostRequest } from '../../../api/contracts/bodies';
+import { type Expiration, lapsed } from '../../../api/contracts/expiry';
 import { ParticipantAccount } from '../db/entities';
 import { Decimal, unrepresentableAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
@@ -9,7 +10,7 @@ import { findParticipant } from '../db/accounts';
 export interface TransferRequest {
   payerFsp: string;
   payeeFsp: string;
-  expiration: string;
+  expiration: Expiration;
 }
 
 /** The ledger accounts one transfer moves in its currency. */
@@ -26,10 +27,12 @@ export function checkSender(source: string, payerFsp: string): void {
   if (source !== payerFsp) throw new HubError('validationError', `FSPIOP-Source ${source} does not match payerFsp ${payerFsp}`);
 }
 
-/** central-ledger's checks of a request as a whole, each failure a 3100 naming the reason: the expiration lies ahead, payer and payee differ. */
-export function checkRequest({ payerFsp, payeeFsp, expiration }: TransferRequest): void {
-  const expires = Date.parse(expiration);
-  if (Number.isNaN(expires) || expires <= Date.now()) throw new HubError('validationError', `expiration ${expiration} is not in the future`);
+/**
+ * central-ledger's checks of a request as a whole, each failure a 3100 naming the reason: the expiration has not lapsed
+ * (one lapsing at this very instant could never commit), payer and payee differ.
+ */
+export function checkRequest({ payerFsp, payeeFsp, expiration }: TransferRequest, now = Date.now()): void {
+  if (lapsed(expiration, now)) throw new HubError('validationError', `expiration ${expiration} is not in the future`);
   if (payerFsp === payeeFsp) throw new HubError('validationError', 'payerFsp and payeeFsp must differ');
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { And, Equal, IsNull, LessThan, MoreThan } from 'typeorm';
 import { errorInformation, type ErrorInformation } from '../../../api/contracts/errors';
+import { lapsed } from '../../../api/contracts/expiry';
 import type { CallbackSender } from '../delivery/callbacks';
 import { LedgerTransfer } from '../db/entities';
 import { PAYMENT_KIND } from '../ledger/ledger';
@@ -110,7 +111,7 @@ export class ReservationSweep {
    */
   private async releaseLapsed(held: LedgerTransfer): Promise<void> {
     const { transferId, kind, expiresAt } = held;
-    if (held.state !== 'RESERVED' || !expiresAt || expiresAt.getTime() > Date.now()) return;
+    if (held.state !== 'RESERVED' || !expiresAt || !lapsed(expiresAt, Date.now())) return;
     const [released] = await this.services.ledger.resolveEach([{ transferId, outcome: 'ABORTED' }]);
     if (released.state === 'ABORTED') this.log.warn({ transferId, kind, expiresAt }, 'lapsed reservation released');
   }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import { errorInformation, type ErrorInformation } from '../../../api/contracts/errors';
 import type { TransfersPostRequest } from '../../../api/contracts/bodies';
+import { instantOf, lapsed } from '../../../api/contracts/expiry';
 import { LedgerTransfer } from '../db/entities';
 import { formatAmount } from '../db/money';
 import { TransferRecord } from '../db/switchEntities';
@@ -53,7 +54,7 @@ export class Transfers {
           creditAccountId: accounts.payee.id,
           amount: body.amount.amount,
           currency: body.amount.currency,
-          expiresAt: new Date(body.expiration),
+          expiresAt: new Date(instantOf(body.expiration)),
         },
         {
           alongside: (manager) => finishIn(manager, transferId, 'RESERVED', ['RECEIVED']).then(() => undefined),
@@ -118,7 +119,7 @@ export class Transfers {
    * Answers the error recorded, to tell the payer, or undefined when `record` was no such transfer.
    */
   async abortUnprepared(record: TransferRecord): Promise<ErrorInformation | undefined> {
-    if (record.transferState !== 'RECEIVED' || record.expiration.getTime() > Date.now()) return undefined;
+    if (record.transferState !== 'RECEIVED' || !lapsed(record.expiration, Date.now())) return undefined;
     const expired = errorInformation('transferExpired', `transfer ${record.transferId} expired before the switch could prepare it`);
     try {
       await this.aborted(record.transferId, ['RECEIVED'], { errorInformation: expired });
@@ -148,7 +149,6 @@ export class Transfers {
 
   /** Records the transfer as RECEIVED; a record with another request hash means a conflicting duplicate. */
   private async record(body: TransfersPostRequest, requestHash: string): Promise<TransferRecord> {
-    const expiration = new Date(body.expiration);
     const row = {
       transferId: body.transferId,
       payerFsp: body.payerFsp,
@@ -157,7 +157,7 @@ export class Transfers {
       currency: body.amount.currency,
       ilpCondition: body.condition,
       ilpPacket: body.ilpPacket,
-      expiration: Number.isNaN(expiration.getTime()) ? new Date(0) : expiration,
+      expiration: new Date(instantOf(body.expiration)),
       requestHash,
       transferState: 'RECEIVED' as TransferState,
       fulfilment: null,

@@ -4,6 +4,7 @@ import type { Database } from '../db/database';
 import { JournalEntry, LedgerTransfer, ParticipantAccount, ParticipantLimit, SettlementModel } from '../db/entities';
 import { Decimal, formatAmount } from '../db/money';
 import { HubError } from '../../platform/hubError';
+import { lapsed } from '../../../api/contracts/expiry';
 import {
   alarmCrossed,
   exposure,
@@ -245,7 +246,7 @@ export class Ledger {
       // Released at or after its expiry, by the step's own clock: thrown, so the transaction leaves the
       // reservation to its owner's abort.
       const { expiresAt, completedDate } = resolved;
-      if (outcome === 'COMMITTED' && resolved.state === 'ABORTED' && expiresAt && completedDate && expiresAt <= completedDate) {
+      if (outcome === 'COMMITTED' && resolved.state === 'ABORTED' && expiresAt && completedDate && lapsed(expiresAt, completedDate)) {
         throw new HubError('transferExpired', `transfer ${transferId} expired at ${expiresAt.toISOString()} before it could commit`);
       }
       if (resolved.state !== outcome) {
@@ -387,8 +388,8 @@ async function resolveIn(
       resolved.push(transfer);
       continue;
     }
-    const lapsed = transfer.expiresAt !== null && transfer.expiresAt.getTime() <= postings.now.getTime();
-    const outcome = asked === 'COMMITTED' && lapsed ? 'ABORTED' : asked;
+    const late = transfer.expiresAt !== null && lapsed(transfer.expiresAt, postings.now);
+    const outcome = asked === 'COMMITTED' && late ? 'ABORTED' : asked;
     const amount = new Decimal(transfer.amount);
     if (outcome === 'COMMITTED') {
       postings.add(transferId, 'COMMIT', [

@@ -6,6 +6,7 @@ import type { dfspThirdpartyTransaction } from '../../../workflows/dfsp/dfspThir
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { ilpPair } from '../../helpers/fspiopBodies';
 import { StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR } from '../../helpers/stubbedWorkflows';
+import { expirationAt } from '../../../api/contracts/expiry';
 
 // The DFSP connector's dfspThirdpartyTransaction workflow (Document 1, "Payment flow", the payer DFSP's side) on the
 // time-skipping server, fed the PISP's POST as its inbound gateway feeds it, with stub bank activities and a stub
@@ -34,7 +35,7 @@ const quoteOf = (amount = '10', currency = 'USD'): QuotesIDPutResponse => {
   return {
     transferAmount: { amount, currency: currency as 'USD' },
     payeeReceiveAmount: { amount, currency: currency as 'USD' },
-    expiration: new Date(Date.now() + HOUR).toISOString(),
+    expiration: expirationAt(Date.now() + HOUR),
     ilpPacket: Buffer.from('ilp packet of the quote').toString('base64url'),
     condition,
   };

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import test from 'ava';
 import fc from 'fast-check';
+import type { TransfersPostRequest } from '../../../../api/contracts/bodies';
+import { instantOf, parseExpiration } from '../../../../api/contracts/expiry';
 import { Decimal } from '../../../../api/contracts/money';
 import { pathId, tagOf, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../../../../api/fspiop/schemas';
 import { HttpError } from '../../../../api/http/httpError';
@@ -235,4 +237,36 @@ test('a body that is one of several schemas is held to the one its tag names, no
 test('a tag is read from a body not yet validated without tripping on what is not an object', (t) => {
   t.is(tagOf({ credential: { credentialType: 'FIDO' } }, 'credential', 'credentialType'), 'FIDO');
   for (const value of [null, undefined, 'text', 42, [{ credential: 1 }], { credential: 'FIDO' }]) t.is(tagOf(value, 'credential', 'credentialType'), undefined);
+});
+
+test("a request's expiration that names no real instant is 3100, naming the field; the body's expiration is then the instant it names", (t) => {
+  for (const expiration of ['2023-02-29T10:00:00.000Z', '2024-04-31T10:00:00.000Z', '2024-01-01T24:00:00.000Z', '2024-01-01T10:00:00.000', 'tomorrow']) {
+    const refused = refusal(() => validateFspiop('TransfersPostRequest', { ...transferBody('payerfsp', 'payeefsp', '1'), expiration }));
+    t.is(refused?.errorCode, '3100', expiration);
+    t.regex(refused?.errorDescription ?? '', /\/requestBody\/expiration/, expiration);
+    t.is(
+      codeOf(() => validateFspiop('QuotesPostRequest', { ...quoteBody('payerfsp', 'payeefsp', '5'), expiration })),
+      '3100',
+      expiration,
+    );
+  }
+  const body = validateFspiop<TransfersPostRequest>('TransfersPostRequest', {
+    ...transferBody('payerfsp', 'payeefsp', '1'),
+    expiration: '2096-02-29T08:38:08.699-04:00',
+  });
+  t.is(instantOf(body.expiration), Date.UTC(2096, 1, 29, 12, 38, 8, 699));
+});
+
+test('every DateTime the published schema admits is an expiration', (t) => {
+  const wallClock = fc.date({ min: new Date('1000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+  const zone = fc.oneof(fc.constant('Z'), fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 19 }), fc.integer({ min: 0, max: 59 })));
+  fc.assert(
+    fc.property(wallClock, zone, (date, named) => {
+      const offset = typeof named === 'string' ? named : `${named[0]}${String(named[1]).padStart(2, '0')}:${String(named[2]).padStart(2, '0')}`;
+      const text = `${date.toISOString().slice(0, 23)}${offset}`;
+      if (codeOf(() => validateThirdparty('DateTime', text)) !== undefined) throw new Error(`${text} refused by the schema`);
+      if (!parseExpiration(text)) throw new Error(`${text} admitted by the schema but no expiration`);
+    }),
+  );
+  t.pass();
 });

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
 import { HUB_REJECTION, errorInformation } from '../../../../api/contracts/errors';
+import { expirationAt } from '../../../../api/contracts/expiry';
 import { answerWindow, asRefusal, DEFAULT_ANSWER_WAIT_MS, deliveryFailureOf, errorOf, refusalOf, rejectionOf } from '../../../../workflows/kit/failures';
 
 // How a workflow tells a business rejection (a rule the hub applied: limit exceeded, participant unknown) from a
@@ -59,7 +60,7 @@ test("an update's refusal carries its ErrorInformation as an activity's rejectio
 test('a request is answered within its expiration, or within the default wait where it names none', (t) => {
   t.is(answerWindow(undefined), DEFAULT_ANSWER_WAIT_MS);
   t.is(DEFAULT_ANSWER_WAIT_MS, 60_000);
-  const window = answerWindow(new Date(Date.now() + 30_000).toISOString());
+  const window = answerWindow(expirationAt(Date.now() + 30_000));
   t.true(window > 29_000 && window <= 30_000, String(window));
-  t.true(answerWindow(new Date(Date.now() - 1_000).toISOString()) < 0, 'an expiration passed leaves no time');
+  t.true(answerWindow(expirationAt(Date.now() - 1_000)) < 0, 'an expiration passed leaves no time');
 });

@@ -12,6 +12,7 @@ import {
   type TransactionObject,
 } from '../../../../../activities/dfsp/fspiop/ilp';
 import type { QuotesPostRequest } from '../../../../../api/contracts/bodies';
+import { parseExpiration } from '../../../../../api/contracts/expiry';
 
 // Document 2, transfer rule 6: the payee's quote carries an ILP packet and a condition; the transfer commits only with
 // the fulfilment whose SHA-256 is that condition, both written base64url. A payee keeps nothing between quote and
@@ -88,6 +89,9 @@ test("the packet's amount is in the currency's minor units (ISO 4217); an amount
 test('a quote without a valid expiration has no packet', (t) => {
   t.throws(() => ilpFor({ ...transaction(), expiration: undefined }, 's'), { instanceOf: IlpAmountError, message: /expiration/ });
   t.throws(() => ilpFor({ ...transaction(), expiration: 'soon' }, 's'), { instanceOf: IlpAmountError });
+  // Text Date.parse would read (as 1 March, as 2001) is no expiration either: the packet must not expire at a guess.
+  for (const expiration of ['2024-02-30T00:00:00.000Z', '1'])
+    t.throws(() => ilpFor({ ...transaction(), expiration }, 's'), { instanceOf: IlpAmountError }, expiration);
 });
 
 test('what is not an ILP Prepare carrying a transaction gives none', (t) => {
@@ -116,7 +120,7 @@ const SDK_QUOTE_REQUEST = {
   note: 'From Mats',
   expiration: '2017-11-15T22:17:28.985-01:00',
 } as unknown as QuotesPostRequest;
-const SDK_PARTIAL_RESPONSE = { transferAmount: { amount: '500', currency: 'USD' as const }, expiration: '2017-11-15T14:17:09.663+01:00' };
+const SDK_PARTIAL_RESPONSE = { transferAmount: { amount: '500', currency: 'USD' as const }, expiration: parseExpiration('2017-11-15T14:17:09.663+01:00')! };
 const SDK_ILP = {
   fulfilment: '8vISubltYoc3dpfWq61zYGfI8uuFMtqTIUgUi-Hrtv0',
   condition: '0CTTMO9tu-8PVJy1IJoFnUmJ743FYEWX7RKuHVdGkro',
