@@ -28,7 +28,7 @@ import type { ApprovalDecision, Operator, PerformChange } from '../api/contracts
 import { Routing } from './hub/delivery/routing';
 import { Correlations } from './hub/thirdparty/correlations';
 import { ServiceProviders } from './hub/thirdparty/serviceProviders';
-import type { Hub } from './hub/hubServices';
+import type { Hub, HubServices } from './hub/hubServices';
 import { HubError } from './platform/hubError';
 import { performedApprovalEntry } from './hub/audit/approvalEntry';
 
@@ -85,7 +85,24 @@ function heartbeating<A extends unknown[], R>(activity: (...args: A) => Promise<
  * The worker's activities, made from their dependencies so tests hand in real or test ones
  * without module mocking. Every activity is idempotent: a retry changes nothing twice.
  */
-export function createActivities({ services, directory, sender, transactionRequests: policy, authService, log, performChange }: ActivityDependencies) {
+export function createActivities(dependencies: ActivityDependencies) {
+  const { services, sender, performChange } = dependencies;
+  const conversations = wireConversations(dependencies);
+  return {
+    ...deliveryActivities(services, sender, conversations.followUps),
+    ...transferActivities(conversations),
+    ...quoteActivities(conversations),
+    ...bulkTransferActivities(conversations),
+    ...authServiceActivities(conversations.authAnswers),
+    ...transactionRequestActivities(conversations.transactionRequests),
+    ...settlementActivities(services),
+    ...notificationActivities(services),
+    ...approvalActivities(services, performChange),
+  };
+}
+
+/** The conversations' records and the answers given from them, each made once and shared by the activities that use it. */
+function wireConversations({ services, directory, sender, transactionRequests: policy, authService, log }: ActivityDependencies) {
   const transfers = new Transfers(services);
   const transferFollowUp = new TransferFollowUp(transfers, services.funds, sender);
   const quotes = new Quotes(services);
@@ -114,6 +131,13 @@ export function createActivities({ services, directory, sender, transactionReque
     sender,
   );
   const sweep = new ReservationSweep(services, transfers, sender, log);
+  return { transfers, transferFollowUp, quotes, quoteFollowUp, transactionRequests, bulkTransfers, bulkTransferFollowUp, authAnswers, followUps, sweep };
+}
+
+type Conversations = ReturnType<typeof wireConversations>;
+
+/** The database's health, and the messages the hub forwards, sends or answers from a record. */
+function deliveryActivities(services: HubServices, sender: Hub['sender'], followUps: FollowUps) {
   return {
     async checkDatabase(): Promise<string> {
       await services.db.ping();
@@ -123,6 +147,14 @@ export function createActivities({ services, directory, sender, transactionReque
     deliver: rejecting((delivery: Delivery) => sender.send(delivery)),
     /** Sends a message of the hub's own (an error or a notification), dated now. */
     deliverFromHub: rejecting(({ resource, version, ...delivery }: HubDelivery) => sender.send({ ...delivery, fromHub: { resource, version } })),
+    /** An answer from a conversation's record that the gateway handed to a `followUp` workflow. */
+    answerFollowUp: rejecting((followUp: FollowUp) => followUps.answer(followUp)),
+  };
+}
+
+/** A transfer's ledger steps, the answers from its record, and the sweep of reservations left behind. */
+function transferActivities({ transfers, transferFollowUp, sweep }: Conversations) {
+  return {
     prepareTransfer: rejecting(transfers.prepare.bind(transfers)),
     commitTransfer: rejecting(transfers.commit.bind(transfers)),
     abortTransfer: rejecting(transfers.abort.bind(transfers)),
@@ -134,15 +166,24 @@ export function createActivities({ services, directory, sender, transactionReque
     repeatedTransfer: rejecting((input: { transferId: string; requestHash: string; requester: string; version: string }) =>
       transferFollowUp.repeated(input.transferId, input.requestHash, input.requester, input.version),
     ),
+    staleReservations: (after?: SweepCursor) => sweep.stale({ after }),
+    releaseStaleReservation: rejecting((transferId: string) => sweep.release(transferId)),
+  };
+}
+
+function quoteActivities({ quotes, quoteFollowUp }: Conversations) {
+  return {
     /** A POST for a quote or bulk quote answered so long ago that its workflow history is gone: the duplicate rule, from the record. */
     repeatedQuote: rejecting((input: { resource: QuoteResource; id: string; requestHash: string; requester: string; version: string }) =>
       quoteFollowUp.repeated(input.resource, input.id, input.requestHash, input.requester, input.version),
     ),
-    /** An answer from a conversation's record that the gateway handed to a `followUp` workflow. */
-    answerFollowUp: rejecting((followUp: FollowUp) => followUps.answer(followUp)),
-    staleReservations: (after?: SweepCursor) => sweep.stale({ after }),
-    releaseStaleReservation: rejecting((transferId: string) => sweep.release(transferId)),
     registerQuote: rejecting(quotes.register.bind(quotes)),
+    completeQuote: rejecting(quotes.complete.bind(quotes)),
+  };
+}
+
+function bulkTransferActivities({ bulkTransfers, bulkTransferFollowUp }: Conversations) {
+  return {
     prepareBulkTransfer: rejecting(bulkTransfers.prepare.bind(bulkTransfers)),
     fulfilBulkTransfer: rejecting(bulkTransfers.fulfil.bind(bulkTransfers)),
     releaseBulkTransfer: rejecting(bulkTransfers.releaseOpen.bind(bulkTransfers)),
@@ -153,13 +194,31 @@ export function createActivities({ services, directory, sender, transactionReque
     deliverBulkTransferResults: rejecting((input: { bulkTransferId: string; party: BulkParty; version: string }) =>
       bulkTransferFollowUp.results(input.bulkTransferId, input.party, input.version),
     ),
-    completeQuote: rejecting(quotes.complete.bind(quotes)),
-    /** The Auth service's steps (Document 1): each checks, records and answers as the Auth service. */
+  };
+}
+
+/** The Auth service's steps (Document 1): each checks, records and answers as the Auth service. */
+function authServiceActivities(authAnswers: AuthServiceAnswers) {
+  return {
     answerConsentRegistration: rejecting((input: ConsentRegistration) => authAnswers.registration(input)),
     answerVerification: rejecting((input: { request: ThirdpartyRequestsVerificationsPostRequest; requester: string }) =>
       authAnswers.verification(input.request, input.requester),
     ),
     answerConsentRevocation: rejecting((input: { consentId: string; requester: string }) => authAnswers.revocation(input.consentId, input.requester)),
+  };
+}
+
+function transactionRequestActivities(transactionRequests: TransactionRequests) {
+  return {
+    registerTransactionRequest: rejecting(transactionRequests.register.bind(transactionRequests)),
+    /** Records the answer a transaction request's requester got. */
+    answerTransactionRequest: rejecting(transactionRequests.answered.bind(transactionRequests)),
+  };
+}
+
+/** The settlement windows' and settlements' steps. */
+function settlementActivities(services: HubServices) {
+  return {
     /** Closes a settlement window and opens the next (settlementWindow's one step). */
     closeSettlementWindow: rejecting((input: { settlementWindowId: number; reason: string }) =>
       services.settlementWindows.close(input.settlementWindowId, input.reason),
@@ -177,9 +236,6 @@ export function createActivities({ services, directory, sender, transactionReque
         services.settlements.abort(input.settlementId, input.reason, input.externalReference),
       ),
     ),
-    /** The participants' e-mails due, and one try at one (a refusal is counted on the e-mail; a server out of reach is thrown). */
-    pendingNotifications: () => services.notifications.pending(),
-    sendNotification: (id: number) => services.notifications.send(id),
     /** A settlement as it stands: its state and windows, for its workflow. */
     settlementState: heartbeating(
       rejecting(async (settlementId: number) => {
@@ -187,7 +243,20 @@ export function createActivities({ services, directory, sender, transactionReque
         return { state, windows: settlementWindows.map(({ settlementWindowId, state }) => ({ settlementWindowId, state })) };
       }),
     ),
-    /** Four eyes: a decision on a held change, or its expiry, recorded; each answers the approval as it now stands. */
+  };
+}
+
+/** The participants' e-mails due, and one try at one (a refusal is counted on the e-mail; a server out of reach is thrown). */
+function notificationActivities(services: HubServices) {
+  return {
+    pendingNotifications: () => services.notifications.pending(),
+    sendNotification: (id: number) => services.notifications.send(id),
+  };
+}
+
+/** Four eyes: a decision on a held change, or its expiry, recorded; each answers the approval as it now stands. */
+function approvalActivities(services: HubServices, performChange: PerformChange | undefined) {
+  return {
     recordApprovalDecision: (input: { approvalId: string; decision: ApprovalDecision; reason?: string; decidedBy: Operator }) =>
       services.approvals.decided(input.approvalId, input.decision, input.decidedBy, input.reason),
     recordApprovalExpiry: (approvalId: string) => services.approvals.expired(approvalId),
@@ -209,9 +278,6 @@ export function createActivities({ services, directory, sender, transactionReque
       if (approval.outcome) await services.audit.append(performedApprovalEntry(approval));
       return approval;
     }),
-    registerTransactionRequest: rejecting(transactionRequests.register.bind(transactionRequests)),
-    /** Records the answer a transaction request's requester got. */
-    answerTransactionRequest: rejecting(transactionRequests.answered.bind(transactionRequests)),
   };
 }
 

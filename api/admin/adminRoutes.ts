@@ -11,7 +11,7 @@ import type { AdminValidator, AdminSchema } from './adminValidation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
 import { needs } from './access/permissions';
 import { adminActions } from './adminActions';
-import { changes, type FourEyesSettings } from './approvals/fourEyes';
+import { changes, type Change, type FourEyesSettings } from './approvals/fourEyes';
 
 export type AdminServices = Pick<
   HubServices,
@@ -71,10 +71,27 @@ async function body<T>(ctx: Context, validator: AdminValidator, schema: AdminSch
  * for a second person (four eyes).
  */
 export function participantRoutes(services: AdminServices, fourEyes?: FourEyesSettings): Router {
-  const { participants, limits, settlementModels, validator } = services;
-  const change = changes(adminActions(services), fourEyes);
-  const router = new Router();
+  const routes: ParticipantRoutes = { router: new Router(), services, change: changes(adminActions(services), fourEyes) };
+  participantRecordRoutes(routes);
+  endpointRoutes(routes);
+  limitRoutes(routes);
+  accountRoutes(routes);
+  fundsRoutes(routes);
+  return routes.router;
+}
 
+/** What each group of the participants' routes is declared with: the router, the services, and how a change is made. */
+interface ParticipantRoutes {
+  router: Router;
+  services: AdminServices;
+  change: Change<ReturnType<typeof adminActions>>;
+}
+
+/**
+ * The participants themselves, and the scheme-wide lists of limits and positions, which come before
+ * /participants/:name (that would take "limits" or "positions" for a name).
+ */
+function participantRecordRoutes({ router, services: { participants, limits, validator }, change }: ParticipantRoutes): void {
   router.get('/participants', needs('read'), async (ctx) => {
     ctx.body = (await participants.list()).map((p) => participantView(p, baseUrl(ctx)));
   });
@@ -103,7 +120,9 @@ export function participantRoutes(services: AdminServices, fourEyes?: FourEyesSe
     const request = await body<{ isActive: boolean }>(ctx, validator, 'ParticipantIsActive');
     await change(ctx, 'setParticipantActive', { name: ctx.params.name, isActive: request.isActive, baseUrl: baseUrl(ctx) });
   });
+}
 
+function endpointRoutes({ router, services: { participants, validator }, change }: ParticipantRoutes): void {
   router.get('/participants/:name/endpoints', needs('read'), async (ctx) => {
     ctx.body = (await participants.endpoints(ctx.params.name)).map(({ type, value }) => ({ type, value }));
   });
@@ -113,7 +132,10 @@ export function participantRoutes(services: AdminServices, fourEyes?: FourEyesSe
     const value = validator.endpointValue(request.type, bounded(request.value, 'value', 512));
     await change(ctx, 'setEndpoint', { name: ctx.params.name, type: request.type, value });
   });
+}
 
+/** A participant's limits and the positions they bound. */
+function limitRoutes({ router, services: { limits, validator }, change }: ParticipantRoutes): void {
   router.post('/participants/:name/initialPositionAndLimits', needs('limits'), async (ctx) => {
     const request = await body<{ currency?: string; limit: { type: string; value: AdminNumber }; initialPosition?: AdminNumber }>(
       ctx,
@@ -158,7 +180,9 @@ export function participantRoutes(services: AdminServices, fourEyes?: FourEyesSe
     // central-ledger answers a currency-filtered query with the one position, not a list.
     ctx.body = currency ? (positions[0] ?? {}) : positions;
   });
+}
 
+function accountRoutes({ router, services: { participants, settlementModels, validator }, change }: ParticipantRoutes): void {
   router.get('/participants/:name/accounts', needs('read'), async (ctx) => {
     const [accounts, models] = await Promise.all([participants.accounts(ctx.params.name), settlementModels.list()]);
     ctx.body = accounts.map((account) => accountView(account, accountModelFor(models, account)));
@@ -174,7 +198,10 @@ export function participantRoutes(services: AdminServices, fourEyes?: FourEyesSe
     const request = await body<{ isActive: boolean }>(ctx, validator, 'CurrencyIsActive');
     await change(ctx, 'setAccountActive', { name: ctx.params.name, accountId: accountId(ctx), isActive: request.isActive });
   });
+}
 
+/** Funds in and out of a participant's account, and the outcome of a funds out it reserved. */
+function fundsRoutes({ router, services: { validator }, change }: ParticipantRoutes): void {
   router.post('/participants/:name/accounts/:id', needs('funds'), async (ctx) => {
     const request = await body<{
       transferId: string;
@@ -202,8 +229,6 @@ export function participantRoutes(services: AdminServices, fourEyes?: FourEyesSe
   };
   router.put('/participants/:name/accounts/:id/transfers/:transferId', needs('funds'), resolveFundsOut);
   router.post('/participants/:name/accounts/:id/transfers/:transferId', needs('funds'), resolveFundsOut);
-
-  return router;
 }
 
 export function settlementModelRoutes(services: AdminServices, fourEyes?: FourEyesSettings): Router {

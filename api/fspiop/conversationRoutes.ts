@@ -14,7 +14,7 @@ import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
 import { observedMessageSignal } from '../../workflows/kit/observer';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
-import { participantMessage, ResourceRoutes } from './switchApp';
+import { participantMessage, ResourceRoutes, type RouteDependencies } from './switchApp';
 import { requestHash } from '../contracts/requestHash';
 import { signalIfRunning, startOrRepeat } from './conversations';
 import { encryptedFields } from './encryption';
@@ -122,7 +122,6 @@ export interface ConversationDeclaration<Request, Answer, Failure> {
 export function conversationRoutes<Request, Answer, Failure>(declaration: ConversationDeclaration<Request, Answer, Failure>): ResourceRoutes {
   const { resource } = declaration;
   return (deps) => {
-    const { config, temporal, log } = deps;
     const router = new Router({ prefix: `/${resource}` });
     router.use(...participantMessage(resource, deps));
     // Every {ID} names a conversation: a CorrelationId, checked before any handler uses it.
@@ -130,120 +129,162 @@ export function conversationRoutes<Request, Answer, Failure>(declaration: Conver
       pathId(id);
       return next();
     });
-    // Each is a workflow that anyone's transfers wait behind on the server: taken from its sender's share.
-    const followUp = (id: string, request: FollowUp, sender: string, message?: string) => {
-      deps.followUpShares.take(sender, `answers about ${resource}`);
-      return startFollowUp(temporal, config.taskQueue, resource, id, request, message);
-    };
-    // A refusal carries no body of its own: the refused message's text tells two refusals apart.
-    const refuse = (id: string, fspiop: FspiopRequest, refusal: ErrorInformation, text: string) =>
-      followUp(id, { kind: 'refusedRequest', resource, id, requester: requesterOf(fspiop), errorInformation: refusal }, fspiop.source, text);
+    const conversation = conversationOf(declaration, deps);
+    const { post, get, getStep, answer, error } = declaration;
+    if (post) router.post('/', starting(conversation, post));
+    if (get) router.get('/:id', answeringGet(conversation, get, getStep));
+    if (answer) router.put('/:id', receivingCallback(conversation, answer));
+    if (error) router.put('/:id/error', receivingCallback(conversation, error));
+    return router;
+  };
+}
 
-    const { post, get, getStep, answer, error, stored } = declaration;
-    const storedRecord = (id: string) => stored?.(deps.services, id);
-    if (post) {
-      router.post('/', async (ctx) => {
-        const fspiop: FspiopRequest = ctx.state.fspiop;
-        const { body: parsed, text } = await readJsonBody(ctx);
-        const body = validateFspiop<Request>(post.schema, parsed, 'body', encryptedFields(fspiop));
-        const hash = requestHash(body);
-        const passesOn = post.passesOnRequest !== false;
-        // The input holds the parsed body (no larger than its text) and, when passed on, the text itself.
-        refuseOversizedInput(Buffer.byteLength(text) * (passesOn ? 2 : 1));
-        const input = { body, ...(passesOn ? { rawBody: text } : {}), headers: fspiop.headers, requestHash: hash, version: fspiop.version };
-        const started = post.start(body, fspiop);
-        const refusal = refusalOf(() => post.check?.(body, fspiop));
-        if (refusal) {
-          await refuse(started.id, fspiop, refusal, text);
-          return accepted(ctx);
-        }
-        // Once a record exists, the record answers a repeat: the workflow has nothing to learn from it (each signal would
-        // only lengthen its history), and none may be running any more (its history expired) to answer it.
-        const outcome = (await storedRecord(started.id))
-          ? 'recorded'
-          : await startOrRepeat(
-              temporal,
-              post.workflow,
-              {
-                workflowId: started.workflowId,
-                taskQueue: config.taskQueue,
-                args: [input],
-                typedSearchAttributes: started.searchAttributes,
-                staticSummary: started.summary,
-              },
-              post.repeatSignal,
-              { requestHash: hash, headers: fspiop.headers },
-            );
-        if (outcome === 'finished' || outcome === 'recorded') await followUp(started.id, post.repeatedAfterEnd(started.id, hash, fspiop), fspiop.source);
-        const observer = outcome === 'started' ? post.partOf?.(body, fspiop) : undefined;
-        if (observer) {
-          await signalIfRunning(temporal, observer.workflowId, observedMessageSignal, observer.message).catch((err: Error) =>
-            log.warn({ workflowId: observer.workflowId, err: err.message }, 'observer not told'),
-          );
-        }
-        accepted(ctx);
-      });
-    }
-    if (get) {
-      router.get('/:id', async (ctx) => {
-        const fspiop: FspiopRequest = ctx.state.fspiop;
-        const id: string = ctx.params.id;
-        const step = getStep?.read(ctx, fspiop);
-        if (await fromOutside(id, fspiop.source)) {
-          await refuse(id, fspiop, errorInformation('validationError', `FSPIOP-Source ${fspiop.source} is no party to ${resource} ${id}`), '');
-          return accepted(ctx);
-        }
-        const signalled = getStep ? await signalIfRunning(temporal, getStep.workflowId(id), getStep.signal, step) : false;
-        if (!signalled) await followUp(id, get(id, fspiop, ctx), fspiop.source);
-        accepted(ctx);
-      });
-    }
+/** What a resource's handlers share: the gateway's dependencies, and what the conversation's record says of a message. */
+interface Conversation {
+  resource: FspiopResource;
+  deps: RouteDependencies;
+  followUp: (id: string, request: FollowUp, sender: string, message?: string) => Promise<void>;
+  refuse: (id: string, fspiop: FspiopRequest, refusal: ErrorInformation, text: string) => Promise<void>;
+  storedRecord: (id: string) => Promise<StoredConversation | undefined> | undefined;
+  /** Where a callback goes, read from the record (callbackRouteOf). */
+  callbackRoute: (id: string, source: string) => Promise<'workflow' | 'stranger' | 'record'>;
+  /** Whether a message about the conversation comes from outside it, by the participants its record says it is between. */
+  fromOutside: (id: string, source: string) => Promise<boolean>;
+}
+
+function conversationOf<Request, Answer, Failure>(declaration: ConversationDeclaration<Request, Answer, Failure>, deps: RouteDependencies): Conversation {
+  const { resource, stored, between } = declaration;
+  // Each is a workflow that anyone's transfers wait behind on the server: taken from its sender's share.
+  const followUp = (id: string, request: FollowUp, sender: string, message?: string) => {
+    deps.followUpShares.take(sender, `answers about ${resource}`);
+    return startFollowUp(deps.temporal, deps.config.taskQueue, resource, id, request, message);
+  };
+  const storedRecord = (id: string) => stored?.(deps.services, id);
+  return {
+    resource,
+    deps,
+    followUp,
+    // A refusal carries no body of its own: the refused message's text tells two refusals apart.
+    refuse: (id, fspiop, refusal, text) =>
+      followUp(id, { kind: 'refusedRequest', resource, id, requester: requesterOf(fspiop), errorInformation: refusal }, fspiop.source, text),
+    storedRecord,
     /**
-     * Where a callback goes, read from the record: to the workflow only from its answerer until the outcome is recorded,
-     * anyone else's refused, and the rest answered from the record. A conversation without one judges every callback.
+     * To the workflow only from its answerer until the outcome is recorded, anyone else's refused, and the rest
+     * answered from the record. A conversation without one judges every callback.
      */
-    const callbackRoute = async (id: string, source: string): Promise<'workflow' | 'stranger' | 'record'> => {
+    callbackRoute: async (id, source) => {
       if (!stored) return 'workflow';
       const record = await storedRecord(id);
       if (!record) return 'record';
       if (record.answerer !== source) return 'stranger';
       return record.decided ? 'record' : 'workflow';
-    };
-    /** Whether a message about the conversation comes from outside it, by the participants its record says it is between. */
-    const fromOutside = async (id: string, source: string) => {
-      const parties = await declaration.between?.(deps.services, id);
+    },
+    fromOutside: async (id, source) => {
+      const parties = await between?.(deps.services, id);
       return parties !== undefined && !parties.includes(source);
-    };
-    const callback =
-      <Body>(declared: CallbackDeclaration<Body>): Router.Middleware =>
-      async (ctx) => {
-        const fspiop: FspiopRequest = ctx.state.fspiop;
-        const id: string = ctx.params.id;
-        const { body: parsed, text } = await readJsonBody(ctx);
-        const body = validateFspiop<Body>(declared.schema, parsed, 'body', encryptedFields(fspiop));
-        if (declared.admit && !declared.admit(body, fspiop, id, log)) return ok(ctx);
-        const received: ReceivedCallback<Body> = { headers: fspiop.headers, body, rawBody: text };
-        const route = (await fromOutside(id, fspiop.source)) ? 'stranger' : await callbackRoute(id, fspiop.source);
-        if (route === 'stranger') {
-          // As central-ledger refuses a fulfil from anyone but the payee (3100), without naming whom it waits on.
-          await refuse(id, fspiop, errorInformation('validationError', `FSPIOP-Source ${fspiop.source} may not answer ${resource} ${id}`), text);
-          return ok(ctx);
-        }
-        const { workflowId, signal, signalArgument } = declared;
-        const signalled =
-          route === 'workflow' && workflowId && signal && signalArgument
-            ? await signalIfRunning(temporal, workflowId(id), signal, signalArgument(received, fspiop))
-            : false;
-        if (!signalled) {
-          const orphan = declared.orphan?.(id, received, fspiop);
-          if (orphan) await followUp(id, orphan, fspiop.source);
-          else log.info({ resource, id, from: fspiop.source }, 'callback no running conversation takes; dropped');
-        }
-        ok(ctx);
-      };
-    if (answer) router.put('/:id', callback(answer));
-    if (error) router.put('/:id/error', callback(error));
-    return router;
+    },
+  };
+}
+
+/** POST: starts the conversation's workflow, its ID the idempotency key; a repeat is answered by the workflow or the record. */
+function starting<Request>(
+  { deps, followUp, refuse, storedRecord }: Conversation,
+  post: NonNullable<ConversationDeclaration<Request, unknown, unknown>['post']>,
+): Router.Middleware {
+  const { config, temporal, log } = deps;
+  return async (ctx) => {
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    const { body: parsed, text } = await readJsonBody(ctx);
+    const body = validateFspiop<Request>(post.schema, parsed, 'body', encryptedFields(fspiop));
+    const hash = requestHash(body);
+    const passesOn = post.passesOnRequest !== false;
+    // The input holds the parsed body (no larger than its text) and, when passed on, the text itself.
+    refuseOversizedInput(Buffer.byteLength(text) * (passesOn ? 2 : 1));
+    const input = { body, ...(passesOn ? { rawBody: text } : {}), headers: fspiop.headers, requestHash: hash, version: fspiop.version };
+    const started = post.start(body, fspiop);
+    const refusal = refusalOf(() => post.check?.(body, fspiop));
+    if (refusal) {
+      await refuse(started.id, fspiop, refusal, text);
+      return accepted(ctx);
+    }
+    // Once a record exists, the record answers a repeat: the workflow has nothing to learn from it (each signal would
+    // only lengthen its history), and none may be running any more (its history expired) to answer it.
+    const outcome = (await storedRecord(started.id))
+      ? 'recorded'
+      : await startOrRepeat(
+          temporal,
+          post.workflow,
+          {
+            workflowId: started.workflowId,
+            taskQueue: config.taskQueue,
+            args: [input],
+            typedSearchAttributes: started.searchAttributes,
+            staticSummary: started.summary,
+          },
+          post.repeatSignal,
+          { requestHash: hash, headers: fspiop.headers },
+        );
+    if (outcome === 'finished' || outcome === 'recorded') await followUp(started.id, post.repeatedAfterEnd(started.id, hash, fspiop), fspiop.source);
+    const observer = outcome === 'started' ? post.partOf?.(body, fspiop) : undefined;
+    if (observer) {
+      await signalIfRunning(temporal, observer.workflowId, observedMessageSignal, observer.message).catch((err: Error) =>
+        log.warn({ workflowId: observer.workflowId, err: err.message }, 'observer not told'),
+      );
+    }
+    accepted(ctx);
+  };
+}
+
+/** GET /{ID}: a step of a running conversation as a signal, else a follow-up that answers from the record. */
+function answeringGet(
+  { resource, deps, followUp, refuse, fromOutside }: Conversation,
+  get: (id: string, fspiop: FspiopRequest, ctx: Context) => FollowUp,
+  getStep: GetStepDeclaration | undefined,
+): Router.Middleware {
+  return async (ctx) => {
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    const id: string = ctx.params.id;
+    const step = getStep?.read(ctx, fspiop);
+    if (await fromOutside(id, fspiop.source)) {
+      await refuse(id, fspiop, errorInformation('validationError', `FSPIOP-Source ${fspiop.source} is no party to ${resource} ${id}`), '');
+      return accepted(ctx);
+    }
+    const signalled = getStep ? await signalIfRunning(deps.temporal, getStep.workflowId(id), getStep.signal, step) : false;
+    if (!signalled) await followUp(id, get(id, fspiop, ctx), fspiop.source);
+    accepted(ctx);
+  };
+}
+
+/** PUT /{ID} or /{ID}/error: to the running conversation as a signal, else what the declaration does with an orphan. */
+function receivingCallback<Body>(
+  { resource, deps, followUp, refuse, fromOutside, callbackRoute }: Conversation,
+  declared: CallbackDeclaration<Body>,
+): Router.Middleware {
+  const { temporal, log } = deps;
+  return async (ctx) => {
+    const fspiop: FspiopRequest = ctx.state.fspiop;
+    const id: string = ctx.params.id;
+    const { body: parsed, text } = await readJsonBody(ctx);
+    const body = validateFspiop<Body>(declared.schema, parsed, 'body', encryptedFields(fspiop));
+    if (declared.admit && !declared.admit(body, fspiop, id, log)) return ok(ctx);
+    const received: ReceivedCallback<Body> = { headers: fspiop.headers, body, rawBody: text };
+    const route = (await fromOutside(id, fspiop.source)) ? 'stranger' : await callbackRoute(id, fspiop.source);
+    if (route === 'stranger') {
+      // As central-ledger refuses a fulfil from anyone but the payee (3100), without naming whom it waits on.
+      await refuse(id, fspiop, errorInformation('validationError', `FSPIOP-Source ${fspiop.source} may not answer ${resource} ${id}`), text);
+      return ok(ctx);
+    }
+    const { workflowId, signal, signalArgument } = declared;
+    const signalled =
+      route === 'workflow' && workflowId && signal && signalArgument
+        ? await signalIfRunning(temporal, workflowId(id), signal, signalArgument(received, fspiop))
+        : false;
+    if (!signalled) {
+      const orphan = declared.orphan?.(id, received, fspiop);
+      if (orphan) await followUp(id, orphan, fspiop.source);
+      else log.info({ resource, id, from: fspiop.source }, 'callback no running conversation takes; dropped');
+    }
+    ok(ctx);
   };
 }
 

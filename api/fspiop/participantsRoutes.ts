@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { PartyIdInfo } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
-import { participantMessage, ResourceRoutes } from './switchApp';
+import { participantMessage, ResourceRoutes, type RouteDependencies } from './switchApp';
 import type { FspiopRequest } from './headers';
 import { partyOf, partyRoutingFor } from './parties';
 import { accepted, ok } from './replies';
@@ -22,10 +22,16 @@ function currencyOf(ctx: Context): string | undefined {
  * Auth service sends them.
  */
 export const participantsRoutes: ResourceRoutes = (deps) => {
-  const routing = partyRoutingFor(deps);
   const router = new Router();
   router.use(...participantMessage('participants', deps));
+  lookupRoutes(router, deps);
+  ignoredCallbackRoutes(router, deps.log);
+  return router;
+};
 
+/** The requests the ALS serves: parties registered (one or a batch), looked up and removed. */
+function lookupRoutes(router: Router, deps: RouteDependencies): void {
+  const routing = partyRoutingFor(deps);
   router.post('/participants', async (ctx) => {
     const { body } = await readJsonBody(ctx);
     // The third-party API's form of the request: its entries may also be consents and account links (Document 1).
@@ -62,14 +68,18 @@ export const participantsRoutes: ResourceRoutes = (deps) => {
     router.post(path, post);
     router.delete(path, remove);
   }
+}
 
-  // Callbacks to the ALS itself: this switch is the oracle and asks nobody, so none is expected. They are
-  // acknowledged (a DFSP must not see its callback refused) and dropped, once they are what the API says they are: a
-  // malformed one is refused as any other message is, so its sender learns of the fault.
+/**
+ * Callbacks to the ALS itself: this switch is the oracle and asks nobody, so none is expected. They are
+ * acknowledged (a DFSP must not see its callback refused) and dropped, once they are what the API says they are: a
+ * malformed one is refused as any other message is, so its sender learns of the fault.
+ */
+function ignoredCallbackRoutes(router: Router, log: RouteDependencies['log']): void {
   const ignore = (check: (ctx: Context, body: unknown) => void) => async (ctx: Context) => {
     const { body } = await readJsonBody(ctx);
     check(ctx, body);
-    deps.log.info({ source: ctx.state.fspiop.source, path: ctx.path }, 'unexpected /participants callback ignored');
+    log.info({ source: ctx.state.fspiop.source, path: ctx.path }, 'unexpected /participants callback ignored');
     ok(ctx);
   };
   const partyError = ignore((ctx, body) => {
@@ -100,5 +110,4 @@ export const participantsRoutes: ResourceRoutes = (deps) => {
   );
   router.put('/participants/:Type/:ID', partyAnswer);
   router.put('/participants/:Type/:ID/:SubId', partyAnswer);
-  return router;
-};
+}

@@ -11,7 +11,7 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/httpError';
 import type { SettlementSchema, SettlementValidator } from './settlementValidation';
 import { settlementActions } from './settlementActions';
-import { changes, type FourEyesSettings } from '../admin/approvals/fourEyes';
+import { changes, type Change, type FourEyesSettings } from '../admin/approvals/fourEyes';
 import { reportCsv } from './report';
 import { needs } from '../admin/access/permissions';
 
@@ -41,11 +41,26 @@ async function body<T>(ctx: Context, validator: SettlementValidator, schema: Set
  * settlements, each a workflow (settlementWindow/<id>, settlement/<id>) that the requests here start or update, and a
  * report per settlement. Refusals are 400 with central-settlement's codes and words.
  */
-export function settlementRoutes({ settlementWindows, settlements, validator, temporal }: SettlementApi, fourEyes?: FourEyesSettings): Router {
-  const router = new Router({ prefix: '/v2' });
+export function settlementRoutes(api: SettlementApi, fourEyes?: FourEyesSettings): Router {
+  const { settlementWindows, settlements, temporal } = api;
   // Each change is a named settlement action (settlementActions.ts), performed now or held for a second person.
   const change = changes(settlementActions({ settlementWindows, settlements, temporal: () => temporal }), fourEyes);
+  const routes: SettlementRoutes = { router: new Router({ prefix: '/v2' }), api, change };
+  windowRoutes(routes);
+  settlementResourceRoutes(routes);
+  settlementParticipantRoutes(routes);
+  reportRoute(routes);
+  return routes.router;
+}
 
+/** What each group of the settlement API's routes is declared with: the router, the API's services, and how a change is made. */
+interface SettlementRoutes {
+  router: Router;
+  api: SettlementApi;
+  change: Change<ReturnType<typeof settlementActions>>;
+}
+
+function windowRoutes({ router, api: { settlementWindows, validator }, change }: SettlementRoutes): void {
   router.get('/settlementWindows', needs('read'), async (ctx) => {
     const { participantId, state, fromDateTime, toDateTime, currency } = ctx.query;
     ctx.body = await settlementWindows.find({
@@ -66,7 +81,10 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
     const { reason } = await body<{ state: 'CLOSED'; reason: string }>(ctx, validator, 'SettlementWindowClosurePayload');
     await change(ctx, 'closeSettlementWindow', { settlementWindowId, reason });
   });
+}
 
+/** Settlements: created from closed windows, found, read, moved a step or aborted. */
+function settlementResourceRoutes({ router, api: { settlements, validator }, change }: SettlementRoutes): void {
   router.post('/settlements', needs('settlements'), async (ctx) => {
     const request = await body<SettlementRequest>(ctx, validator, 'SettlementEventPayload');
     await change(ctx, 'createSettlement', { request });
@@ -111,7 +129,10 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
     if (state !== 'ABORTED') throw new HttpError(400, 'validationError', 'Invalid request payload input');
     await change(ctx, 'abortSettlement', { settlementId, reason: reason!, ...(externalReference !== undefined && { externalReference }) });
   });
+}
 
+/** A settlement as one of its participants, or one of its accounts, sees it and moves it. */
+function settlementParticipantRoutes({ router, api: { settlements, validator }, change }: SettlementRoutes): void {
   /** The settlement as one participant (and, with `accountId`, one of its accounts) sees it. */
   const participantView = async (settlementId: number, participantId: number, accountId?: number) => {
     const { settlementModel: _model, reason: _reason, createdDate: _created, changedDate: _changed, ...view } = await settlements.get(settlementId);
@@ -143,7 +164,9 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
       participants: [{ id: integer(ctx.params.pid, 'pid'), accounts: [{ ...account, id: integer(ctx.params.aid, 'aid') }] }],
     });
   });
+}
 
+function reportRoute({ router, api: { settlements } }: SettlementRoutes): void {
   /** Each participant's net amount and transfer count, as JSON or (`?format=csv`, or Accept: text/csv) CSV for the settlement bank. */
   router.get('/settlements/:id/report', needs('read'), async (ctx) => {
     const report = await settlements.report(integer(ctx.params.id, 'id'));
@@ -160,6 +183,4 @@ export function settlementRoutes({ settlementWindows, settlements, validator, te
       lines: report.lines,
     };
   });
-
-  return router;
 }

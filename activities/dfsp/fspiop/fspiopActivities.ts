@@ -34,12 +34,20 @@ const refused = (error: ErrorInformation): PayeeOutcome<never> => ({ ok: false, 
  * would, and turns the bank's refusal into the error callback the SDK sends. A bank that cannot be reached fails
  * the activity, for the workflow's retry policy.
  */
-export function createFspiopActivities({ config, backends, log }: DfspDependencies) {
-  const { coreBanking } = backends;
-  const secret = config.ilpSecret ?? DEVELOPMENT_ILP_SECRET;
+export function createFspiopActivities(dependencies: DfspDependencies) {
+  const payee: Payee = {
+    ...dependencies,
+    secret: dependencies.config.ilpSecret ?? DEVELOPMENT_ILP_SECRET,
+    asking: askingBackend(dependencies.log),
+  };
+  return { ...lookupAndQuoteActivities(payee), ...fulfilmentActivities(payee), ...creditActivities(payee) };
+}
 
-  /** Runs a backend call, turning its refusal into an outcome; anything else is thrown for the retry policy. */
-  async function asking<T>(what: string, call: () => Promise<T>): Promise<PayeeOutcome<T>> {
+/** Runs a backend call, turning its refusal into an outcome; anything else is thrown for the retry policy. */
+type Asking = <T>(what: string, call: () => Promise<T>) => Promise<PayeeOutcome<T>>;
+
+function askingBackend(log: DfspDependencies['log']): Asking {
+  return async (what, call) => {
     try {
       return { ok: true, body: await call() };
     } catch (error) {
@@ -48,8 +56,17 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
       log.info({ errorInformation: refusal }, `the backend refused ${what}`);
       return refused(refusal);
     }
-  }
+  };
+}
 
+/** What the payee's activities share: the connector's dependencies, its ILP secret, and how it asks the bank. */
+interface Payee extends DfspDependencies {
+  secret: string;
+  asking: Asking;
+}
+
+/** Who holds a party, and the payee's terms for a quote. */
+function lookupAndQuoteActivities({ config, backends: { coreBanking }, secret, asking }: Payee) {
   return {
     /** GET /parties/{Type}/{ID}[/{SubId}]: the PUT /parties body for the party the bank holds, else 3204. */
     async partyLookup(partyId: string): Promise<PayeeOutcome<PartiesTypeIDPutResponse>> {
@@ -82,7 +99,12 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
         throw error;
       }
     },
+  };
+}
 
+/** The fulfilment of an incoming transfer, and whether a fulfilment meets a condition. */
+function fulfilmentActivities({ config, secret }: Payee) {
+  return {
     /**
      * The fulfilment of an incoming transfer, re-derived from its ILP packet; refused (3100) when the packet is not
      * one this connector issued or the transfer's condition is not that packet's (Document 2, transfer rule 6), or
@@ -116,6 +138,19 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
     },
 
     /**
+     * Whether a COMMITTED the payer is told carries the fulfilment of its transfer's condition (ILP: the condition is
+     * its SHA-256), without which the sdk-scheme-adapter refuses it ("Invalid fulfilment received from peer DFSP").
+     */
+    async fulfilsCondition(fulfilment: string, condition: string): Promise<boolean> {
+      return conditionOf(fulfilment) === condition;
+    },
+  };
+}
+
+/** The payee's credit at the bank, and the final state the bank is told. */
+function creditActivities({ backends: { coreBanking }, log, asking }: Payee) {
+  return {
+    /**
      * POST /transfers to the backend, which credits the payee (once per transferId, whatever the retries). The bank
      * may answer RESERVED: it holds the credit until the switch's final state (PATCH /transfers/{ID}) reaches it, and
      * the payee answers RESERVED too, as the SDK does; any other answer (or none) is COMMITTED.
@@ -134,14 +169,6 @@ export function createFspiopActivities({ config, backends, log }: DfspDependenci
           transferState: credited.body.transferState === 'RESERVED' ? 'RESERVED' : 'COMMITTED',
         },
       };
-    },
-
-    /**
-     * Whether a COMMITTED the payer is told carries the fulfilment of its transfer's condition (ILP: the condition is
-     * its SHA-256), without which the sdk-scheme-adapter refuses it ("Invalid fulfilment received from peer DFSP").
-     */
-    async fulfilsCondition(fulfilment: string, condition: string): Promise<boolean> {
-      return conditionOf(fulfilment) === condition;
     },
 
     /** PUT /transfers/{transferId} to the backend: the final state the switch notified, as the SDK passes it on. */

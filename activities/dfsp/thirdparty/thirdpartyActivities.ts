@@ -2,7 +2,7 @@ import { errorInformation } from '../../../api/contracts/errors';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ConsentRequestsPostRequest, QuotesIDPutResponse, ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
 import type { Checked } from '../../../api/contracts/checked';
-import type { AuthChannel, GrantedConsent, LinkableAccount } from '../backend/thirdpartyBackend';
+import type { AuthChannel, GrantedConsent, LinkableAccount, ThirdpartyBackend } from '../backend/thirdpartyBackend';
 import type { DfspDependencies } from '../dependencies';
 import { transactionChallenge } from './challenge';
 import { checkConsentRequest } from './consentRequestRules';
@@ -20,7 +20,11 @@ export interface ThirdpartyIdentity {
 
 /** The DFSP's third-party activities (Document 1): checks and records against its ThirdpartyBackend. */
 export function createThirdpartyActivities({ config, backends }: DfspDependencies) {
-  const bank = backends.thirdparty;
+  return { ...linkingActivities(config, backends.thirdparty), ...paymentActivities(backends.thirdparty) };
+}
+
+/** Account linking (Document 1): the accounts offered, the user's authentication, the consent stored and revoked. */
+function linkingActivities(config: DfspDependencies['config'], bank: ThirdpartyBackend) {
   return {
     thirdpartyIdentity: async (): Promise<ThirdpartyIdentity> => ({
       dfspId: config.participantId,
@@ -47,6 +51,28 @@ export function createThirdpartyActivities({ config, backends }: DfspDependencie
 
     storeConsent: (consent: GrantedConsent) => bank.storeConsent(consent),
 
+    /**
+     * DELETE /consents/{ID} from the PISP (Document 1, linking rule 5): only the consent's own PISP may unlink it.
+     * The consent is REVOKED in the bank (again: it stays revoked, with its first revokedAt).
+     */
+    unlinkConsent: async (input: { consentId: string; requester: string; at: string }): Promise<Checked<{ revokedAt: string }>> => {
+      const consent = await bank.consent(input.consentId);
+      if (!consent || consent.pispId !== input.requester) {
+        return { ok: false, errorInformation: errorInformation('consentInvalid', `no consent ${input.consentId} of ${input.requester}`) };
+      }
+      const revoked = await bank.revokeConsent(input.consentId, input.at);
+      return { ok: true, revokedAt: revoked!.revokedAt! };
+    },
+
+    /** PATCH /consents/{ID} REVOKED from the Auth service: the consent is revoked in the bank too. */
+    consentRevoked: async (input: { consentId: string; revokedAt: string }): Promise<boolean> =>
+      (await bank.revokeConsent(input.consentId, input.revokedAt)) !== undefined,
+  };
+}
+
+/** A PISP's payment (Document 1, payment flow): its checks, the challenge the user signs, and the funds held for it. */
+function paymentActivities(bank: ThirdpartyBackend) {
+  return {
     /** Payment flow rule 3, against the PISP's consent over the payer account and the account itself. */
     checkThirdpartyTransactionRequest: async (input: { request: ThirdpartyRequestsTransactionsPostRequest; pispId: string }): Promise<Checked<PayingFrom>> => {
       const address = input.request.payer.partyIdentifier;
@@ -78,23 +104,6 @@ export function createThirdpartyActivities({ config, backends }: DfspDependencie
 
     /** The hold is given back when the request ended without a committed transfer. */
     releaseReservation: (transactionRequestId: string): Promise<void> => bank.release(transactionRequestId),
-
-    /**
-     * DELETE /consents/{ID} from the PISP (Document 1, linking rule 5): only the consent's own PISP may unlink it.
-     * The consent is REVOKED in the bank (again: it stays revoked, with its first revokedAt).
-     */
-    unlinkConsent: async (input: { consentId: string; requester: string; at: string }): Promise<Checked<{ revokedAt: string }>> => {
-      const consent = await bank.consent(input.consentId);
-      if (!consent || consent.pispId !== input.requester) {
-        return { ok: false, errorInformation: errorInformation('consentInvalid', `no consent ${input.consentId} of ${input.requester}`) };
-      }
-      const revoked = await bank.revokeConsent(input.consentId, input.at);
-      return { ok: true, revokedAt: revoked!.revokedAt! };
-    },
-
-    /** PATCH /consents/{ID} REVOKED from the Auth service: the consent is revoked in the bank too. */
-    consentRevoked: async (input: { consentId: string; revokedAt: string }): Promise<boolean> =>
-      (await bank.revokeConsent(input.consentId, input.revokedAt)) !== undefined,
   };
 }
 

@@ -37,54 +37,11 @@ export function registerSchemeMetrics(registry: client.Registry, services: Pick<
   const metric = (name: Name, type: 'gauge' | 'counter' | 'histogram', help: string, read: () => Promise<Sample[]>) =>
     registerRead(registry, { name, type, help, read });
 
-  metric(
-    'hub_transfers',
-    'gauge',
-    'Transfers the switch has recorded, by state (COMMITTED and ABORTED only grow: their rate is transfers per second)',
-    async () => {
-      const counted = await db.read(async (manager) => [
-        ...(await manager
-          .createQueryBuilder(TransferRecord, 't')
-          .select('t.transferState', 'state')
-          .addSelect('COUNT(*)', 'count')
-          .where({ transferState: In([...OPEN]) })
-          .groupBy('t.transferState')
-          .getRawMany<{ state: string; count: string | number }>()),
-        ...(await manager
-          .createQueryBuilder(TransferOutcome, 'o')
-          .select('o.transferState', 'state')
-          .addSelect('SUM(o.transfers)', 'count')
-          .groupBy('o.transferState')
-          .getRawMany<{ state: string; count: string | number }>()),
-      ]);
-      return [...OPEN, ...DECIDED].map((state) => ({ labels: { state }, value: Number(counted.find((row) => row.state === state)?.count ?? 0) }));
-    },
+  metric('hub_transfers', 'gauge', 'Transfers the switch has recorded, by state (COMMITTED and ABORTED only grow: their rate is transfers per second)', () =>
+    transfersByState(db),
   );
-
-  metric(
-    'hub_transfer_completion_seconds',
-    'histogram',
-    "The time from a transfer's POST to its decision, by the state decided (COMMITTED or ABORTED)",
-    async () => {
-      const rows = await db.read((manager) =>
-        manager
-          .createQueryBuilder(TransferOutcome, 'o')
-          .select('o.transferState', 'state')
-          .addSelect('o.le', 'le')
-          .addSelect('SUM(o.transfers)', 'transfers')
-          .addSelect('SUM(o.seconds)', 'seconds')
-          .groupBy('o.transferState')
-          .addGroupBy('o.le')
-          .getRawMany<{ state: string; le: string; transfers: string | number; seconds: string | number }>(),
-      );
-      return DECIDED.flatMap((state) =>
-        histogramSamples(
-          'hub_transfer_completion_seconds',
-          state,
-          rows.filter((row) => row.state === state),
-        ),
-      );
-    },
+  metric('hub_transfer_completion_seconds', 'histogram', "The time from a transfer's POST to its decision, by the state decided (COMMITTED or ABORTED)", () =>
+    completionTimes(db),
   );
 
   metric('hub_position', 'gauge', "Each participant's position per currency, reservations included", async () =>
@@ -98,19 +55,62 @@ export function registerSchemeMetrics(registry: client.Registry, services: Pick<
     (await db.read((manager) => manager.find(DeliveryFailures))).map(({ participant, failures }) => ({ labels: { participant }, value: Number(failures) })),
   );
 
-  const byState = (entity: typeof SettlementWindow | typeof Settlement) => async () =>
-    (
-      await db.read((manager) =>
-        manager
-          .createQueryBuilder(entity, 'e')
-          .select('e.state', 'state')
-          .addSelect('COUNT(*)', 'count')
-          .groupBy('e.state')
-          .getRawMany<{ state: string; count: string | number }>(),
-      )
-    ).map(({ state, count }) => ({ labels: { state }, value: Number(count) }));
-  metric('hub_settlement_windows', 'gauge', 'Settlement windows by state', byState(SettlementWindow));
-  metric('hub_settlements', 'gauge', 'Settlements by state', byState(Settlement));
+  metric('hub_settlement_windows', 'gauge', 'Settlement windows by state', () => countedByState(db, SettlementWindow));
+  metric('hub_settlements', 'gauge', 'Settlements by state', () => countedByState(db, Settlement));
+}
+
+/** The open transfers found by their index, the decided ones from the counts kept as they were decided. */
+async function transfersByState(db: HubServices['db']): Promise<Sample[]> {
+  const counted = await db.read(async (manager) => [
+    ...(await manager
+      .createQueryBuilder(TransferRecord, 't')
+      .select('t.transferState', 'state')
+      .addSelect('COUNT(*)', 'count')
+      .where({ transferState: In([...OPEN]) })
+      .groupBy('t.transferState')
+      .getRawMany<{ state: string; count: string | number }>()),
+    ...(await manager
+      .createQueryBuilder(TransferOutcome, 'o')
+      .select('o.transferState', 'state')
+      .addSelect('SUM(o.transfers)', 'count')
+      .groupBy('o.transferState')
+      .getRawMany<{ state: string; count: string | number }>()),
+  ]);
+  return [...OPEN, ...DECIDED].map((state) => ({ labels: { state }, value: Number(counted.find((row) => row.state === state)?.count ?? 0) }));
+}
+
+async function completionTimes(db: HubServices['db']): Promise<Sample[]> {
+  const rows = await db.read((manager) =>
+    manager
+      .createQueryBuilder(TransferOutcome, 'o')
+      .select('o.transferState', 'state')
+      .addSelect('o.le', 'le')
+      .addSelect('SUM(o.transfers)', 'transfers')
+      .addSelect('SUM(o.seconds)', 'seconds')
+      .groupBy('o.transferState')
+      .addGroupBy('o.le')
+      .getRawMany<{ state: string; le: string; transfers: string | number; seconds: string | number }>(),
+  );
+  return DECIDED.flatMap((state) =>
+    histogramSamples(
+      'hub_transfer_completion_seconds',
+      state,
+      rows.filter((row) => row.state === state),
+    ),
+  );
+}
+
+async function countedByState(db: HubServices['db'], entity: typeof SettlementWindow | typeof Settlement): Promise<Sample[]> {
+  return (
+    await db.read((manager) =>
+      manager
+        .createQueryBuilder(entity, 'e')
+        .select('e.state', 'state')
+        .addSelect('COUNT(*)', 'count')
+        .groupBy('e.state')
+        .getRawMany<{ state: string; count: string | number }>(),
+    )
+  ).map(({ state, count }) => ({ labels: { state }, value: Number(count) }));
 }
 
 /** A histogram's series for one state from its buckets' own counts: cumulative `_bucket`s up to +Inf, `_sum` and `_count`. */

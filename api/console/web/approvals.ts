@@ -3,6 +3,8 @@ import { call, expectOk, get, SignInNeeded } from './api.js';
 import { h, show, when } from './dom.js';
 import type { View } from './view.js';
 
+type Decision = 'APPROVED' | 'REJECTED';
+
 /** How many decided approvals the page lists under the waiting ones. */
 const RECENT = 20;
 
@@ -29,7 +31,7 @@ export function approvalsView(): View {
   // Rows of waiting approvals are kept between refreshes, so a reason being typed is not wiped every few seconds.
   const rows = new Map<string, HTMLElement>();
 
-  const decide = async (approval: ApprovalView, decision: 'APPROVED' | 'REJECTED', reason: string) => {
+  const decide = async (approval: ApprovalView, decision: Decision, reason: string) => {
     try {
       const decidedNow = expectOk(await call<ApprovalView>('PUT', `/approvals/${approval.approvalId}`, { decision, ...(reason && { reason }) }));
       show(outcome, `${approval.summary}: ${decidedNow.state}${decidedNow.outcome ? `, ${outcomeText(decidedNow.outcome)}` : ''}`);
@@ -38,21 +40,6 @@ export function approvalsView(): View {
       show(outcome, `Refused: ${(error as Error).message || (error instanceof SignInNeeded ? 'you may not decide on this change' : '')}`);
     }
     await refresh();
-  };
-
-  const waitingRow = (approval: ApprovalView): HTMLElement => {
-    const reason = h('input', { name: 'reason', placeholder: 'reason', 'aria-label': 'Reason' }) as HTMLInputElement;
-    const button = (decision: 'APPROVED' | 'REJECTED', label: string) =>
-      h('button', { type: 'button', 'data-decision': decision, onclick: () => decide(approval, decision, reason.value.trim()) }, label);
-    return h(
-      'tr',
-      { 'data-approval': approval.approvalId },
-      h('td', {}, when(approval.requestedDate)),
-      h('td', {}, approval.requestedBy.name),
-      change(approval),
-      h('td', {}, when(approval.expiresDate)),
-      h('td', {}, reason, ' ', button('APPROVED', 'Approve'), ' ', button('REJECTED', 'Reject')),
-    );
   };
 
   const element = h(
@@ -79,27 +66,46 @@ export function approvalsView(): View {
   const refresh = async () => {
     const [pending, latest] = await Promise.all([get<ApprovalView[]>('/approvals?state=PENDING'), get<ApprovalView[]>('/approvals')]);
     for (const id of [...rows.keys()]) if (!pending.some((approval) => approval.approvalId === id)) rows.delete(id);
-    for (const approval of pending) if (!rows.has(approval.approvalId)) rows.set(approval.approvalId, waitingRow(approval));
+    for (const approval of pending) if (!rows.has(approval.approvalId)) rows.set(approval.approvalId, waitingRow(approval, decide));
     show(waiting, pending.length === 0 ? h('tr', {}, h('td', { colspan: 5 }, 'None waiting.')) : pending.map((approval) => rows.get(approval.approvalId)!));
     show(
       decided,
       latest
         .filter((approval) => approval.state !== 'PENDING')
         .slice(0, RECENT)
-        .map((approval) =>
-          h(
-            'tr',
-            { 'data-approval': approval.approvalId },
-            h('td', {}, when(approval.requestedDate)),
-            h('td', {}, approval.requestedBy.name),
-            change(approval),
-            h('td', { class: 'state' }, approval.state),
-            h('td', {}, approval.decidedBy?.name ?? ''),
-            h('td', {}, approval.reason ?? ''),
-            h('td', {}, outcomeText(approval.outcome)),
-          ),
-        ),
+        .map(decidedRow),
     );
   };
   return { element, refresh };
+}
+
+/** A change waiting for a second person, with the reason to give and the two decisions. */
+function waitingRow(approval: ApprovalView, decide: (approval: ApprovalView, decision: Decision, reason: string) => Promise<void>): HTMLElement {
+  const reason = h('input', { name: 'reason', placeholder: 'reason', 'aria-label': 'Reason' }) as HTMLInputElement;
+  const button = (decision: Decision, label: string) =>
+    h('button', { type: 'button', 'data-decision': decision, onclick: () => decide(approval, decision, reason.value.trim()) }, label);
+  return h(
+    'tr',
+    { 'data-approval': approval.approvalId },
+    h('td', {}, when(approval.requestedDate)),
+    h('td', {}, approval.requestedBy.name),
+    change(approval),
+    h('td', {}, when(approval.expiresDate)),
+    h('td', {}, reason, ' ', button('APPROVED', 'Approve'), ' ', button('REJECTED', 'Reject')),
+  );
+}
+
+/** A decided change: who decided it, why, and what became of it. */
+function decidedRow(approval: ApprovalView): HTMLElement {
+  return h(
+    'tr',
+    { 'data-approval': approval.approvalId },
+    h('td', {}, when(approval.requestedDate)),
+    h('td', {}, approval.requestedBy.name),
+    change(approval),
+    h('td', { class: 'state' }, approval.state),
+    h('td', {}, approval.decidedBy?.name ?? ''),
+    h('td', {}, approval.reason ?? ''),
+    h('td', {}, outcomeText(approval.outcome)),
+  );
 }

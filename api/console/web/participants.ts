@@ -103,6 +103,20 @@ function activeSwitch(participant: Pick<Participant, 'name' | 'isActive'>, then:
   );
 }
 
+/** What a form does once submitted, answering what the page tells the operator. */
+type FormWork = (form: Record<string, string>) => Promise<string>;
+/** A form's submit handler: its work, its outcome (or refusal) told, the page read again. */
+type Attempt = (work: FormWork) => (event: Event) => Promise<void>;
+
+interface Account {
+  id: number;
+  ledgerAccountType: string;
+  currency: string;
+  value: number;
+  isActive: 0 | 1;
+  settlementModel?: string | null;
+}
+
 /** One participant: its accounts and positions, limits (editable), funds in and out, endpoints and JWS setting. */
 export function participantView(name: string): View {
   const path = `/participants/${encodeURIComponent(name)}`;
@@ -112,7 +126,7 @@ export function participantView(name: string): View {
   const signature = h('div');
   const outcome = h('p', { class: 'outcome', role: 'status' });
   const report = (text: string) => show(outcome, text);
-  const attempt = (work: (form: Record<string, string>) => Promise<string>) => async (event: Event) => {
+  const attempt: Attempt = (work) => async (event) => {
     event.preventDefault();
     try {
       report(await work(fields(event.target as HTMLFormElement)));
@@ -120,13 +134,6 @@ export function participantView(name: string): View {
     } catch (error) {
       report(error instanceof Held ? error.message : `Refused: ${(error as Error).message}`);
     }
-  };
-  const settlementAccount = async (currency: string) => {
-    const account = (await get<Array<{ id: number; ledgerAccountType: string; currency: string }>>(`${path}/accounts`)).find(
-      (candidate) => candidate.ledgerAccountType === 'SETTLEMENT' && candidate.currency === currency,
-    );
-    if (!account) throw new Error(`${name} has no SETTLEMENT account in ${currency}`);
-    return account.id;
   };
   const element = h(
     'section',
@@ -139,57 +146,7 @@ export function participantView(name: string): View {
       h('thead', {}, h('tr', {}, ...['Account', 'Type', 'Currency', 'Balance', 'Settled by', 'Active'].map((title) => h('th', {}, title)))),
       accounts,
     ),
-    h(
-      'div',
-      { class: 'forms' },
-      h(
-        'form',
-        {
-          'data-form': 'limit',
-          onsubmit: attempt(async (form) => {
-            expectOk(
-              await call('PUT', `${path}/limits`, {
-                currency: form.currency,
-                limit: { type: 'NET_DEBIT_CAP', value: form.value, alarmPercentage: form.alarmPercentage || '10' },
-              }),
-            );
-            return `Net Debit Cap of ${name} in ${form.currency} set to ${form.value}`;
-          }),
-        },
-        h('h2', {}, 'Net Debit Cap'),
-        h('label', {}, 'Currency ', h('input', { name: 'currency', value: 'USD', size: 3, required: true })),
-        h('label', {}, 'Cap ', h('input', { name: 'value', inputmode: 'decimal', required: true })),
-        h('label', {}, 'Alarm at % short of it ', h('input', { name: 'alarmPercentage', value: '10', size: 3 })),
-        h('button', { type: 'submit' }, 'Set cap'),
-      ),
-      h(
-        'form',
-        {
-          'data-form': 'funds',
-          onsubmit: attempt(async (form) => {
-            const account = await settlementAccount(form.currency);
-            const transferId = crypto.randomUUID();
-            const amount = { amount: form.amount, currency: form.currency };
-            const movement = { transferId, externalReference: form.reference || 'console', reason: form.reason || 'recorded in the console', amount };
-            if (form.direction === 'in') {
-              expectOk(await call('POST', `${path}/accounts/${account}`, { ...movement, action: 'recordFundsIn' }));
-              return `Funds in: ${money(form.amount, form.currency)} recorded for ${name}`;
-            }
-            // One call, one ledger step: a reservation the browser never got to commit cannot be left behind.
-            expectOk(await call('POST', `${path}/accounts/${account}`, { ...movement, action: 'recordFundsOut' }));
-            return `Funds out: ${money(form.amount, form.currency)} paid out to ${name}`;
-          }),
-        },
-        h('h2', {}, 'Funds in and out'),
-        h('label', {}, h('input', { type: 'radio', name: 'direction', value: 'in', checked: true }), ' in'),
-        h('label', {}, h('input', { type: 'radio', name: 'direction', value: 'out' }), ' out'),
-        h('label', {}, 'Amount ', h('input', { name: 'amount', inputmode: 'decimal', required: true })),
-        h('label', {}, 'Currency ', h('input', { name: 'currency', value: 'USD', size: 3, required: true })),
-        h('label', {}, 'Reference ', h('input', { name: 'reference' })),
-        h('label', {}, 'Reason ', h('input', { name: 'reason' })),
-        h('button', { type: 'submit' }, 'Record'),
-      ),
-    ),
+    h('div', { class: 'forms' }, capForm(name, path, attempt), fundsForm(name, path, attempt)),
     outcome,
     h('h2', {}, 'Endpoints'),
     h('table', { class: 'list' }, endpoints),
@@ -199,9 +156,7 @@ export function participantView(name: string): View {
   const refresh = async () => {
     const [participant, accountList, limits, positions, endpointList, jws] = await Promise.all([
       get<Participant>(path),
-      get<Array<{ id: number; ledgerAccountType: string; currency: string; value: number; isActive: 0 | 1; settlementModel?: string | null }>>(
-        `${path}/accounts`,
-      ),
+      get<Account[]>(`${path}/accounts`),
       get<Limit[]>(`${path}/limits`),
       get<Position[]>(`${path}/positions`),
       get<Array<{ type: string; value: string }>>(`${path}/endpoints`),
@@ -210,31 +165,9 @@ export function participantView(name: string): View {
     show(
       summary,
       h('p', {}, activeSwitch(participant, refresh)),
-      positions.map((position) =>
-        h(
-          'div',
-          { class: 'position' },
-          h('b', {}, position.currency),
-          capBar(position.value, limits.find((limit) => limit.currency === position.currency)?.limit),
-          h('small', {}, ` changed ${when(position.changedDate)}`),
-        ),
-      ),
+      positions.map((position) => positionLine(position, limits)),
     );
-    show(
-      accounts,
-      accountList.map((account) =>
-        h(
-          'tr',
-          {},
-          h('td', {}, account.id),
-          h('td', {}, account.ledgerAccountType),
-          h('td', {}, account.currency),
-          h('td', {}, account.value),
-          h('td', {}, account.settlementModel ?? '—'),
-          h('td', {}, account.isActive ? 'yes' : 'no'),
-        ),
-      ),
-    );
+    show(accounts, accountList.map(accountRow));
     show(
       endpoints,
       endpointList.map((endpoint) => h('tr', {}, h('td', {}, endpoint.type), h('td', {}, h('code', {}, endpoint.value)))),
@@ -242,4 +175,90 @@ export function participantView(name: string): View {
     show(signature, h('pre', { class: 'json' }, JSON.stringify(jws, null, 2)));
   };
   return { element, refresh };
+}
+
+/** A position in one currency against its Net Debit Cap, and when it last changed. */
+function positionLine(position: Position, limits: Limit[]): HTMLElement {
+  return h(
+    'div',
+    { class: 'position' },
+    h('b', {}, position.currency),
+    capBar(position.value, limits.find((limit) => limit.currency === position.currency)?.limit),
+    h('small', {}, ` changed ${when(position.changedDate)}`),
+  );
+}
+
+function accountRow(account: Account): HTMLElement {
+  return h(
+    'tr',
+    {},
+    h('td', {}, account.id),
+    h('td', {}, account.ledgerAccountType),
+    h('td', {}, account.currency),
+    h('td', {}, account.value),
+    h('td', {}, account.settlementModel ?? '—'),
+    h('td', {}, account.isActive ? 'yes' : 'no'),
+  );
+}
+
+/** Sets the participant's Net Debit Cap in a currency. */
+function capForm(name: string, path: string, attempt: Attempt): HTMLElement {
+  return h(
+    'form',
+    {
+      'data-form': 'limit',
+      onsubmit: attempt(async (form) => {
+        expectOk(
+          await call('PUT', `${path}/limits`, {
+            currency: form.currency,
+            limit: { type: 'NET_DEBIT_CAP', value: form.value, alarmPercentage: form.alarmPercentage || '10' },
+          }),
+        );
+        return `Net Debit Cap of ${name} in ${form.currency} set to ${form.value}`;
+      }),
+    },
+    h('h2', {}, 'Net Debit Cap'),
+    h('label', {}, 'Currency ', h('input', { name: 'currency', value: 'USD', size: 3, required: true })),
+    h('label', {}, 'Cap ', h('input', { name: 'value', inputmode: 'decimal', required: true })),
+    h('label', {}, 'Alarm at % short of it ', h('input', { name: 'alarmPercentage', value: '10', size: 3 })),
+    h('button', { type: 'submit' }, 'Set cap'),
+  );
+}
+
+/** Records funds into or out of the participant's SETTLEMENT account in a currency. */
+function fundsForm(name: string, path: string, attempt: Attempt): HTMLElement {
+  const settlementAccount = async (currency: string) => {
+    const account = (await get<Account[]>(`${path}/accounts`)).find(
+      (candidate) => candidate.ledgerAccountType === 'SETTLEMENT' && candidate.currency === currency,
+    );
+    if (!account) throw new Error(`${name} has no SETTLEMENT account in ${currency}`);
+    return account.id;
+  };
+  return h(
+    'form',
+    {
+      'data-form': 'funds',
+      onsubmit: attempt(async (form) => {
+        const account = await settlementAccount(form.currency);
+        const transferId = crypto.randomUUID();
+        const amount = { amount: form.amount, currency: form.currency };
+        const movement = { transferId, externalReference: form.reference || 'console', reason: form.reason || 'recorded in the console', amount };
+        if (form.direction === 'in') {
+          expectOk(await call('POST', `${path}/accounts/${account}`, { ...movement, action: 'recordFundsIn' }));
+          return `Funds in: ${money(form.amount, form.currency)} recorded for ${name}`;
+        }
+        // One call, one ledger step: a reservation the browser never got to commit cannot be left behind.
+        expectOk(await call('POST', `${path}/accounts/${account}`, { ...movement, action: 'recordFundsOut' }));
+        return `Funds out: ${money(form.amount, form.currency)} paid out to ${name}`;
+      }),
+    },
+    h('h2', {}, 'Funds in and out'),
+    h('label', {}, h('input', { type: 'radio', name: 'direction', value: 'in', checked: true }), ' in'),
+    h('label', {}, h('input', { type: 'radio', name: 'direction', value: 'out' }), ' out'),
+    h('label', {}, 'Amount ', h('input', { name: 'amount', inputmode: 'decimal', required: true })),
+    h('label', {}, 'Currency ', h('input', { name: 'currency', value: 'USD', size: 3, required: true })),
+    h('label', {}, 'Reference ', h('input', { name: 'reference' })),
+    h('label', {}, 'Reason ', h('input', { name: 'reason' })),
+    h('button', { type: 'submit' }, 'Record'),
+  );
 }

@@ -77,20 +77,11 @@ export function traceView(transferId: string, link: WorkflowLink): View {
       return;
     }
     const trace = answer.body;
-    const transfer = trace.transfer;
     const start = trace.messages[0] ? Date.parse(trace.messages[0].at) : 0;
     show(
       element,
       h('h1', {}, `Transfer ${transferId}`),
-      transfer &&
-        h(
-          'p',
-          { class: 'summary' },
-          `${money(transfer.amount.amount, transfer.amount.currency)} from ${transfer.payerFsp} to ${transfer.payeeFsp}: `,
-          h('b', { class: `state ${transfer.state}`, 'data-state': transfer.state }, transfer.state),
-          transfer.error ? ` (${transfer.error.errorCode} ${transfer.error.errorDescription})` : '',
-          ` — expires ${when(transfer.expiration)}`,
-        ),
+      trace.transfer && transferSummary(trace.transfer),
       h('h2', {}, 'States'),
       h(
         'ol',
@@ -101,47 +92,65 @@ export function traceView(transferId: string, link: WorkflowLink): View {
       h(
         'ul',
         { class: 'conversations' },
-        trace.conversations.map((conversation) => {
-          const url = link(conversation.workflowId);
-          const page = conversation.kind === 'transfer' ? undefined : `#/conversations/${CONVERSATION_RESOURCES[conversation.kind]}/${conversation.id}`;
-          return h(
-            'li',
-            {},
-            page ? h('a', { href: page }, `${conversation.kind} ${conversation.id}`) : `${conversation.kind} ${conversation.id}`,
-            `${conversation.state ? ` (${conversation.state})` : ''} — `,
-            url
-              ? h('a', { href: url, target: '_blank', rel: 'noopener' }, `${conversation.workflowId} in the Temporal UI`)
-              : h('code', {}, conversation.workflowId),
-          );
-        }),
+        trace.conversations.map((conversation) => conversationItem(conversation, link)),
       ),
       messageList(trace, start, () => pages.more(refresh)),
       h('h2', {}, 'Ledger postings'),
-      h(
-        'table',
-        { class: 'list journal' },
-        h('thead', {}, h('tr', {}, ...['Phase', 'Participant', 'Account', 'Posted', 'Reserved', 'At'].map((title) => h('th', {}, title)))),
-        h(
-          'tbody',
-          {},
-          trace.journal.map((posting) =>
-            h(
-              'tr',
-              {},
-              h('td', {}, posting.phase),
-              h('td', {}, posting.participant),
-              h('td', {}, `${posting.ledgerAccountType} ${posting.currency}`),
-              h('td', {}, posting.postedAmount),
-              h('td', {}, posting.reservedAmount),
-              h('td', {}, when(posting.at)),
-            ),
-          ),
-        ),
-      ),
+      journalTable(trace.journal),
       trace.transaction !== undefined && [h('h2', {}, 'The transaction in its ILP packet'), json(trace.transaction)],
     );
   };
   return { element, refresh };
+}
+
+/** The transfer in one line: its amount, payer and payee, state (and error), expiration. */
+function transferSummary(transfer: NonNullable<TransferTrace['transfer']>): HTMLElement {
+  return h(
+    'p',
+    { class: 'summary' },
+    `${money(transfer.amount.amount, transfer.amount.currency)} from ${transfer.payerFsp} to ${transfer.payeeFsp}: `,
+    h('b', { class: `state ${transfer.state}`, 'data-state': transfer.state }, transfer.state),
+    transfer.error ? ` (${transfer.error.errorCode} ${transfer.error.errorDescription})` : '',
+    ` — expires ${when(transfer.expiration)}`,
+  );
+}
+
+/** A conversation the transfer belongs to: its page in the console (but the transfer's own), and its workflow. */
+function conversationItem(conversation: TracedConversation, link: WorkflowLink): HTMLElement {
+  const url = link(conversation.workflowId);
+  const page = conversation.kind === 'transfer' ? undefined : `#/conversations/${CONVERSATION_RESOURCES[conversation.kind]}/${conversation.id}`;
+  return h(
+    'li',
+    {},
+    page ? h('a', { href: page }, `${conversation.kind} ${conversation.id}`) : `${conversation.kind} ${conversation.id}`,
+    `${conversation.state ? ` (${conversation.state})` : ''} — `,
+    url ? h('a', { href: url, target: '_blank', rel: 'noopener' }, `${conversation.workflowId} in the Temporal UI`) : h('code', {}, conversation.workflowId),
+  );
+}
+
+/** The ledger postings the transfer caused. */
+function journalTable(journal: TransferTrace['journal']): HTMLElement {
+  return h(
+    'table',
+    { class: 'list journal' },
+    h('thead', {}, h('tr', {}, ...['Phase', 'Participant', 'Account', 'Posted', 'Reserved', 'At'].map((title) => h('th', {}, title)))),
+    h(
+      'tbody',
+      {},
+      journal.map((posting) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, posting.phase),
+          h('td', {}, posting.participant),
+          h('td', {}, `${posting.ledgerAccountType} ${posting.currency}`),
+          h('td', {}, posting.postedAmount),
+          h('td', {}, posting.reservedAmount),
+          h('td', {}, when(posting.at)),
+        ),
+      ),
+    ),
+  );
 }
 
 /** The resource whose messages make up each kind of conversation. */
