@@ -39,12 +39,7 @@ module.exports = {
       '^(api|workflows)/',
       '^(worker|temporal)/',
     ),
-    forbid(
-      'workflows-know-no-gateway',
-      'Workflow code runs in the sandbox: an HTTP gateway has no place in its bundle.',
-      '^workflows/',
-      '^api/',
-    ),
+    forbid('workflows-know-no-gateway', 'Workflow code runs in the sandbox: an HTTP gateway has no place in its bundle.', '^workflows/', '^api/'),
     forbid(
       'temporal-installs-only',
       'The Temporal installer stands on the ground floor alone: the hub runs on it, not the other way round.',

@@ -1,10 +1,10 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ThirdpartyRequestsVerificationsPostRequest, TransfersIDPutResponse } from '../api/contracts/bodies';
-import type { QuoteResource, Resource } from '../api/contracts/conversations';
-import { HUB_REJECTION } from '../api/contracts/errors';
-import type { FollowUp } from '../api/contracts/followUps';
-import type { ReceivedCallback } from '../api/contracts/messages';
+import type { ThirdpartyRequestsVerificationsPostRequest, TransfersIDPutResponse } from './shared/contracts/bodies';
+import type { QuoteResource, Resource } from './shared/contracts/conversations';
+import { HUB_REJECTION } from './shared/contracts/errors';
+import type { FollowUp } from './shared/contracts/followUps';
+import type { ReceivedCallback } from './shared/contracts/messages';
 import { BulkTransferFollowUp } from './hub/conversations/bulkTransferFollowUp';
 import { BulkParty, BulkTransfers } from './hub/conversations/bulkTransfers';
 import { FollowUps } from './hub/conversations/followUps';
@@ -23,13 +23,13 @@ import { Consents } from './hub/auth/consents';
 import type { Delivery } from './hub/delivery/callbacks';
 import { AccountLookup } from './hub/lookup/accountLookup';
 import { databaseRefusal } from './hub/db/databaseErrors';
-import type { ConsentRegistration } from '../api/contracts/consentRegistration';
-import type { ApprovalDecision, Operator, PerformChange } from '../api/contracts/approvals';
+import type { ConsentRegistration } from './shared/contracts/consentRegistration';
+import type { ApprovalDecision, Operator, PerformChange } from './shared/contracts/approvals';
 import { Routing } from './hub/delivery/routing';
 import { Correlations } from './hub/thirdparty/correlations';
 import { ServiceProviders } from './hub/thirdparty/serviceProviders';
 import type { Hub, HubServices } from './hub/hubServices';
-import { HubError } from './platform/hubError';
+import { HubError } from './shared/platform/hubError';
 import { performedApprovalEntry } from './hub/audit/approvalEntry';
 
 export type ActivityDependencies = Pick<Hub, 'services' | 'directory' | 'sender' | 'transactionRequests' | 'authService' | 'log'> & {

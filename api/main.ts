@@ -1,9 +1,9 @@
 import cluster from 'node:cluster';
 import { Client, Connection } from '@temporalio/client';
-import { exposureProblem, loadConfig } from '../activities/platform/config';
+import { exposureProblem, loadConfig } from '../activities/shared/platform/config';
 import { openHub } from '../activities/hub/hubServices';
-import { createLogger } from '../activities/platform/logger';
-import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
+import { createLogger } from '../activities/shared/platform/logger';
+import { temporalConnectionOptions } from '../activities/shared/platform/tlsFiles';
 import { createAdminApp } from './admin/adminApp';
 import { superviseCopies } from './superviseCopies';
 import { AdminValidator } from './admin/adminValidation';
@@ -11,7 +11,7 @@ import { SettlementValidator } from './settlement/settlementValidation';
 import { createSwitchApp } from './fspiop/switchApp';
 import { switchResources } from './fspiop/switchResources';
 import { gatewayTls, serve } from './http/serve';
-import { startTracing } from '../activities/platform/tracing';
+import { startTracing } from '../activities/shared/platform/tracing';
 import { registerSchemeMetrics } from '../activities/hub/metrics/schemeMetrics';
 import { schemeRegistry, shareMetricsWithSupervisor } from './http/observability';
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { SearchAttributeType } from '@temporalio/common';
-import { customSearchAttributes } from '../api/contracts/searchAttributes';
+import { customSearchAttributes } from '../activities/shared/contracts/searchAttributes';
 import { freePort } from './ports';
 import { EarlyExitError, startServerProcess, type TemporalProcess } from './serverProcess';
 

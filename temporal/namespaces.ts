@@ -1,7 +1,7 @@
 import { Connection, type TLSConfig } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { msToTs } from '@temporalio/common/lib/time';
-import { customSearchAttributes } from '../api/contracts/searchAttributes';
+import { customSearchAttributes } from '../activities/shared/contracts/searchAttributes';
 
 const ALREADY_EXISTS = 6;
 const NOT_FOUND = 5;

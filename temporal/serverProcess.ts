@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection, type TLSConfig } from '@temporalio/client';
-import { customSearchAttributes } from '../api/contracts/searchAttributes';
+import { customSearchAttributes } from '../activities/shared/contracts/searchAttributes';
 
 /** A Temporal server process this project started: the dev server or a cluster's server. */
 export interface TemporalProcess {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { repoRoot } from '../activities/platform/config';
+import { repoRoot } from '../activities/shared/platform/config';
 
 type Log = (message: string) => void;
 

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from '../activities/platform/config';
+import { repoRoot } from '../activities/shared/platform/config';
 
 type Log = (message: string) => void;
 

@@ -10,7 +10,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { repoRoot } from '../activities/platform/config';
+import { repoRoot } from '../activities/shared/platform/config';
 import { startDevServer, type DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
 import { timeSkippingServerPath } from '../temporal/testServer';

@@ -6,7 +6,7 @@
  * and where to find each conversation in the Temporal UI.
  */
 import crypto from 'node:crypto';
-import { loadConfig } from '../activities/platform/config';
+import { loadConfig } from '../activities/shared/platform/config';
 import { SimulatedDfsp } from './helpers/dfsp';
 import { bulkItem, bulkTransferBody, ilpPair, quoteBody, transactionRequestBody, transferBody } from './helpers/fspiopBodies';
 import { uniqueName } from './helpers/database';

@@ -5,13 +5,13 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import { connectorExposureProblem, type ConnectorConfig } from '../activities/connector/connectorConfig';
-import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
+import { temporalConnectionOptions } from '../activities/shared/platform/tlsFiles';
 import { gatewayTls } from '../api/http/serve';
 import { createGateway, gatewayServer } from '../api/http/gateway';
 import { observabilityRoutes } from '../api/http/observability';
 import { ensureNamespace } from '../temporal/namespaces';
 import { workflowCode } from './workflowBundle';
-import { startTracing } from '../activities/platform/tracing';
+import { startTracing } from '../activities/shared/platform/tracing';
 
 /** What a connector role is made of, once it has a Temporal client to hand messages to. */
 export interface ConnectorParts {

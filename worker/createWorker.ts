@@ -3,7 +3,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { changePerformer } from '../api/admin/approvals/performChange';
 import { createActivities, ActivityDependencies } from '../activities';
 import { workflowCode } from './workflowBundle';
-import type { Tracing } from '../activities/platform/tracing';
+import type { Tracing } from '../activities/shared/platform/tracing';
 
 export interface WorkerOptions {
   connection: NativeConnection;
@@ -12,7 +12,7 @@ export interface WorkerOptions {
   dependencies: ActivityDependencies;
   /** A prebuilt workflow bundle (`bundleWorkflowCode`); without one the workflows are bundled at start. */
   workflowBundlePath?: string;
-  /** OpenTelemetry tracing of its workflows and activities (activities/platform/tracing.ts), when configured. */
+  /** OpenTelemetry tracing of its workflows and activities (activities/shared/platform/tracing.ts), when configured. */
   tracing?: Tracing;
 }
 

@@ -3,8 +3,8 @@ import { CoreBankingClient } from '../activities/dfsp/backend/coreBankingClient'
 import { simulatedBackends } from '../activities/dfsp/simulator/simulated';
 import { sampleCustomers, SimulatedBank } from '../activities/dfsp/simulator/simulatedBank';
 import type { DfspBackends } from '../activities/dfsp/dependencies';
-import { createLogger } from '../activities/platform/logger';
-import { startDfspConnector } from '../api/dfsp/dfspConnector';
+import { createLogger } from '../activities/shared/platform/logger';
+import { startDfspConnector } from './dfspConnector';
 
 /**
  * The bank's systems the connector runs against: the built-in simulated bank, or — with BACKEND_ENDPOINT — the

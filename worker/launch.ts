@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { exposureProblem, loadConfig, repoRoot } from '../activities/platform/config';
+import { exposureProblem, loadConfig, repoRoot } from '../activities/shared/platform/config';
 import { startDevServer, DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
 import { stopTogether } from './children';

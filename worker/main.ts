@@ -1,11 +1,11 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { loadConfig } from '../activities/platform/config';
+import { loadConfig } from '../activities/shared/platform/config';
 import { openHub } from '../activities/hub/hubServices';
-import { createLogger } from '../activities/platform/logger';
-import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
+import { createLogger } from '../activities/shared/platform/logger';
+import { temporalConnectionOptions } from '../activities/shared/platform/tlsFiles';
 import { createWorker } from './createWorker';
-import { startTracing } from '../activities/platform/tracing';
+import { startTracing } from '../activities/shared/platform/tracing';
 import { ensureNotificationSchedule, ensureSettlementWindows, ensureSweepSchedule } from './schedules';
 
 /** The worker process: runs the hub's workflows and activities until SIGINT/SIGTERM. */

@@ -1,4 +1,4 @@
-import { loadConfig } from '../activities/platform/config';
+import { loadConfig } from '../activities/shared/platform/config';
 import { openDatabase } from '../activities/hub/db/database';
 
 /**

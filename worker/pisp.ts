@@ -1,6 +1,6 @@
 import { loadPispConfig } from '../activities/pisp/pispConfig';
-import { createLogger } from '../activities/platform/logger';
-import { startPispConnector } from '../api/pisp/pispConnector';
+import { createLogger } from '../activities/shared/platform/logger';
+import { startPispConnector } from './pispConnector';
 
 /**
  * `npm run pisp`: a PISP connector process (DFSP_ID, PEER_ENDPOINT, INBOUND_LISTEN_PORT, OUTBOUND_LISTEN_PORT,

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
-import type { HubConfig } from '../activities/platform/config';
-import { temporalConnectionOptions } from '../activities/platform/tlsFiles';
+import type { HubConfig } from '../activities/shared/platform/config';
+import { temporalConnectionOptions } from '../activities/shared/platform/tlsFiles';
 import { healthCheck } from '../workflows';
 
 export interface ReadinessOptions {

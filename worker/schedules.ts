@@ -1,7 +1,7 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleSpec } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import type { SettlementWindows } from '../activities/hub/settlement/windows';
-import { workflowIds } from '../api/contracts/conversations';
+import { workflowIds } from '../activities/shared/contracts/conversations';
 import { closeOpenSettlementWindow, reservationSweep, sendNotifications, settlementWindow } from '../workflows';
 
 export const SWEEP_SCHEDULE_ID = 'reservation-sweep';

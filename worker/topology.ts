@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { loadConfig, repoRoot } from '../activities/platform/config';
+import { loadConfig, repoRoot } from '../activities/shared/platform/config';
 import { openDatabase } from '../activities/hub/db/database';
 import { mysqlStore, temporalDatabaseUrl } from '../temporal/cluster/clusterConfig';
 import { startTemporalServer, type TemporalServer } from '../temporal/cluster/server';

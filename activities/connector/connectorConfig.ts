@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { certificateFiles, flag, integer, isLoopback, temporalTlsConfig, type CertificateFiles, type TemporalTlsConfig } from '../platform/config';
+import { certificateFiles, flag, integer, isLoopback, temporalTlsConfig, type CertificateFiles, type TemporalTlsConfig } from '../shared/platform/config';
 
 /**
  * INBOUND_MUTUAL_TLS_ENABLED (the sdk-scheme-adapter's settings): the inbound API serves HTTPS and takes a connection

@@ -1,4 +1,4 @@
-import type { OutgoingMessage } from '../../api/contracts/peers';
+import type { OutgoingMessage } from '../shared/contracts/peers';
 import type { PeerSender } from './peerSender';
 
 /** The activity every connector conversation sends its messages with. */

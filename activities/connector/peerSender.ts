@@ -1,12 +1,12 @@
 import type { KeyObject } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { THIRDPARTY_RESOURCES, THIRDPARTY_VERSION } from '../../api/contracts/conversations';
-import { errorInformation, ErrorInformation, HUB_REJECTION } from '../../api/contracts/errors';
-import { METHOD_OF, OutgoingMessage, pathOf } from '../../api/contracts/peers';
-import { Agents, createAgents, httpExchange, isRedirect, originatedHeaders } from '../platform/fspiopHttp';
-import { readSigningKey, sign } from '../platform/jws';
-import { outboundCredentials } from '../platform/tlsFiles';
+import { THIRDPARTY_RESOURCES, THIRDPARTY_VERSION } from '../shared/contracts/conversations';
+import { errorInformation, ErrorInformation, HUB_REJECTION } from '../shared/contracts/errors';
+import { METHOD_OF, OutgoingMessage, pathOf } from '../shared/contracts/peers';
+import { Agents, createAgents, httpExchange, isRedirect, originatedHeaders } from '../shared/platform/fspiopHttp';
+import { readSigningKey, sign } from '../shared/platform/jws';
+import { outboundCredentials } from '../shared/platform/tlsFiles';
 import type { OutboundTlsConfig } from './connectorConfig';
 
 /** The FSPIOP version a connector speaks: Mojaloop's current one. */

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Scope } from '../../api/contracts/bodies';
-import { errorInformation, HUB_REJECTION } from '../../api/contracts/errors';
-import { consentChallenge } from '../../api/contracts/challenges';
+import type { Scope } from '../shared/contracts/bodies';
+import { errorInformation, HUB_REJECTION } from '../shared/contracts/errors';
+import { consentChallenge } from '../shared/contracts/challenges';
 import { GenericSigner } from './genericSigner';
 import type { LinkedConsents } from './linkedConsents';
 
@@ -16,7 +16,7 @@ export interface GrantedConsent {
  * (GenericSigner.derived), so a restart with the same secret signs with the same keys and no private key is stored.
  * Which consent covers an account is read from the PISP's linkings and unlinkings in Temporal (LinkedConsents), so
  * every worker knows it, before a restart and after. The registration challenge is the Auth service's own derivation
- * (api/contracts/challenges.ts, the Auth service's own: Document 1's rule, shared by the three sides).
+ * (activities/shared/contracts/challenges.ts, the Auth service's own: Document 1's rule, shared by the three sides).
  */
 export function createCredentialActivities({ genericKeySecret, linkedConsents }: { genericKeySecret: string; linkedConsents: LinkedConsents }) {
   const signerOf = (consentId: string) => GenericSigner.derived(genericKeySecret, consentId);

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import type { Scope } from '../../api/contracts/bodies';
-import { Dfsp } from '../../api/contracts/searchAttributes';
-import type { PispLinkingOutcome } from '../../api/contracts/pispLinking';
+import type { Scope } from '../shared/contracts/bodies';
+import { Dfsp } from '../shared/contracts/searchAttributes';
+import type { PispLinkingOutcome } from '../shared/contracts/pispLinking';
 
 /** A consent a linking of this PISP was granted and had VERIFIED, with the accounts it covers. */
 export interface LinkedConsent {

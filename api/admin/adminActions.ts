@@ -2,7 +2,7 @@ import type { HubServices } from '../../activities/hub/hubServices';
 import type { FundsMovementRequest } from '../../activities/hub/ledger/funds';
 import type { SettlementModelRequest } from '../../activities/hub/participants/settlementModels';
 import type { SignatureChange } from '../../activities/hub/participants/signatureKeys';
-import type { ActionAnswer } from '../contracts/approvals';
+import type { ActionAnswer } from '../../activities/shared/contracts/approvals';
 import { limitView, participantView, settlementModelView } from './views';
 
 /**

@@ -6,7 +6,7 @@ import { Decimal, formatAmount, unrepresentableAmount } from '../../activities/h
 import { accountModelFor } from '../../activities/hub/settlement/models';
 import { readJsonBody } from '../http/body';
 import { refuseInexactNumbers } from './exactNumbers';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import type { AdminValidator, AdminSchema } from './adminValidation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
 import { needs } from './access/permissions';

@@ -3,10 +3,10 @@ import path from 'node:path';
 import Ajv, { type SchemaValidateFunction, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
-import { repoRoot } from '../../activities/platform/config';
-import { NOTIFICATION_ENDPOINT_TYPES } from '../contracts/endpoints';
-import { HttpError } from '../http/httpError';
-import { adminSchemaError } from '../http/schemaErrors';
+import { repoRoot } from '../../activities/shared/platform/config';
+import { NOTIFICATION_ENDPOINT_TYPES } from '../../activities/shared/contracts/endpoints';
+import { HttpError } from '../../activities/shared/platform/httpError';
+import { adminSchemaError } from '../../activities/shared/platform/schemaErrors';
 
 /**
  * Request bodies are validated against the Mojaloop central-ledger admin OpenAPI document itself,

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { Context, Middleware } from 'koa';
-import { hostnameOf } from '../../activities/platform/config';
-import { HttpError } from '../http/httpError';
+import { hostnameOf } from '../../activities/shared/platform/config';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 /*
  * The admin API is called by the operator's browser (the console) and by scripts; a page of any other site that the

@@ -1,5 +1,5 @@
 import { Decimal } from '../../activities/hub/db/money';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 /** The strings (to skip: they may hold digits) and the numbers of a JSON text. */
 const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;

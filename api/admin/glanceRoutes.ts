@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { MAX_HOURS, MAX_MINUTES } from '../../activities/hub/metrics/schemeGlance';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import type { AdminServices } from './adminRoutes';
 import { needs } from './access/permissions';
 
@@ -12,7 +12,7 @@ const HOURS = { default: 6, max: MAX_HOURS };
 /**
  * GET /scheme/glance?minutes=60&hours=6&currency=XXX, an addition to central-ledger's admin API for the console's home
  * page: transfers committed and aborted per minute, aborts by error code, the time to decision (p50, p95) over the last
- * `minutes`, and the positions nearest their Net Debit Cap over the last `hours` (api/contracts/glance.ts).
+ * `minutes`, and the positions nearest their Net Debit Cap over the last `hours` (activities/shared/contracts/glance.ts).
  */
 export function glanceRoutes({ glance }: Pick<AdminServices, 'glance'>): Router {
   const router = new Router();

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { SignatureChange } from '../../activities/hub/participants/signatureKeys';
 import { readJsonBody } from '../http/body';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { needs } from './access/permissions';
 import { adminActions, type AdminActionServices } from './adminActions';
 import { changes, type FourEyesSettings } from './approvals/fourEyes';

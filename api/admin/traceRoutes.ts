@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { messageCursor, type MessagePageRequest, type TransferSearch } from '../../activities/hub/trace/traces';
-import { HubError } from '../../activities/platform/hubError';
-import { TRANSFER_STATES } from '../contracts/bodies';
-import { HttpError } from '../http/httpError';
+import { HubError } from '../../activities/shared/platform/hubError';
+import { TRANSFER_STATES } from '../../activities/shared/contracts/bodies';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import type { AdminServices } from './adminRoutes';
 import { needs } from './access/permissions';
 
@@ -13,7 +13,7 @@ import { needs } from './access/permissions';
  * quote and the request it answers, its ledger postings and its states; GET /deliveries/failing, the participants the
  * switch has lately failed to deliver to (15 minutes, or since `since`); GET /conversations/{resource}/{id}/trace, any
  * conversation's messages (a quote's, a bulk's, a transaction request's, a third-party transaction's), a page at a time
- * (`limit`, `cursor`: api/contracts/trace.ts MessagePage); GET /notifications/setAside, the e-mails to participants the
+ * (`limit`, `cursor`: activities/shared/contracts/trace.ts MessagePage); GET /notifications/setAside, the e-mails to participants the
  * mail server kept refusing, which the hub no longer tries.
  */
 export function traceRoutes({ traces, notifications }: Pick<AdminServices, 'traces' | 'notifications'>): Router {

@@ -1,8 +1,8 @@
 import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
-import type { SignedHeaders } from '../../activities/platform/jws';
-import { publicKeyOf, signatureProblem } from '../../activities/platform/jws';
-import { directoryKey } from '../../activities/platform/jwsKeyDirectory';
-import { HttpError } from '../http/httpError';
+import type { SignedHeaders } from '../../activities/shared/platform/jws';
+import { publicKeyOf, signatureProblem } from '../../activities/shared/platform/jws';
+import { directoryKey } from '../../activities/shared/platform/jwsKeyDirectory';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 /** Throws the 400 (3105) for a message whose signature does not hold. */
 export type SignatureCheck = (headers: SignedHeaders, body: string) => Promise<void>;

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import Router from '@koa/router';
-import { repoRoot } from '../../activities/platform/config';
-import { HttpError } from '../http/httpError';
+import { repoRoot } from '../../activities/shared/platform/config';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { needs } from '../admin/access/permissions';
 
 /** What the console needs to know of this hub beyond the admin API: where each conversation opens in the Temporal UI. */

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { IdentityProvider } from '../admin/access/accessTokens';
 import { adminCaller } from '../admin/access/authentication';
 import { needs } from '../admin/access/permissions';
-import type { SignInSettings } from '../contracts/signIn';
+import type { SignInSettings } from '../../activities/shared/contracts/signIn';
 
 /**
  * The console's sign-in: `GET /console/signIn/settings`, open, for the page to know where people sign in before it has

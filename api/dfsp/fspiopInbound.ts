@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
+import { participantWorkflowIds, PeerMessage } from '../../activities/shared/contracts/peers';
 import { answersTo, handToFirstRunning, InboundDependencies, InboundRoute, startWith } from '../connector/inboundRoutes';
-import { validateFspiop } from '../fspiop/schemas';
-import { HttpError } from '../http/httpError';
+import { validateFspiop } from '../../activities/shared/contracts/schemas';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 /** A PATCH /transfers/{ID} body; the switch sends it with the FSPIOP transfers media type. */
 const validatePatch = (body: unknown) => validateFspiop('TransfersIDPatchResponse', body);

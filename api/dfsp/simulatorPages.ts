@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { SimulatedThirdpartyBackend } from '../../activities/dfsp/simulator/thirdpartySimulator';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 /**
  * What the simulated bank shows its users, so a demo or a manual run can play the user: their phone's messages (the

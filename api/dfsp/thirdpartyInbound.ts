@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import type { ConsentRequestsPostRequest, ThirdpartyRequestsTransactionsPostRequest } from '../contracts/bodies';
-import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
-import { HttpError } from '../http/httpError';
+import type { ConsentRequestsPostRequest, ThirdpartyRequestsTransactionsPostRequest } from '../../activities/shared/contracts/bodies';
+import { participantWorkflowIds, PeerMessage } from '../../activities/shared/contracts/peers';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { answersTo, handTo, InboundDependencies, InboundRoute, startWith } from '../connector/inboundRoutes';
 import { peerMessageSignal } from '../../workflows/participant/inbox';
-import { FspiopSchema, pathId, tagOf, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
+import { FspiopSchema, pathId, tagOf, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../../activities/shared/contracts/schemas';
 import {
   DfspLinkingView,
   dfspLinkingQuery,

@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
-import type { AuthorizationQuery, AuthorizationsIDPutResponse, ErrorInformationObject } from '../contracts/bodies';
-import { workflowIds } from '../contracts/conversations';
+import type { AuthorizationQuery, AuthorizationsIDPutResponse, ErrorInformationObject } from '../../activities/shared/contracts/bodies';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { authorizationSignal, AuthorizationMessage } from '../../workflows/hub/transactionRequest';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { findTransactionRequest } from '../../activities/hub/conversations/transactionRequests';
 import { conversationRoutes } from './conversationRoutes';
 import { routedCallback, routedGet } from './routed';
-import { FspiopSchema, validateFspiop } from './schemas';
+import { FspiopSchema, validateFspiop } from '../../activities/shared/contracts/schemas';
 
 /** The four pairs GET /authorizations/{ID} requires (Document 2), each with its FSPIOP type. */
 const QUERY: Array<[keyof AuthorizationQuery, FspiopSchema]> = [

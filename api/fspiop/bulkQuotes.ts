@@ -1,4 +1,4 @@
-import type { BulkQuotesPostRequest } from '../contracts/bodies';
+import type { BulkQuotesPostRequest } from '../../activities/shared/contracts/bodies';
 import { bulkQuote, payeeOfBulkQuote } from '../../workflows/hub/bulkQuote';
 import { quotingRoutes } from './quotingRoutes';
 

@@ -1,11 +1,11 @@
 import { BulkTransfers } from '../../activities/hub/conversations/bulkTransfers';
 import { checkSender } from '../../activities/hub/conversations/prepareChecks';
-import type { BulkTransfersIDPutResponse, BulkTransfersPostRequest, ErrorInformationObject } from '../contracts/bodies';
-import { workflowIds } from '../contracts/conversations';
-import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
+import type { BulkTransfersIDPutResponse, BulkTransfersPostRequest, ErrorInformationObject } from '../../activities/shared/contracts/bodies';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { Currency, PayeeFsp, PayerFsp, State } from '../../activities/shared/contracts/searchAttributes';
 import { bulkTransfer, BulkTransferAnswer, bulkTransferAnswerSignal, repeatedBulkTransferSignal } from '../../workflows/hub/bulkTransfer';
 import { conversationRoutes } from './conversationRoutes';
-import { errorInformation } from '../contracts/errors';
+import { errorInformation } from '../../activities/shared/contracts/errors';
 import { fromTheFuture, FUTURE_TIMESTAMP } from './timestamps';
 
 /**

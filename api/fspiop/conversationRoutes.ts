@@ -4,24 +4,24 @@ import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair, type Si
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { HubServices } from '../../activities/hub/hubServices';
-import { HubError } from '../../activities/platform/hubError';
-import { workflowIds, FspiopResource, Resource } from '../contracts/conversations';
-import type { ObservedMessage } from '../contracts/observedConversations';
-import { errorInformation, ErrorInformation } from '../contracts/errors';
-import type { FollowUp } from '../contracts/followUps';
-import type { ReceivedCallback, RepeatedRequest } from '../contracts/messages';
+import { HubError } from '../../activities/shared/platform/hubError';
+import { workflowIds, FspiopResource, Resource } from '../../activities/shared/contracts/conversations';
+import type { ObservedMessage } from '../../activities/shared/contracts/observedConversations';
+import { errorInformation, ErrorInformation } from '../../activities/shared/contracts/errors';
+import type { FollowUp } from '../../activities/shared/contracts/followUps';
+import type { ReceivedCallback, RepeatedRequest } from '../../activities/shared/contracts/messages';
 import { followUp as followUpWorkflow } from '../../workflows/hub/followUp';
 import { observedMessageSignal } from '../../workflows/kit/observer';
 import { readJsonBody } from '../http/body';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { participantMessage, ResourceRoutes, type RouteDependencies } from './switchApp';
-import { requestHash } from '../contracts/requestHash';
+import { requestHash } from '../../activities/shared/contracts/requestHash';
 import { signalIfRunning, startOrRepeat } from './conversations';
 import { encryptedFields } from './encryption';
 import type { FspiopRequest } from './headers';
 import { accepted, ok } from './replies';
 import { requesterOf } from './routed';
-import { FspiopSchema, pathId, validateFspiop } from './schemas';
+import { FspiopSchema, pathId, validateFspiop } from '../../activities/shared/contracts/schemas';
 
 /** How the gateway names and labels a new conversation, read from its validated request. */
 export interface ConversationStart {

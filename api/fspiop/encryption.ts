@@ -25,7 +25,7 @@ function fieldNamesOf(header: string): string[] {
  * does not read, as JSON pointers (`payee.personalInfo.dateOfBirth` → `/payee/personalInfo/dateOfBirth`): each value is
  * cipher text in place of what the schema describes, so validateFspiop does not hold them to it. The header is end to
  * end: the recipient validates it and decrypts, the switch passes it on untouched (covered by the sender's signature,
- * activities/platform/jws.ts), so one it cannot read, or one naming a field the switch reads, exempts nothing and is
+ * activities/shared/platform/jws.ts), so one it cannot read, or one naming a field the switch reads, exempts nothing and is
  * refused by no one but the recipient, as in Mojaloop.
  */
 export function encryptedFields(fspiop: FspiopRequest): string[] {

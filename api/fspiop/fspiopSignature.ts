@@ -1,13 +1,13 @@
 import type { Context, Middleware } from 'koa';
 import type { ParticipantSignatures, SignaturePolicy } from '../../activities/hub/participants/signatureKeys';
-import { signatureProblem } from '../../activities/platform/jws';
+import { signatureProblem } from '../../activities/shared/platform/jws';
 import { readJsonBody } from '../http/body';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import type { FspiopRequest } from './headers';
 
 /**
  * The end-to-end signature check of a participant's message, where validation is on for its sender (JWS_VALIDATE, or
- * the admin API for one participant): FSPIOP-Signature in Mojaloop's form (activities/platform/jws). It runs after the
+ * the admin API for one participant): FSPIOP-Signature in Mojaloop's form (activities/shared/platform/jws). It runs after the
  * header checks, which name the sender, and before the route does anything; a message that fails is refused 400 with
  * 3105 and goes no further.
  *

@@ -1,8 +1,8 @@
 import type { Context, Middleware } from 'koa';
-import { mediaTypeNameOf, Resource, THIRDPARTY_VERSION } from '../contracts/conversations';
-import { HttpError } from '../http/httpError';
-import { isCallback as isCallbackMethod, type HttpMethod } from '../../activities/platform/fspiopHttp';
-import { errorInformation } from '../contracts/errors';
+import { mediaTypeNameOf, Resource, THIRDPARTY_VERSION } from '../../activities/shared/contracts/conversations';
+import { HttpError } from '../../activities/shared/platform/httpError';
+import { isCallback as isCallbackMethod, type HttpMethod } from '../../activities/shared/platform/fspiopHttp';
+import { errorInformation } from '../../activities/shared/contracts/errors';
 
 /** FSPIOP versions this switch speaks (Document 2, "Versioning"). */
 export const SUPPORTED_VERSIONS = ['1.0', '1.1'];

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { LookupLimits } from '../../activities/platform/config';
-import { HttpError } from '../http/httpError';
+import type { LookupLimits } from '../../activities/shared/platform/config';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 type Work = { run: () => Promise<unknown>; what: string };
 

@@ -1,11 +1,11 @@
 import type { Middleware } from 'koa';
-import { conversationOf } from '../contracts/messageLog';
+import { conversationOf } from '../../activities/shared/contracts/messageLog';
 import { registerMessageLogMetrics, type MessageLog } from '../../activities/hub/trace/messageLog';
 import { metricsRegistry } from '../http/observability';
 import { FORWARDED_HEADERS, type FspiopRequest } from './headers';
 
 /**
- * Logs every message a participant sends the switch that names a conversation (api/contracts/messageLog.ts), with the
+ * Logs every message a participant sends the switch that names a conversation (activities/shared/contracts/messageLog.ts), with the
  * FSPIOP headers and body it came with and the answer it got (a refusal's ErrorInformation too), once it is answered.
  * It runs outside the error handling, so a refused message is logged with the status it was refused with, against the
  * sender the header checks established, if they got that far. The entries the log drops are counted on this gateway's

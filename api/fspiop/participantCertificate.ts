@@ -1,6 +1,6 @@
 import { TLSSocket } from 'node:tls';
 import type { Middleware } from 'koa';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 /**
  * With mutual TLS (SWITCH_CLIENT_CA_PATH), the client certificate says who is speaking: its subject CN is the

@@ -1,5 +1,5 @@
-import type { ShareLimits } from '../../activities/platform/config';
-import { HttpError } from '../http/httpError';
+import type { ShareLimits } from '../../activities/shared/platform/config';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 /**
  * Each participant's share of the answers the switch gives from its records (a GET, a repeated POST, a late or

@@ -6,7 +6,7 @@ import { participantMessage, ResourceRoutes, type RouteDependencies } from './sw
 import type { FspiopRequest } from './headers';
 import { partyOf, partyRoutingFor } from './parties';
 import { accepted, ok } from './replies';
-import { pathId, validateFspiop, validateThirdparty } from './schemas';
+import { pathId, validateFspiop, validateThirdparty } from '../../activities/shared/contracts/schemas';
 
 /** The optional `currency` query of GET and DELETE /participants/{Type}/{ID}. */
 function currencyOf(ctx: Context): string | undefined {

@@ -3,12 +3,12 @@ import type { Context } from 'koa';
 import { AccountLookup, isThirdpartyPartyIdType, PartyAddress } from '../../activities/hub/lookup/accountLookup';
 import { PartyRouting } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { participantMessage, ResourceRoutes, SwitchDependencies } from './switchApp';
 import { encryptedFields } from './encryption';
 import type { FspiopRequest } from './headers';
 import { accepted, ok } from './replies';
-import { validateFspiop, validateThirdparty } from './schemas';
+import { validateFspiop, validateThirdparty } from '../../activities/shared/contracts/schemas';
 
 /** The account lookup and routing both lookup resources hand their work to. */
 export function partyRoutingFor(deps: SwitchDependencies): PartyRouting {

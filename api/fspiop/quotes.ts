@@ -1,7 +1,7 @@
-import type { QuotesPostRequest } from '../contracts/bodies';
+import type { QuotesPostRequest } from '../../activities/shared/contracts/bodies';
 import { payeeOfQuote, quote } from '../../workflows/hub/quote';
 import { quotingRoutes } from './quotingRoutes';
-import { workflowIds } from '../contracts/conversations';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 
 /** /quotes: POST starts the quote workflow; the payee's PUT and PUT …/error are signals to it. */
 export const quotesRoutes = quotingRoutes<QuotesPostRequest>({

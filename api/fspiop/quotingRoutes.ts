@@ -1,14 +1,14 @@
 import type { Workflow } from '@temporalio/common';
 import { Quotes } from '../../activities/hub/conversations/quotes';
-import type { ErrorInformationObject } from '../contracts/bodies';
-import { quoting, QuoteResource } from '../contracts/conversations';
-import type { ReceivedCallback, RelayedCallback } from '../contracts/messages';
-import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
+import type { ErrorInformationObject } from '../../activities/shared/contracts/bodies';
+import { quoting, QuoteResource } from '../../activities/shared/contracts/conversations';
+import type { ReceivedCallback, RelayedCallback } from '../../activities/shared/contracts/messages';
+import { Currency, PayeeFsp, PayerFsp, State } from '../../activities/shared/contracts/searchAttributes';
 import { QuoteResponse, quoteResponseSignal, repeatedQuoteSignal } from '../../workflows/kit/quoteConversation';
 import type { ResourceRoutes } from './switchApp';
 import { conversationRoutes, PartOf } from './conversationRoutes';
 import type { FspiopRequest } from './headers';
-import type { FspiopSchema } from './schemas';
+import type { FspiopSchema } from '../../activities/shared/contracts/schemas';
 
 /** A resource quoted through the switch (quotes, bulk quotes): what differs between them. */
 export interface QuotingDeclaration<Request> {

@@ -1,6 +1,6 @@
-import type { FspiopResource, MessageName, Resource } from '../contracts/conversations';
-import type { RoutedMessage } from '../contracts/followUps';
-import type { ReceivedCallback } from '../contracts/messages';
+import type { FspiopResource, MessageName, Resource } from '../../activities/shared/contracts/conversations';
+import type { RoutedMessage } from '../../activities/shared/contracts/followUps';
+import type { ReceivedCallback } from '../../activities/shared/contracts/messages';
 import type { FspiopRequest } from './headers';
 
 /** Who sent a message, as a follow-up keeps it. */

@@ -3,12 +3,12 @@ import type { Middleware } from 'koa';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { loadConfig, type AuthServiceConfig, type HubConfig } from '../../activities/platform/config';
+import { loadConfig, type AuthServiceConfig, type HubConfig } from '../../activities/shared/platform/config';
 import type { CallbackSender } from '../../activities/hub/delivery/callbacks';
 import type { ParticipantDirectory } from '../../activities/hub/delivery/directory';
 import type { HubServices } from '../../activities/hub/hubServices';
 import { createGateway } from '../http/gateway';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { healthRoutes, Health } from '../http/observability';
 import { errorMediaType, fspiopHeaders, Senders } from './headers';
 import { participantCertificate } from './participantCertificate';
@@ -17,8 +17,8 @@ import type { MessageLog } from '../../activities/hub/trace/messageLog';
 import { fspiopSignature } from './fspiopSignature';
 import { LookupQueue } from './lookupQueue';
 import { ParticipantShares } from './participantShares';
-import { warmUpSchemas } from './schemas';
-import { FSPIOP_RESOURCES, Resource, THIRDPARTY_RESOURCES } from '../contracts/conversations';
+import { warmUpSchemas } from '../../activities/shared/contracts/schemas';
+import { FSPIOP_RESOURCES, Resource, THIRDPARTY_RESOURCES } from '../../activities/shared/contracts/conversations';
 
 export interface SwitchDependencies {
   /** Without `lookups` or `followUpShare` of its own (tests), the gateway bounds them as the defaults say. */

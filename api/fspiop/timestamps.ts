@@ -1,4 +1,4 @@
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 /** How far ahead of the hub's clock a participant's clock may run (ml-api-adapter's default callback time lag). */
 const CLOCK_SKEW_MS = 200;

@@ -1,6 +1,6 @@
-import type { ErrorInformationObject, TransactionRequestsIDPutResponse, TransactionRequestsPostRequest } from '../contracts/bodies';
-import { workflowIds } from '../contracts/conversations';
-import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
+import type { ErrorInformationObject, TransactionRequestsIDPutResponse, TransactionRequestsPostRequest } from '../../activities/shared/contracts/bodies';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { Currency, PayeeFsp, PayerFsp, State } from '../../activities/shared/contracts/searchAttributes';
 import { findTransactionRequest } from '../../activities/hub/conversations/transactionRequests';
 import {
   FINAL,
@@ -11,8 +11,8 @@ import {
 } from '../../workflows/hub/transactionRequest';
 import { conversationRoutes } from './conversationRoutes';
 import type { FspiopRequest } from './headers';
-import type { FollowUp } from '../contracts/followUps';
-import type { ReceivedCallback } from '../contracts/messages';
+import type { FollowUp } from '../../activities/shared/contracts/followUps';
+import type { ReceivedCallback } from '../../activities/shared/contracts/messages';
 
 /** A payer FSP's answer or error that no running transaction request waits for: answered from the record. */
 const lateAnswer =

@@ -1,4 +1,4 @@
-import type { ErrorInformationObject, TransactionsIDPutResponse } from '../contracts/bodies';
+import type { ErrorInformationObject, TransactionsIDPutResponse } from '../../activities/shared/contracts/bodies';
 import { conversationRoutes } from './conversationRoutes';
 import { routedCallback, routedGet } from './routed';
 

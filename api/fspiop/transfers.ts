@@ -1,10 +1,10 @@
 import { checkSender } from '../../activities/hub/conversations/prepareChecks';
 import { Transfers } from '../../activities/hub/conversations/transfers';
-import type { ErrorInformationObject, TransfersIDPutResponse, TransfersPostRequest } from '../contracts/bodies';
-import { workflowIds } from '../contracts/conversations';
-import { Currency, PayeeFsp, PayerFsp, State } from '../contracts/searchAttributes';
+import type { ErrorInformationObject, TransfersIDPutResponse, TransfersPostRequest } from '../../activities/shared/contracts/bodies';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { Currency, PayeeFsp, PayerFsp, State } from '../../activities/shared/contracts/searchAttributes';
 import { fulfilSignal, rejectSignal, repeatedTransferSignal, transfer } from '../../workflows/hub/transfer';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { conversationRoutes } from './conversationRoutes';
 import { refuseFutureTimestamp } from './timestamps';
 

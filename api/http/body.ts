@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import { HttpError } from './httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 /** FSPIOP payload limit (Document 2, "Limits"); the admin API shares it. */
 export const MAX_PAYLOAD_BYTES = 5_242_880;

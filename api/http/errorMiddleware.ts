@@ -2,9 +2,9 @@ import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { QueryFailedError } from 'typeorm';
-import { HubError } from '../../activities/platform/hubError';
-import { errorInformation } from '../contracts/errors';
-import { HttpError } from './httpError';
+import { HubError } from '../../activities/shared/platform/hubError';
+import { errorInformation } from '../../activities/shared/contracts/errors';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { unavailableDependency } from './unavailable';
 
 /** gRPC status codes, fixed by the gRPC specification. */

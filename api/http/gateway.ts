@@ -4,9 +4,9 @@ import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import { errorInformation } from '../contracts/errors';
+import { errorInformation } from '../../activities/shared/contracts/errors';
 import { errorMiddleware } from './errorMiddleware';
-import { HttpError } from './httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { httpTiming, httpTracing } from './observability';
 
 export interface GatewayOptions {

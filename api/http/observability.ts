@@ -137,7 +137,7 @@ export function httpTiming(gateway: string): import('koa').Middleware {
 const tracer = trace.getTracer('hub-gateway');
 
 /**
- * A span of every request (activities/platform/tracing.ts), in the trace of the `traceparent` the participant sent if
+ * A span of every request (activities/shared/platform/tracing.ts), in the trace of the `traceparent` the participant sent if
  * it sent one, named after the matched route; the workflows the request starts or signals continue it. Without a
  * tracer provider (tracing off) the span records nothing.
  */

@@ -2,8 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
-import type { TlsConfig } from '../../activities/platform/config';
-import { readCertificate, readPem } from '../../activities/platform/tlsFiles';
+import type { TlsConfig } from '../../activities/shared/platform/config';
+import { readCertificate, readPem } from '../../activities/shared/platform/tlsFiles';
 import { gatewayServer } from './gateway';
 
 export interface Served {

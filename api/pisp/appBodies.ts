@@ -1,5 +1,5 @@
-import { HttpError } from '../http/httpError';
-import { tagOf, validateThirdparty, ThirdpartySchema } from '../fspiop/schemas';
+import { HttpError } from '../../activities/shared/platform/httpError';
+import { tagOf, validateThirdparty, ThirdpartySchema } from '../../activities/shared/contracts/schemas';
 import type {
   LinkingConsentsIDDeleteRequest,
   LinkingRequestConsentIDAuthenticateRequest,

@@ -2,9 +2,9 @@ import { Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpda
 import { WorkflowExecutionAlreadyStartedError, type QueryDefinition, type UpdateDefinition } from '@temporalio/common';
 import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
 import type * as app from '../../workflows/pisp/appApi';
-import type { PispLinkingOutcome } from '../../api/contracts/pispLinking';
+import type { PispLinkingOutcome } from '../../activities/shared/contracts/pispLinking';
 import type { PispTransactionOutcome } from '../../workflows/pisp/pispTransaction';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 
 /**
  * The app's calls to its conversations (pispLinking, pispTransaction), each a workflow update answered once the

@@ -2,11 +2,11 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { LinkedConsents } from '../../activities/pisp/linkedConsents';
 import type { PispUnlinkingInput } from '../../workflows/pisp/pispUnlinking';
 import { peerMessageSignal } from '../../workflows/participant/inbox';
-import type { ConsentsPostRequestPISP, ThirdpartyRequestsAuthorizationsPostRequest } from '../contracts/bodies';
-import type { Resource } from '../contracts/conversations';
-import { participantWorkflowIds, PeerMessage } from '../contracts/peers';
+import type { ConsentsPostRequestPISP, ThirdpartyRequestsAuthorizationsPostRequest } from '../../activities/shared/contracts/bodies';
+import type { Resource } from '../../activities/shared/contracts/conversations';
+import { participantWorkflowIds, PeerMessage } from '../../activities/shared/contracts/peers';
 import { handTo, InboundDependencies, InboundRoute } from '../connector/inboundRoutes';
-import { tagOf, validateFspiop, validateThirdparty, ThirdpartySchema } from '../fspiop/schemas';
+import { tagOf, validateFspiop, validateThirdparty, ThirdpartySchema } from '../../activities/shared/contracts/schemas';
 
 /**
  * Every message the switch delivers to a PISP (Document 1, the PISP's side of linking and payments), checked against

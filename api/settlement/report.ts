@@ -1,5 +1,5 @@
 import type { ReportLine } from '../../activities/hub/settlement/settlementViews';
-import { csvDocument } from '../contracts/csv';
+import { csvDocument } from '../../activities/shared/contracts/csv';
 
 const COLUMNS: Array<keyof ReportLine> = ['participant', 'participantId', 'accountId', 'currency', 'netSettlementAmount', 'transferCount', 'state'];
 

@@ -4,11 +4,11 @@ import type { ParticipantChangeRequest } from '../../activities/hub/settlement/a
 import type { SettlementRequest } from '../../activities/hub/settlement/netting';
 import type { Settlements } from '../../activities/hub/settlement/settlements';
 import type { SettlementWindows } from '../../activities/hub/settlement/windows';
-import { HubError } from '../../activities/platform/hubError';
-import type { ActionAnswer } from '../contracts/approvals';
-import { workflowIds } from '../contracts/conversations';
-import { HUB_REJECTION, type ErrorInformation } from '../contracts/errors';
-import { HttpError } from '../http/httpError';
+import { HubError } from '../../activities/shared/platform/hubError';
+import type { ActionAnswer } from '../../activities/shared/contracts/approvals';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { HUB_REJECTION, type ErrorInformation } from '../../activities/shared/contracts/errors';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { settlement as settlementWorkflow, changeSettlementAccounts, abortSettlementUpdate } from '../../workflows/hub/settlement';
 import { closeWindow, settlementWindow } from '../../workflows/hub/settlementWindow';
 

@@ -6,9 +6,9 @@ import type { AccountChangeRequest, ParticipantChangeRequest } from '../../activ
 import type { SettlementRequest } from '../../activities/hub/settlement/netting';
 import type { Settlements } from '../../activities/hub/settlement/settlements';
 import type { SettlementWindows } from '../../activities/hub/settlement/windows';
-import { HubError } from '../../activities/platform/hubError';
+import { HubError } from '../../activities/shared/platform/hubError';
 import { readJsonBody } from '../http/body';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import type { SettlementSchema, SettlementValidator } from './settlementValidation';
 import { settlementActions } from './settlementActions';
 import { changes, type Change, type FourEyesSettings } from '../admin/approvals/fourEyes';

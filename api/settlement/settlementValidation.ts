@@ -3,8 +3,8 @@ import path from 'node:path';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { SETTLEMENT_TEXT_LENGTHS } from '../../activities/hub/db/settlementEntities';
-import { repoRoot } from '../../activities/platform/config';
-import { schemaError } from '../http/schemaErrors';
+import { repoRoot } from '../../activities/shared/platform/config';
+import { schemaError } from '../../activities/shared/platform/schemaErrors';
 
 /**
  * Request bodies are validated against central-settlement's own document (17.3.4), so the hub takes exactly what

@@ -1,4 +1,4 @@
-import type { ServiceType } from '../contracts/bodies';
+import type { ServiceType } from '../../activities/shared/contracts/bodies';
 import type { SwitchDependencies } from '../fspiop/switchApp';
 import { startFollowUp } from '../fspiop/conversationRoutes';
 import { requesterOf } from '../fspiop/routed';

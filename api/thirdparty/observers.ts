@@ -1,7 +1,7 @@
 import { Consents } from '../../activities/hub/auth/consents';
 import { correlationKeys, Correlations } from '../../activities/hub/thirdparty/correlations';
-import { workflowIds } from '../contracts/conversations';
-import { Currency, Dfsp, PayeeFsp, Pisp, State } from '../contracts/searchAttributes';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { Currency, Dfsp, PayeeFsp, Pisp, State } from '../../activities/shared/contracts/searchAttributes';
 import { linking } from '../../workflows/hub/linking';
 import { thirdpartyTransaction } from '../../workflows/hub/thirdpartyTransaction';
 import type { SwitchDependencies } from '../fspiop/switchApp';

@@ -11,11 +11,11 @@ import type {
   ThirdpartyRequestsTransactionsPostRequest,
   ThirdpartyRequestsVerificationsIDPutResponse,
   ThirdpartyRequestsVerificationsPostRequest,
-} from '../contracts/bodies';
+} from '../../activities/shared/contracts/bodies';
 import { Consents } from '../../activities/hub/auth/consents';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import type { ResourceRoutes, SwitchDependencies } from '../fspiop/switchApp';
-import { tagOf, validateThirdparty } from '../fspiop/schemas';
+import { tagOf, validateThirdparty } from '../../activities/shared/contracts/schemas';
 import { getConsent, registerConsent, unlinkConsent, verifyChallenge } from './authServiceMessages';
 import { correlationKeys, fromDfsp, fromPisp, linkingOf, linkingOfConsent, rememberTransaction, transactionCorrelatedBy, transactionOf } from './observers';
 import { answerServices } from './answerServices';

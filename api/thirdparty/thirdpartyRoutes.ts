@@ -2,11 +2,11 @@ import Router from '@koa/router';
 import type { Workflow } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type SearchAttributePair } from '@temporalio/common';
 import type { Context } from 'koa';
-import type { MessageName, ThirdpartyResource } from '../contracts/conversations';
-import type { ObservedFacts, ObservedMessage } from '../contracts/observedConversations';
+import type { MessageName, ThirdpartyResource } from '../../activities/shared/contracts/conversations';
+import type { ObservedFacts, ObservedMessage } from '../../activities/shared/contracts/observedConversations';
 import { observedMessageSignal } from '../../workflows/kit/observer';
 import { readJsonBody } from '../http/body';
-import { HttpError } from '../http/httpError';
+import { HttpError } from '../../activities/shared/platform/httpError';
 import { participantMessage, ResourceRoutes, SwitchDependencies } from '../fspiop/switchApp';
 import { startFollowUp } from '../fspiop/conversationRoutes';
 import { signalIfRunning } from '../fspiop/conversations';
@@ -14,7 +14,7 @@ import type { FspiopRequest } from '../fspiop/headers';
 import { decodeSegment } from '../fspiop/parties';
 import { accepted, ok } from '../fspiop/replies';
 import { routedMessage } from '../fspiop/routed';
-import { pathId, ThirdpartySchema, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../fspiop/schemas';
+import { pathId, ThirdpartySchema, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../../activities/shared/contracts/schemas';
 
 /** A third-party message as the gateway took it: checked headers, the resource's ID, the validated body as sent. */
 export interface ThirdpartyMessage<Body> {

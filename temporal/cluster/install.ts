@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 import { goBinary } from '../setup';
 import { runQuietly } from './run';
 

@@ -3,7 +3,7 @@ import test from 'ava';
 import { createActivities } from '../../activities';
 import type { Hub } from '../../activities/hub/hubServices';
 import { changePerformer } from '../../api/admin/approvals/performChange';
-import type { HeldChange } from '../../api/contracts/approvals';
+import type { HeldChange } from '../../activities/shared/contracts/approvals';
 import { uniqueName } from '../helpers/database';
 import { openTestHub } from '../helpers/worker';
 

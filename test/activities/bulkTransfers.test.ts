@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { HubError } from '../../activities/platform/hubError';
+import { HubError } from '../../activities/shared/platform/hubError';
 import { BulkTransfers } from '../../activities/hub/conversations/bulkTransfers';
 import { JournalEntry, LedgerTransfer, ParticipantAccount } from '../../activities/hub/db/entities';
 import { checkLedger } from '../../activities/hub/ledger/invariants';

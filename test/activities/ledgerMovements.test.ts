@@ -8,7 +8,7 @@ import { Transfers } from '../../activities/hub/conversations/transfers';
 import { JournalEntry, LedgerTransfer, ParticipantAccount } from '../../activities/hub/db/entities';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { isCommitMovement, movementRule } from '../../activities/hub/ledger/rules';
-import { HubError } from '../../activities/platform/hubError';
+import { HubError } from '../../activities/shared/platform/hubError';
 import { deferredNetModelBody, immediateGrossModelBody } from '../helpers/adminBodies';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';

@@ -7,7 +7,7 @@ import { CoreBankingClient } from '../../activities/dfsp/backend/coreBankingClie
 import { CoreBankingRefusal } from '../../activities/dfsp/backend/coreBanking';
 import { CallbackSender } from '../../activities/hub/delivery/callbacks';
 import { ParticipantDirectory } from '../../activities/hub/delivery/directory';
-import { HubError } from '../../activities/platform/hubError';
+import { HubError } from '../../activities/shared/platform/hubError';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 import { serveLocally } from '../helpers/http';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { exposureProblem, loadConfig, repoRoot } from '../../activities/platform/config';
+import { exposureProblem, loadConfig, repoRoot } from '../../activities/shared/platform/config';
 import { gatewayTls } from '../../api/http/serve';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { TestCa } from '../helpers/certificates';

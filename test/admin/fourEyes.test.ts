@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { loadConfig } from '../../activities/platform/config';
+import { loadConfig } from '../../activities/shared/platform/config';
 import type { Hub } from '../../activities/hub/hubServices';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';

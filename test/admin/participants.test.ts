@@ -1,10 +1,10 @@
 import test from 'ava';
 import { deferredNetModelBody } from '../helpers/adminBodies';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
-import { loadConfig } from '../../activities/platform/config';
+import { loadConfig } from '../../activities/shared/platform/config';
 import { openHubServices } from '../../activities/hub/hubServices';
 import { testDatabaseUrl, uniqueName } from '../helpers/database';
-import { THIRDPARTY_ENDPOINT_TYPES } from '../../api/contracts/endpoints';
+import { THIRDPARTY_ENDPOINT_TYPES } from '../../activities/shared/contracts/endpoints';
 
 let admin: AdminHarness;
 test.before(async () => {

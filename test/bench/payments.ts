@@ -3,7 +3,7 @@
 
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { sign } from '../../activities/platform/jws';
+import { sign } from '../../activities/shared/platform/jws';
 import { Decimal } from '../../activities/hub/db/money';
 import { SimulatedDfsp, type ReceivedRequest } from '../helpers/dfsp';
 import { bulkItem, bulkTransferBody, ilpPair, quoteBody, transferBody } from '../helpers/fspiopBodies';

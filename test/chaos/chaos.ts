@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { loadConfig } from '../../activities/platform/config';
+import { loadConfig } from '../../activities/shared/platform/config';
 import { Decimal } from '../../activities/hub/db/money';
 import { openHubServices } from '../../activities/hub/hubServices';
 import { checkLedger } from '../../activities/hub/ledger/invariants';

@@ -1,10 +1,10 @@
 import test from 'ava';
 import crypto from 'node:crypto';
-import { participantWorkflowIds } from '../../api/contracts/peers';
+import { participantWorkflowIds } from '../../activities/shared/contracts/peers';
 import { dfspLinkingQuery } from '../../workflows/dfsp/thirdpartyContracts';
 import { simulatedBackends } from '../../activities/dfsp/simulator/simulated';
 import { SimulatedBank } from '../../activities/dfsp/simulator/simulatedBank';
-import { startDfspConnector } from '../../api/dfsp/dfspConnector';
+import { startDfspConnector } from '../../worker/dfspConnector';
 import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
 import { uniqueName } from '../helpers/database';
 import type { SimulatedDfsp } from '../helpers/dfsp';

@@ -5,10 +5,10 @@ import { CoreBankingClient } from '../../activities/dfsp/backend/coreBankingClie
 import { simulatedBackends } from '../../activities/dfsp/simulator/simulated';
 import { SimulatedBank } from '../../activities/dfsp/simulator/simulatedBank';
 import { transactionIn } from '../../activities/hub/conversations/transactionDetails';
-import { startDfspConnector } from '../../api/dfsp/dfspConnector';
-import { participantWorkflowIds } from '../../api/contracts/peers';
+import { startDfspConnector } from '../../worker/dfspConnector';
+import { participantWorkflowIds } from '../../activities/shared/contracts/peers';
 import { MAX_ASKS_ON_PEER_WORD } from '../../workflows/dfsp/payeeTransfer';
-import type { QuotesIDPutResponse } from '../../api/contracts/bodies';
+import type { QuotesIDPutResponse } from '../../activities/shared/contracts/bodies';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
 import { uniqueName } from '../helpers/database';

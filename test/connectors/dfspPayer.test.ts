@@ -5,7 +5,7 @@ import test from 'ava';
 import { simulatedBackends } from '../../activities/dfsp/simulator/simulated';
 import { SimulatedBank } from '../../activities/dfsp/simulator/simulatedBank';
 import { AccountLookup } from '../../activities/hub/lookup/accountLookup';
-import { startDfspConnector } from '../../api/dfsp/dfspConnector';
+import { startDfspConnector } from '../../worker/dfspConnector';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { connectorBundle, connectorConfig, onboardConnector, startTestDfsp, testLog } from '../helpers/connectors';
 import type { RunningConnector } from '../../worker/connector';

@@ -6,11 +6,11 @@ import path from 'node:path';
 import test from 'ava';
 import pino from 'pino';
 import type { Client } from '@temporalio/client';
-import type { PeerMessage } from '../../api/contracts/peers';
+import type { PeerMessage } from '../../activities/shared/contracts/peers';
 import { inboundRouter, senderProofOf } from '../../api/connector/inboundRoutes';
 import { inboundSignatures } from '../../api/connector/inboundSignatures';
 import { createGateway, gatewayServer } from '../../api/http/gateway';
-import { sign } from '../../activities/platform/jws';
+import { sign } from '../../activities/shared/platform/jws';
 import { quoteBody } from '../helpers/fspiopBodies';
 import { rsaKeyPair } from '../helpers/keyPairs';
 

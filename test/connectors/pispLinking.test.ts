@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { consentChallenge } from '../../api/contracts/challenges';
-import { participantWorkflowIds } from '../../api/contracts/peers';
-import { State } from '../../api/contracts/searchAttributes';
+import { consentChallenge } from '../../activities/shared/contracts/challenges';
+import { participantWorkflowIds } from '../../activities/shared/contracts/peers';
+import { State } from '../../activities/shared/contracts/searchAttributes';
 import { playThirdpartyDfsp, startTestPisp, ThirdpartyDfspScript } from '../helpers/connectors';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { GenericSigner } from '../../activities/pisp/genericSigner';

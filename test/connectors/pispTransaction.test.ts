@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { participantWorkflowIds } from '../../api/contracts/peers';
-import { State } from '../../api/contracts/searchAttributes';
+import { participantWorkflowIds } from '../../activities/shared/contracts/peers';
+import { State } from '../../activities/shared/contracts/searchAttributes';
 import { playThirdpartyDfsp, restartTestPisp, startTestPisp, ThirdpartyDfspScript } from '../helpers/connectors';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { pollUntil } from '../helpers/polling';

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { workflowIds } from '../../api/contracts/conversations';
-import { participantWorkflowIds } from '../../api/contracts/peers';
-import { State } from '../../api/contracts/searchAttributes';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { participantWorkflowIds } from '../../activities/shared/contracts/peers';
+import { State } from '../../activities/shared/contracts/searchAttributes';
 import { consentQuery } from '../../workflows/hub/consent';
 import { playThirdpartyDfsp, startTestDfsp, startTestPisp } from '../helpers/connectors';
 import type { SimulatedDfsp } from '../helpers/dfsp';

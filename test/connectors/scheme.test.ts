@@ -1,7 +1,7 @@
 import test from 'ava';
-import { participantWorkflowIds } from '../../api/contracts/peers';
-import { workflowIds } from '../../api/contracts/conversations';
-import { State } from '../../api/contracts/searchAttributes';
+import { participantWorkflowIds } from '../../activities/shared/contracts/peers';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { State } from '../../activities/shared/contracts/searchAttributes';
 import { startTestDfsp, startTestPisp } from '../helpers/connectors';
 import { PispApp } from '../helpers/pispApp';
 import { SoftAuthenticator } from '../helpers/softAuthenticator';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import test from 'ava';
 import { simulatedBackends } from '../../activities/dfsp/simulator/simulated';
 import { SimulatedBank } from '../../activities/dfsp/simulator/simulatedBank';
-import { startDfspConnector } from '../../api/dfsp/dfspConnector';
+import { startDfspConnector } from '../../worker/dfspConnector';
 import type { RunningConnector } from '../../worker/connector';
 import { connectorBundle, connectorConfig, onboardConnector, testLog } from '../helpers/connectors';
 import { uniqueName } from '../helpers/database';

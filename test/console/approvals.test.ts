@@ -1,7 +1,7 @@
 import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { loadConfig } from '../../activities/platform/config';
+import { loadConfig } from '../../activities/shared/platform/config';
 import type { Hub } from '../../activities/hub/hubServices';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { chromiumPath, launchChromium } from '../helpers/chromium';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium';
-import { loadConfig } from '../../activities/platform/config';
+import { loadConfig } from '../../activities/shared/platform/config';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 import { screenshotsDir } from '../helpers/screenshots';

@@ -5,7 +5,7 @@ import { In } from 'typeorm';
 import type { Browser, Page } from 'playwright-core';
 import { ilpFor, transactionObjectOf } from '../../activities/dfsp/fspiop/ilp';
 import { TransferRecord } from '../../activities/hub/db/entities';
-import type { SchemeGlance } from '../../api/contracts/glance';
+import type { SchemeGlance } from '../../activities/shared/contracts/glance';
 import { nearestRank } from '../../activities/hub/metrics/glanceSeries';
 import { launchChromium } from '../helpers/chromium';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
@@ -13,7 +13,7 @@ import type { SimulatedDfsp } from '../helpers/dfsp';
 import { QuotedPayments } from '../helpers/quotedPayments';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
 import { screenshotsDir } from '../helpers/screenshots';
-import { expirationAt } from '../../api/contracts/expiry';
+import { expirationAt } from '../../activities/shared/contracts/expiry';
 
 // The console's home page in a real browser (Debian's Chromium, driven by playwright-core) over a switch that carries
 // real payments: committed, refused past the payer's Net Debit Cap, and rejected by the payee. BTN is paid by no other

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { loadConfig } from '../../activities/platform/config';
+import { loadConfig } from '../../activities/shared/platform/config';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { launchChromium } from '../helpers/chromium';
 import { uniqueName } from '../helpers/database';

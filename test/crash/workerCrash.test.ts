@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import test from 'ava';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 import { Like } from 'typeorm';
 import { JournalEntry } from '../../activities/hub/db/entities';
 import { checkLedger } from '../../activities/hub/ledger/invariants';

@@ -7,8 +7,8 @@
  * rejected one, an unlinking and a payment refused after it; with positions before and after and a Temporal UI link for
  * every conversation; and at the end the operator settles the day (close the window, settle it, positions back to zero). Exits 0 only if every step ended as expected; `--stay` keeps the scheme up afterwards.
  */
-import { participantWorkflowIds } from '../../api/contracts/peers';
-import { workflowIds } from '../../api/contracts/conversations';
+import { participantWorkflowIds } from '../../activities/shared/contracts/peers';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { adminCall, positionOf } from '../helpers/hubProcesses';
 import { deferredNetModel, settleOpenWindow, type AdminCall } from '../helpers/settlementCycle';
 import { PispApp, type Answer } from '../helpers/pispApp';

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 import { freePort } from '../../temporal/ports';
 import { connectorWorkflowsPaths } from '../helpers/connectors';
 import { HubProcesses, logTail, onboardParticipant, startHubProcesses, startProcess } from '../helpers/hubProcesses';

@@ -7,8 +7,8 @@ import path from 'node:path';
 import test from 'ava';
 import Ajv from 'ajv';
 import { parseAllDocuments } from 'yaml';
-import { exposureProblem, loadConfig, repoRoot } from '../../activities/platform/config';
-import { customSearchAttributes } from '../../api/contracts/searchAttributes';
+import { exposureProblem, loadConfig, repoRoot } from '../../activities/shared/platform/config';
+import { customSearchAttributes } from '../../activities/shared/contracts/searchAttributes';
 import { dynamicConfig } from '../../temporal/cluster/clusterConfig';
 
 const deploy = path.join(repoRoot, 'temporal', 'deploy');

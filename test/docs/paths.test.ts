@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 
 // The README and the reference pages send a newcomer to files: every file or folder they name must be there.
 

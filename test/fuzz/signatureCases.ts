@@ -1,5 +1,5 @@
 import crypto, { type KeyObject } from 'node:crypto';
-import { sign } from '../../activities/platform/jws';
+import { sign } from '../../activities/shared/platform/jws';
 import { fspiopHeadersOf } from '../helpers/switchHarness';
 import { impostorName, mutateBody, strangerTo, type PreparedCase, type Refusal } from './cases';
 import type { Operation } from './documents';

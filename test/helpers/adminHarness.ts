@@ -1,6 +1,6 @@
 import type https from 'node:https';
 import pino from 'pino';
-import type { AdminAccessConfig } from '../../activities/platform/config';
+import type { AdminAccessConfig } from '../../activities/shared/platform/config';
 import { openHubServices, HubServices } from '../../activities/hub/hubServices';
 import { createAdminApp } from '../../api/admin/adminApp';
 import { AdminValidator } from '../../api/admin/adminValidation';

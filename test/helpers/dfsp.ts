@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { TLSSocket } from 'node:tls';
-import { FSPIOP_ENDPOINT_TYPES, THIRDPARTY_ENDPOINT_TYPES } from '../../api/contracts/endpoints';
+import { FSPIOP_ENDPOINT_TYPES, THIRDPARTY_ENDPOINT_TYPES } from '../../activities/shared/contracts/endpoints';
 import { serveLocally } from './http';
 
 export interface ReceivedRequest {

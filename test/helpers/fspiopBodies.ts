@@ -7,8 +7,8 @@ import type {
   QuotesPostRequest,
   TransactionRequestsPostRequest,
   TransfersPostRequest,
-} from '../../api/contracts/bodies';
-import { type Expiration, expirationAt } from '../../api/contracts/expiry';
+} from '../../activities/shared/contracts/bodies';
+import { type Expiration, expirationAt } from '../../activities/shared/contracts/expiry';
 
 export type Currency = TransfersPostRequest['amount']['currency'];
 

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { workflowIds } from '../../api/contracts/conversations';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { pollUntil } from './polling';
 
 /** The names of the signals a workflow's history holds (its latest run's), in order. */

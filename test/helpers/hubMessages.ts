@@ -1,5 +1,5 @@
-import type { FspiopHeaders, ReceivedCallback, ReceivedRequest } from '../../api/contracts/messages';
-import { requestHash } from '../../api/contracts/requestHash';
+import type { FspiopHeaders, ReceivedCallback, ReceivedRequest } from '../../activities/shared/contracts/messages';
+import { requestHash } from '../../activities/shared/contracts/requestHash';
 import type { StubActivities } from './stubbedWorkflows';
 
 // The hub's side of workflow tests: participants' messages as the gateway hands them to a conversation, and the

@@ -3,7 +3,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 import { startDevServer, type DevServer } from '../../temporal/devServer';
 import { freePort } from '../../temporal/ports';
 import { temporalCliPath } from '../../temporal/setup';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 
 /** Mojaloop's own signer and validator (sdk-standard-components), as its SDK DFSPs use them. */
 export interface MojaloopJws {

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import type { MessageName, Resource } from '../../api/contracts/conversations';
-import type { ObservedConversation, ObservedFacts, ObservedMessage } from '../../api/contracts/observedConversations';
+import type { MessageName, Resource } from '../../activities/shared/contracts/conversations';
+import type { ObservedConversation, ObservedFacts, ObservedMessage } from '../../activities/shared/contracts/observedConversations';
 import { observedConversationQuery, observedMessageSignal } from '../../workflows/kit/observer';
 import { pollUntil } from './polling';
 import type { StubbedWorkflows } from './stubbedWorkflows';

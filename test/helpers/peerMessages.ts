@@ -1,4 +1,4 @@
-import type { PeerMessage } from '../../api/contracts/peers';
+import type { PeerMessage } from '../../activities/shared/contracts/peers';
 
 /**
  * A participant's message to a connector as its inbound gateway hands it on (a signal to the conversation): from

@@ -3,7 +3,7 @@ import { ilpFor, transactionObjectOf } from '../../activities/dfsp/fspiop/ilp';
 import type { SimulatedDfsp } from './dfsp';
 import { quoteBody, transferBody, type Currency } from './fspiopBodies';
 import type { Sender } from './switchHarness';
-import { expirationAt } from '../../api/contracts/expiry';
+import { expirationAt } from '../../activities/shared/contracts/expiry';
 
 /** A W3C traceparent of the trace `traceId`, as a participant's tracing sends it. */
 export const traceparentOf = (traceId: string) => `00-${traceId}-${crypto.randomBytes(8).toString('hex')}-01`;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 
 /**
  * Where a browser test saves its pictures: with UPDATE_SCREENSHOTS, into test/console/screenshots (docs/console.md

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { thirdparty } from '@mojaloop/api-snippets';
-import { consentChallenge } from '../../api/contracts/challenges';
+import { consentChallenge } from '../../activities/shared/contracts/challenges';
 import type { startTestDfsp } from './connectors';
 import type { ReceivedRequest, SimulatedDfsp } from './dfsp';
 import { GenericSigner, SoftAuthenticator } from './softAuthenticator';

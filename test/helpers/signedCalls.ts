@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { sign } from '../../activities/platform/jws';
+import { sign } from '../../activities/shared/platform/jws';
 import type { FspiopCall } from './switchHarness';
 
 /** Where a test forges a signature: headers or a body other than those sent are signed. */

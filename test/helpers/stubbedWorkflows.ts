@@ -5,9 +5,9 @@ import type { Client, WorkflowHandle, WorkflowStartOptions } from '@temporalio/c
 import type { Workflow } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { errorInformation, HUB_REJECTION, type ErrorInformation, type FspiopErrorName } from '../../api/contracts/errors';
+import { errorInformation, HUB_REJECTION, type ErrorInformation, type FspiopErrorName } from '../../activities/shared/contracts/errors';
 import { startTimeSkipping } from './timeSkipping';
-import { type Expiration, expirationAt } from '../../api/contracts/expiry';
+import { type Expiration, expirationAt } from '../../activities/shared/contracts/expiry';
 
 // Workflow tests: one role's workflows on Temporal's time-skipping test server, with activities the test writes
 // itself (no database, no gateway, no HTTP). A workflow's expiration of an hour or a day passes in milliseconds

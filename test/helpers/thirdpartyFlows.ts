@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { thirdparty } from '@mojaloop/api-snippets';
-import { consentChallenge } from '../../api/contracts/challenges';
+import { consentChallenge } from '../../activities/shared/contracts/challenges';
 import type { Client } from '@temporalio/client';
-import type { ObservedConversation } from '../../api/contracts/observedConversations';
+import type { ObservedConversation } from '../../activities/shared/contracts/observedConversations';
 import { observedConversationQuery } from '../../workflows/kit/observer';
 import type { SimulatedDfsp } from './dfsp';
 import { pollUntil } from './polling';

@@ -1,4 +1,4 @@
-import type { Tracing } from '../../activities/platform/tracing';
+import type { Tracing } from '../../activities/shared/platform/tracing';
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -6,7 +6,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { ensureNamespace } from '../../temporal/namespaces';
 import type { ActivityDependencies } from '../../activities';
-import type { HubConfig, JwsConfig, TlsConfig } from '../../activities/platform/config';
+import type { HubConfig, JwsConfig, TlsConfig } from '../../activities/shared/platform/config';
 import { openHub, Hub } from '../../activities/hub/hubServices';
 import { createWorker } from '../../worker/createWorker';
 import { testDatabaseUrl } from './database';

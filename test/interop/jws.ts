@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sign } from '../../activities/platform/jws';
+import { sign } from '../../activities/shared/platform/jws';
 import { rsaKeyPair } from '../helpers/keyPairs';
 
 /**

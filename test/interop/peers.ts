@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 import { freePort } from '../../temporal/ports';
 import { npmInstall } from '../../temporal/setup';
 import { jsonOrUndefined, readAll, serveLocally } from '../helpers/http';

@@ -16,7 +16,7 @@ import { answerBody, httpsRequest, jsonOrUndefined } from '../helpers/http';
 import { DfspBackend, MERCHANT_OTP } from './backend';
 import { HubProcesses, onboardParticipant, startHubProcesses } from '../helpers/hubProcesses';
 import { SchemePki, startMutualTlsDfsp, startMutualTlsGateway } from './mutualTls';
-import { loadConfig } from '../../activities/platform/config';
+import { loadConfig } from '../../activities/shared/platform/config';
 import { JwsKeys, makeJwsKeys } from './jws';
 import { OurDfsp, startOurDfsp } from './ourConnectors';
 import { installPeers, PEERS_DIR, redisServerPath, startRedis, startSdkAdapter, Tap, Tapped } from './peers';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { loadConfig } from '../../activities/platform/config';
+import { loadConfig } from '../../activities/shared/platform/config';
 import { jsonOrUndefined } from '../helpers/http';
 import { onboardParticipant } from '../helpers/hubProcesses';
 import { SoftAuthenticator } from '../helpers/softAuthenticator';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 import { freePort } from '../../temporal/ports';
 import { npmInstall } from '../../temporal/setup';
 import { logTo, PEERS_DIR, run, stopper, waitForPort, type Peer } from './peers';

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 import { startDevServer } from '../../temporal/devServer';
 import { temporalCliPath } from '../../temporal/setup';
 import type { SimulatedDfsp } from '../helpers/dfsp';
@@ -27,7 +27,7 @@ import {
   payFromLinkedAccount,
   thirdpartyTransactionRequest,
 } from '../helpers/thirdpartyFlows';
-import { workflowIds } from '../../api/contracts/conversations';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { connectorScenarios, startConnectorScheme } from './recordConnectors';
 
 const log = (message: string) => process.stderr.write(`record: ${message}\n`);

@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { participantWorkflowIds } from '../../api/contracts/peers';
+import { participantWorkflowIds } from '../../activities/shared/contracts/peers';
 import { accountsLookupId } from '../../api/pisp/pispInbound';
 import { thirdpartyWorkflowIds } from '../../workflows/dfsp/thirdpartyContracts';
 import { startTestDfsp, startTestPisp } from '../helpers/connectors';

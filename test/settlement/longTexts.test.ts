@@ -4,8 +4,8 @@ import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/clien
 import { createActivities } from '../../activities';
 import { databaseRefusal } from '../../activities/hub/db/databaseErrors';
 import { SETTLEMENT_TEXT_LENGTHS } from '../../activities/hub/db/settlementEntities';
-import { HUB_REJECTION } from '../../api/contracts/errors';
-import { workflowIds } from '../../api/contracts/conversations';
+import { HUB_REJECTION } from '../../activities/shared/contracts/errors';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { changeSettlementAccounts } from '../../workflows/hub/settlement';
 import { closeWindow, settlementWindow } from '../../workflows/hub/settlementWindow';
 import { FulfillingPayees } from '../helpers/fulfillingPayees';

@@ -4,7 +4,7 @@ import test from 'ava';
 import { SMTPServer } from 'smtp-server';
 import { Notification } from '../../activities/hub/db/entities';
 import { MAX_ATTEMPTS } from '../../activities/hub/notifications/notifications';
-import type { SetAsideEmail } from '../../api/contracts/trace';
+import type { SetAsideEmail } from '../../activities/shared/contracts/trace';
 import { sendNotifications } from '../../workflows';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { FulfillingPayees } from '../helpers/fulfillingPayees';

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { State } from '../../api/contracts/searchAttributes';
+import { State } from '../../activities/shared/contracts/searchAttributes';
 import { transactionRequestQuery, TransactionRequestView } from '../../workflows/hub/transactionRequest';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { transactionRequestBody } from '../helpers/fspiopBodies';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
-import { workflowIds } from '../../api/contracts/conversations';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { signalsTo } from '../helpers/histories';
 
 let hub: SwitchHarness;

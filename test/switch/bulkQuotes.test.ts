@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import type { BulkQuotesPostRequest } from '../../api/contracts/bodies';
-import { workflowIds } from '../../api/contracts/conversations';
+import type { BulkQuotesPostRequest } from '../../activities/shared/contracts/bodies';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { followUpsRun, signalsTo } from '../helpers/histories';
 import { bulkQuoteAnswer, bulkQuoteBody } from '../helpers/fspiopBodies';

@@ -5,7 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 import { testDatabaseUrl } from '../helpers/database';
 import { hubProcessSettings, logTail, startProcess } from '../helpers/hubProcesses';
 import { pollUntil } from '../helpers/polling';

@@ -1,7 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import anyTest, { type TestFn } from 'ava';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
-import { workflowIds } from '../../api/contracts/conversations';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { answering, codesOf, isBulkPost, sum } from '../helpers/bulkPayees';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { bulkItem, bulkQuoteBody, bulkTransferBody, ilpPair, transactionRequestBody, transferBody } from '../helpers/fspiopBodies';

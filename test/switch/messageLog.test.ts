@@ -3,7 +3,7 @@ import test from 'ava';
 import pino from 'pino';
 import { MessageRecord } from '../../activities/hub/db/entities';
 import { MessageLog } from '../../activities/hub/trace/messageLog';
-import type { MessagePage, TransferTrace } from '../../api/contracts/trace';
+import type { MessagePage, TransferTrace } from '../../activities/shared/contracts/trace';
 import { ilpPair } from '../helpers/fspiopBodies';
 import { fspiopAt, serveGateway, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 

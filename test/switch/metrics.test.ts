@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import type { BeforeQueryEvent } from 'typeorm/subscriber/event/QueryEvent';
 import { registerSchemeMetrics } from '../../activities/hub/metrics/schemeMetrics';
-import { repoRoot } from '../../activities/platform/config';
+import { repoRoot } from '../../activities/shared/platform/config';
 import { schemeRegistry } from '../../api/http/observability';
 import { answering, codesOf } from '../helpers/bulkPayees';
 import { bulkItem, bulkTransferBody, transferBody } from '../helpers/fspiopBodies';

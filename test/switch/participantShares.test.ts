@@ -3,7 +3,7 @@ import { setTimeout } from 'node:timers/promises';
 import test from 'ava';
 import { ParticipantShares } from '../../api/fspiop/participantShares';
 import { startFollowUp } from '../../api/fspiop/conversationRoutes';
-import type { FollowUp } from '../../api/contracts/followUps';
+import type { FollowUp } from '../../activities/shared/contracts/followUps';
 import { pollUntil } from '../helpers/polling';
 import { connectClient } from '../helpers/worker';
 import { fspiopAt, serveGateway, useSwitch, type SwitchHarness } from '../helpers/switchHarness';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { workflowIds } from '../../api/contracts/conversations';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { signalsTo } from '../helpers/histories';
 import { ilpPair, quoteBody } from '../helpers/fspiopBodies';

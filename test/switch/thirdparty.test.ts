@@ -1,9 +1,9 @@
 import test from 'ava';
 import crypto from 'node:crypto';
 import type { thirdparty } from '@mojaloop/api-snippets';
-import { consentChallenge } from '../../api/contracts/challenges';
+import { consentChallenge } from '../../activities/shared/contracts/challenges';
 import { Consents } from '../../activities/hub/auth/consents';
-import { workflowIds } from '../../api/contracts/conversations';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { observedConversationQuery } from '../../workflows/kit/observer';
 import { consentQuery } from '../../workflows/hub/consent';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
@@ -15,7 +15,7 @@ import { AUTH_SERVICE, genericCredential, linkThroughSwitch, scopesAt } from '..
 
 const fixture = withSwitch(test);
 const AUTH = AUTH_SERVICE;
-// The Auth service's defaults (activities/platform/config.ts): the PISP app a FIDO credential is made for.
+// The Auth service's defaults (activities/shared/platform/config.ts): the PISP app a FIDO credential is made for.
 const origin = 'http://localhost:3000';
 const rpId = 'localhost';
 

@@ -1,8 +1,8 @@
 import test from 'ava';
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { workflowIds } from '../../api/contracts/conversations';
-import type { ObservedConversation } from '../../api/contracts/observedConversations';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import type { ObservedConversation } from '../../activities/shared/contracts/observedConversations';
 import { observedConversationQuery, MAX_OBSERVING_MS } from '../../workflows/kit/observer';
 import { GenericSigner } from '../helpers/softAuthenticator';
 import { pollUntil } from '../helpers/polling';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { loadConfig } from '../../activities/platform/config';
+import { loadConfig } from '../../activities/shared/platform/config';
 import { TestCa } from '../helpers/certificates';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair, transferBody } from '../helpers/fspiopBodies';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import type { MessagePage, TransferTrace } from '../../api/contracts/trace';
+import type { MessagePage, TransferTrace } from '../../activities/shared/contracts/trace';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { QuotedPayments } from '../helpers/quotedPayments';
 import { answering } from '../helpers/bulkPayees';

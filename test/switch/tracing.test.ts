@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import test from 'ava';
-import { startTracing, type Tracing } from '../../activities/platform/tracing';
+import { startTracing, type Tracing } from '../../activities/shared/platform/tracing';
 import { serveLocally } from '../helpers/http';
 import { QuotedPayments } from '../helpers/quotedPayments';
 import { startSwitch, SwitchHarness } from '../helpers/switchHarness';

@@ -5,8 +5,8 @@ import type { SimulatedDfsp } from '../helpers/dfsp';
 import { transactionRequestBody } from '../helpers/fspiopBodies';
 import { followUpsRun, runsOf, signalsTo } from '../helpers/histories';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
-import { workflowIds } from '../../api/contracts/conversations';
-import { PayeeFsp, PayerFsp } from '../../api/contracts/searchAttributes';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { PayeeFsp, PayerFsp } from '../../activities/shared/contracts/searchAttributes';
 import type { TransactionRequestView } from '../../workflows/hub/transactionRequest';
 
 let hub: SwitchHarness;

@@ -6,8 +6,8 @@ import { BulkTransfers } from '../../activities/hub/conversations/bulkTransfers'
 import { Transfers } from '../../activities/hub/conversations/transfers';
 import { LedgerTransfer } from '../../activities/hub/db/entities';
 import { BulkTransferRecord, TransferRecord } from '../../activities/hub/db/switchEntities';
-import { workflowIds } from '../../api/contracts/conversations';
-import { requestHash } from '../../api/contracts/requestHash';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { requestHash } from '../../activities/shared/contracts/requestHash';
 import { reservationSweep } from '../../workflows';
 import { fulfilSignal, transfer, TransferInput } from '../../workflows/hub/transfer';
 import type { SimulatedDfsp } from '../helpers/dfsp';

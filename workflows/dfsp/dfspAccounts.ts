@@ -1,4 +1,4 @@
-import { errorInformation } from '../../api/contracts/errors';
+import { errorInformation } from '../../activities/shared/contracts/errors';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { messages } from '../participant/participantProxies';
 import { bank } from './thirdpartyProxies';

@@ -1,5 +1,5 @@
-import { errorInformation } from '../../api/contracts/errors';
-import type { OutgoingMessage } from '../../api/contracts/peers';
+import { errorInformation } from '../../activities/shared/contracts/errors';
+import type { OutgoingMessage } from '../../activities/shared/contracts/peers';
 import { messages } from '../participant/participantProxies';
 import type { DfspLinkingView } from './thirdpartyContracts';
 

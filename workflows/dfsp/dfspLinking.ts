@@ -1,8 +1,8 @@
 import { setHandler, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
-import type { ConsentRequestsPostRequest, ConsentsIDPutResponseVerified, SignedCredential } from '../../api/contracts/bodies';
-import { type ErrorInformation, errorInformation } from '../../api/contracts/errors';
-import { errorInformationOf, OutgoingMessage, PeerMessage } from '../../api/contracts/peers';
-import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
+import type { ConsentRequestsPostRequest, ConsentsIDPutResponseVerified, SignedCredential } from '../../activities/shared/contracts/bodies';
+import { type ErrorInformation, errorInformation } from '../../activities/shared/contracts/errors';
+import { errorInformationOf, OutgoingMessage, PeerMessage } from '../../activities/shared/contracts/peers';
+import { ConsentId, Pisp, State } from '../../activities/shared/contracts/searchAttributes';
 import { messages } from '../participant/participantProxies';
 import { exchangeAsChild, ExchangeOutcome, exchangeInTurn } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';

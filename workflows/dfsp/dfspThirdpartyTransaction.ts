@@ -1,5 +1,5 @@
 import { log, setHandler, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
-import { Decimal } from '../../api/contracts/money';
+import { Decimal } from '../../activities/shared/contracts/money';
 import type {
   QuotesIDPutResponse,
   QuotesPostRequest,
@@ -8,11 +8,11 @@ import type {
   ThirdpartyRequestsTransactionsPostRequest,
   ThirdpartyRequestsVerificationsIDPutResponse,
   ThirdpartyRequestsVerificationsPostRequest,
-} from '../../api/contracts/bodies';
-import { type ErrorInformation, errorInformation, FspiopErrorName } from '../../api/contracts/errors';
-import type { OutgoingMessage } from '../../api/contracts/peers';
-import { ConsentId, Pisp, State } from '../../api/contracts/searchAttributes';
-import { msUntil } from '../../api/contracts/expiry';
+} from '../../activities/shared/contracts/bodies';
+import { type ErrorInformation, errorInformation, FspiopErrorName } from '../../activities/shared/contracts/errors';
+import type { OutgoingMessage } from '../../activities/shared/contracts/peers';
+import { ConsentId, Pisp, State } from '../../activities/shared/contracts/searchAttributes';
+import { msUntil } from '../../activities/shared/contracts/expiry';
 import { bestEffort, errorOf } from '../kit/failures';
 import { inTurn } from '../kit/steps';
 import type { ThirdpartyIdentity } from '../../activities/dfsp/thirdparty/thirdpartyActivities';

@@ -1,4 +1,4 @@
-import { errorInformation } from '../../api/contracts/errors';
+import { errorInformation } from '../../activities/shared/contracts/errors';
 import { messages } from '../participant/participantProxies';
 import type { ThirdpartyTransactionView } from './thirdpartyContracts';
 

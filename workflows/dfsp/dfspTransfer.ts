@@ -1,10 +1,10 @@
 import { defineQuery, setHandler, uuid4 } from '@temporalio/workflow';
 import type { Types as Outbound } from '@mojaloop/api-snippets/lib/sdk-scheme-adapter/v2_1_0/outbound/types';
-import type { PartiesTypeIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../api/contracts/bodies';
-import type { ErrorInformation } from '../../api/contracts/errors';
-import { type Expiration, expirationAt } from '../../api/contracts/expiry';
-import { mojaloopPartyOf } from '../../api/contracts/mojaloopParty';
-import { errorInformationOf, OutgoingMessage } from '../../api/contracts/peers';
+import type { PartiesTypeIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../activities/shared/contracts/bodies';
+import type { ErrorInformation } from '../../activities/shared/contracts/errors';
+import { type Expiration, expirationAt } from '../../activities/shared/contracts/expiry';
+import { mojaloopPartyOf } from '../../activities/shared/contracts/mojaloopParty';
+import { errorInformationOf, OutgoingMessage } from '../../activities/shared/contracts/peers';
 import { ExchangeOutcome, exchangeInTurn } from '../participant/exchange';
 import { requestQuote, transferFunds } from './payer';
 

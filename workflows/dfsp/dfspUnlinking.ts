@@ -1,5 +1,5 @@
 import { log } from '@temporalio/workflow';
-import type { PeerMessage } from '../../api/contracts/peers';
+import type { PeerMessage } from '../../activities/shared/contracts/peers';
 import { messages } from '../participant/participantProxies';
 import { Inbox } from '../participant/inbox';
 import { bank } from './thirdpartyProxies';

@@ -1,5 +1,5 @@
-import type { ErrorInformation } from '../../api/contracts/errors';
-import { errorInformationOf } from '../../api/contracts/peers';
+import type { ErrorInformation } from '../../activities/shared/contracts/errors';
+import { errorInformationOf } from '../../activities/shared/contracts/peers';
 import type { ExchangeOutcome } from '../participant/exchange';
 
 // How the DFSP's workflows read the end of an exchange: the answer (PUT), or the error that stands for it.

@@ -1,6 +1,6 @@
 import type { PayeeOutcome } from '../../activities/dfsp/fspiop/fspiopActivities';
-import type { QuotesIDPutResponse, QuotesPostRequest } from '../../api/contracts/bodies';
-import { instantOf } from '../../api/contracts/expiry';
+import type { QuotesIDPutResponse, QuotesPostRequest } from '../../activities/shared/contracts/bodies';
+import { instantOf } from '../../activities/shared/contracts/expiry';
 import { Inbox, kindsOn } from '../participant/inbox';
 import { answer, answerRepeat, orUnreachable, payee } from './payeeSteps';
 

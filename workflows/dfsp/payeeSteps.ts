@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { FspiopActivities, PayeeOutcome } from '../../activities/dfsp/fspiop/fspiopActivities';
-import type { Resource } from '../../api/contracts/conversations';
-import { errorInformation } from '../../api/contracts/errors';
-import type { PeerMessage } from '../../api/contracts/peers';
+import type { Resource } from '../../activities/shared/contracts/conversations';
+import { errorInformation } from '../../activities/shared/contracts/errors';
+import type { PeerMessage } from '../../activities/shared/contracts/peers';
 import { bestEffort } from '../kit/failures';
 import { messages } from '../participant/participantProxies';
 

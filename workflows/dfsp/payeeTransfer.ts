@@ -1,10 +1,10 @@
 import { patched } from '@temporalio/workflow';
 import type { PayeeOutcome } from '../../activities/dfsp/fspiop/fspiopActivities';
 import type { BackendTransferNotification } from '../../activities/dfsp/backend/coreBanking';
-import type { TransfersIDPutResponse, TransfersPostRequest } from '../../api/contracts/bodies';
-import type { ErrorInformation } from '../../api/contracts/errors';
-import { fspiopErrors } from '../../api/contracts/errors';
-import { instantOf } from '../../api/contracts/expiry';
+import type { TransfersIDPutResponse, TransfersPostRequest } from '../../activities/shared/contracts/bodies';
+import type { ErrorInformation } from '../../activities/shared/contracts/errors';
+import { fspiopErrors } from '../../activities/shared/contracts/errors';
+import { instantOf } from '../../activities/shared/contracts/expiry';
 import { bestEffort, DEFAULT_ANSWER_WAIT_MS } from '../kit/failures';
 import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn } from '../participant/inbox';

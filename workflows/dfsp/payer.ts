@@ -1,8 +1,8 @@
 import { patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { FspiopActivities } from '../../activities/dfsp/fspiop/fspiopActivities';
-import type { QuotesIDPutResponse, QuotesPostRequest, TransfersIDPutResponse, TransfersPostRequest } from '../../api/contracts/bodies';
-import { type ErrorInformation, errorInformation } from '../../api/contracts/errors';
-import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers';
+import type { QuotesIDPutResponse, QuotesPostRequest, TransfersIDPutResponse, TransfersPostRequest } from '../../activities/shared/contracts/bodies';
+import { type ErrorInformation, errorInformation } from '../../activities/shared/contracts/errors';
+import { errorInformationOf, type PeerMessage } from '../../activities/shared/contracts/peers';
 import { exchangeAsChild, ExchangeOutcome } from '../participant/exchange';
 import { Answered, answeredOf, failedWith } from './exchangeAnswers';
 

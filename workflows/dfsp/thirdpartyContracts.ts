@@ -1,6 +1,6 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { ThirdpartyRequestsTransactionsIDPutResponse } from '../../api/contracts/bodies';
-import type { ErrorInformation } from '../../api/contracts/errors';
+import type { ThirdpartyRequestsTransactionsIDPutResponse } from '../../activities/shared/contracts/bodies';
+import type { ErrorInformation } from '../../activities/shared/contracts/errors';
 
 // Names the DFSP's third-party gateway (api/dfsp/thirdpartyInbound.ts) and its workflows share.
 

@@ -9,10 +9,10 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { HubActivities } from '../../activities';
-import { APPROVAL_REFUSED, type ApprovalTerms, type ApprovalView, type DecisionRequest } from '../../api/contracts/approvals';
-import { errorInformation, type FspiopErrorName } from '../../api/contracts/errors';
-import { callerMay, OPERATOR_ROLES, type OperatorRole } from '../../api/contracts/operatorRoles';
-import { State } from '../../api/contracts/searchAttributes';
+import { APPROVAL_REFUSED, type ApprovalTerms, type ApprovalView, type DecisionRequest } from '../../activities/shared/contracts/approvals';
+import { errorInformation, type FspiopErrorName } from '../../activities/shared/contracts/errors';
+import { callerMay, OPERATOR_ROLES, type OperatorRole } from '../../activities/shared/contracts/operatorRoles';
+import { State } from '../../activities/shared/contracts/searchAttributes';
 
 // Recording steps are quick; performing an approved change may start or update a settlement's workflow, so it has
 // minutes, and is retried on the action's own idempotency (a funds movement by its transferId).

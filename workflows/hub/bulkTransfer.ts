@@ -1,10 +1,10 @@
 import { condition, defineSignal, setHandler } from '@temporalio/workflow';
-import type { BulkTransferState, BulkTransfersIDPutResponse, BulkTransfersPostRequest } from '../../api/contracts/bodies';
-import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
-import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
+import type { BulkTransferState, BulkTransfersIDPutResponse, BulkTransfersPostRequest } from '../../activities/shared/contracts/bodies';
+import { errorInformation, ErrorInformation } from '../../activities/shared/contracts/errors';
+import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../activities/shared/contracts/messages';
 import { deliveries, followUps, records } from '../kit/hubProxies';
 import { Conversation } from '../kit/conversation';
-import { msUntil } from '../../api/contracts/expiry';
+import { msUntil } from '../../activities/shared/contracts/expiry';
 import { bestEffort, errorOf } from '../kit/failures';
 
 /** The bulk as the payer sent it; its bytes stay out of the history, as the hub passes on a request of its own. */

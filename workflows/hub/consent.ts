@@ -9,10 +9,10 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ConsentRegistration, ConsentRequest } from '../../api/contracts/consentRegistration';
-import { workflowIds } from '../../api/contracts/conversations';
-import type { ObservedMessage } from '../../api/contracts/observedConversations';
-import { State } from '../../api/contracts/searchAttributes';
+import type { ConsentRegistration, ConsentRequest } from '../../activities/shared/contracts/consentRegistration';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import type { ObservedMessage } from '../../activities/shared/contracts/observedConversations';
+import { State } from '../../activities/shared/contracts/searchAttributes';
 import { deliveries } from '../kit/hubProxies';
 import { observedMessageSignal } from '../kit/observer';
 

@@ -1,4 +1,4 @@
-import type { FollowUp } from '../../api/contracts/followUps';
+import type { FollowUp } from '../../activities/shared/contracts/followUps';
 import { deliveries } from '../kit/hubProxies';
 
 /**

@@ -1,5 +1,5 @@
-import { ConsentId } from '../../api/contracts/searchAttributes';
-import type { ObservedMessage } from '../../api/contracts/observedConversations';
+import { ConsentId } from '../../activities/shared/contracts/searchAttributes';
+import type { ObservedMessage } from '../../activities/shared/contracts/observedConversations';
 import { observe, ObserverOutcome, ObserverScript } from '../kit/observer';
 
 /** A linking's phases (Document 1, "Linking phases"), as the messages passing through the switch show them. */

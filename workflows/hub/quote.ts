@@ -1,5 +1,5 @@
-import type { QuotesPostRequest } from '../../api/contracts/bodies';
-import type { ReceivedRequest } from '../../api/contracts/messages';
+import type { QuotesPostRequest } from '../../activities/shared/contracts/bodies';
+import type { ReceivedRequest } from '../../activities/shared/contracts/messages';
 import { QuoteOutcome, quoteThroughSwitch } from '../kit/quoteConversation';
 
 export type QuoteInput = ReceivedRequest<QuotesPostRequest>;

@@ -12,8 +12,8 @@ import type { HubActivities } from '../../activities';
 import type { SettlementState } from '../../activities/hub/db/settlementEntities';
 import type { ParticipantChangeRequest } from '../../activities/hub/settlement/accountSteps';
 import type { SettlementView } from '../../activities/hub/settlement/settlementViews';
-import { workflowIds } from '../../api/contracts/conversations';
-import { State } from '../../api/contracts/searchAttributes';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { State } from '../../activities/shared/contracts/searchAttributes';
 import { asRefusal } from '../kit/failures';
 import { windowStateChanged } from './settlementWindow';
 

@@ -13,8 +13,8 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { HubActivities } from '../../activities';
 import type { ClosedWindow } from '../../activities/hub/settlement/windows';
 import type { SettlementWindowState } from '../../activities/hub/db/settlementEntities';
-import { workflowIds } from '../../api/contracts/conversations';
-import { State } from '../../api/contracts/searchAttributes';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
+import { State } from '../../activities/shared/contracts/searchAttributes';
 import { asRefusal, refusalOf } from '../kit/failures';
 
 const { closeSettlementWindow, openSettlementWindow } = proxyActivities<HubActivities>({

@@ -1,5 +1,5 @@
-import { Currency, ConsentId, PayeeFsp } from '../../api/contracts/searchAttributes';
-import type { ObservedMessage } from '../../api/contracts/observedConversations';
+import { Currency, ConsentId, PayeeFsp } from '../../activities/shared/contracts/searchAttributes';
+import type { ObservedMessage } from '../../activities/shared/contracts/observedConversations';
 import { observe, ObserverOutcome, ObserverScript } from '../kit/observer';
 
 /** A third-party transaction's steps (Document 1, "Payment flow"), as the messages passing through the switch show them. */

@@ -5,9 +5,9 @@ import type {
   TransactionRequestRecordState,
   TransactionRequestsIDPutResponse,
   TransactionRequestsPostRequest,
-} from '../../api/contracts/bodies';
-import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
-import type { ErrorCallbackBody, FspiopHeaders, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
+} from '../../activities/shared/contracts/bodies';
+import { errorInformation, ErrorInformation } from '../../activities/shared/contracts/errors';
+import type { ErrorCallbackBody, FspiopHeaders, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../activities/shared/contracts/messages';
 import { followUps, records } from '../kit/hubProxies';
 import { Conversation, MessageAbout } from '../kit/conversation';
 import { answerWindow, bestEffort, errorOf } from '../kit/failures';

@@ -1,10 +1,10 @@
 import { condition, defineSignal, setHandler } from '@temporalio/workflow';
-import type { TransferState, TransfersIDPutResponse, TransfersPostRequest } from '../../api/contracts/bodies';
-import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
-import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../api/contracts/messages';
+import type { TransferState, TransfersIDPutResponse, TransfersPostRequest } from '../../activities/shared/contracts/bodies';
+import { errorInformation, ErrorInformation } from '../../activities/shared/contracts/errors';
+import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RepeatedRequest } from '../../activities/shared/contracts/messages';
 import { followUps, records } from '../kit/hubProxies';
 import { Conversation } from '../kit/conversation';
-import { msUntil } from '../../api/contracts/expiry';
+import { msUntil } from '../../activities/shared/contracts/expiry';
 import { bestEffort, errorOf, rejectionOf } from '../kit/failures';
 
 export type TransferInput = ReceivedRequest<TransfersPostRequest>;

@@ -1,9 +1,9 @@
 import { allHandlersFinished, CancellationScope, condition, isCancellation, patched, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { SignalDefinition } from '@temporalio/workflow';
-import { addressOf, FspiopResource } from '../../api/contracts/conversations';
-import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
-import type { ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../api/contracts/messages';
-import { State } from '../../api/contracts/searchAttributes';
+import { addressOf, FspiopResource } from '../../activities/shared/contracts/conversations';
+import { errorInformation, ErrorInformation } from '../../activities/shared/contracts/errors';
+import type { ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../activities/shared/contracts/messages';
+import { State } from '../../activities/shared/contracts/searchAttributes';
 import { deliveries } from './hubProxies';
 import { bestEffort, deliveryFailureOf } from './failures';
 import { inTurn, type Step } from './steps';

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, log } from '@temporalio/workflow';
-import { errorInformation, ErrorInformation, HUB_REJECTION } from '../../api/contracts/errors';
-import { type Expiration, msUntil } from '../../api/contracts/expiry';
+import { errorInformation, ErrorInformation, HUB_REJECTION } from '../../activities/shared/contracts/errors';
+import { type Expiration, msUntil } from '../../activities/shared/contracts/expiry';
 
 /** The ErrorInformation of an activity's business rejection, or undefined for any other failure. */
 export function rejectionOf(error: unknown): ErrorInformation | undefined {

@@ -1,8 +1,8 @@
 import { condition, defineQuery, defineSignal, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import type { ObservedConversation, ObservedMessage } from '../../api/contracts/observedConversations';
-import { State } from '../../api/contracts/searchAttributes';
-import { type Expiration, expirationAt, instantOf, msUntil } from '../../api/contracts/expiry';
+import type { ObservedConversation, ObservedMessage } from '../../activities/shared/contracts/observedConversations';
+import { State } from '../../activities/shared/contracts/searchAttributes';
+import { type Expiration, expirationAt, instantOf, msUntil } from '../../activities/shared/contracts/expiry';
 
 /**
  * A message of the observed conversation, as it passed through the switch. The signal and query keep the names they

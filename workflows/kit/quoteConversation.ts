@@ -1,11 +1,11 @@
 import { defineSignal, setHandler } from '@temporalio/workflow';
-import { quoting, QuoteResource } from '../../api/contracts/conversations';
-import { errorInformation, ErrorInformation } from '../../api/contracts/errors';
-import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../api/contracts/messages';
+import { quoting, QuoteResource } from '../../activities/shared/contracts/conversations';
+import { errorInformation, ErrorInformation } from '../../activities/shared/contracts/errors';
+import type { ErrorCallbackBody, ReceivedCallback, ReceivedRequest, RelayedCallback, RepeatedRequest } from '../../activities/shared/contracts/messages';
 import { followUps, records } from './hubProxies';
 import { Conversation } from './conversation';
 import { answerWindow, bestEffort, errorOf } from './failures';
-import type { Expiration } from '../../api/contracts/expiry';
+import type { Expiration } from '../../activities/shared/contracts/expiry';
 
 /** The payee FSP's quote (PUT /{resource}/{ID}, passed on unread) or its PUT …/error. */
 export type QuoteResponse = { kind: 'quote'; callback: RelayedCallback } | { kind: 'error'; callback: ReceivedCallback<ErrorCallbackBody> };

@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { executeChild, patched, sleep, workflowInfo } from '@temporalio/workflow';
-import type { MessageName } from '../../api/contracts/conversations';
-import type { ErrorInformation } from '../../api/contracts/errors';
-import { OutgoingMessage, participantWorkflowIds, PeerMessage } from '../../api/contracts/peers';
+import type { MessageName } from '../../activities/shared/contracts/conversations';
+import type { ErrorInformation } from '../../activities/shared/contracts/errors';
+import { OutgoingMessage, participantWorkflowIds, PeerMessage } from '../../activities/shared/contracts/peers';
 import { rejectionOf } from '../kit/failures';
 import { messages } from './participantProxies';
 import { Inbox } from './inbox';

@@ -1,6 +1,6 @@
 import { condition, defineSignal, patched, setHandler } from '@temporalio/workflow';
-import type { MessageName } from '../../api/contracts/conversations';
-import type { PeerMessage } from '../../api/contracts/peers';
+import type { MessageName } from '../../activities/shared/contracts/conversations';
+import type { PeerMessage } from '../../activities/shared/contracts/peers';
 
 /** Every message the connector's gateway hands to a conversation arrives as this one signal. */
 export const peerMessageSignal = defineSignal<[PeerMessage]>('peerMessage');

@@ -1,7 +1,7 @@
 import type { thirdparty } from '@mojaloop/api-snippets';
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { ErrorInformation } from '../../api/contracts/errors';
-import type { Expiration } from '../../api/contracts/expiry';
+import type { ErrorInformation } from '../../activities/shared/contracts/errors';
+import type { Expiration } from '../../activities/shared/contracts/expiry';
 
 // The PISP app's calls (the outbound API of Mojaloop's thirdparty-sdk in PISP mode, src/interface/api-outbound.yaml),
 // each a workflow update answered with the SDK's response body once the callback it waits for has come. Shared by the

@@ -1,7 +1,7 @@
 import type { UpdateDefinition } from '@temporalio/common';
 import { allHandlersFinished, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import { State } from '../../api/contracts/searchAttributes';
-import type { ErrorInformation } from '../../api/contracts/errors';
+import { State } from '../../activities/shared/contracts/searchAttributes';
+import type { ErrorInformation } from '../../activities/shared/contracts/errors';
 
 /** One call of the PISP's app that the conversation has taken: its body, and the answer the app is waiting for. */
 export interface AppCall<In, Out> {

@@ -1,14 +1,14 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import type { ConsentRequestsPostRequest, ConsentsPostRequestPISP, SignedCredential } from '../../api/contracts/bodies';
-import { errorInformation, type ErrorInformation } from '../../api/contracts/errors';
-import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers';
-import { ConsentId, Dfsp } from '../../api/contracts/searchAttributes';
+import type { ConsentRequestsPostRequest, ConsentsPostRequestPISP, SignedCredential } from '../../activities/shared/contracts/bodies';
+import { errorInformation, type ErrorInformation } from '../../activities/shared/contracts/errors';
+import { errorInformationOf, type PeerMessage } from '../../activities/shared/contracts/peers';
+import { ConsentId, Dfsp } from '../../activities/shared/contracts/searchAttributes';
 import { exchangeAsChild } from '../participant/exchange';
 import { Inbox, kindsOn, saidBy } from '../participant/inbox';
 import { inTurn } from '../kit/steps';
 import { credentials } from './pispProxies';
 import { APP_IDLE_MS, AppCalls, enter, errored } from './appCalls';
-import type { PispLinkingOutcome } from '../../api/contracts/pispLinking';
+import type { PispLinkingOutcome } from '../../activities/shared/contracts/pispLinking';
 import { authenticate, ChannelResponse, passCredential, PispConversationInput, requestConsent } from './appApi';
 import { timedOut, whySendingFailed } from './sending';
 

@@ -1,10 +1,10 @@
 import { setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { thirdparty } from '@mojaloop/api-snippets';
-import type { ThirdpartyRequestsAuthorizationsPostRequest, ThirdpartyRequestsTransactionsIDPatchResponse } from '../../api/contracts/bodies';
-import { errorInformation, type ErrorInformation } from '../../api/contracts/errors';
-import { errorInformationOf, type PeerMessage } from '../../api/contracts/peers';
-import { Dfsp } from '../../api/contracts/searchAttributes';
-import { lapsed, msUntil } from '../../api/contracts/expiry';
+import type { ThirdpartyRequestsAuthorizationsPostRequest, ThirdpartyRequestsTransactionsIDPatchResponse } from '../../activities/shared/contracts/bodies';
+import { errorInformation, type ErrorInformation } from '../../activities/shared/contracts/errors';
+import { errorInformationOf, type PeerMessage } from '../../activities/shared/contracts/peers';
+import { Dfsp } from '../../activities/shared/contracts/searchAttributes';
+import { lapsed, msUntil } from '../../activities/shared/contracts/expiry';
 import { rejectionOf } from '../kit/failures';
 import { exchangeInTurn, type ExchangeOutcome } from '../participant/exchange';
 import { Inbox, kindsOn, saidBy } from '../participant/inbox';

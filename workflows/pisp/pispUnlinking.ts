@@ -1,6 +1,6 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import { errorInformation as errorOf, type ErrorInformation } from '../../api/contracts/errors';
-import { ConsentId, Dfsp } from '../../api/contracts/searchAttributes';
+import { errorInformation as errorOf, type ErrorInformation } from '../../activities/shared/contracts/errors';
+import { ConsentId, Dfsp } from '../../activities/shared/contracts/searchAttributes';
 import { exchangeAsChild } from '../participant/exchange';
 import type { LinkingConsentsIDDeleteResponse } from './appApi';
 import { enter, errored } from './appCalls';

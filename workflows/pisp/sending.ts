@@ -1,5 +1,5 @@
-import { errorInformation, type ErrorInformation } from '../../api/contracts/errors';
-import type { OutgoingMessage } from '../../api/contracts/peers';
+import { errorInformation, type ErrorInformation } from '../../activities/shared/contracts/errors';
+import type { OutgoingMessage } from '../../activities/shared/contracts/peers';
 import { errorOf } from '../kit/failures';
 import { messages } from '../participant/participantProxies';
 

@@ -8,7 +8,7 @@ import type {
   CoreBanking,
 } from './coreBanking';
 import { CoreBankingRefusal } from './coreBanking';
-import { isRedirect } from '../../platform/fspiopHttp';
+import { isRedirect } from '../../shared/platform/fspiopHttp';
 
 /**
  * A real core-banking adapter at BACKEND_ENDPOINT, over the sdk-scheme-adapter's backend API: JSON over HTTP, an

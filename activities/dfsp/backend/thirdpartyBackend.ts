@@ -1,4 +1,4 @@
-import type { ConsentRequestsPostRequest, Scope } from '../../../api/contracts/bodies';
+import type { ConsentRequestsPostRequest, Scope } from '../../shared/contracts/bodies';
 
 /** A channel a user proves who they are on during linking (Document 1, "Authentication"). */
 export type AuthChannel = 'WEB' | 'OTP';

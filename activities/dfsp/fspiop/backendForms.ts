@@ -1,5 +1,5 @@
-import type { QuotesIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../../api/contracts/bodies';
-import type { Expiration } from '../../../api/contracts/expiry';
+import type { QuotesIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../shared/contracts/bodies';
+import type { Expiration } from '../../shared/contracts/expiry';
 import type { BackendParty, BackendQuoteRequest, BackendQuoteResponse, BackendTransferRequest } from '../backend/coreBanking';
 import type { TransactionObject } from './ilp';
 

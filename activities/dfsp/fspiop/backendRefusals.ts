@@ -1,4 +1,4 @@
-import { ErrorInformation, fspiopErrors } from '../../../api/contracts/errors';
+import { ErrorInformation, fspiopErrors } from '../../shared/contracts/errors';
 import { CoreBankingRefusal } from '../backend/coreBanking';
 
 /** The longest errorDescription FSPIOP allows. */

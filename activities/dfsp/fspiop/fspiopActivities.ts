@@ -1,10 +1,10 @@
-import { Decimal } from '../../../api/contracts/money';
-import type { PartiesTypeIDPutResponse, QuotesIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../../api/contracts/bodies';
-import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
-import { expirationAt, lapsed, parseExpiration } from '../../../api/contracts/expiry';
+import { Decimal } from '../../shared/contracts/money';
+import type { PartiesTypeIDPutResponse, QuotesIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../shared/contracts/bodies';
+import { errorInformation, ErrorInformation } from '../../shared/contracts/errors';
+import { expirationAt, lapsed, parseExpiration } from '../../shared/contracts/expiry';
 import type { BackendTransferNotification } from '../backend/coreBanking';
 import type { DfspDependencies } from '../dependencies';
-import { mojaloopPartyOf } from '../../../api/contracts/mojaloopParty';
+import { mojaloopPartyOf } from '../../shared/contracts/mojaloopParty';
 import { backendQuoteRequestOf, backendTransferOf, mojaloopQuoteOf } from './backendForms';
 import { refusalOf } from './backendRefusals';
 import { conditionOf, fulfilmentOf, IlpAmountError, ilpFor, transactionIn, transactionObjectOf, TransactionObject } from './ilp';

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { Decimal } from '../../../api/contracts/money';
+import { Decimal } from '../../shared/contracts/money';
 import { deserializeIlpPrepare, serializeIlpPrepare } from 'ilp-packet';
-import type { QuotesIDPutResponse, QuotesPostRequest } from '../../../api/contracts/bodies';
-import { instantOf, parseExpiration } from '../../../api/contracts/expiry';
+import type { QuotesIDPutResponse, QuotesPostRequest } from '../../shared/contracts/bodies';
+import { instantOf, parseExpiration } from '../../shared/contracts/expiry';
 
 /**
  * The Interledger side of a payee's quote (Document 2, transfer rule 6), as Mojaloop's SDK makes it with ILP v4

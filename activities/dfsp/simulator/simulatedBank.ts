@@ -1,4 +1,4 @@
-import { Decimal } from '../../../api/contracts/money';
+import { Decimal } from '../../shared/contracts/money';
 import type { AuthChannel } from '../backend/thirdpartyBackend';
 
 /** An account at the simulated bank. Balances are decimal strings, as everywhere money is handled here. */

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { ConsentRequestsPostRequest } from '../../../api/contracts/bodies';
+import type { ConsentRequestsPostRequest } from '../../shared/contracts/bodies';
 import type { SimulatedBank } from './simulatedBank';
 import type { AuthChannel, GrantedConsent, LinkableAccount, PayingAccount, ThirdpartyBackend } from '../backend/thirdpartyBackend';
 

@@ -1,6 +1,6 @@
-import { errorInformation } from '../../../api/contracts/errors';
-import type { ConsentRequestsPostRequest } from '../../../api/contracts/bodies';
-import type { Checked } from '../../../api/contracts/checked';
+import { errorInformation } from '../../shared/contracts/errors';
+import type { ConsentRequestsPostRequest } from '../../shared/contracts/bodies';
+import type { Checked } from '../../shared/contracts/checked';
 import type { AuthChannel, LinkableAccount } from '../backend/thirdpartyBackend';
 
 /** The actions this DFSP lets a PISP take on a linked account; it offers no statements to PISPs. */

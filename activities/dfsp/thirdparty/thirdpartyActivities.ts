@@ -1,7 +1,7 @@
-import { errorInformation } from '../../../api/contracts/errors';
+import { errorInformation } from '../../shared/contracts/errors';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ConsentRequestsPostRequest, QuotesIDPutResponse, ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
-import type { Checked } from '../../../api/contracts/checked';
+import type { ConsentRequestsPostRequest, QuotesIDPutResponse, ThirdpartyRequestsTransactionsPostRequest } from '../../shared/contracts/bodies';
+import type { Checked } from '../../shared/contracts/checked';
 import type { AuthChannel, GrantedConsent, LinkableAccount, ThirdpartyBackend } from '../backend/thirdpartyBackend';
 import type { DfspDependencies } from '../dependencies';
 import { transactionChallenge } from './challenge';

@@ -1,6 +1,6 @@
-import { errorInformation } from '../../../api/contracts/errors';
-import type { ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
-import type { Checked } from '../../../api/contracts/checked';
+import { errorInformation } from '../../shared/contracts/errors';
+import type { ThirdpartyRequestsTransactionsPostRequest } from '../../shared/contracts/bodies';
+import type { Checked } from '../../shared/contracts/checked';
 import type { GrantedConsent, PayingAccount } from '../backend/thirdpartyBackend';
 
 /** What a valid request pays from: the consent that allows it and the account's holder, as the quote names the payer. */

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import { IsNull, QueryFailedError } from 'typeorm';
-import type { ApprovalDecision, ApprovalOutcome, ApprovalState, ApprovalView, HeldChange, Operator } from '../../../api/contracts/approvals';
-import type { ChangeGroup, CredentialKind } from '../../../api/contracts/operatorRoles';
+import type { ApprovalDecision, ApprovalOutcome, ApprovalState, ApprovalView, HeldChange, Operator } from '../../shared/contracts/approvals';
+import type { ChangeGroup, CredentialKind } from '../../shared/contracts/operatorRoles';
 import { ApprovalRecord } from '../db/approvalEntities';
 import type { Database } from '../db/database';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 
 /**
  * How many changes one person may have waiting at once. Each is a row and a workflow with a timer for APPROVAL_TTL, so

@@ -1,4 +1,4 @@
-import type { ApprovalView } from '../../../api/contracts/approvals';
+import type { ApprovalView } from '../../shared/contracts/approvals';
 import type { AuditRecord } from './auditTrail';
 
 /**

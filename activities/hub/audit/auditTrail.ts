@@ -1,5 +1,5 @@
 import { Between, FindOptionsWhere, LessThan, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
-import type { AuditEntry, AuditPage, AuditVerification } from '../../../api/contracts/audit';
+import type { AuditEntry, AuditPage, AuditVerification } from '../../shared/contracts/audit';
 import type { Database } from '../db/database';
 import { AuditEntryRecord, AuditHead } from '../db/auditEntities';
 import { brokenLink, ChainLink, entryHash, GENESIS_HASH } from './auditChain';

@@ -1,8 +1,8 @@
-import type { ConsentRegistration } from '../../../api/contracts/consentRegistration';
-import type { ConsentsIDPutResponseVerified, Scope, ThirdpartyRequestsVerificationsPostRequest } from '../../../api/contracts/bodies';
-import { requestHash } from '../../../api/contracts/requestHash';
-import type { AuthServiceConfig } from '../../platform/config';
-import { HubError } from '../../platform/hubError';
+import type { ConsentRegistration } from '../../shared/contracts/consentRegistration';
+import type { ConsentsIDPutResponseVerified, Scope, ThirdpartyRequestsVerificationsPostRequest } from '../../shared/contracts/bodies';
+import { requestHash } from '../../shared/contracts/requestHash';
+import type { AuthServiceConfig } from '../../shared/platform/config';
+import { HubError } from '../../shared/platform/hubError';
 import { ConsentRecord, ConsentVerification } from '../db/thirdpartyEntities';
 import type { AccountLookup } from '../lookup/accountLookup';
 import type { Consents } from './consents';

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { ConsentRegistration } from '../../../api/contracts/consentRegistration';
-import type { ThirdpartyRequestsVerificationsPostRequest } from '../../../api/contracts/bodies';
-import { addressOf, MessageName, THIRDPARTY_VERSION, ThirdpartyResource } from '../../../api/contracts/conversations';
-import { HubError } from '../../platform/hubError';
+import type { ConsentRegistration } from '../../shared/contracts/consentRegistration';
+import type { ThirdpartyRequestsVerificationsPostRequest } from '../../shared/contracts/bodies';
+import { addressOf, MessageName, THIRDPARTY_VERSION, ThirdpartyResource } from '../../shared/contracts/conversations';
+import { HubError } from '../../shared/platform/hubError';
 import type { CallbackSender } from '../delivery/callbacks';
 import { correlationKeys, Correlations } from '../thirdparty/correlations';
 import type { AuthService, RegisteredConsent, RevokedConsent } from './authService';

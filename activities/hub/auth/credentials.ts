@@ -1,5 +1,5 @@
 import type { thirdparty } from '@mojaloop/api-snippets';
-import { consentChallenge } from '../../../api/contracts/challenges';
+import { consentChallenge } from '../../shared/contracts/challenges';
 import { verifyFidoAssertion, verifyFidoRegistration, type FidoOptions, type StoredFidoCredential } from './fido';
 import { verifyGenericRegistration, verifyGenericSignature, type StoredGenericCredential } from './generic';
 import { rejected, type Verified } from './result';

@@ -1,7 +1,7 @@
 import type { thirdparty } from '@mojaloop/api-snippets';
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { decodeBase64 } from './base64';
-import { webAuthnChallenge } from '../../../api/contracts/challenges';
+import { webAuthnChallenge } from '../../shared/contracts/challenges';
 import { rejected, type Verified } from './result';
 
 export interface FidoOptions {

@@ -1,7 +1,7 @@
 import type { thirdparty } from '@mojaloop/api-snippets';
 import crypto from 'node:crypto';
 import { decodeBase64 } from './base64';
-import { challengeBytes } from '../../../api/contracts/challenges';
+import { challengeBytes } from '../../shared/contracts/challenges';
 import { rejected, type Verified } from './result';
 
 /**

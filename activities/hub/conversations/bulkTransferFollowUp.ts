@@ -1,6 +1,6 @@
-import { addressOf, MessageKind } from '../../../api/contracts/conversations';
-import type { BulkTransfersIDPutResponse } from '../../../api/contracts/bodies';
-import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
+import { addressOf, MessageKind } from '../../shared/contracts/conversations';
+import type { BulkTransfersIDPutResponse } from '../../shared/contracts/bodies';
+import { errorInformation, ErrorInformation } from '../../shared/contracts/errors';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { BulkTransferRecord } from '../db/switchEntities';
 import type { BulkParty, BulkTransfers } from './bulkTransfers';

@@ -1,13 +1,13 @@
 import { EntityManager, In, IsNull } from 'typeorm';
-import type { BulkTransferState, BulkTransfersPostRequest, IndividualTransfer, IndividualTransferResult } from '../../../api/contracts/bodies';
-import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
-import { instantOf } from '../../../api/contracts/expiry';
+import type { BulkTransferState, BulkTransfersPostRequest, IndividualTransfer, IndividualTransferResult } from '../../shared/contracts/bodies';
+import { errorInformation, ErrorInformation } from '../../shared/contracts/errors';
+import { instantOf } from '../../shared/contracts/expiry';
 import { chunks, insertRows } from '../db/batches';
 import { formatAmount } from '../db/money';
 import { BulkTransferItem, BulkTransferRecord, TransferRecord } from '../db/switchEntities';
 import type { Movement, Reservation } from '../ledger/ledger';
 import type { HubServices } from '../hubServices';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 import { activeParticipant, checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
 import { conditionOf, errorColumns, finishIn } from './transfers';
 import { countDecided, countOutcomes } from '../metrics/schemeCounters';

@@ -1,4 +1,4 @@
-import type { FollowUp } from '../../../api/contracts/followUps';
+import type { FollowUp } from '../../shared/contracts/followUps';
 import type { AuthServiceAnswers } from '../auth/authServiceAnswers';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { Routing } from '../delivery/routing';

@@ -1,9 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import type { TransfersPostRequest } from '../../../api/contracts/bodies';
-import { type Expiration, lapsed } from '../../../api/contracts/expiry';
+import type { TransfersPostRequest } from '../../shared/contracts/bodies';
+import { type Expiration, lapsed } from '../../shared/contracts/expiry';
 import { ParticipantAccount } from '../db/entities';
 import { Decimal, unrepresentableAmount } from '../db/money';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 import { findParticipant } from '../db/accounts';
 
 /** Who a transfer request (a single transfer or a bulk) is between and until when it holds. */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { addressOf, quoting, QuoteResource } from '../../../api/contracts/conversations';
-import { errorInformation } from '../../../api/contracts/errors';
-import type { FspiopHeaders, RelayedCallback } from '../../../api/contracts/messages';
+import { addressOf, quoting, QuoteResource } from '../../shared/contracts/conversations';
+import { errorInformation } from '../../shared/contracts/errors';
+import type { FspiopHeaders, RelayedCallback } from '../../shared/contracts/messages';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { QuoteRecord } from '../db/switchEntities';
 import type { Quotes } from './quotes';

@@ -1,9 +1,9 @@
-import { quoting, QuoteResource } from '../../../api/contracts/conversations';
-import type { FspiopHeaders } from '../../../api/contracts/messages';
+import { quoting, QuoteResource } from '../../shared/contracts/conversations';
+import type { FspiopHeaders } from '../../shared/contracts/messages';
 import { Participant } from '../db/entities';
 import { QuoteRecord, QuoteState } from '../db/switchEntities';
 import type { HubServices } from '../hubServices';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 
 export interface RegisterQuoteInput {
   resource: QuoteResource;

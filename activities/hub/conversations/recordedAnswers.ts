@@ -1,5 +1,5 @@
-import { addressOf, FspiopResource } from '../../../api/contracts/conversations';
-import { errorInformation, FspiopErrorName } from '../../../api/contracts/errors';
+import { addressOf, FspiopResource } from '../../shared/contracts/conversations';
+import { errorInformation, FspiopErrorName } from '../../shared/contracts/errors';
 import type { CallbackSender } from '../delivery/callbacks';
 
 /** What a conversation's record keeps of the last answer it passed to the requester. */

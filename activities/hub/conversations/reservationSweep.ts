@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { And, Equal, IsNull, LessThan, MoreThan } from 'typeorm';
-import { errorInformation, type ErrorInformation } from '../../../api/contracts/errors';
-import { lapsed } from '../../../api/contracts/expiry';
+import { errorInformation, type ErrorInformation } from '../../shared/contracts/errors';
+import { lapsed } from '../../shared/contracts/expiry';
 import type { CallbackSender } from '../delivery/callbacks';
 import { LedgerTransfer } from '../db/entities';
 import { PAYMENT_KIND } from '../ledger/ledger';

@@ -1,7 +1,7 @@
 import { deserializeEnvelope, deserializeIlpPayment, deserializeIlpPrepare, Type } from 'ilp-packet';
 import type { Database } from '../db/database';
 import { TransferRecord } from '../db/switchEntities';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 
 /**
  * The transaction a transfer carries: the JSON object the payee FSP put, base64url-encoded, in the data of the

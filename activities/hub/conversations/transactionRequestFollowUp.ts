@@ -1,8 +1,8 @@
-import type { TransactionRequestsIDPutResponse } from '../../../api/contracts/bodies';
-import { addressOf } from '../../../api/contracts/conversations';
-import { errorInformation } from '../../../api/contracts/errors';
-import type { Requester } from '../../../api/contracts/followUps';
-import type { ReceivedCallback } from '../../../api/contracts/messages';
+import type { TransactionRequestsIDPutResponse } from '../../shared/contracts/bodies';
+import { addressOf } from '../../shared/contracts/conversations';
+import { errorInformation } from '../../shared/contracts/errors';
+import type { Requester } from '../../shared/contracts/followUps';
+import type { ReceivedCallback } from '../../shared/contracts/messages';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { Routing } from '../delivery/routing';
 import type { TransactionRequestRecord } from '../db/switchEntities';

@@ -1,7 +1,7 @@
-import type { TransactionRequestRecordState, TransactionRequestsPostRequest } from '../../../api/contracts/bodies';
-import type { FspiopHeaders } from '../../../api/contracts/messages';
-import type { TransactionRequestPolicy } from '../../platform/config';
-import { HubError } from '../../platform/hubError';
+import type { TransactionRequestRecordState, TransactionRequestsPostRequest } from '../../shared/contracts/bodies';
+import type { FspiopHeaders } from '../../shared/contracts/messages';
+import type { TransactionRequestPolicy } from '../../shared/platform/config';
+import { HubError } from '../../shared/platform/hubError';
 import type { ParticipantDirectory } from '../delivery/directory';
 import { TransactionRequestRecord } from '../db/switchEntities';
 import type { HubServices } from '../hubServices';

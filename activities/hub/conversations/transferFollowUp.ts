@@ -1,7 +1,7 @@
-import type { FspiopEndpointType } from '../../../api/contracts/endpoints';
-import { errorInformation, ErrorInformation } from '../../../api/contracts/errors';
-import type { TransfersIDPutResponse } from '../../../api/contracts/bodies';
-import type { FspiopHeaders } from '../../../api/contracts/messages';
+import type { FspiopEndpointType } from '../../shared/contracts/endpoints';
+import { errorInformation, ErrorInformation } from '../../shared/contracts/errors';
+import type { TransfersIDPutResponse } from '../../shared/contracts/bodies';
+import type { FspiopHeaders } from '../../shared/contracts/messages';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { TransferRecord } from '../db/switchEntities';
 import type { Funds } from '../ledger/funds';

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
-import { errorInformation, type ErrorInformation } from '../../../api/contracts/errors';
-import type { TransfersPostRequest } from '../../../api/contracts/bodies';
-import { instantOf, lapsed } from '../../../api/contracts/expiry';
+import { errorInformation, type ErrorInformation } from '../../shared/contracts/errors';
+import type { TransfersPostRequest } from '../../shared/contracts/bodies';
+import { instantOf, lapsed } from '../../shared/contracts/expiry';
 import { LedgerTransfer } from '../db/entities';
 import { formatAmount } from '../db/money';
 import { TransferRecord } from '../db/switchEntities';
-import type { TransferState } from '../../../api/contracts/bodies';
+import type { TransferState } from '../../shared/contracts/bodies';
 import type { HubServices } from '../hubServices';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 import { countDecided } from '../metrics/schemeCounters';
 import { checkAmount, checkRequest, checkSender, transferAccounts, TransferAccounts } from './prepareChecks';
 

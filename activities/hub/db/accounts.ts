@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { Participant, ParticipantAccount } from './entities';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 
 // A participant and its accounts by name, ID and type, each one missing a 3200-series error: read by the participants'
 // administration and by the ledger's funds and limits alike, so they live with the store both stand on.

@@ -1,4 +1,4 @@
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 
 /**
  * What a database error means for the step that met it, on either database. Most pass with a retry: the database

@@ -1,8 +1,8 @@
 import type { ValueTransformer } from 'typeorm';
-import { Decimal, type DecimalValue } from '../../../api/contracts/money';
+import { Decimal, type DecimalValue } from '../../shared/contracts/money';
 
 /**
- * Amounts are decimal strings end to end. The exact Decimal of api/contracts/money does the arithmetic; the database stores
+ * Amounts are decimal strings end to end. The exact Decimal of activities/shared/contracts/money does the arithmetic; the database stores
  * DECIMAL(38,4) on MySQL and TEXT on SQLite (SQLite's NUMERIC affinity would turn them into doubles).
  */
 export const MONEY_SCALE = 4;

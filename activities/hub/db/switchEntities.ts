@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { moneyColumn } from './money';
-import type { BulkTransferState, TransactionRequestRecordState, TransferState } from '../../../api/contracts/bodies';
-import type { QuoteResource } from '../../../api/contracts/conversations';
+import type { BulkTransferState, TransactionRequestRecordState, TransferState } from '../../shared/contracts/bodies';
+import type { QuoteResource } from '../../shared/contracts/conversations';
 
 const timestamp = { type: 'datetime', precision: 3 } as const;
 
@@ -131,7 +131,7 @@ export class BulkTransferItem {
   @Column({ type: 'varchar', length: 256, nullable: true }) errorDescription!: string | null;
 }
 
-/** A message the switch received or delivered (api/contracts/messageLog.ts), kept for tracing. */
+/** A message the switch received or delivered (activities/shared/contracts/messageLog.ts), kept for tracing. */
 @Entity('message')
 @Index('IDX_message_conversation', ['conversation', 'id'])
 export class MessageRecord {

@@ -1,13 +1,13 @@
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
-import { addressOf, Resource } from '../../../api/contracts/conversations';
-import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType, THIRDPARTY_ENDPOINT_TYPES } from '../../../api/contracts/endpoints';
-import type { ErrorInformation } from '../../../api/contracts/errors';
+import { addressOf, Resource } from '../../shared/contracts/conversations';
+import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType, THIRDPARTY_ENDPOINT_TYPES } from '../../shared/contracts/endpoints';
+import type { ErrorInformation } from '../../shared/contracts/errors';
 import type { ParticipantDirectory } from './directory';
-import { HubError } from '../../platform/hubError';
-import { Agents, HttpMethod, httpExchange, isCallback, isRedirect, originatedHeaders } from '../../platform/fspiopHttp';
-import { sign } from '../../platform/jws';
-import { conversationOf } from '../../../api/contracts/messageLog';
+import { HubError } from '../../shared/platform/hubError';
+import { Agents, HttpMethod, httpExchange, isCallback, isRedirect, originatedHeaders } from '../../shared/platform/fspiopHttp';
+import { sign } from '../../shared/platform/jws';
+import { conversationOf } from '../../shared/contracts/messageLog';
 import type { MessageLog } from '../trace/messageLog';
 
 /** One HTTP message from the switch to a participant: a forwarded request, a callback or a notification. */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { addressOf } from '../../../api/contracts/conversations';
-import type { RoutedMessage } from '../../../api/contracts/followUps';
-import { HubError } from '../../platform/hubError';
+import { addressOf } from '../../shared/contracts/conversations';
+import type { RoutedMessage } from '../../shared/contracts/followUps';
+import { HubError } from '../../shared/platform/hubError';
 import type { CallbackSender } from './callbacks';
 import type { ParticipantDirectory } from './directory';
 

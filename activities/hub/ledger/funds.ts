@@ -2,7 +2,7 @@ import type { Database } from '../db/database';
 import { In } from 'typeorm';
 import { LedgerTransfer, Participant, ParticipantAccount } from '../db/entities';
 import { Decimal, formatAmount, unrepresentableAmount } from '../db/money';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 import type { Ledger, Movement } from './ledger';
 import { findAccount, findAccountByType, findParticipant } from '../db/accounts';
 

@@ -3,8 +3,8 @@ import { chunks, insertRows } from '../db/batches';
 import type { Database } from '../db/database';
 import { JournalEntry, LedgerTransfer, ParticipantAccount, ParticipantLimit, SettlementModel } from '../db/entities';
 import { Decimal, formatAmount } from '../db/money';
-import { HubError } from '../../platform/hubError';
-import { lapsed } from '../../../api/contracts/expiry';
+import { HubError } from '../../shared/platform/hubError';
+import { lapsed } from '../../shared/contracts/expiry';
 import {
   alarmCrossed,
   exposure,

@@ -2,7 +2,7 @@ import { EntityManager, In } from 'typeorm';
 import type { Database } from '../db/database';
 import { LedgerTransfer, Participant, ParticipantAccount, ParticipantLimit } from '../db/entities';
 import { Decimal, formatAmount } from '../db/money';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 import { findAccountByType, findParticipant } from '../db/accounts';
 import type { Ledger, LedgerFollowers } from './ledger';
 import { NET_DEBIT_CAP, openingPosition } from './rules';

@@ -1,4 +1,4 @@
-import { Decimal, type DecimalValue } from '../../../api/contracts/money';
+import { Decimal, type DecimalValue } from '../../shared/contracts/money';
 import { formatAmount } from '../db/money';
 
 /**

@@ -1,11 +1,11 @@
-import type { FspiopEndpointType } from '../../../api/contracts/endpoints';
-import type { Resource } from '../../../api/contracts/conversations';
+import type { FspiopEndpointType } from '../../shared/contracts/endpoints';
+import type { Resource } from '../../shared/contracts/conversations';
 import type { Logger } from 'pino';
-import { errorInformation } from '../../../api/contracts/errors';
+import { errorInformation } from '../../shared/contracts/errors';
 import { AccountLookup, PartyAddress } from './accountLookup';
 import { CallbackSender, Delivery, DeliveryError } from '../delivery/callbacks';
 import type { ParticipantDirectory } from '../delivery/directory';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 
 /** The template values of the /participants and /parties endpoint types. */
 function templateParams(party: PartyAddress): Record<string, string | undefined> {

@@ -1,4 +1,4 @@
-import type { PaymentMinutes } from '../../../api/contracts/glance';
+import type { PaymentMinutes } from '../../shared/contracts/glance';
 import { Decimal, MONEY_SCALE } from '../db/money';
 
 /**

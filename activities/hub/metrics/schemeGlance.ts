@@ -1,5 +1,5 @@
 import { In, type EntityManager } from 'typeorm';
-import type { LiquidityHistory, SchemeGlance } from '../../../api/contracts/glance';
+import type { LiquidityHistory, SchemeGlance } from '../../shared/contracts/glance';
 import type { Database } from '../db/database';
 import { Participant, ParticipantAccount, ParticipantLimit } from '../db/entities';
 import { Decimal, MONEY_SCALE, formatAmount } from '../db/money';

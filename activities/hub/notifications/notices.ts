@@ -1,4 +1,4 @@
-import { Decimal, type DecimalValue } from '../../../api/contracts/money';
+import { Decimal, type DecimalValue } from '../../shared/contracts/money';
 import { formatAmount } from '../db/money';
 
 /** Document 3's e-mail endpoints: where a participant hears of its limits and of settlement moving its position. */

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { EntityManager, In, IsNull, LessThanOrEqual, Not, Or } from 'typeorm';
-import type { SetAsideEmail } from '../../../api/contracts/trace';
-import type { SmtpConfig } from '../../platform/config';
+import type { SetAsideEmail } from '../../shared/contracts/trace';
+import type { SmtpConfig } from '../../shared/platform/config';
 import type { Database } from '../db/database';
 import { Notification, Participant, ParticipantEndpoint } from '../db/entities';
 import type { Notice, NotificationType } from './notices';

@@ -2,8 +2,8 @@ import { EntityManager } from 'typeorm';
 import type { Database } from '../db/database';
 import { LedgerAccountType, Participant, ParticipantAccount, ParticipantEndpoint } from '../db/entities';
 import { findAccount, findParticipant } from '../db/accounts';
-import { isEndpointType } from '../../../api/contracts/endpoints';
-import { HubError } from '../../platform/hubError';
+import { isEndpointType } from '../../shared/contracts/endpoints';
+import { HubError } from '../../shared/platform/hubError';
 
 export const HUB_ACCOUNT_TYPES = ['HUB_RECONCILIATION', 'HUB_MULTILATERAL_SETTLEMENT'];
 export const DFSP_ACCOUNT_TYPES = ['POSITION', 'SETTLEMENT'];

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database';
 import { LedgerAccountType, SettlementModel } from '../db/entities';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 
 export type SettlementModelRequest = Omit<SettlementModel, 'settlementModelId' | 'isActive' | 'createdDate' | 'currency'> & {
   currency?: string;

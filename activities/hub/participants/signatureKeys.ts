@@ -1,10 +1,10 @@
 import type { KeyObject } from 'node:crypto';
 import type { Database } from '../db/database';
 import { ParticipantJws } from '../db/entities';
-import { HubError } from '../../platform/hubError';
-import type { JwsConfig } from '../../platform/config';
-import { publicKeyOf } from '../../platform/jws';
-import { directoryKey } from '../../platform/jwsKeyDirectory';
+import { HubError } from '../../shared/platform/hubError';
+import type { JwsConfig } from '../../shared/platform/config';
+import { publicKeyOf } from '../../shared/platform/jws';
+import { directoryKey } from '../../shared/platform/jwsKeyDirectory';
 import { findParticipant } from '../db/accounts';
 
 /** How the gateway treats a participant's messages: validated or not, and the key to verify them with. */

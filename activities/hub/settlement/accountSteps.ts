@@ -14,7 +14,7 @@ import type { Ledger } from '../ledger/ledger';
 import { reportedValue } from '../ledger/limits';
 import { positionChangeNotice } from '../notifications/notices';
 import { notifyIn } from '../notifications/notifications';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 import { hubAccounts, movementIdOf, resetOf } from './positionResets';
 import { accountView, settlementOf, settlementView, type AccountView, type SettlementView } from './settlementViews';
 import { abortProblem, accountChange, settlementStateAfter } from './settlementStates';

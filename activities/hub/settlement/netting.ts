@@ -5,7 +5,7 @@ import { formatAmount } from '../db/money';
 import { Settlement, SettlementParticipantAccount, SettlementSettlementWindow, SettlementWindow, SettlementWindowContent } from '../db/settlementEntities';
 import { PAYMENT_KIND } from '../ledger/ledger';
 import { addToNetPositions, type NetPosition } from '../ledger/rules';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 import { unsettledUnder, windowModelFor } from './models';
 import { hubAccounts } from './positionResets';
 import { modelsUnder, paymentModels } from './windows';

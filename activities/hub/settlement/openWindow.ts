@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 
 /**
  * The open settlement window, read inside a commit's transaction so the committed payments are put in it. On MySQL

@@ -3,7 +3,7 @@ import { Participant, ParticipantAccount } from '../db/entities';
 import type { SettlementParticipantAccount } from '../db/settlementEntities';
 import type { Movement } from '../ledger/ledger';
 import { netSettlementReset } from '../ledger/rules';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 
 /** The ledger movement that resets a position by its net settlement amount, against the hub's multilateral account. */
 export const movementIdOf = (settlementId: number, accountId: number) => `settlement-${settlementId}-${accountId}`;

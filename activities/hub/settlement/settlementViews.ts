@@ -9,7 +9,7 @@ import {
   SettlementWindowContent,
   type SettlementState,
 } from '../db/settlementEntities';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 import { windowView, type WindowView } from './windows';
 
 export interface AccountView {

@@ -2,7 +2,7 @@ import { EntityManager, In, MoreThan } from 'typeorm';
 import type { Database } from '../db/database';
 import { SettlementModel } from '../db/entities';
 import { SettlementWindow, SettlementWindowContent, type SettlementWindowState } from '../db/settlementEntities';
-import { HubError } from '../../platform/hubError';
+import { HubError } from '../../shared/platform/hubError';
 import { PAYMENT_KIND } from '../ledger/ledger';
 import { windowModelFor } from './models';
 

@@ -1,6 +1,6 @@
-import type { ServiceType } from '../../../api/contracts/bodies';
-import type { Requester } from '../../../api/contracts/followUps';
-import type { AuthServiceConfig } from '../../platform/config';
+import type { ServiceType } from '../../shared/contracts/bodies';
+import type { Requester } from '../../shared/contracts/followUps';
+import type { AuthServiceConfig } from '../../shared/platform/config';
 import type { CallbackSender } from '../delivery/callbacks';
 import type { Database } from '../db/database';
 import { Participant, ParticipantEndpoint } from '../db/entities';

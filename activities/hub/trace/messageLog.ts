@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import client from 'prom-client';
 import { Between, LessThan } from 'typeorm';
-import { traceIdOf, type LoggedMessage } from '../../../api/contracts/messageLog';
-import { loadConfig, type MessageLogShare } from '../../platform/config';
+import { traceIdOf, type LoggedMessage } from '../../shared/contracts/messageLog';
+import { loadConfig, type MessageLogShare } from '../../shared/platform/config';
 import type { Database } from '../db/database';
 import { MessageRecord } from '../db/entities';
 import { countDeliveryFailures } from '../metrics/schemeCounters';
@@ -41,7 +41,7 @@ export interface MessageLogOptions {
 }
 
 /**
- * The switch's message log (api/contracts/messageLog.ts), written in batches apart from the messages' own work: a
+ * The switch's message log (activities/shared/contracts/messageLog.ts), written in batches apart from the messages' own work: a
  * message is never held up or refused because its log entry could not be written, and a crash loses at most the last
  * tenth of a second of entries. The log is for tracing; what moved money is in the ledger, and every conversation's
  * inputs are in its Temporal history as well. What one participant can make it keep is bounded (messageLogLimits.ts).

@@ -1,4 +1,4 @@
-import type { MessageLogShare } from '../../platform/config';
+import type { MessageLogShare } from '../../shared/platform/config';
 
 /**
  * What one participant can make the message log keep (activities/hub/trace/messageLog.ts): how much of a refused

@@ -1,5 +1,5 @@
 import { Between, EntityManager, FindOptionsWhere, In, IsNull, LessThan, LessThanOrEqual, MoreThan, MoreThanOrEqual, Not } from 'typeorm';
-import { workflowIds } from '../../../api/contracts/conversations';
+import { workflowIds } from '../../shared/contracts/conversations';
 import type { Database } from '../db/database';
 import {
   BulkTransferItem,
@@ -21,7 +21,7 @@ import type {
   TracedPosting,
   TransferSummary,
   TransferTrace,
-} from '../../../api/contracts/trace';
+} from '../../shared/contracts/trace';
 
 /** What the operator searches transfers by; every field is optional, the newest come first. */
 export interface TransferSearch {

@@ -1,8 +1,8 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type RemoteJWKSet } from 'jose';
 import type { Logger } from 'pino';
-import type { OidcConfig } from '../../../activities/platform/config';
-import { OPERATOR_ROLES, type AdminCaller, type OperatorRole } from '../../contracts/operatorRoles';
-import { HttpError } from '../../http/httpError';
+import type { OidcConfig } from '../../../activities/shared/platform/config';
+import { OPERATOR_ROLES, type AdminCaller, type OperatorRole } from '../../../activities/shared/contracts/operatorRoles';
+import { HttpError } from '../../../activities/shared/platform/httpError';
 
 /*
  * The scheme's OpenID Provider, as the admin API sees it: where its keys are (discovery), and whether an access token

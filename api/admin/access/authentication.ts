@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { TLSSocket } from 'node:tls';
 import type { Context, Middleware } from 'koa';
-import { adminApiAuthenticated, type AdminAccessConfig } from '../../../activities/platform/config';
-import type { AdminCaller } from '../../contracts/operatorRoles';
-import { HttpError } from '../../http/httpError';
+import { adminApiAuthenticated, type AdminAccessConfig } from '../../../activities/shared/platform/config';
+import type { AdminCaller } from '../../../activities/shared/contracts/operatorRoles';
+import { HttpError } from '../../../activities/shared/platform/httpError';
 import { IdentityProvider, looksLikeJwt } from './accessTokens';
 
 /** The caller authentication found (permissions.ts judges what it may do); none on a path open to all. */

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { callerMay, type Permission } from '../../contracts/operatorRoles';
-import { HttpError } from '../../http/httpError';
+import { callerMay, type Permission } from '../../../activities/shared/contracts/operatorRoles';
+import { HttpError } from '../../../activities/shared/platform/httpError';
 import { adminCaller } from './authentication';
 
 export const INSUFFICIENT_ROLE = 'Bearer realm="hub-admin", error="insufficient_scope"';

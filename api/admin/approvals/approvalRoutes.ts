@@ -3,12 +3,18 @@ import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } 
 import type { Context } from 'koa';
 import type { Approvals } from '../../../activities/hub/approvals/approvals';
 import { APPROVAL_REASON_LENGTH } from '../../../activities/hub/db/approvalEntities';
-import { APPROVAL_REFUSED, APPROVAL_STATES, type ApprovalDecision, type ApprovalState, type ApprovalView } from '../../contracts/approvals';
-import { workflowIds } from '../../contracts/conversations';
-import type { ErrorInformation } from '../../contracts/errors';
-import { callerMay } from '../../contracts/operatorRoles';
+import {
+  APPROVAL_REFUSED,
+  APPROVAL_STATES,
+  type ApprovalDecision,
+  type ApprovalState,
+  type ApprovalView,
+} from '../../../activities/shared/contracts/approvals';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import type { ErrorInformation } from '../../../activities/shared/contracts/errors';
+import { callerMay } from '../../../activities/shared/contracts/operatorRoles';
 import { readJsonBody } from '../../http/body';
-import { HttpError } from '../../http/httpError';
+import { HttpError } from '../../../activities/shared/platform/httpError';
 import { decide } from '../../../workflows/hub/approval';
 import { adminCaller } from '../access/authentication';
 import { INSUFFICIENT_ROLE, needs, notAllowed } from '../access/permissions';

@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { Approvals } from '../../../activities/hub/approvals/approvals';
-import type { ActionAnswer } from '../../contracts/approvals';
-import { workflowIds } from '../../contracts/conversations';
-import { isChangeGroup, type ChangeGroup, type Permission } from '../../contracts/operatorRoles';
+import type { ActionAnswer } from '../../../activities/shared/contracts/approvals';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import { isChangeGroup, type ChangeGroup, type Permission } from '../../../activities/shared/contracts/operatorRoles';
 import { approval } from '../../../workflows/hub/approval';
 import { adminCaller } from '../access/authentication';
 import { notAllowed } from '../access/permissions';

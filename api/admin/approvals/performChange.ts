@@ -1,8 +1,8 @@
 import { QueryFailedError } from 'typeorm';
-import { HubError } from '../../../activities/platform/hubError';
-import type { ActionAnswer, ApprovalOutcome, PerformChange } from '../../contracts/approvals';
-import { errorInformation } from '../../contracts/errors';
-import { HttpError } from '../../http/httpError';
+import { HubError } from '../../../activities/shared/platform/hubError';
+import type { ActionAnswer, ApprovalOutcome, PerformChange } from '../../../activities/shared/contracts/approvals';
+import { errorInformation } from '../../../activities/shared/contracts/errors';
+import { HttpError } from '../../../activities/shared/platform/httpError';
 import { settlementActions, type SettlementActionServices } from '../../settlement/settlementActions';
 import { adminActions, type AdminActionServices } from '../adminActions';
 

@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AuditSearch, AuditTrail } from '../../../activities/hub/audit/auditTrail';
-import type { AuditEntry } from '../../contracts/audit';
-import { csvDocument } from '../../contracts/csv';
-import { HttpError } from '../../http/httpError';
+import type { AuditEntry } from '../../../activities/shared/contracts/audit';
+import { csvDocument } from '../../../activities/shared/contracts/csv';
+import { HttpError } from '../../../activities/shared/platform/httpError';
 import { needs } from '../access/permissions';
 
 const DEFAULT_LIMIT = 100;

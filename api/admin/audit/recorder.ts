@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import client from 'prom-client';
 import type { AuditRecord, AuditTrail } from '../../../activities/hub/audit/auditTrail';
 import { sha256 } from '../../../activities/hub/audit/auditChain';
-import { errorInformation } from '../../contracts/errors';
+import { errorInformation } from '../../../activities/shared/contracts/errors';
 import { metricsRegistry } from '../../http/observability';
 import { adminCaller } from '../access/authentication';
 import { actionOf } from './actions';

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Permission } from '../../contracts/operatorRoles';
+import type { Permission } from '../../../activities/shared/contracts/operatorRoles';
 
 /** The route a request is for: its path template as the router declares it (`/participants/:name/limits`) and its permission. */
 export interface MatchedRoute {

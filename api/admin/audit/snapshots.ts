@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { changedState, keepsState, type StateServices } from '../../../activities/hub/audit/changedState';
-import { callerMay } from '../../contracts/operatorRoles';
+import { callerMay } from '../../../activities/shared/contracts/operatorRoles';
 import { adminCaller } from '../access/authentication';
 import type { RouteOf } from './routeOf';
 

@@ -1,4 +1,4 @@
-import type { FailingDeliveries, SetAsideEmail, TransferSummary } from '../../contracts/trace.js';
+import type { FailingDeliveries, SetAsideEmail, TransferSummary } from '../../../activities/shared/contracts/trace.js';
 import { get } from './api.js';
 import { h, money, show, when } from './dom.js';
 import { capUse } from './participants.js';

@@ -1,4 +1,4 @@
-import type { ApprovalOutcome, ApprovalView } from '../../contracts/approvals.js';
+import type { ApprovalOutcome, ApprovalView } from '../../../activities/shared/contracts/approvals.js';
 import { call, expectOk, get, SignInNeeded } from './api.js';
 import { h, show, when } from './dom.js';
 import type { View } from './view.js';

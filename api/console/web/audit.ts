@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditPage, AuditVerification } from '../../contracts/audit.js';
+import type { AuditEntry, AuditPage, AuditVerification } from '../../../activities/shared/contracts/audit.js';
 import { download, get } from './api.js';
 import { h, json, show, when } from './dom.js';
 import { searchForm, type SearchField } from './searchForm.js';

@@ -1,4 +1,4 @@
-import type { SchemeGlance } from '../../contracts/glance.js';
+import type { SchemeGlance } from '../../../activities/shared/contracts/glance.js';
 import { get } from './api.js';
 import { lineStyle, timeChart, type Line } from './charts.js';
 import { h, show } from './dom.js';

@@ -1,6 +1,6 @@
 import { call, expectOk, SignInNeeded, token } from './api.js';
 import { h, type Child } from './dom.js';
-import type { IdentityProviderSettings } from '../../contracts/signIn.js';
+import type { IdentityProviderSettings } from '../../../activities/shared/contracts/signIn.js';
 
 /*
  * Signing in: with a token of the admin API typed in, or at the scheme's identity provider with OpenID Connect's

@@ -1,4 +1,11 @@
-import type { ConversationTrace, MessagePage, TracedConversation, TracedMessage, TransferSummary, TransferTrace } from '../../contracts/trace.js';
+import type {
+  ConversationTrace,
+  MessagePage,
+  TracedConversation,
+  TracedMessage,
+  TransferSummary,
+  TransferTrace,
+} from '../../../activities/shared/contracts/trace.js';
 import { call, get, type Answer } from './api.js';
 import { h, json, money, show, when } from './dom.js';
 import { searchForm, type SearchField } from './searchForm.js';

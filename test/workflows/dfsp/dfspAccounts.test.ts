@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { OutgoingMessage, PeerMessage } from '../../../api/contracts/peers';
+import type { OutgoingMessage, PeerMessage } from '../../../activities/shared/contracts/peers';
 import type { dfspAccounts } from '../../../workflows/dfsp/dfspAccounts';
 import { thirdpartyWorkflowIds } from '../../../workflows/dfsp/thirdpartyContracts';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { OutgoingMessage } from '../../../api/contracts/peers';
+import type { OutgoingMessage } from '../../../activities/shared/contracts/peers';
 import type { ConsentRequestRepeatInput, dfspConsentRequestRepeat } from '../../../workflows/dfsp/dfspConsentRequestRepeat';
 import { thirdpartyWorkflowIds } from '../../../workflows/dfsp/thirdpartyContracts';
 import { StubActivities, stubbedWorkflowTest, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';

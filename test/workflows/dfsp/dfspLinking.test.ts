@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { ConsentRequestsPostRequest } from '../../../api/contracts/bodies';
-import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../api/contracts/peers';
+import type { ConsentRequestsPostRequest } from '../../../activities/shared/contracts/bodies';
+import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../activities/shared/contracts/peers';
 import type { dfspLinking } from '../../../workflows/dfsp/dfspLinking';
 import { dfspLinkingQuery } from '../../../workflows/dfsp/thirdpartyContracts';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import type { QuotesIDPutResponse, ThirdpartyRequestsTransactionsPostRequest } from '../../../api/contracts/bodies';
-import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../api/contracts/peers';
+import type { QuotesIDPutResponse, ThirdpartyRequestsTransactionsPostRequest } from '../../../activities/shared/contracts/bodies';
+import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../activities/shared/contracts/peers';
 import { thirdpartyTransactionQuery } from '../../../workflows/dfsp/thirdpartyContracts';
 import type { dfspThirdpartyTransaction } from '../../../workflows/dfsp/dfspThirdpartyTransaction';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { ilpPair } from '../../helpers/fspiopBodies';
 import { StubActivities, stubbedWorkflowTest, type StubbedWorkflows, HOUR } from '../../helpers/stubbedWorkflows';
-import { expirationAt } from '../../../api/contracts/expiry';
+import { expirationAt } from '../../../activities/shared/contracts/expiry';
 
 // The DFSP connector's dfspThirdpartyTransaction workflow (Document 1, "Payment flow", the payer DFSP's side) on the
 // time-skipping server, fed the PISP's POST as its inbound gateway feeds it, with stub bank activities and a stub

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { QuotesIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../../api/contracts/bodies';
-import { errorInformation } from '../../../api/contracts/errors';
-import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../api/contracts/peers';
+import type { QuotesIDPutResponse, QuotesPostRequest, TransfersPostRequest } from '../../../activities/shared/contracts/bodies';
+import { errorInformation } from '../../../activities/shared/contracts/errors';
+import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../activities/shared/contracts/peers';
 import { transferStateQuery, type dfspTransfer, type OutboundTransferRequest } from '../../../workflows/dfsp/dfspTransfer';
 import { MAX_ASK_EVERY_MS } from '../../../workflows/dfsp/payer';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';

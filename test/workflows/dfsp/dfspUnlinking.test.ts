@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { OutgoingMessage, PeerMessage } from '../../../api/contracts/peers';
+import type { OutgoingMessage, PeerMessage } from '../../../activities/shared/contracts/peers';
 import type { dfspUnlinking } from '../../../workflows/dfsp/dfspUnlinking';
 import { thirdpartyWorkflowIds } from '../../../workflows/dfsp/thirdpartyContracts';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { PartiesTypeIDPutResponse } from '../../../api/contracts/bodies';
-import { errorInformation } from '../../../api/contracts/errors';
-import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../api/contracts/peers';
+import type { PartiesTypeIDPutResponse } from '../../../activities/shared/contracts/bodies';
+import { errorInformation } from '../../../activities/shared/contracts/errors';
+import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../activities/shared/contracts/peers';
 import type { payeeParty } from '../../../workflows/dfsp/payeeParty';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { StubActivities, stubbedWorkflowTest, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';

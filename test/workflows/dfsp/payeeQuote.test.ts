@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { QuotesIDPutResponse, QuotesPostRequest } from '../../../api/contracts/bodies';
-import { errorInformation } from '../../../api/contracts/errors';
-import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../api/contracts/peers';
+import type { QuotesIDPutResponse, QuotesPostRequest } from '../../../activities/shared/contracts/bodies';
+import { errorInformation } from '../../../activities/shared/contracts/errors';
+import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../activities/shared/contracts/peers';
 import type { payeeQuote } from '../../../workflows/dfsp/payeeQuote';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { ilpPair, quoteBody } from '../../helpers/fspiopBodies';

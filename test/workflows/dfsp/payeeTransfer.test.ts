@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { TransfersPostRequest } from '../../../api/contracts/bodies';
-import { errorInformation } from '../../../api/contracts/errors';
-import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../api/contracts/peers';
+import type { TransfersPostRequest } from '../../../activities/shared/contracts/bodies';
+import { errorInformation } from '../../../activities/shared/contracts/errors';
+import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../activities/shared/contracts/peers';
 import { MAX_ASKS_ON_PEER_WORD, type payeeTransfer } from '../../../workflows/dfsp/payeeTransfer';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { ilpPair, transferBody } from '../../helpers/fspiopBodies';

@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ExecutionContext } from 'ava';
-import { APPROVAL_REFUSED, type ApprovalTerms, type DecisionRequest } from '../../../api/contracts/approvals';
-import { workflowIds } from '../../../api/contracts/conversations';
+import { APPROVAL_REFUSED, type ApprovalTerms, type DecisionRequest } from '../../../activities/shared/contracts/approvals';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
 import { decide, type approval } from '../../../workflows/hub/approval';
 import { DAY, StubActivities, stubbedWorkflowTest, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';
 

@@ -1,5 +1,5 @@
-import { workflowIds } from '../../../api/contracts/conversations';
-import type { BulkQuotesPostRequest } from '../../../api/contracts/bodies';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import type { BulkQuotesPostRequest } from '../../../activities/shared/contracts/bodies';
 import type { bulkQuote } from '../../../workflows/hub/bulkQuote';
 import { quoteResponseSignal } from '../../../workflows/kit/quoteConversation';
 import { bulkQuoteAnswer, bulkQuoteBody } from '../../helpers/fspiopBodies';

@@ -1,6 +1,6 @@
-import { workflowIds } from '../../../api/contracts/conversations';
-import type { BulkTransfersIDPutResponse, BulkTransfersPostRequest } from '../../../api/contracts/bodies';
-import { errorInformation } from '../../../api/contracts/errors';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import type { BulkTransfersIDPutResponse, BulkTransfersPostRequest } from '../../../activities/shared/contracts/bodies';
+import { errorInformation } from '../../../activities/shared/contracts/errors';
 import { bulkTransferAnswerSignal, repeatedBulkTransferSignal, type bulkTransfer, type BulkTransferInput } from '../../../workflows/hub/bulkTransfer';
 import { bulkItem, bulkTransferBody, type BulkItem } from '../../helpers/fspiopBodies';
 import { failedWorkflowTasks } from '../../helpers/histories';

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type { ExecutionContext } from 'ava';
-import type { ConsentsPostRequestAUTH, ThirdpartyRequestsVerificationsPostRequest } from '../../../api/contracts/bodies';
-import type { ConsentRegistration, ConsentRequest } from '../../../api/contracts/consentRegistration';
-import { workflowIds } from '../../../api/contracts/conversations';
-import { requestHash } from '../../../api/contracts/requestHash';
-import { State } from '../../../api/contracts/searchAttributes';
+import type { ConsentsPostRequestAUTH, ThirdpartyRequestsVerificationsPostRequest } from '../../../activities/shared/contracts/bodies';
+import type { ConsentRegistration, ConsentRequest } from '../../../activities/shared/contracts/consentRegistration';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import { requestHash } from '../../../activities/shared/contracts/requestHash';
+import { State } from '../../../activities/shared/contracts/searchAttributes';
 import { consentQuery, consentRequestSignal, type consent, type ConsentView } from '../../../workflows/hub/consent';
 import type { linking } from '../../../workflows/hub/linking';
 import type { thirdpartyTransaction } from '../../../workflows/hub/thirdpartyTransaction';

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { ExecutionContext } from 'ava';
-import { workflowIds } from '../../../api/contracts/conversations';
-import type { FollowUp } from '../../../api/contracts/followUps';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import type { FollowUp } from '../../../activities/shared/contracts/followUps';
 import type { followUp } from '../../../workflows/hub/followUp';
 import { fspiopHeaders } from '../../helpers/hubMessages';
 import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';

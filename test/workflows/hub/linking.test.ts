@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { ExecutionContext } from 'ava';
-import { workflowIds } from '../../../api/contracts/conversations';
-import { ConsentId, State } from '../../../api/contracts/searchAttributes';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import { ConsentId, State } from '../../../activities/shared/contracts/searchAttributes';
 import type { linking } from '../../../workflows/hub/linking';
 import { observedConversationQuery, observedMessageSignal } from '../../../workflows/kit/observer';
 import { observedAs, observedMessage, startObserving } from '../../helpers/observedMessages';

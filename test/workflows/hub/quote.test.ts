@@ -1,5 +1,5 @@
-import { workflowIds } from '../../../api/contracts/conversations';
-import type { QuotesPostRequest } from '../../../api/contracts/bodies';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import type { QuotesPostRequest } from '../../../activities/shared/contracts/bodies';
 import type { quote } from '../../../workflows/hub/quote';
 import { quoteResponseSignal, repeatedQuoteSignal } from '../../../workflows/kit/quoteConversation';
 import { ilpPair, quoteBody } from '../../helpers/fspiopBodies';

@@ -1,5 +1,5 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { workflowIds } from '../../../api/contracts/conversations';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
 import {
   closeOnSchedule,
   closeWindow,

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { ExecutionContext } from 'ava';
-import { workflowIds } from '../../../api/contracts/conversations';
-import type { ObservedFacts } from '../../../api/contracts/observedConversations';
-import { ConsentId, Currency, PayeeFsp, State } from '../../../api/contracts/searchAttributes';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import type { ObservedFacts } from '../../../activities/shared/contracts/observedConversations';
+import { ConsentId, Currency, PayeeFsp, State } from '../../../activities/shared/contracts/searchAttributes';
 import type { thirdpartyTransaction } from '../../../workflows/hub/thirdpartyTransaction';
 import { observedConversationQuery, observedMessageSignal, type ObserverOutcome } from '../../../workflows/kit/observer';
 import { observedAs, observedMessage, startObserving } from '../../helpers/observedMessages';

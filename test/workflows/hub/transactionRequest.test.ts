@@ -1,11 +1,11 @@
-import { workflowIds } from '../../../api/contracts/conversations';
-import { PayeeFsp, PayerFsp } from '../../../api/contracts/searchAttributes';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import { PayeeFsp, PayerFsp } from '../../../activities/shared/contracts/searchAttributes';
 import type {
   AuthorizationQuery,
   AuthorizationsIDPutResponse,
   TransactionRequestsIDPutResponse,
   TransactionRequestsPostRequest,
-} from '../../../api/contracts/bodies';
+} from '../../../activities/shared/contracts/bodies';
 import {
   authorizationSignal,
   repeatedTransactionRequestSignal,

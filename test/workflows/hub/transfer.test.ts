@@ -1,5 +1,5 @@
-import { workflowIds } from '../../../api/contracts/conversations';
-import type { TransfersIDPutResponse, TransfersPostRequest } from '../../../api/contracts/bodies';
+import { workflowIds } from '../../../activities/shared/contracts/conversations';
+import type { TransfersIDPutResponse, TransfersPostRequest } from '../../../activities/shared/contracts/bodies';
 import { fulfilSignal, rejectSignal, repeatedTransferSignal, type transfer } from '../../../workflows/hub/transfer';
 import { ilpPair, transferBody } from '../../helpers/fspiopBodies';
 import { errorCodesTo, hubMessages, receivedCallback, receivedRequest, deliveredByHub } from '../../helpers/hubMessages';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { errorInformation } from '../../../api/contracts/errors';
-import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../api/contracts/peers';
+import { errorInformation } from '../../../activities/shared/contracts/errors';
+import { participantWorkflowIds, type OutgoingMessage, type PeerMessage } from '../../../activities/shared/contracts/peers';
 import type { exchange, ExchangeInput } from '../../../workflows/participant/exchange';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, MINUTE } from '../../helpers/stubbedWorkflows';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
-import type { ConsentsPostRequestPISP } from '../../../api/contracts/bodies';
-import { participantWorkflowIds, type PeerMessage } from '../../../api/contracts/peers';
+import type { ConsentsPostRequestPISP } from '../../../activities/shared/contracts/bodies';
+import { participantWorkflowIds, type PeerMessage } from '../../../activities/shared/contracts/peers';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import { authenticate, passCredential, requestConsent, type LinkingRequestConsentPostRequest } from '../../../workflows/pisp/appApi';
 import type { pispLinking } from '../../../workflows/pisp/pispLinking';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { WithStartWorkflowOperation } from '@temporalio/client';
-import type { ThirdpartyRequestsAuthorizationsPostRequest } from '../../../api/contracts/bodies';
-import { participantWorkflowIds, type PeerMessage } from '../../../api/contracts/peers';
+import type { ThirdpartyRequestsAuthorizationsPostRequest } from '../../../activities/shared/contracts/bodies';
+import { participantWorkflowIds, type PeerMessage } from '../../../activities/shared/contracts/peers';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import {
   approve,

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { participantWorkflowIds, type PeerMessage } from '../../../api/contracts/peers';
+import { participantWorkflowIds, type PeerMessage } from '../../../activities/shared/contracts/peers';
 import { peerMessageSignal } from '../../../workflows/participant/inbox';
 import type { pispUnlinking, PispUnlinkingInput } from '../../../workflows/pisp/pispUnlinking';
 import { rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows, MINUTE } from '../../helpers/stubbedWorkflows';

@@ -8,7 +8,7 @@ const TRANSFER_SEARCH = [
   new TableIndex({ name: 'IDX_transfer_created', columnNames: ['createdDate'] }),
 ];
 
-/** The message log the operator's traces read (api/contracts/messageLog.ts), and the indexes of the transfer search. */
+/** The message log the operator's traces read (activities/shared/contracts/messageLog.ts), and the indexes of the transfer search. */
 export class MessageLog1795000001100 implements MigrationInterface {
   name = 'MessageLog1795000001100';
 

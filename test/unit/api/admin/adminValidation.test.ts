@@ -1,7 +1,7 @@
 import test from 'ava';
 import { AdminValidator, adminDocument, type AdminSchema } from '../../../../api/admin/adminValidation';
 import { deferredNetModelBody } from '../../../helpers/adminBodies';
-import { HttpError } from '../../../../api/http/httpError';
+import { HttpError } from '../../../../activities/shared/platform/httpError';
 
 // The admin API's bodies are held to central-ledger's own OpenAPI document, so the hub takes exactly what Mojaloop's
 // provisioning tooling sends, and refuses the rest as central-ledger does: 400, 3101, the field named as Joi names it.

@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { refuseInexactNumbers } from '../../../../api/admin/exactNumbers';
-import { HttpError } from '../../../../api/http/httpError';
+import { HttpError } from '../../../../activities/shared/platform/httpError';
 
 // The admin API takes amounts and limits as JSON numbers, as central-ledger's document has them, but JSON.parse reads
 // each into a double. A number the double cannot hold exactly is refused (3100) rather than booked as a neighbour.

@@ -1,8 +1,8 @@
 import test from 'ava';
 import type { Context } from 'koa';
-import type { Resource } from '../../../../api/contracts/conversations';
+import type { Resource } from '../../../../activities/shared/contracts/conversations';
 import { errorMediaType, fspiopHeaders, type FspiopRequest, type Senders } from '../../../../api/fspiop/headers';
-import { HttpError } from '../../../../api/http/httpError';
+import { HttpError } from '../../../../activities/shared/platform/httpError';
 
 // Document 2, "Versioning": the headers every message carries, checked before any router reads it, with the codes
 // and words of Mojaloop's header validation (central-services-shared), which its tooling matches on.

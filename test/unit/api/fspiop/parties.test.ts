@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Context } from 'koa';
 import { decodeSegment, partyOf } from '../../../../api/fspiop/parties';
-import { HttpError } from '../../../../api/http/httpError';
+import { HttpError } from '../../../../activities/shared/platform/httpError';
 
 // Document 2, "Party addressing": a party is /{Type}/{ID}[/{SubId}] in the path of /participants and /parties. The
 // values are read from the raw path: an MSISDN may begin with '+', which is a space only in a query string.

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { FUTURE_TIMESTAMP, fromTheFuture, refuseFutureTimestamp } from '../../../../api/fspiop/timestamps';
-import { HttpError } from '../../../../api/http/httpError';
+import { HttpError } from '../../../../activities/shared/platform/httpError';
 
 // A payee's fulfil says when it completed the transfer. Mojaloop's hub refuses one from the future, allowing the
 // participant's clock to run 200 ms ahead of its own (ml-api-adapter's callback time lag).

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import test from 'ava';
 import type { Context } from 'koa';
 import { MAX_PAYLOAD_BYTES, readJsonBody } from '../../../../api/http/body';
-import { HttpError } from '../../../../api/http/httpError';
+import { HttpError } from '../../../../activities/shared/platform/httpError';
 
 // A request body as every gateway reads it (FSPIOP, third-party, admin): each way it can be wrong becomes the spec's
 // error, and the text is kept as sent, for the request hash and to pass on what the sender signed.

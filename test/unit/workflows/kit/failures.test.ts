@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
-import { HUB_REJECTION, errorInformation } from '../../../../api/contracts/errors';
-import { expirationAt } from '../../../../api/contracts/expiry';
+import { HUB_REJECTION, errorInformation } from '../../../../activities/shared/contracts/errors';
+import { expirationAt } from '../../../../activities/shared/contracts/expiry';
 import { answerWindow, asRefusal, DEFAULT_ANSWER_WAIT_MS, deliveryFailureOf, errorOf, refusalOf, rejectionOf } from '../../../../workflows/kit/failures';
 
 // How a workflow tells a business rejection (a rule the hub applied: limit exceeded, participant unknown) from a

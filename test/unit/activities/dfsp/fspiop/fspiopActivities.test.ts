@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { BackendQuoteResponse } from '../../../../../activities/dfsp/backend/coreBanking';
 import type { DfspDependencies } from '../../../../../activities/dfsp/dependencies';
 import { createFspiopActivities } from '../../../../../activities/dfsp/fspiop/fspiopActivities';
-import { lapsed } from '../../../../../api/contracts/expiry';
+import { lapsed } from '../../../../../activities/shared/contracts/expiry';
 import { quoteBody } from '../../../../helpers/fspiopBodies';
 
 // The payee DFSP's bank names the quote's expiration (sdk-scheme-adapter backend API, POST /quoterequests): the

@@ -11,8 +11,8 @@ import {
   transactionObjectOf,
   type TransactionObject,
 } from '../../../../../activities/dfsp/fspiop/ilp';
-import type { QuotesPostRequest } from '../../../../../api/contracts/bodies';
-import { parseExpiration } from '../../../../../api/contracts/expiry';
+import type { QuotesPostRequest } from '../../../../../activities/shared/contracts/bodies';
+import { parseExpiration } from '../../../../../activities/shared/contracts/expiry';
 
 // Document 2, transfer rule 6: the payee's quote carries an ILP packet and a condition; the transfer commits only with
 // the fulfilment whose SHA-256 is that condition, both written base64url. A payee keeps nothing between quote and

@@ -2,7 +2,7 @@ import type { thirdparty } from '@mojaloop/api-snippets';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 import test from 'ava';
 import crypto from 'node:crypto';
-import { consentChallenge } from '../../../../../api/contracts/challenges';
+import { consentChallenge } from '../../../../../activities/shared/contracts/challenges';
 import { verifyRegistration, verifySignedChallenge, type StoredCredential } from '../../../../../activities/hub/auth/credentials';
 import { GenericSigner, SoftAuthenticator, type AttestationFormat, type SoftAuthenticatorOptions } from '../../../../helpers/softAuthenticator';
 import { yubikeyConsent, yubikeyOptions, yubikeyVerification } from '../../../../helpers/mojaloopVectors';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { checkRequest } from '../../../../../activities/hub/conversations/prepareChecks';
-import { HubError } from '../../../../../activities/platform/hubError';
-import { type Expiration, instantOf, parseExpiration } from '../../../../../api/contracts/expiry';
+import { HubError } from '../../../../../activities/shared/platform/hubError';
+import { type Expiration, instantOf, parseExpiration } from '../../../../../activities/shared/contracts/expiry';
 
 // central-ledger's prepare check of a transfer's (or a bulk's) expiration: the request is refused 3100 unless its
 // expiration lies ahead of the switch's clock; one lapsing at the very instant it is checked could never commit.

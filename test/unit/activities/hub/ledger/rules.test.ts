@@ -17,7 +17,7 @@ import {
   settleGross,
   withdrawalRefusal,
 } from '../../../../../activities/hub/ledger/rules';
-import { Decimal } from '../../../../../api/contracts/money';
+import { Decimal } from '../../../../../activities/shared/contracts/money';
 import { positiveAmount, textOf } from '../../../../helpers/amounts';
 
 // Document 3's rules at every boundary, with Mojaloop's signs: a payer's POSITION rises as it pays; its SETTLEMENT

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { exposureProblem, loadConfig } from '../../../../activities/platform/config';
+import { exposureProblem, loadConfig } from '../../../../../activities/shared/platform/config';
 
 // The settings as operators write them in the environment, and the start-up errors that name what is wrong.
 

@@ -4,9 +4,9 @@ import { pathToFileURL } from 'node:url';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
-import { parseExpiration } from '../contracts/expiry';
-import { HttpError } from '../http/httpError';
-import { schemaError } from '../http/schemaErrors';
+import { parseExpiration } from './expiry';
+import { HttpError } from '../platform/httpError';
+import { schemaError } from '../platform/schemaErrors';
 
 /**
  * Bodies are validated against the schemas of the published Mojaloop OpenAPI documents (npm @mojaloop/api-snippets):
@@ -151,7 +151,7 @@ function validated<T>(validate: ValidateFunction, value: unknown, where: string)
 }
 
 /**
- * The edge where a body's expiration is read (api/contracts/expiry.ts), once, for everything after it: text that
+ * The edge where a body's expiration is read (activities/shared/contracts/expiry.ts), once, for everything after it: text that
  * names no real instant is a 3100, as a DateTime failing its schema pattern is. The published pattern already refuses
  * most such text; this makes the body's type (its expiration an Expiration) true whatever a schema lets through.
  */

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import { PeerSender } from '../../activities/connector/peerSender';
-import { genericKeySecretOf, type PispConfig } from '../../activities/pisp/pispConfig';
-import { createPispActivities } from '../../activities/pisp';
-import { LinkedConsents } from '../../activities/pisp/linkedConsents';
-import { startConnector, RunningConnector } from '../../worker/connector';
-import { connectorInbound, inboundRouter } from '../connector/inboundRoutes';
-import { pispInbound } from './pispInbound';
-import { pispOutboundRouter } from './pispOutbound';
+import { PeerSender } from '../activities/connector/peerSender';
+import { genericKeySecretOf, type PispConfig } from '../activities/pisp/pispConfig';
+import { createPispActivities } from '../activities/pisp';
+import { LinkedConsents } from '../activities/pisp/linkedConsents';
+import { startConnector, RunningConnector } from './connector';
+import { connectorInbound, inboundRouter } from '../api/connector/inboundRoutes';
+import { pispInbound } from '../api/pisp/pispInbound';
+import { pispOutboundRouter } from '../api/pisp/pispOutbound';
 
 /**
  * The PISP connector: its app's outbound API (thirdparty-sdk's, PISP mode), the third-party messages the switch
@@ -21,7 +21,7 @@ export function startPispConnector(config: PispConfig, log: Logger, workflowBund
   return startConnector('pisp', config, log, (client) => {
     const linkedConsents = new LinkedConsents(client);
     return {
-      workflowsPath: require.resolve('../../workflows/pisp'),
+      workflowsPath: require.resolve('../workflows/pisp'),
       workflowBundlePath,
       activities: createPispActivities({ sender, genericKeySecret: secret, client }),
       inbound: [inboundRouter(pispInbound({ linkedConsents, authServiceId: config.authServiceId }), connectorInbound(client, config, log))],

@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import type { ConnectorConfig } from '../../activities/connector/connectorConfig';
-import { PeerSender } from '../../activities/connector/peerSender';
-import type { DfspBackends } from '../../activities/dfsp/dependencies';
-import { createDfspActivities } from '../../activities/dfsp';
-import { SimulatedThirdpartyBackend } from '../../activities/dfsp/simulator/thirdpartySimulator';
-import { startConnector, RunningConnector } from '../../worker/connector';
-import { connectorInbound, inboundRouter } from '../connector/inboundRoutes';
-import { fspiopInbound } from './fspiopInbound';
-import { dfspOutboundRouter } from './dfspOutbound';
-import { simulatorPages } from './simulatorPages';
-import { thirdpartyInbound } from './thirdpartyInbound';
+import type { ConnectorConfig } from '../activities/connector/connectorConfig';
+import { PeerSender } from '../activities/connector/peerSender';
+import type { DfspBackends } from '../activities/dfsp/dependencies';
+import { createDfspActivities } from '../activities/dfsp';
+import { SimulatedThirdpartyBackend } from '../activities/dfsp/simulator/thirdpartySimulator';
+import { startConnector, RunningConnector } from './connector';
+import { connectorInbound, inboundRouter } from '../api/connector/inboundRoutes';
+import { fspiopInbound } from '../api/dfsp/fspiopInbound';
+import { dfspOutboundRouter } from '../api/dfsp/dfspOutbound';
+import { simulatorPages } from '../api/dfsp/simulatorPages';
+import { thirdpartyInbound } from '../api/dfsp/thirdpartyInbound';
 
 export interface DfspConnectorOptions {
   /** A prebuilt bundle of workflows/dfsp (tests share one); without it the worker bundles at start. */
@@ -32,7 +32,7 @@ export function startDfspConnector(
   const pages = options.simulatorPages && backends.thirdparty instanceof SimulatedThirdpartyBackend ? [simulatorPages(backends.thirdparty)] : [];
   const sender = new PeerSender({ ...config, log });
   return startConnector('dfsp', config, log, (client) => ({
-    workflowsPath: require.resolve('../../workflows/dfsp'),
+    workflowsPath: require.resolve('../workflows/dfsp'),
     workflowBundlePath,
     activities: createDfspActivities({ config, sender, backends, log }),
     inbound: [inboundRouter([...thirdpartyInbound, ...fspiopInbound], connectorInbound(client, config, log))],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_TASK_QUEUE } from '../../api/contracts/conversations';
-import { CHANGE_GROUPS, OPERATOR_ROLES, type ChangeGroup, type OperatorRole } from '../../api/contracts/operatorRoles';
+import { DEFAULT_TASK_QUEUE } from '../contracts/conversations';
+import { CHANGE_GROUPS, OPERATOR_ROLES, type ChangeGroup, type OperatorRole } from '../contracts/operatorRoles';
 
 /**
  * Every process (worker, gateways, launcher, tests) reads its settings here, from environment
@@ -228,7 +228,7 @@ export interface JwsConfig {
   signingKeyPath?: string;
 }
 
-export const repoRoot = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../../..' : '../..');
+export const repoRoot = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? '../../../..' : '../../..');
 
 export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];

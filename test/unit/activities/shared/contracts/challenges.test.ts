@@ -2,8 +2,8 @@ import type { thirdparty } from '@mojaloop/api-snippets';
 import crypto from 'node:crypto';
 import test from 'ava';
 import fc from 'fast-check';
-import { challengeBytes, consentChallenge, webAuthnChallenge } from '../../../../api/contracts/challenges';
-import { yubikeyConsent, yubikeyConsentChallenge } from '../../../helpers/mojaloopVectors';
+import { challengeBytes, consentChallenge, webAuthnChallenge } from '../../../../../activities/shared/contracts/challenges';
+import { yubikeyConsent, yubikeyConsentChallenge } from '../../../../helpers/mojaloopVectors';
 
 // Document 1, "Challenge derivation": the credential registration challenge is the SHA-256 of the canonical JSON
 // (RFC 8785) of {consentId, scopes} from the POST /consents body. The PISP, the DFSP and the Auth service each derive

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { conversationOf, traceIdOf } from '../../../../api/contracts/messageLog';
+import { conversationOf, traceIdOf } from '../../../../../activities/shared/contracts/messageLog';
 
 test('a message belongs to the conversation its path names, or for a POST to a collection the ID its body names', (t) => {
   t.is(conversationOf('PUT', '/transfers/abc/error', undefined), 'transfers/abc');

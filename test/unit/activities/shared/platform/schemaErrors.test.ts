@@ -1,7 +1,7 @@
 import test from 'ava';
 import Ajv, { type ErrorObject } from 'ajv';
-import type { HttpError } from '../../../../api/http/httpError';
-import { adminSchemaError, schemaError } from '../../../../api/http/schemaErrors';
+import type { HttpError } from '../../../../../activities/shared/platform/httpError';
+import { adminSchemaError, schemaError } from '../../../../../activities/shared/platform/schemaErrors';
 
 // A schema violation as each of Mojaloop's APIs reports it: the FSPIOP services with a code per kind of violation
 // (central-services-error-handling), central-ledger's admin API with 3101 for every one, in Joi's words.

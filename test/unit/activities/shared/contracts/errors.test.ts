@@ -1,5 +1,5 @@
 import test from 'ava';
-import { errorInformation, fspiopErrors } from '../../../../api/contracts/errors';
+import { errorInformation, fspiopErrors } from '../../../../../activities/shared/contracts/errors';
 
 // Mojaloop's catalogue (central-services-error-handling, sdk-standard-components) names each code thus; DFSPs
 // match on these words at the start of errorDescription.

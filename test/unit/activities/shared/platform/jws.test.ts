@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import test from 'ava';
-import { publicKeyOf, sign, signatureProblem, SignedHeaders } from '../../../../activities/platform/jws';
-import { mojaloopJws, mojaloopJwsMissing } from '../../../helpers/mojaloopJws';
-import { rsaKeyPair } from '../../../helpers/keyPairs';
+import { publicKeyOf, sign, signatureProblem, SignedHeaders } from '../../../../../activities/shared/platform/jws';
+import { mojaloopJws, mojaloopJwsMissing } from '../../../../helpers/mojaloopJws';
+import { rsaKeyPair } from '../../../../helpers/keyPairs';
 
 const rsa = () => rsaKeyPair();
 const payer = rsa();

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import test from 'ava';
 import fc from 'fast-check';
-import { requestHash } from '../../../../api/contracts/requestHash';
-import { transferBody } from '../../../helpers/fspiopBodies';
+import { requestHash } from '../../../../../activities/shared/contracts/requestHash';
+import { transferBody } from '../../../../helpers/fspiopBodies';
 
 // The duplicate rule (Document 2, Errors rule 5): a POST repeated with the same ID is answered as the first was, one
 // with the same ID and other parameters is 'Modified request'. What tells them apart is this hash of the parsed body.

@@ -2,7 +2,7 @@ import type { thirdparty, v1_1 } from '@mojaloop/api-snippets';
 import type { Expiration } from './expiry';
 
 /**
- * A body whose expiration the gateway has read (validateFspiop, api/contracts/expiry.ts): everything after the edge
+ * A body whose expiration the gateway has read (validateFspiop, activities/shared/contracts/expiry.ts): everything after the edge
  * decides expiry from it, never from unread text.
  */
 type Expiring<Body extends { expiration?: string }> = Omit<Body, 'expiration'> &

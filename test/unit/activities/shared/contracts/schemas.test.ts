@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import test from 'ava';
 import fc from 'fast-check';
-import type { TransfersPostRequest } from '../../../../api/contracts/bodies';
-import { instantOf, parseExpiration } from '../../../../api/contracts/expiry';
-import { Decimal } from '../../../../api/contracts/money';
-import { pathId, tagOf, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../../../../api/fspiop/schemas';
-import { HttpError } from '../../../../api/http/httpError';
-import { quoteBody, transferBody, ulid } from '../../../helpers/fspiopBodies';
+import type { TransfersPostRequest } from '../../../../../activities/shared/contracts/bodies';
+import { instantOf, parseExpiration } from '../../../../../activities/shared/contracts/expiry';
+import { Decimal } from '../../../../../activities/shared/contracts/money';
+import { pathId, tagOf, validateFspiop, validateThirdparty, validateThirdpartyOneOf } from '../../../../../activities/shared/contracts/schemas';
+import { HttpError } from '../../../../../activities/shared/platform/httpError';
+import { quoteBody, transferBody, ulid } from '../../../../helpers/fspiopBodies';
 
 // Bodies, path IDs and queries held to the published Mojaloop OpenAPI documents (FSPIOP v1.1, third-party v1.0),
 // refused with the code Mojaloop's services give each kind of violation.

@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { csvCell, csvDocument } from '../../../../api/contracts/csv';
+import { csvCell, csvDocument } from '../../../../../activities/shared/contracts/csv';
 
 // Every CSV the hub writes goes through csvCell: a cell a spreadsheet would run as a formula (OWASP, CSV Injection) is
 // shown as text instead, and a plain number, negative amounts included, stays a number.

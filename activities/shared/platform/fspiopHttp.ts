@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { SecureContextOptions } from 'node:tls';
-import { mediaTypeNameOf, Resource } from '../../api/contracts/conversations';
+import { mediaTypeNameOf, Resource } from '../contracts/conversations';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -1,4 +1,4 @@
-import { errorInformation, ErrorInformation, FspiopErrorName } from '../../api/contracts/errors';
+import { errorInformation, ErrorInformation, FspiopErrorName } from '../contracts/errors';
 
 /**
  * A business rejection raised by the hub's own rules (unknown participant, limit exceeded, conflicting

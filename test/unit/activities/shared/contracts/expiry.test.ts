@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { type Expiration, expirationAt, instantOf, lapsed, msUntil, parseExpiration } from '../../../../api/contracts/expiry';
+import { type Expiration, expirationAt, instantOf, lapsed, msUntil, parseExpiration } from '../../../../../activities/shared/contracts/expiry';
 
 // An expiration (FSPIOP's DateTime) is read once and decided by one rule: the prepare checks, the workflows' timers,
 // the ledger's refusal of a late commit and the reservation sweep all ask these functions.
