@@ -11,7 +11,7 @@ import type { AdminValidator, AdminSchema } from './adminValidation';
 import { accountView, limitView, participantView, positionView, settlementModelView } from './views';
 import { needs } from './access/permissions';
 import { adminActions } from './adminActions';
-import { changes, type Change, type FourEyesSettings } from './approvals/fourEyes';
+import { changes, declaredGroups, type ChangingRoutes, type FourEyesSettings } from './approvals/fourEyes';
 
 export type AdminServices = Pick<
   HubServices,
@@ -72,20 +72,10 @@ async function body<T>(ctx: Context, validator: AdminValidator, schema: AdminSch
  */
 export function participantRoutes(services: AdminServices, fourEyes?: FourEyesSettings): Router {
   const routes: ParticipantRoutes = { router: new Router(), services, change: changes(adminActions(services), fourEyes) };
-  participantRecordRoutes(routes);
-  endpointRoutes(routes);
-  limitRoutes(routes);
-  accountRoutes(routes);
-  fundsRoutes(routes);
-  return routes.router;
+  return declaredGroups(routes, participantRecordRoutes, endpointRoutes, limitRoutes, accountRoutes, fundsRoutes);
 }
 
-/** What each group of the participants' routes is declared with: the router, the services, and how a change is made. */
-interface ParticipantRoutes {
-  router: Router;
-  services: AdminServices;
-  change: Change<ReturnType<typeof adminActions>>;
-}
+type ParticipantRoutes = ChangingRoutes<AdminServices, ReturnType<typeof adminActions>>;
 
 /**
  * The participants themselves, and the scheme-wide lists of limits and positions, which come before

@@ -4,7 +4,7 @@ import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair, type Si
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { HubServices } from '../../activities/hub/hubServices';
-import { HubError } from '../../activities/shared/platform/hubError';
+import { hubRefusalOf } from '../../activities/shared/platform/hubError';
 import { workflowIds, FspiopResource, Resource } from '../../activities/shared/contracts/conversations';
 import type { ObservedMessage } from '../../activities/shared/contracts/observedConversations';
 import { errorInformation, ErrorInformation } from '../../activities/shared/contracts/errors';
@@ -202,7 +202,7 @@ function starting<Request>(
     refuseOversizedInput(Buffer.byteLength(text) * (passesOn ? 2 : 1));
     const input = { body, ...(passesOn ? { rawBody: text } : {}), headers: fspiop.headers, requestHash: hash, version: fspiop.version };
     const started = post.start(body, fspiop);
-    const refusal = refusalOf(() => post.check?.(body, fspiop));
+    const refusal = hubRefusalOf(() => post.check?.(body, fspiop));
     if (refusal) {
       await refuse(started.id, fspiop, refusal, text);
       return accepted(ctx);
@@ -295,17 +295,6 @@ function receivingCallback<Body>(
  * with ILP packets of some 1.5 KB each) is refused as too large (3104) until requests are kept outside the history.
  */
 export const MAX_CONVERSATION_INPUT_BYTES = 1_500_000;
-
-/** The ErrorInformation of the HubError a check throws, or undefined when it passes. */
-function refusalOf(check: () => void): ErrorInformation | undefined {
-  try {
-    check();
-    return undefined;
-  } catch (error) {
-    if (error instanceof HubError) return error.errorInformation;
-    throw error;
-  }
-}
 
 function refuseOversizedInput(size: number): void {
   if (size > MAX_CONVERSATION_INPUT_BYTES) {

@@ -11,7 +11,7 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../../activities/shared/platform/httpError';
 import type { SettlementSchema, SettlementValidator } from './settlementValidation';
 import { settlementActions } from './settlementActions';
-import { changes, type Change, type FourEyesSettings } from '../admin/approvals/fourEyes';
+import { changes, declaredGroups, type ChangingRoutes, type FourEyesSettings } from '../admin/approvals/fourEyes';
 import { reportCsv } from './report';
 import { needs } from '../admin/access/permissions';
 
@@ -45,22 +45,13 @@ export function settlementRoutes(api: SettlementApi, fourEyes?: FourEyesSettings
   const { settlementWindows, settlements, temporal } = api;
   // Each change is a named settlement action (settlementActions.ts), performed now or held for a second person.
   const change = changes(settlementActions({ settlementWindows, settlements, temporal: () => temporal }), fourEyes);
-  const routes: SettlementRoutes = { router: new Router({ prefix: '/v2' }), api, change };
-  windowRoutes(routes);
-  settlementResourceRoutes(routes);
-  settlementParticipantRoutes(routes);
-  reportRoute(routes);
-  return routes.router;
+  const routes: SettlementRoutes = { router: new Router({ prefix: '/v2' }), services: api, change };
+  return declaredGroups(routes, windowRoutes, settlementResourceRoutes, settlementParticipantRoutes, reportRoute);
 }
 
-/** What each group of the settlement API's routes is declared with: the router, the API's services, and how a change is made. */
-interface SettlementRoutes {
-  router: Router;
-  api: SettlementApi;
-  change: Change<ReturnType<typeof settlementActions>>;
-}
+type SettlementRoutes = ChangingRoutes<SettlementApi, ReturnType<typeof settlementActions>>;
 
-function windowRoutes({ router, api: { settlementWindows, validator }, change }: SettlementRoutes): void {
+function windowRoutes({ router, services: { settlementWindows, validator }, change }: SettlementRoutes): void {
   router.get('/settlementWindows', needs('read'), async (ctx) => {
     const { participantId, state, fromDateTime, toDateTime, currency } = ctx.query;
     ctx.body = await settlementWindows.find({
@@ -84,7 +75,7 @@ function windowRoutes({ router, api: { settlementWindows, validator }, change }:
 }
 
 /** Settlements: created from closed windows, found, read, moved a step or aborted. */
-function settlementResourceRoutes({ router, api: { settlements, validator }, change }: SettlementRoutes): void {
+function settlementResourceRoutes({ router, services: { settlements, validator }, change }: SettlementRoutes): void {
   router.post('/settlements', needs('settlements'), async (ctx) => {
     const request = await body<SettlementRequest>(ctx, validator, 'SettlementEventPayload');
     await change(ctx, 'createSettlement', { request });
@@ -132,7 +123,7 @@ function settlementResourceRoutes({ router, api: { settlements, validator }, cha
 }
 
 /** A settlement as one of its participants, or one of its accounts, sees it and moves it. */
-function settlementParticipantRoutes({ router, api: { settlements, validator }, change }: SettlementRoutes): void {
+function settlementParticipantRoutes({ router, services: { settlements, validator }, change }: SettlementRoutes): void {
   /** The settlement as one participant (and, with `accountId`, one of its accounts) sees it. */
   const participantView = async (settlementId: number, participantId: number, accountId?: number) => {
     const { settlementModel: _model, reason: _reason, createdDate: _created, changedDate: _changed, ...view } = await settlements.get(settlementId);
@@ -166,7 +157,7 @@ function settlementParticipantRoutes({ router, api: { settlements, validator }, 
   });
 }
 
-function reportRoute({ router, api: { settlements } }: SettlementRoutes): void {
+function reportRoute({ router, services: { settlements } }: SettlementRoutes): void {
   /** Each participant's net amount and transfer count, as JSON or (`?format=csv`, or Accept: text/csv) CSV for the settlement bank. */
   router.get('/settlements/:id/report', needs('read'), async (ctx) => {
     const report = await settlements.report(integer(ctx.params.id, 'id'));

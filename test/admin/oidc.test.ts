@@ -7,13 +7,13 @@ import { loadConfig } from '../../activities/shared/platform/config';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 import { answerBody } from '../helpers/http';
-import { TestIdentityProvider } from '../helpers/identityProvider';
+import { TestIdentityProvider, HUB_AT_PROVIDER } from '../helpers/identityProvider';
 
 // The admin and settlement APIs with the scheme's identity provider (OIDC_*), over HTTP, against a real OpenID Provider
 // (oidc-provider) that the test starts: its access tokens are credentials, with the roles their claim gives; a token
 // that is expired, for another audience, wrongly signed or from another issuer is refused 403, saying why.
 
-const AUDIENCE = 'https://hub.example/api';
+const AUDIENCE = HUB_AT_PROVIDER.audience;
 const ADMIN_SECRET = crypto.randomBytes(24).toString('base64url');
 const secret = () => crypto.randomBytes(24).toString('base64url');
 
@@ -33,10 +33,7 @@ const oidcSettings = (issuer: string) => ({
 
 test.before(async () => {
   provider = await TestIdentityProvider.listen({
-    audience: AUDIENCE,
-    otherAudience: 'https://reports.example/api',
-    consoleClientId: 'hub-console',
-    apiScope: 'hub',
+    ...HUB_AT_PROVIDER,
     accounts: {},
     machines: {
       'settlement-bot': { secret: secret(), roles: ['finance'], groups: ['/hub/treasury'] },

@@ -5,13 +5,13 @@ import { loadConfig } from '../../activities/shared/platform/config';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import { launchChromium } from '../helpers/chromium';
 import { uniqueName } from '../helpers/database';
-import { TestIdentityProvider } from '../helpers/identityProvider';
+import { TestIdentityProvider, HUB_AT_PROVIDER } from '../helpers/identityProvider';
 
 // Signing in to the console with OpenID Connect, in a real browser (Debian's Chromium, driven by playwright-core),
 // at a real OpenID Provider (oidc-provider) the test starts: the authorization code flow with PKCE, the console a
 // public client that exchanges the code itself. Serial: the steps share one browser and its session at the provider.
 
-const AUDIENCE = 'https://hub.example/api';
+const AUDIENCE = HUB_AT_PROVIDER.audience;
 const ADMIN_SECRET = crypto.randomBytes(24).toString('base64url');
 
 let provider: TestIdentityProvider;
@@ -26,10 +26,7 @@ const signIns: string[] = [];
 
 test.before(async () => {
   provider = await TestIdentityProvider.listen({
-    audience: AUDIENCE,
-    otherAudience: 'https://reports.example/api',
-    consoleClientId: 'hub-console',
-    apiScope: 'hub',
+    ...HUB_AT_PROVIDER,
     accounts: { olu: { roles: ['operator', 'finance'] }, vic: { roles: ['viewer'] }, gus: { roles: ['guest'] } },
   });
   hub = await startAdmin(undefined, {

@@ -43,6 +43,14 @@ export interface IdentityProviderSettings {
   machines?: Record<string, TestMachine>;
 }
 
+/** The hub as the tests register it at their provider: its API's audience, another server's, the console's client. */
+export const HUB_AT_PROVIDER = {
+  audience: 'https://hub.example/api',
+  otherAudience: 'https://reports.example/api',
+  consoleClientId: 'hub-console',
+  apiScope: 'hub',
+} as const;
+
 /** The provider's signing key, which tests may sign with themselves (an expired token, another issuer's). */
 const KID = 'test-provider-key';
 

@@ -323,16 +323,8 @@ async function ourOutbound(ours: OurDfsp, method: string, urlPath: string, body?
 
 /** An outbound transferRequest from Alice at our connector's bank, as its bank's systems send it. */
 function ourTransferRequest(ours: OurDfsp, to: string, amount: string) {
-  return {
-    homeTransactionId: crypto.randomUUID(),
-    from: { idType: 'MSISDN', idValue: ours.alice, displayName: 'Alice Alpaca' },
-    to: { idType: 'MSISDN', idValue: to },
-    amountType: 'SEND',
-    currency: CURRENCY,
-    amount,
-    transactionType: 'TRANSFER',
-    note: 'interop suite',
-  };
+  const request = transferRequest(ours.alice, to, amount);
+  return { ...request, from: { ...request.from, displayName: 'Alice Alpaca' } };
 }
 
 async function startOurs(hub: Hub, name: string): Promise<OurDfsp | undefined> {

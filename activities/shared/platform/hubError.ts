@@ -19,3 +19,14 @@ export class HubError extends Error {
     return errorInformation(this.errorName, this.detail);
   }
 }
+
+/** The ErrorInformation of the HubError `check` throws, or undefined when it passes; any other error goes on up. */
+export function hubRefusalOf(check: () => void): ErrorInformation | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if (error instanceof HubError) return error.errorInformation;
+    throw error;
+  }
+}

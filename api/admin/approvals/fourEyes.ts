@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Approvals } from '../../../activities/hub/approvals/approvals';
 import type { ActionAnswer } from '../../../activities/shared/contracts/approvals';
@@ -26,6 +27,19 @@ type Actions = Record<string, (input: never) => Promise<ActionAnswer>>;
 
 /** Performs a named change of `actions` for a request, or holds it, and answers the request either way. */
 export type Change<A extends Actions> = <N extends keyof A & string>(ctx: Context, name: N, input: Parameters<A[N]>[0]) => Promise<void>;
+
+/** What a group of routes that change things is declared with: its router, the services it reads, and how a change is made. */
+export interface ChangingRoutes<Services, A extends Actions> {
+  router: Router;
+  services: Services;
+  change: Change<A>;
+}
+
+/** Declares each group of routes on the one router they share, in order (a more general path after a narrower one). */
+export function declaredGroups<R extends ChangingRoutes<unknown, never>>(routes: R, ...groups: ((routes: R) => void)[]): Router {
+  for (const group of groups) group(routes);
+  return routes.router;
+}
 
 /**
  * Holds a request for a second person: records it (so GET /approvals shows it at once) and starts its workflow,

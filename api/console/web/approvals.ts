@@ -79,17 +79,25 @@ export function approvalsView(): View {
   return { element, refresh };
 }
 
-/** A change waiting for a second person, with the reason to give and the two decisions. */
-function waitingRow(approval: ApprovalView, decide: (approval: ApprovalView, decision: Decision, reason: string) => Promise<void>): HTMLElement {
-  const reason = h('input', { name: 'reason', placeholder: 'reason', 'aria-label': 'Reason' }) as HTMLInputElement;
-  const button = (decision: Decision, label: string) =>
-    h('button', { type: 'button', 'data-decision': decision, onclick: () => decide(approval, decision, reason.value.trim()) }, label);
+/** A row of the table: when the change was asked for, by whom, what it is, then the cells of its state. */
+function approvalRow(approval: ApprovalView, ...cells: HTMLElement[]): HTMLElement {
   return h(
     'tr',
     { 'data-approval': approval.approvalId },
     h('td', {}, when(approval.requestedDate)),
     h('td', {}, approval.requestedBy.name),
     change(approval),
+    ...cells,
+  );
+}
+
+/** A change waiting for a second person, with the reason to give and the two decisions. */
+function waitingRow(approval: ApprovalView, decide: (approval: ApprovalView, decision: Decision, reason: string) => Promise<void>): HTMLElement {
+  const reason = h('input', { name: 'reason', placeholder: 'reason', 'aria-label': 'Reason' }) as HTMLInputElement;
+  const button = (decision: Decision, label: string) =>
+    h('button', { type: 'button', 'data-decision': decision, onclick: () => decide(approval, decision, reason.value.trim()) }, label);
+  return approvalRow(
+    approval,
     h('td', {}, when(approval.expiresDate)),
     h('td', {}, reason, ' ', button('APPROVED', 'Approve'), ' ', button('REJECTED', 'Reject')),
   );
@@ -97,12 +105,8 @@ function waitingRow(approval: ApprovalView, decide: (approval: ApprovalView, dec
 
 /** A decided change: who decided it, why, and what became of it. */
 function decidedRow(approval: ApprovalView): HTMLElement {
-  return h(
-    'tr',
-    { 'data-approval': approval.approvalId },
-    h('td', {}, when(approval.requestedDate)),
-    h('td', {}, approval.requestedBy.name),
-    change(approval),
+  return approvalRow(
+    approval,
     h('td', { class: 'state' }, approval.state),
     h('td', {}, approval.decidedBy?.name ?? ''),
     h('td', {}, approval.reason ?? ''),

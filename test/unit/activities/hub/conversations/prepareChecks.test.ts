@@ -1,6 +1,6 @@
 import test from 'ava';
 import { checkRequest } from '../../../../../activities/hub/conversations/prepareChecks';
-import { HubError } from '../../../../../activities/shared/platform/hubError';
+import { hubRefusalOf } from '../../../../../activities/shared/platform/hubError';
 import { type Expiration, instantOf, parseExpiration } from '../../../../../activities/shared/contracts/expiry';
 
 // central-ledger's prepare check of a transfer's (or a bulk's) expiration: the request is refused 3100 unless its
@@ -9,19 +9,9 @@ import { type Expiration, instantOf, parseExpiration } from '../../../../../acti
 const expiration = parseExpiration('2030-01-01T09:00:00.000+09:00') as Expiration;
 const request = { payerFsp: 'payerfsp', payeeFsp: 'payeefsp', expiration };
 
-const refusalOf = (check: () => void) => {
-  try {
-    check();
-    return undefined;
-  } catch (error) {
-    if (error instanceof HubError) return error.errorInformation;
-    throw error;
-  }
-};
-
 test('a transfer whose expiration lies ahead passes, even by a millisecond', (t) => {
   t.is(
-    refusalOf(() => checkRequest(request, instantOf(expiration) - 1)),
+    hubRefusalOf(() => checkRequest(request, instantOf(expiration) - 1)),
     undefined,
   );
 });
@@ -29,7 +19,7 @@ test('a transfer whose expiration lies ahead passes, even by a millisecond', (t)
 test('a transfer whose expiration is now or past is refused 3100, naming the expiration as it came', (t) => {
   for (const now of [instantOf(expiration), instantOf(expiration) + 1, Date.UTC(2030, 0, 2)]) {
     t.deepEqual(
-      refusalOf(() => checkRequest(request, now)),
+      hubRefusalOf(() => checkRequest(request, now)),
       {
         errorCode: '3100',
         errorDescription: 'Generic validation error - expiration 2030-01-01T09:00:00.000+09:00 is not in the future',
@@ -40,8 +30,8 @@ test('a transfer whose expiration is now or past is refused 3100, naming the exp
 
 test('the expiration is judged by the instant it names, not by its wall clock: 09:00 at +09:00 is midnight UTC', (t) => {
   t.is(
-    refusalOf(() => checkRequest(request, Date.UTC(2029, 11, 31, 23, 59, 59, 999))),
+    hubRefusalOf(() => checkRequest(request, Date.UTC(2029, 11, 31, 23, 59, 59, 999))),
     undefined,
   );
-  t.is(refusalOf(() => checkRequest(request, Date.UTC(2030, 0, 1)))?.errorCode, '3100');
+  t.is(hubRefusalOf(() => checkRequest(request, Date.UTC(2030, 0, 1)))?.errorCode, '3100');
 });
