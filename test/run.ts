@@ -6,9 +6,11 @@
 //
 //   node dist/test/run.js [ava args…]        e.g. npm test -- --match '*transfer*'
 //
-// Tests read the server address from TEMPORAL_ADDRESS. The exit code is ava's.
+// Tests read the server address from TEMPORAL_ADDRESS. The exit code is ava's. How many test files run at once:
+// `--concurrency N` among the args, else TEST_CONCURRENCY, else one per core and never fewer than 2.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../activities/shared/platform/config';
 import { startDevServer, type DevServer } from '../temporal/devServer';
@@ -44,6 +46,7 @@ async function main(): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   try {
+    const avaArgs = withConcurrency(process.argv.slice(2));
     const testServer = await timeSkippingServerPath(log);
     const chromium = chromiumPath(log);
     const prometheus = prometheusPath(log);
@@ -56,7 +59,7 @@ async function main(): Promise<number> {
     }
 
     const avaCli = join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs');
-    const child = spawn(process.execPath, [avaCli, ...process.argv.slice(2)], {
+    const child = spawn(process.execPath, [avaCli, ...avaArgs], {
       cwd: repo,
       stdio: 'inherit',
       env: {
@@ -82,6 +85,19 @@ async function main(): Promise<number> {
   } finally {
     await server?.stop();
   }
+}
+
+/**
+ * Ava's args with a concurrency unless they name one. Each file runs a hub against the database and dev server every
+ * file shares; files are written to run three at a time on MariaDB, so a machine with more cores may run more of them.
+ */
+function withConcurrency(args: string[]): string[] {
+  if (args.some((arg) => /^(--concurrency|-c)(=|$)/.test(arg))) return args;
+  const given = process.env.TEST_CONCURRENCY || undefined;
+  if (given !== undefined && !/^[1-9]\d*$/.test(given)) throw new Error(`TEST_CONCURRENCY must be a whole number of test files, not ${given}`);
+  const concurrency = given ?? String(Math.max(2, availableParallelism()));
+  log(`test: ${concurrency} test files at once`);
+  return ['--concurrency', concurrency, ...args];
 }
 
 function signalNumber(signal: NodeJS.Signals): number {

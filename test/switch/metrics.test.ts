@@ -8,12 +8,21 @@ import { schemeRegistry } from '../../api/http/observability';
 import { answering, codesOf } from '../helpers/bulkPayees';
 import { bulkItem, bulkTransferBody, transferBody } from '../helpers/fspiopBodies';
 import { QuotedPayments } from '../helpers/quotedPayments';
-import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { startSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { databaseOfItsOwn } from '../helpers/database';
 
+// The scheme's figures count every transfer in the database: on the database the suite shares (MariaDB), another
+// file's transfers decided meanwhile would count too, so this file has a database of its own.
 let hub: SwitchHarness;
-useSwitch(test, (started) => {
-  hub = started;
+let database: Awaited<ReturnType<typeof databaseOfItsOwn>>;
+test.before(async () => {
+  database = await databaseOfItsOwn();
+  hub = await startSwitch({ databaseUrl: database.url });
   registerSchemeMetrics(schemeRegistry, hub.services);
+});
+test.after.always(async () => {
+  await hub?.close();
+  await database?.drop();
 });
 
 type Samples = Array<{ name: string; labels: string; value: number }>;
