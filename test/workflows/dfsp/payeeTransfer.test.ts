@@ -57,6 +57,20 @@ const fromSwitch = (name: PeerMessage['name'], id: string, body: unknown): PeerM
   body,
 });
 
+/** The bank's answer to the credit: it holds the funds (RESERVED) until the transfer's end is known. */
+const bankReserves = async () => ({
+  ok: true,
+  body: { homeTransactionId: 'home-1', completedTimestamp: new Date().toISOString(), transferState: 'RESERVED' },
+});
+
+/** The switch's answer to a GET /transfers/{ID}: the transfer is COMMITTED. */
+const switchSaysCommitted = () => ({
+  name: 'answer' as const,
+  source: HUB,
+  fromSwitch: true,
+  body: { completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
+});
+
 /** The switch's POST /transfers of 10 USD from the payer FSP, expiring a minute past the server's clock, as the inbound gateway hands it over. */
 async function received(t: { context: StubbedWorkflows }) {
   const { fulfilment, condition } = ilpPair();
@@ -176,7 +190,7 @@ test.serial(
   "a bank that answers RESERVED: the payer FSP gets RESERVED, and the switch's PATCH /transfers/{ID} COMMITTED reaches the bank as its final notification",
   async (t) => {
     stubs.script({
-      creditPayee: async () => ({ ok: true, body: { homeTransactionId: 'home-1', completedTimestamp: new Date().toISOString(), transferState: 'RESERVED' } }),
+      creditPayee: bankReserves,
     });
     const { transfer, fulfilment, handle } = await received(t);
     t.like(await stubs.next('sendToSwitch'), { name: 'answer', body: { fulfilment, transferState: 'RESERVED' } });
@@ -205,14 +219,9 @@ test.serial(
   "a RESERVED transfer whose PATCH never comes: 30 s past the expiration the payee asks the switch (GET /transfers/{ID}), and the bank hears the switch's COMMITTED",
   async (t) => {
     stubs.script({
-      creditPayee: async () => ({ ok: true, body: { homeTransactionId: 'home-1', completedTimestamp: new Date().toISOString(), transferState: 'RESERVED' } }),
+      creditPayee: bankReserves,
     });
-    switchAnswersGet = () => ({
-      name: 'answer',
-      source: HUB,
-      fromSwitch: true,
-      body: { completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
-    });
+    switchAnswersGet = switchSaysCommitted;
     const { transfer, handle } = await received(t);
     await stubs.next('sendToSwitch');
     await sleepUntil(t, Date.parse(transfer.expiration) + AFTER_EXPIRY - 3_000);
@@ -231,7 +240,7 @@ test.serial(
 
 test.serial('a RESERVED transfer the switch never says anything about is left to the bank undecided: no notification guesses its end', async (t) => {
   stubs.script({
-    creditPayee: async () => ({ ok: true, body: { homeTransactionId: 'home-1', completedTimestamp: new Date().toISOString(), transferState: 'RESERVED' } }),
+    creditPayee: bankReserves,
   });
   const { transfer, handle } = await received(t);
   await handle.result();
@@ -259,12 +268,7 @@ test.serial(
 test.serial(
   "an error in the payer FSP's name is not the switch's word: the payee asks the switch, and a transfer the switch committed stays credited",
   async (t) => {
-    switchAnswersGet = () => ({
-      name: 'answer',
-      source: HUB,
-      fromSwitch: true,
-      body: { completedTimestamp: new Date().toISOString(), transferState: 'COMMITTED' },
-    });
+    switchAnswersGet = switchSaysCommitted;
     const { transfer, handle } = await received(t);
     await stubs.next('sendToSwitch');
     const peerError: PeerMessage = {
