@@ -51,7 +51,19 @@ import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { uniqueName } from '../helpers/database';
 import { hubProcessSettings } from '../helpers/hubProcesses';
 import { SimulatedDfsp } from '../helpers/dfsp';
-import { childPids, historyCost, processNamed, residentMb, serverRequests, UsageMeter, type HistoryCost, type Measured, type Usage } from './breakdown';
+import {
+  childPids,
+  historyCost,
+  peakResidentMb,
+  processNamed,
+  residentMb,
+  serverRequests,
+  THREAD_ROLES,
+  UsageMeter,
+  type HistoryCost,
+  type Measured,
+  type Usage,
+} from './breakdown';
 import { concurrencyChart } from './chart';
 import { linkAccount, provisionPisp, thirdpartyIteration, type ThirdpartyScene } from './thirdparty';
 import { floorIteration } from './floor';
@@ -267,6 +279,7 @@ async function soak(options: Options, minutes: number, processes: Measured[], it
   const recorder = await drive(phase, iteration);
   clearInterval(ticker);
   sample(performance.now() - started, recorder);
+  rows.push(`  peak    ${processes.map((p) => `${p.name} ${peakResidentMb(p.pid).toFixed(0)} MB`).join(', ')} (the most each held since it started)`);
   rows.push(
     `  growth  ${processes.map((p) => `${p.name} ${((last.get(p.name) ?? 0) - (first.get(p.name) ?? 0)).toFixed(0)} MB`).join(', ')} ` +
       `(first sample to last); ${recorder.ratePerS.toFixed(1)}/s, p99 ${ms(recorder.latency.percentile(99))}, errors ${recorder.errorCount}`,
@@ -318,13 +331,19 @@ function usageTable(title: string, measurement: Measurement, per: string): strin
   const done = Math.max(1, recorder.latency.count);
   const rows = [
     title,
-    `  ${'process'.padEnd(24)}${cell('CPU s', 8)}${cell('cores', 7)}${cell(`CPU ms/${per}`, 16)}${cell('MB written', 12)}${cell(`KB/${per}`, 14)}`,
+    `  ${'process'.padEnd(24)}${cell('CPU s', 8)}${cell('cores', 7)}${cell(`CPU ms/${per}`, 16)}${cell('MB written', 12)}${cell(`KB/${per}`, 14)}${cell('peak RSS MB', 13)}`,
   ];
   for (const u of usage) {
     rows.push(
       `  ${u.name.padEnd(24)}${cell(u.cpuS.toFixed(1), 8)}${cell(u.cores.toFixed(2), 7)}${cell(((u.cpuS * 1000) / done).toFixed(1), 16)}` +
-        `${cell((u.writtenBytes / 1e6).toFixed(1), 12)}${cell((u.writtenBytes / 1024 / done).toFixed(1), 14)}`,
+        `${cell((u.writtenBytes / 1e6).toFixed(1), 12)}${cell((u.writtenBytes / 1024 / done).toFixed(1), 14)}${cell(u.peakMb ? u.peakMb.toFixed(0) : '-', 13)}`,
     );
+    for (const role of THREAD_ROLES) {
+      const cpuS = u.threads?.[role];
+      if (cpuS === undefined) continue;
+      const cores = u.cpuS > 0 ? (u.cores * cpuS) / u.cpuS : 0;
+      rows.push(`    ${role.padEnd(22)}${cell(cpuS.toFixed(1), 8)}${cell(cores.toFixed(2), 7)}${cell(((cpuS * 1000) / done).toFixed(1), 16)}`);
+    }
   }
   return rows;
 }
@@ -466,7 +485,7 @@ async function main(): Promise<number> {
   const database = topology ? processNamed(['mariadbd', 'mysqld']) : undefined;
   const measured: Measured[] = [
     { name: 'temporal server', pid: temporal.pid },
-    ...processes.map((p) => ({ name: `hub ${p.name}`, pid: p.child.pid! })),
+    ...processes.map((p) => ({ name: `hub ${p.name}`, pid: p.child.pid!, runsWorkflows: p.name.startsWith('worker') })),
     // With GATEWAY_PROCESSES the gateway process only hands connections to its copies, which do the work.
     ...childPids(gateway).map((pid, i) => ({ name: `hub gateway copy ${i + 1}`, pid })),
     ...(database ? [{ name: 'mysql server', pid: database }] : []),
