@@ -1,6 +1,7 @@
 import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import type { SignalDefinition, Workflow } from '@temporalio/common';
+import { codeRevisionMemo } from '../../activities/shared/contracts/codeRevision';
 
 /**
  * Starts the conversation's workflow, or — its ID being the idempotency key — tells the running one that
@@ -16,7 +17,7 @@ export async function startOrRepeat<W extends Workflow, R>(
 ): Promise<'started' | 'repeated' | 'finished'> {
   try {
     // A finished conversation's ID is never reused: its record answers repeats.
-    await client.workflow.start(workflow, { ...options, workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE });
+    await client.workflow.start(workflow, { ...options, memo: codeRevisionMemo(), workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE });
     return 'started';
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

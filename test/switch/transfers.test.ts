@@ -4,6 +4,8 @@ import { checkLedger } from '../../activities/hub/ledger/invariants';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { ilpPair, transferBody, ulid } from '../helpers/fspiopBodies';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
+import { pollUntil } from '../helpers/polling';
+import { workflowIds } from '../../activities/shared/contracts/conversations';
 
 let hub: SwitchHarness;
 useSwitch(test, (started) => {
@@ -58,6 +60,38 @@ test("a fulfilled transfer commits: the payer gets the fulfilment, its position 
   t.is(await position(payer), 125.5);
   t.is(await position(payee), -125.5);
   t.deepEqual((await checkLedger(hub.services.db)).violations, []);
+});
+
+test('a committed transfer is found by its payer and its State, which the workflow records once, when decided, and never a patch marker', async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const { fulfilment, condition } = ilpPair();
+  fulfilling(payee, fulfilment);
+  const body = transferBody(payer.name, payee.name, '10', { condition });
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  await payer.waitFor(isPut(`/transfers/${body.transferId}`));
+
+  const client = hub.worker.client;
+  const run = client.workflow.getHandle(workflowIds.transfer(body.transferId));
+  await run.result();
+  const events = (await run.fetchHistory()).events ?? [];
+  const upserts = events.flatMap((event) => {
+    const fields = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {};
+    return Object.entries(fields).map(([key, payload]) => `${key}=${Buffer.from(payload.data ?? []).toString()}`);
+  });
+  t.deepEqual(upserts, ['State="COMMITTED"']);
+  const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
+  t.false(markers.includes('core_patch'), 'a transfer the gateway starts asks no patch marker: it was started at the current code revision');
+  const query = `PayerFsp = '${payer.name}' AND State = 'COMMITTED'`;
+  const found = await pollUntil(
+    async () => {
+      const ids: string[] = [];
+      for await (const run of client.workflow.list({ query })) ids.push(run.workflowId);
+      return ids;
+    },
+    (ids) => ids.length > 0,
+  );
+  t.deepEqual(found, [workflowIds.transfer(body.transferId)]);
 });
 
 test('a payee that answers RESERVED gets a PATCH with the final state COMMITTED, and the payer hears COMMITTED', async (t) => {

@@ -6,6 +6,9 @@ import { followUps, records } from '../kit/hubProxies';
 import { Conversation } from '../kit/conversation';
 import { msUntil } from '../../activities/shared/contracts/expiry';
 import { bestEffort, errorOf, rejectionOf } from '../kit/failures';
+import { hasPatch } from '../kit/patches';
+
+const STATE_ONCE_DECIDED = 'transfer-state-searchable-once-decided';
 
 export type TransferInput = ReceivedRequest<TransfersPostRequest>;
 
@@ -90,7 +93,11 @@ async function reservePayerFunds(held: HeldTransfer): Promise<TransferOutcome | 
     const rejection = errorOf(error);
     return finish(held, 'ABORTED', () => talk.hubError(sender, rejection), rejection);
   }
-  enterState(held, 'RESERVED');
+  // Runs of revision 1 on upsert the State search attribute only once decided: a reservation lasts a second or two,
+  // and each upsert is a history event and a visibility write on every payment. A transfer under way is found as a
+  // running workflow.
+  if (hasPatch(STATE_ONCE_DECIDED)) held.state = 'RESERVED';
+  else enterState(held, 'RESERVED');
   return undefined;
 }
 

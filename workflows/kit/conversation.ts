@@ -1,4 +1,4 @@
-import { allHandlersFinished, CancellationScope, condition, isCancellation, patched, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, isCancellation, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { SignalDefinition } from '@temporalio/workflow';
 import { addressOf, FspiopResource } from '../../activities/shared/contracts/conversations';
 import { errorInformation, ErrorInformation } from '../../activities/shared/contracts/errors';
@@ -7,6 +7,7 @@ import { State } from '../../activities/shared/contracts/searchAttributes';
 import { deliveries } from './hubProxies';
 import { bestEffort, deliveryFailureOf } from './failures';
 import { inTurn, type Step } from './steps';
+import { hasPatch } from './patches';
 
 export interface ConversationOptions {
   resource: FspiopResource;
@@ -179,7 +180,7 @@ export class Conversation {
    */
   async close(more: () => boolean = () => false): Promise<boolean> {
     await condition(allHandlersFinished);
-    if (!this.expired || !patched(EXPIRY_CLOSES_ON_ITS_OWN)) return true;
+    if (!this.expired || !hasPatch(EXPIRY_CLOSES_ON_ITS_OWN)) return true;
     for (;;) {
       // A timer is the least that ends a workflow task without completing the workflow: the server records the task
       // with its local activities, and the signals that came meanwhile come at the latest with the timer's firing,

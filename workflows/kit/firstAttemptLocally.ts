@@ -1,5 +1,6 @@
-import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import { hasPatch } from './patches';
 
 type Activity = (...args: unknown[]) => Promise<unknown>;
 
@@ -27,7 +28,7 @@ export function firstAttemptLocally<A extends object>(
   return new Proxy({} as A, {
     get(_, name: string) {
       return async (...args: unknown[]) => {
-        if (!patched(FIRST_ATTEMPT_LOCALLY_PATCH)) return durable[name](...args);
+        if (!hasPatch(FIRST_ATTEMPT_LOCALLY_PATCH)) return durable[name](...args);
         try {
           return await local[name](...args);
         } catch (error) {
