@@ -43,7 +43,7 @@ import { openHubServices, type HubServices } from '../../activities/hub/hubServi
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { mysqlStore, temporalDatabaseUrl } from '../../temporal/cluster/clusterConfig';
 import { startTemporalServer } from '../../temporal/cluster/server';
-import { startDevServer } from '../../temporal/devServer';
+import { startDevServer, synchronousOf } from '../../temporal/devServer';
 import { eachLine, type TemporalProcess } from '../../temporal/serverProcess';
 import { temporalCliPath } from '../../temporal/setup';
 import { waitUntilReady } from '../../worker/readiness';
@@ -399,6 +399,7 @@ async function main(): Promise<number> {
         ip: HOST,
         ui: false,
         dbFile: options.temporalInMemory ? undefined : path.join(tmp, 'temporal.sqlite'),
+        synchronous: synchronousOf(process.env),
         log,
       });
   cleanups.push({ what: 'Temporal server', run: () => temporal.stop() });
