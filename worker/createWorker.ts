@@ -3,6 +3,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { changePerformer } from '../api/admin/approvals/performChange';
 import { createActivities, ActivityDependencies } from '../activities';
 import { workflowCode } from './workflowBundle';
+import { withoutPromiseStacks } from './workflowThread';
 import type { Tracing } from '../activities/shared/platform/tracing';
 
 export interface WorkerOptions {
@@ -14,6 +15,8 @@ export interface WorkerOptions {
   workflowBundlePath?: string;
   /** OpenTelemetry tracing of its workflows and activities (activities/shared/platform/tracing.ts), when configured. */
   tracing?: Tracing;
+  /** WORKFLOW_STACK_TRACES: the SDK records where each promise of workflow code was created (worker/workflowThread.ts). */
+  workflowStackTraces?: boolean;
 }
 
 export const workflowsPath = require.resolve('../workflows');
@@ -30,7 +33,9 @@ function approvedChanges({ services }: WorkerOptions['dependencies']) {
 }
 
 /** The one place production and tests wire a worker: workflows, activities and the task queue. */
-export async function createWorker({ connection, namespace, taskQueue, dependencies, workflowBundlePath, tracing }: WorkerOptions): Promise<Worker> {
+export async function createWorker(options: WorkerOptions): Promise<Worker> {
+  const { connection, namespace, taskQueue, dependencies, workflowBundlePath, tracing } = options;
+  if (!options.workflowStackTraces) withoutPromiseStacks();
   return Worker.create({
     connection,
     namespace,

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
     dependencies: hub,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
+    workflowStackTraces: config.workflowStackTraces,
   });
   const clientConnection = await Connection.connect(temporal);
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });

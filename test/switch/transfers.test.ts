@@ -94,6 +94,18 @@ test('a committed transfer is found by its payer and its State, which the workfl
   t.deepEqual(found, [workflowIds.transfer(body.transferId)]);
 });
 
+test("the hub's worker records no stack for each promise of workflow code: a waiting transfer's stack trace query answers that stack traces are off", async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const body = transferBody(payer.name, payee.name, '10', { condition: ilpPair().condition });
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
+  await payee.waitFor((r) => r.method === 'POST' && r.path === '/transfers');
+  const waiting = hub.worker.client.workflow.getHandle(workflowIds.transfer(body.transferId));
+  const error = await t.throwsAsync(waiting.query<string>('__stack_trace'));
+  t.regex(error?.message ?? '', /stack traces are not enabled/);
+  await waiting.terminate();
+});
+
 test('a payee that answers RESERVED gets a PATCH with the final state COMMITTED, and the payer hears COMMITTED', async (t) => {
   const payer = await hub.provision();
   const payee = await hub.provision();

@@ -36,6 +36,11 @@ export interface HubConfig {
    * the operator's traces. Bodies hold parties' names and accounts: a scheme that may not keep them turns it off.
    */
   messageLog: boolean;
+  /**
+   * WORKFLOW_STACK_TRACES (off unless `true`): the worker records where each promise of workflow code was created, for
+   * the Temporal UI's Stack Trace tab, at a cost in CPU per message (worker/workflowThread.ts).
+   */
+  workflowStackTraces: boolean;
   /** MESSAGE_LOG_RETENTION_DAYS: how long the message log keeps an entry (30 days by default). */
   messageLogRetentionDays: number;
   /** MESSAGE_LOG_PER_MINUTE and MESSAGE_LOG_REFUSED_PER_MINUTE: what one participant can make the message log keep. */
@@ -508,6 +513,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     hubParticipantName: env.HUB_PARTICIPANT_NAME || 'Hub',
     newParticipantsActive: flag(env, 'NEW_PARTICIPANTS_ACTIVE'),
     messageLog: env.MESSAGE_LOG === undefined || env.MESSAGE_LOG === '' || flag(env, 'MESSAGE_LOG'),
+    workflowStackTraces: flag(env, 'WORKFLOW_STACK_TRACES'),
     messageLogRetentionDays: integer(env, 'MESSAGE_LOG_RETENTION_DAYS', 30),
     messageLogShare: {
       perMinute: atLeastOne(env, 'MESSAGE_LOG_PER_MINUTE', 60_000),
