@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { Client, type ConnectionLike } from '@temporalio/client';
+import type { Logger } from 'pino';
 import type { HubConfig } from '../activities/shared/platform/config';
 import type { Hub } from '../activities/hub/hubServices';
 import type { Tracing } from '../activities/shared/platform/tracing';
@@ -25,11 +26,14 @@ export interface GatewayOptions {
   tracing?: Tracing;
 }
 
-/** Warns of admin tokens without a holder's name, which the audit trail cannot tell apart. */
-function warnOfUnnamedTokens({ config, hub }: GatewayOptions): void {
+/**
+ * Warns of admin tokens without a holder's name, which the audit trail cannot tell apart: at start, before the
+ * connection to Temporal, which may keep a gateway waiting.
+ */
+export function warnOfUnnamedTokens(config: HubConfig, log: Logger): void {
   const unnamed = config.adminAccess.tokens.filter((token) => !token.name).length;
   if (unnamed > 0) {
-    hub.log.warn(
+    log.warn(
       { unnamedTokens: unnamed },
       'ADMIN_API_TOKENS has secrets without a name: each acts as an unnamed admin, which the audit trail cannot tell apart; give each holder name:role:secret',
     );
@@ -40,12 +44,10 @@ function warnOfUnnamedTokens({ config, hub }: GatewayOptions): void {
  * Serves the FSPIOP switch and the hub admin API, each on its own port. Returns a stop that closes both servers once
  * their open requests are answered; the hub, the connection and tracing stay the caller's to close.
  */
-export async function startGateways(options: GatewayOptions): Promise<() => Promise<void>> {
-  const { config, hub, connection, eagerStart, tracing } = options;
+export async function startGateways({ config, hub, connection, eagerStart, tracing }: GatewayOptions): Promise<() => Promise<void>> {
   const adminTls = gatewayTls(config.tls, config.adminAccess.clientCaPath, 'checked by the gateway');
   const switchTls = gatewayTls(config.tls, config.tls.switchClientCaPath, 'required');
   const { services, log } = hub;
-  warnOfUnnamedTokens(options);
   const temporal = new Client({ connection, namespace: config.temporalNamespace, interceptors: tracing?.clientInterceptors });
   const health = [
     { name: 'datastore', check: () => services.db.ping() },

@@ -5,7 +5,7 @@ import { createLogger } from '../activities/shared/platform/logger';
 import { temporalConnectionOptions } from '../activities/shared/platform/tlsFiles';
 import { superviseCopies } from './superviseCopies';
 import { startTracing } from '../activities/shared/platform/tracing';
-import { startGateways } from './gateways';
+import { startGateways, warnOfUnnamedTokens } from './gateways';
 
 /** The gateway process: the FSPIOP switch and the hub admin API, each on its own port (GATEWAY_PROCESSES copies). */
 async function main(): Promise<void> {
@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   if (exposed) throw new Error(exposed);
   if (superviseCopies(config.gatewayProcesses, createLogger('gateway', config.logLevel))) return;
   const hub = await openHub({ ...config, log: createLogger('gateway', config.logLevel) });
+  warnOfUnnamedTokens(config, hub.log);
   const connection = await Connection.connect(temporalConnectionOptions(config));
   const tracing = startTracing('hub-gateway');
   // Its client's connection is no worker's: workflows start on a worker's poll.

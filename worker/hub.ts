@@ -4,7 +4,7 @@ import { openHub } from '../activities/hub/hubServices';
 import { createLogger } from '../activities/shared/platform/logger';
 import { temporalConnectionOptions } from '../activities/shared/platform/tlsFiles';
 import { startTracing } from '../activities/shared/platform/tracing';
-import { startGateways } from '../api/gateways';
+import { startGateways, warnOfUnnamedTokens } from '../api/gateways';
 import { startHubWorker } from './hubWorker';
 
 /**
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     );
   }
   const hub = await openHub({ ...config, log: createLogger('hub', config.logLevel) });
+  warnOfUnnamedTokens(config, hub.log);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config));
   const tracing = startTracing('hub');
   const worker = await startHubWorker({ config, hub, connection, tracing });
