@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   try {
     stopGateways = await startGateways({ config, hub, connection, eagerStart: true, tracing });
   } catch (error) {
-    worker.shutdown();
+    if (worker.getState() === 'RUNNING') worker.shutdown();
     await running.catch(() => undefined);
     throw error;
   }
