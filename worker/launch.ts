@@ -9,8 +9,8 @@ import { waitUntilLaunched } from './readiness';
 /**
  * `npm start`: the whole hub on one machine with the embedded defaults. Starts the Temporal dev server
  * (SQLite file under .data/, Web UI on :8233) unless TEMPORAL_ADDRESS points at a cluster, then the
- * worker and the gateway processes, waits until the admin API reports healthy, and prints where
- * everything is. Ctrl-C stops it all.
+ * hub in one process (worker/hub.ts; the worker and gateway processes apart with GATEWAY_PROCESSES > 1), waits
+ * until the admin API reports healthy, and prints where everything is. Ctrl-C stops it all.
  */
 const log = (message: string) => process.stderr.write(`hub: ${message}\n`);
 
@@ -35,9 +35,9 @@ async function main(): Promise<void> {
     });
   }
   const env = { ...process.env, TEMPORAL_ADDRESS: temporal?.address ?? config.temporalAddress };
-  const children: ChildProcess[] = ['worker/main.js', 'api/main.js'].map((entry) =>
-    spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: 'inherit' }),
-  );
+  // Copies of the gateway (GATEWAY_PROCESSES) are processes of their own beside a worker's; otherwise one process.
+  const entries = config.gatewayProcesses > 1 ? ['worker/main.js', 'api/main.js'] : ['worker/hub.js'];
+  const children: ChildProcess[] = entries.map((entry) => spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: 'inherit' }));
   const stopping = stopTogether(children, temporal, log);
 
   const scheme = config.tls.server ? 'https' : 'http';

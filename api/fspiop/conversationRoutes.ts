@@ -212,7 +212,7 @@ function starting<Request>(
     const outcome = (await storedRecord(started.id))
       ? 'recorded'
       : await startOrRepeat(
-          temporal,
+          deps,
           post.workflow,
           {
             workflowId: started.workflowId,

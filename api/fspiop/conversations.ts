@@ -2,6 +2,7 @@ import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import type { SignalDefinition, Workflow } from '@temporalio/common';
 import { codeRevisionMemo } from '../../activities/shared/contracts/codeRevision';
+import type { SwitchDependencies } from './switchApp';
 
 /**
  * Starts the conversation's workflow, or — its ID being the idempotency key — tells the running one that
@@ -9,7 +10,7 @@ import { codeRevisionMemo } from '../../activities/shared/contracts/codeRevision
  * duplicate rule to the stored record instead.
  */
 export async function startOrRepeat<W extends Workflow, R>(
-  client: Client,
+  { temporal: client, eagerStart }: Pick<SwitchDependencies, 'temporal' | 'eagerStart'>,
   workflow: W,
   options: WorkflowStartOptions<W>,
   repeatSignal: SignalDefinition<[R]>,
@@ -17,7 +18,12 @@ export async function startOrRepeat<W extends Workflow, R>(
 ): Promise<'started' | 'repeated' | 'finished'> {
   try {
     // A finished conversation's ID is never reused: its record answers repeats.
-    await client.workflow.start(workflow, { ...options, memo: codeRevisionMemo(), workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE });
+    await client.workflow.start(workflow, {
+      ...options,
+      memo: codeRevisionMemo(),
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      ...(eagerStart && { requestEagerStart: true }),
+    });
     return 'started';
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

@@ -28,6 +28,11 @@ export interface SwitchDependencies {
   directory: ParticipantDirectory;
   sender: CallbackSender;
   temporal: Client;
+  /**
+   * `temporal` runs on the NativeConnection of a worker of `config.taskQueue` in this process (the one-process hub):
+   * a conversation starts eagerly, its first workflow task handed back with the start instead of waiting for a poll.
+   */
+  eagerStart?: boolean;
   log: Logger;
   /** Where the messages participants send are logged for the operator's traces; none in some tests. */
   messageLog?: MessageLog;

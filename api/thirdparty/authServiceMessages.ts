@@ -29,7 +29,7 @@ export async function registerConsent(message: ThirdpartyMessage<ConsentsPostReq
   const { body, fspiop } = message;
   const registration = { body, dfsp: fspiop.source, requestHash: requestHash(body) };
   const outcome = await startOrRepeat(
-    deps.temporal,
+    deps,
     consent,
     {
       workflowId: workflowIds.consent(body.consentId),

@@ -2,13 +2,14 @@
 // hub's ledger invariants.
 //
 //   npm run bench [-- --mode payments|transfers|bulk --concurrency 10[,20,50,100] --duration 20 --warmup 3 --timeout 30
-//                     --no-floor --temporal-in-memory --topology --jws --soak MINUTES --chart FILE]
+//                     --no-floor --temporal-in-memory --two-processes --topology --jws --soak MINUTES --chart FILE]
 //
 // 1. A fresh environment in a temp dir: a headless Temporal dev server on a free port (on a SQLite file, as `npm start`
 //    runs it, or in memory with --temporal-in-memory), a fresh SQLite database (or DATABASE_URL, with unique
-//    participant names), and the real worker and gateway processes (dist/worker/main.js, dist/api/main.js). With
-//    --topology, npm run topology's hub instead: a Temporal server on MySQL/MariaDB with a fresh schema in shards,
-//    several workers and a gateway running several processes.
+//    participant names), and the real hub as `npm start` runs it: the worker and both gateways in one process
+//    (dist/worker/hub.js), or with --two-processes the worker and gateway processes apart (dist/worker/main.js,
+//    dist/api/main.js). With --topology, npm run topology's hub instead: a Temporal server on MySQL/MariaDB with a
+//    fresh schema in shards, several workers and a gateway running several processes.
 // 2. Two DFSPs provisioned through the admin API as an operator would, each a real HTTP server (SimulatedDfsp):
 //    the payee answers quotes and fulfils transfers, the payer measures.
 // 3. For each concurrency N, N virtual users loop for D seconds (after a short warm-up that is not counted): a payment
@@ -26,7 +27,8 @@
 // printed every 30 s. With --jws the DFSPs sign every message with a body and the hub validates each and signs its own.
 //
 // Settings also come from the environment: BENCH_MODE, BENCH_CONCURRENCY, BENCH_DURATION, BENCH_WARMUP, BENCH_TIMEOUT,
-// BENCH_FLOOR=0, BENCH_TEMPORAL_IN_MEMORY=1, BENCH_JWS=1, BENCH_SOAK, BENCH_CHART. All traffic stays on 127.0.0.1.
+// BENCH_FLOOR=0, BENCH_TEMPORAL_IN_MEMORY=1, BENCH_TWO_PROCESSES=1, BENCH_JWS=1, BENCH_SOAK, BENCH_CHART. All traffic
+// stays on 127.0.0.1.
 // Ctrl-C stops and cleans up everything.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -165,6 +167,16 @@ process.on('exit', () => {
 function worthShowing(line: string): boolean {
   if (line.startsWith('{')) return true;
   return /\[(WARN|ERROR)\]|error/i.test(line) && !/\[INFO\]/.test(line);
+}
+
+/**
+ * The hub's processes, each a name and its entry in dist/: as `npm start` runs it, one process; with --two-processes
+ * the worker and the gateway apart; with --topology several workers beside a gateway (its copies are its children).
+ */
+function hubLayout({ topology, twoProcesses }: Options): Array<[string, string]> {
+  if (!topology && !twoProcesses) return [['hub', 'worker/hub.js']];
+  const workers = topology ? Array.from({ length: topology.workers }, (_, i) => `worker-${i + 1}`) : ['worker'];
+  return [...workers.map((name): [string, string] => [name, 'worker/main.js']), ['gateway', 'api/main.js']];
 }
 
 /** With `profileDir`, V8 writes the process's CPU profile there as it exits. */
@@ -351,16 +363,18 @@ function usageTable(title: string, measurement: Measurement, per: string): strin
 function historyTable(costs: Array<[string, HistoryCost]>): string[] {
   const rows = [
     `what a run costs the Temporal server (mean over the histories of a sample of ${HISTORY_SAMPLE} of each)`,
-    `  ${'workflow'.padEnd(10)}${cell('events', 8)}${cell('wf tasks', 10)}${cell('activities', 12)}${cell('local acts', 12)}${cell('signals', 9)}${cell('SA upserts', 12)}${cell('timers', 8)}${cell('requests', 10)}`,
+    `  ${'workflow'.padEnd(10)}${cell('events', 8)}${cell('wf tasks', 10)}${cell('eager', 7)}${cell('activities', 12)}${cell('local acts', 12)}${cell('signals', 9)}${cell('SA upserts', 12)}${cell('timers', 8)}${cell('requests', 10)}`,
   ];
   for (const [name, c] of costs) {
     if (c.runs === 0) continue;
     rows.push(
-      `  ${name.padEnd(10)}${cell(c.events.toFixed(1), 8)}${cell(c.workflowTasks.toFixed(1), 10)}${cell(c.activityTasks.toFixed(1), 12)}${cell(c.localActivities.toFixed(1), 12)}` +
+      `  ${name.padEnd(10)}${cell(c.events.toFixed(1), 8)}${cell(c.workflowTasks.toFixed(1), 10)}${cell(c.eagerStarts.toFixed(1), 7)}${cell(c.activityTasks.toFixed(1), 12)}${cell(c.localActivities.toFixed(1), 12)}` +
         `${cell(c.signals.toFixed(1), 9)}${cell(c.searchAttributeUpserts.toFixed(1), 12)}${cell(c.timers.toFixed(1), 8)}${cell(serverRequests(c).toFixed(1), 10)}`,
     );
   }
-  rows.push('  requests: start + signals + a poll and a completion per workflow task and per activity task; local activities cost none');
+  rows.push(
+    '  requests: start + signals + a poll and a completion per workflow task and per activity task, less the poll of an eager start; local activities cost none',
+  );
   return rows;
 }
 
@@ -421,12 +435,8 @@ async function main(): Promise<number> {
   }
   const taskQueue = loadConfig(env).taskQueue;
   const profileDir = options.profile ? path.resolve(repoRoot, options.profile) : undefined;
-  const workers = topology ? Array.from({ length: topology.workers }, (_, i) => `worker-${i + 1}`) : ['worker'];
   if (topology) env.GATEWAY_PROCESSES = String(topology.gateways);
-  const processes = [
-    ...workers.map((name) => startHubProcess(name, 'worker/main.js', env, profileDir)),
-    startHubProcess('gateway', 'api/main.js', env, profileDir),
-  ];
+  const processes = hubLayout(options).map(([name, entry]) => startHubProcess(name, entry, env, profileDir));
   cleanups.push({
     what: 'hub processes',
     run: async () => {
@@ -482,13 +492,13 @@ async function main(): Promise<number> {
   const { payer } = parties;
   log(`provisioned ${payerDfsp.name} (payer) and ${payeeDfsp.name} (payee)`);
 
-  const gateway = processes.at(-1)!.child.pid!;
+  const gateway = processes.find((p) => p.name === 'gateway')?.child.pid;
   const database = topology ? processNamed(['mariadbd', 'mysqld']) : undefined;
   const measured: Measured[] = [
     { name: 'temporal server', pid: temporal.pid },
-    ...processes.map((p) => ({ name: `hub ${p.name}`, pid: p.child.pid!, runsWorkflows: p.name.startsWith('worker') })),
+    ...processes.map((p) => ({ name: p.name === 'hub' ? 'hub' : `hub ${p.name}`, pid: p.child.pid!, runsWorkflows: p.name !== 'gateway' })),
     // With GATEWAY_PROCESSES the gateway process only hands connections to its copies, which do the work.
-    ...childPids(gateway).map((pid, i) => ({ name: `hub gateway copy ${i + 1}`, pid })),
+    ...(gateway ? childPids(gateway) : []).map((pid, i) => ({ name: `hub gateway copy ${i + 1}`, pid })),
     ...(database ? [{ name: 'mysql server', pid: database }] : []),
     { name: 'bench (load, DFSPs)', pid: process.pid },
   ];

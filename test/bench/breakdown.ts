@@ -164,6 +164,8 @@ export interface HistoryCost {
   signals: number;
   searchAttributeUpserts: number;
   timers: number;
+  /** Runs whose first workflow task came back with their start (eager start) rather than to a poll. */
+  eagerStarts: number;
 }
 
 const COUNTED: Array<[keyof Omit<HistoryCost, 'runs' | 'events'>, string]> = [
@@ -177,7 +179,17 @@ const COUNTED: Array<[keyof Omit<HistoryCost, 'runs' | 'events'>, string]> = [
 
 /** The average history of the given workflows (those that cannot be read are left out). */
 export async function historyCost(client: Client, workflowIds: string[]): Promise<HistoryCost> {
-  const total: HistoryCost = { runs: 0, events: 0, workflowTasks: 0, activityTasks: 0, localActivities: 0, signals: 0, searchAttributeUpserts: 0, timers: 0 };
+  const total: HistoryCost = {
+    runs: 0,
+    events: 0,
+    workflowTasks: 0,
+    activityTasks: 0,
+    localActivities: 0,
+    signals: 0,
+    searchAttributeUpserts: 0,
+    timers: 0,
+    eagerStarts: 0,
+  };
   for (const workflowId of workflowIds) {
     const history = await client.workflow
       .getHandle(workflowId)
@@ -186,6 +198,7 @@ export async function historyCost(client: Client, workflowIds: string[]): Promis
     if (!history?.events?.length) continue;
     total.runs++;
     total.events += history.events.length;
+    if (history.events[0].workflowExecutionStartedEventAttributes?.eagerExecutionAccepted) total.eagerStarts++;
     for (const event of history.events) {
       for (const [counter, attributes] of COUNTED) if ((event as Record<string, unknown>)[attributes]) total[counter]++;
     }
@@ -198,8 +211,9 @@ export async function historyCost(client: Client, workflowIds: string[]): Promis
 
 /**
  * Requests the server answers for one run of a conversation: its start and each signal (from the gateway), and a poll
- * and a completion for each workflow task and each activity task (from the worker). Local activities cost none.
+ * and a completion for each workflow task and each activity task (from the worker); an eager start's first workflow
+ * task needs no poll. Local activities cost none.
  */
 export function serverRequests(cost: HistoryCost): number {
-  return 1 + cost.signals + 2 * cost.workflowTasks + 2 * cost.activityTasks;
+  return 1 + cost.signals + 2 * cost.workflowTasks + 2 * cost.activityTasks - cost.eagerStarts;
 }

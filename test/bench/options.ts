@@ -18,6 +18,8 @@ export interface Options {
   /** Temporal's dev server in memory instead of on a SQLite file (as `npm start` runs it). */
   temporalInMemory: boolean;
   jws: boolean;
+  /** The worker and the gateway as two processes (dist/worker/main.js, dist/api/main.js) instead of `npm start`'s one. */
+  twoProcesses: boolean;
   /** The multi-process topology (npm run topology) instead of one worker and one gateway on the dev server. */
   topology?: Topology;
   /** Minutes of load at the first concurrency with memory sampled throughout, instead of the phases. */
@@ -52,6 +54,8 @@ export const USAGE = `usage: npm run bench [-- options]
   --no-floor            skip the Temporal floor phases (env BENCH_FLOOR=0)
   --temporal-in-memory  Temporal dev server in memory instead of on a SQLite file in the temp dir, as npm start
                         runs it (env BENCH_TEMPORAL_IN_MEMORY=1)
+  --two-processes       the worker and the gateway as two processes (npm run worker, npm run gateway) instead of
+                        the one process npm start runs (env BENCH_TWO_PROCESSES=1)
   --topology            npm run topology's hub: a Temporal server (not the dev server) with its history in shards on
                         MySQL/MariaDB, several workers and gateways; needs DATABASE_URL=mysql://… and wipes Temporal's
                         tables in TEMPORAL_DATABASE_URL (default: database temporal_bench beside DATABASE_URL's)
@@ -91,6 +95,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   let floor = flag(env.BENCH_FLOOR, true);
   let temporalInMemory = flag(env.BENCH_TEMPORAL_IN_MEMORY, false);
   let jws = flag(env.BENCH_JWS, false);
+  let twoProcesses = flag(env.BENCH_TWO_PROCESSES, false);
   let verbose = false;
   let topology: Topology | undefined;
   const topologyValues: Partial<Record<'workers' | 'gateways' | 'shards', string>> = {};
@@ -104,6 +109,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     else if (arg === '--floor') floor = true;
     else if (arg === '--temporal-in-memory') temporalInMemory = true;
     else if (arg === '--jws') jws = true;
+    else if (arg === '--two-processes') twoProcesses = true;
     else if (arg === '--topology') topology = { workers: 2, gateways: 2, historyShards: 4 };
     else if (arg === '--verbose') verbose = true;
     else {
@@ -142,6 +148,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     floor,
     temporalInMemory,
     jws,
+    twoProcesses,
     topology,
     soakMinutes: values.soak === undefined ? undefined : number('soak', values.soak, 10, 0.5),
     chart: values.chart || 'bench-results/concurrency.svg',

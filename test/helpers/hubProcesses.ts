@@ -14,7 +14,7 @@ import { answerBody } from './http';
 
 type Log = (message: string) => void;
 
-/** A hub run as `npm start` runs it: a Temporal dev server, the worker and gateway processes. */
+/** A hub run as `npm start` runs it: a Temporal dev server, and the worker and both gateways in one process. */
 export interface HubProcesses {
   switchUrl: string;
   adminUrl: string;
@@ -86,18 +86,14 @@ export async function startHubProcesses(options: { log: Log; logDir: string; ui?
     ...(temporal.uiUrl && { TEMPORAL_UI_URL: temporal.uiUrl }),
     ...options.env,
   };
-  const names = ['hub-worker', 'hub-gateway'];
-  const children = [startProcess('worker/main.js', names[0], env, options.logDir), startProcess('api/main.js', names[1], env, options.logDir)];
+  const hub = startProcess('worker/hub.js', 'hub', env, options.logDir);
   await waitUntilReady({
     healthUrl: `http://127.0.0.1:${adminPort}/health`,
     temporalAddress: temporal.address,
     namespace: 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE!,
     timeoutMs: 120_000,
-    failed: () => {
-      const dead = names.filter((_, index) => children[index].exitCode !== null);
-      return dead.length ? dead.map((name) => `the ${name} process exited during start-up; ${logTail(options.logDir, name)}`).join('\n') : undefined;
-    },
+    failed: () => (hub.exitCode !== null ? `the hub process exited during start-up; ${logTail(options.logDir, 'hub')}` : undefined),
   });
   return {
     switchUrl: `http://127.0.0.1:${switchPort}`,
@@ -106,7 +102,7 @@ export async function startHubProcesses(options: { log: Log; logDir: string; ui?
     env,
     logDir: options.logDir,
     async stop() {
-      await stopChildren(children);
+      await stopChildren([hub]);
       await temporal.stop();
     },
   };
