@@ -18,12 +18,6 @@ export interface DevServerOptions {
   ui?: boolean;
   /** SQLite file for durable state; omitted means in-memory (lost on exit). */
   dbFile?: string;
-  /**
-   * SQLite's `synchronous` on that file. Default NORMAL: in WAL mode a commit is safe from a crash of the server but
-   * may be lost with the last moments before a power cut or an OS crash, for about a tenth more workflows a second
-   * than FULL, which waits for the disk on every commit.
-   */
-  synchronous?: 'NORMAL' | 'FULL';
   /** How long to wait for the server to answer health checks. Default 120 000 ms. */
   readyTimeoutMs?: number;
   /** Progress messages (start, ready, stop). */
@@ -31,9 +25,6 @@ export interface DevServerOptions {
   /** Every line the server prints on stdout/stderr (it logs at warn level). Default: kept only for error reports. */
   onOutput?: (line: string) => void;
 }
-
-/** The `synchronous` TEMPORAL_SQLITE_SYNCHRONOUS asks for (FULL, or the default). */
-export const synchronousOf = (env: NodeJS.ProcessEnv): DevServerOptions['synchronous'] => (env.TEMPORAL_SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL');
 
 export interface DevServer extends TemporalProcess {
   /** http://host:port of the Web UI, when enabled. */
@@ -87,7 +78,9 @@ async function startOnce(options: DevServerOptions): Promise<DevServer> {
   if (options.dbFile) {
     const dbFile = resolve(options.dbFile);
     mkdirSync(dirname(dbFile), { recursive: true });
-    args.push('--db-filename', dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', `synchronous=${options.synchronous ?? 'NORMAL'}`);
+    // SQLite's default synchronous=FULL stays: NORMAL defers the disk's flush to each checkpoint of the WAL, which
+    // then stalls every request for seconds (docs/benchmarks.md, The dev server's settings).
+    args.push('--db-filename', dbFile, '--sqlite-pragma', 'journal_mode=wal');
   }
   // The search attributes are registered once, at start: reading them from the store on every visibility write
   // (the dev server's default) only costs each workflow's start and upserts a read.

@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { exposureProblem, loadConfig, repoRoot } from '../activities/shared/platform/config';
-import { startDevServer, synchronousOf, DevServer } from '../temporal/devServer';
+import { startDevServer, DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
 import { stopTogether } from './children';
 import { waitUntilLaunched } from './readiness';
@@ -30,7 +30,6 @@ async function main(): Promise<void> {
       uiPort: Number(process.env.TEMPORAL_UI_PORT || 8233),
       ui: true,
       dbFile: path.join(repoRoot, '.data', 'temporal.sqlite'),
-      synchronous: synchronousOf(process.env),
       log,
     });
   }

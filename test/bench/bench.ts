@@ -45,7 +45,7 @@ import { openHubServices, type HubServices } from '../../activities/hub/hubServi
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { mysqlStore, temporalDatabaseUrl } from '../../temporal/cluster/clusterConfig';
 import { startTemporalServer } from '../../temporal/cluster/server';
-import { startDevServer, synchronousOf } from '../../temporal/devServer';
+import { startDevServer } from '../../temporal/devServer';
 import { eachLine, type TemporalProcess } from '../../temporal/serverProcess';
 import { temporalCliPath } from '../../temporal/setup';
 import { waitUntilReady } from '../../worker/readiness';
@@ -413,7 +413,6 @@ async function main(): Promise<number> {
         ip: HOST,
         ui: false,
         dbFile: options.temporalInMemory ? undefined : path.join(tmp, 'temporal.sqlite'),
-        synchronous: synchronousOf(process.env),
         log,
       });
   cleanups.push({ what: 'Temporal server', run: () => temporal.stop() });
