@@ -17,7 +17,16 @@ export interface WorkerOptions {
   tracing?: Tracing;
   /** WORKFLOW_STACK_TRACES: the SDK records where each promise of workflow code was created (worker/workflowThread.ts). */
   workflowStackTraces?: boolean;
+  /** WORKFLOW_CACHE_SIZE: how many workflows the worker keeps in memory between their tasks (1,000 by default). */
+  workflowCacheSize?: number;
 }
+
+/**
+ * Workflows kept in memory between their tasks. The SDK's default follows the heap's ceiling (about 2,300 with V8's
+ * default here, 135 under the hub's 384 MB), so a ceiling chosen for memory would silently shrink the cache: a
+ * workflow evicted from it replays its whole history at its next task. A conversation holds a few tens of KB.
+ */
+const WORKFLOW_CACHE_SIZE = 1_000;
 
 export const workflowsPath = require.resolve('../workflows');
 
@@ -41,6 +50,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     namespace,
     taskQueue,
     activities: createActivities({ performChange: approvedChanges(dependencies), ...dependencies }),
+    maxCachedWorkflows: options.workflowCacheSize ?? WORKFLOW_CACHE_SIZE,
     ...tracing?.worker,
     ...(await workflowCode(workflowsPath, workflowBundlePath, tracing?.workflowInterceptorModules)),
   });

@@ -27,6 +27,7 @@ export async function startHubWorker({ config, hub, connection, tracing }: HubWo
     dependencies: hub,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
     workflowStackTraces: config.workflowStackTraces,
+    workflowCacheSize: config.workflowCacheSize,
   });
   const client = new Client({ connection, namespace: config.temporalNamespace });
   await ensureSweepSchedule(client, config.taskQueue);

@@ -5,6 +5,7 @@ import { startDevServer, DevServer } from '../temporal/devServer';
 import { temporalCliPath } from '../temporal/setup';
 import { stopTogether } from './children';
 import { waitUntilLaunched } from './readiness';
+import { hubNodeFlags } from './nodeFlags';
 
 /**
  * `npm start`: the whole hub on one machine with the embedded defaults. Starts the Temporal dev server
@@ -36,7 +37,9 @@ async function main(): Promise<void> {
   const env = { ...process.env, TEMPORAL_ADDRESS: temporal?.address ?? config.temporalAddress };
   // Copies of the gateway (GATEWAY_PROCESSES) are processes of their own beside a worker's; otherwise one process.
   const entries = config.gatewayProcesses > 1 ? ['worker/main.js', 'api/main.js'] : ['worker/hub.js'];
-  const children: ChildProcess[] = entries.map((entry) => spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: 'inherit' }));
+  const children: ChildProcess[] = entries.map((entry) =>
+    spawn(process.execPath, [...hubNodeFlags(env), path.join(repoRoot, 'dist', entry)], { env, stdio: 'inherit' }),
+  );
   const stopping = stopTogether(children, temporal, log);
 
   const scheme = config.tls.server ? 'https' : 'http';

@@ -49,6 +49,7 @@ import { startDevServer } from '../../temporal/devServer';
 import { eachLine, type TemporalProcess } from '../../temporal/serverProcess';
 import { temporalCliPath } from '../../temporal/setup';
 import { waitUntilReady } from '../../worker/readiness';
+import { hubNodeFlags } from '../../worker/nodeFlags';
 import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { uniqueName } from '../helpers/database';
 import { hubProcessSettings } from '../helpers/hubProcesses';
@@ -182,7 +183,7 @@ function hubLayout({ topology, twoProcesses }: Options): Array<[string, string]>
 /** With `profileDir`, V8 writes the process's CPU profile there as it exits. */
 function startHubProcess(name: string, entry: string, env: NodeJS.ProcessEnv, profileDir?: string): HubProcess {
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...profiling, path.join(repoRoot, 'dist', entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...hubNodeFlags(env), ...profiling, path.join(repoRoot, 'dist', entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   liveChildren.add(child);
   const hub: HubProcess = {
     name,

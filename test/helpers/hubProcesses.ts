@@ -9,6 +9,7 @@ import { freePort } from '../../temporal/ports';
 import { temporalCliPath } from '../../temporal/setup';
 import { stopChildren } from '../../worker/children';
 import { waitUntilReady } from '../../worker/readiness';
+import { hubNodeFlags } from '../../worker/nodeFlags';
 import { endpointsOf } from './dfsp';
 import { answerBody } from './http';
 
@@ -30,7 +31,7 @@ export interface HubProcesses {
 export function startProcess(entry: string, name: string, env: NodeJS.ProcessEnv, logDir: string): ChildProcess {
   fs.mkdirSync(logDir, { recursive: true });
   const out = fs.openSync(path.join(logDir, `${name}.log`), 'w');
-  return spawn(process.execPath, [path.join(repoRoot, 'dist', entry)], { env, stdio: ['ignore', out, out] });
+  return spawn(process.execPath, [...hubNodeFlags(env), path.join(repoRoot, 'dist', entry)], { env, stdio: ['ignore', out, out] });
 }
 
 /** The last lines a child started by `startProcess` wrote, for a failure message a CI log can show. */

@@ -41,6 +41,8 @@ export interface HubConfig {
    * the Temporal UI's Stack Trace tab, at a cost in CPU per message (worker/workflowThread.ts).
    */
   workflowStackTraces: boolean;
+  /** WORKFLOW_CACHE_SIZE: workflows the worker keeps in memory between their tasks (worker/createWorker.ts). */
+  workflowCacheSize?: number;
   /** MESSAGE_LOG_RETENTION_DAYS: how long the message log keeps an entry (30 days by default). */
   messageLogRetentionDays: number;
   /** MESSAGE_LOG_PER_MINUTE and MESSAGE_LOG_REFUSED_PER_MINUTE: what one participant can make the message log keep. */
@@ -514,6 +516,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     newParticipantsActive: flag(env, 'NEW_PARTICIPANTS_ACTIVE'),
     messageLog: env.MESSAGE_LOG === undefined || env.MESSAGE_LOG === '' || flag(env, 'MESSAGE_LOG'),
     workflowStackTraces: flag(env, 'WORKFLOW_STACK_TRACES'),
+    workflowCacheSize: env.WORKFLOW_CACHE_SIZE ? integer(env, 'WORKFLOW_CACHE_SIZE', 0) : undefined,
     messageLogRetentionDays: integer(env, 'MESSAGE_LOG_RETENTION_DAYS', 30),
     messageLogShare: {
       perMinute: atLeastOne(env, 'MESSAGE_LOG_PER_MINUTE', 60_000),
