@@ -8,6 +8,12 @@ const SDK_WORKFLOW_THREAD = path.join('workflow', 'workflow-worker-thread.js');
 let installed = false;
 
 /**
+ * A thread takes its parent's flags, but refuses V8's heap flags in a list it is given (ERR_WORKER_INVALID_EXEC_ARGV):
+ * those are the process's (worker/nodeFlags.ts) and apply to the thread's heap anyway.
+ */
+const threadFlags = (flags: string[]) => flags.filter((flag) => !/^--max-(old|semi)-space-size\b/.test(flag));
+
+/**
  * Starts the Temporal SDK's workflow thread without promise hooks. With them the SDK records, for every promise
  * workflow code creates, where it was created (a stack captured and mapped through the bundle's source map), so that
  * the Temporal UI's Stack Trace tab can show where a running workflow waits. A payment creates about 150 promises,
@@ -24,7 +30,7 @@ export function withoutPromiseStacks(): void {
   class WorkflowThread extends SdkWorker {
     constructor(filename: string | URL, options: workerThreads.WorkerOptions = {}) {
       const sdkThread = String(filename).endsWith(SDK_WORKFLOW_THREAD);
-      super(filename, sdkThread ? { ...options, execArgv: [...(options.execArgv ?? process.execArgv), '--require', PRELOAD] } : options);
+      super(filename, sdkThread ? { ...options, execArgv: [...threadFlags(options.execArgv ?? process.execArgv), '--require', PRELOAD] } : options);
     }
   }
   // The SDK reads worker_threads.Worker when it starts its thread, from the module object every importer shares.
