@@ -78,8 +78,8 @@ async function startOnce(options: DevServerOptions): Promise<DevServer> {
   if (options.dbFile) {
     const dbFile = resolve(options.dbFile);
     mkdirSync(dirname(dbFile), { recursive: true });
-    // SQLite's default synchronous=FULL stays: NORMAL defers the disk's flush to each checkpoint of the WAL, which
-    // then stalls every request for seconds (docs/benchmarks.md, The dev server's settings).
+    // SQLite's default synchronous=FULL stays: every commit is on disk before it is answered. NORMAL gained nothing the
+    // bench could tell from its run-to-run spread (docs/benchmarks.md, The dev server's settings).
     args.push('--db-filename', dbFile, '--sqlite-pragma', 'journal_mode=wal');
   }
   // The search attributes are registered once, at start: reading them from the store on every visibility write
