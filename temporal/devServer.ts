@@ -82,9 +82,6 @@ async function startOnce(options: DevServerOptions): Promise<DevServer> {
     // bench could tell from its run-to-run spread (docs/benchmarks.md, The dev server's settings).
     args.push('--db-filename', dbFile, '--sqlite-pragma', 'journal_mode=wal');
   }
-  // The search attributes are registered once, at start: reading them from the store on every visibility write
-  // (the dev server's default) only costs each workflow's start and upserts a read.
-  args.push('--dynamic-config-value', 'system.forceSearchAttributesCacheRefreshOnRead=false');
   args.push('--namespace', 'default', '--log-level', 'warn');
   for (const key of customSearchAttributes) {
     args.push('--search-attribute', `${key.name}=${CLI_TYPE_NAMES[key.type]}`);
