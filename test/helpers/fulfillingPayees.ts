@@ -30,7 +30,7 @@ export class FulfillingPayees {
     const body = transferBody(payer.name, payee.name, amount, { condition, currency: currency as 'USD' });
     this.fulfilments.set(body.transferId, fulfilment);
     const ack = await this.hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
-    if (ack.status !== 202) throw new Error(`POST /transfers answered ${ack.status}`);
+    if (ack.status !== 202) throw new Error(`POST /transfers answered ${ack.status}: ${JSON.stringify(ack.body)}`);
     const answer = await payer.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/transfers/${body.transferId}`), 20_000, 'transfer answer');
     return { state: answer.body.transferState, errorCode: answer.body.errorInformation?.errorCode };
   }
