@@ -49,7 +49,9 @@ export class SettlementValidator {
   private readonly validators = new Map<SettlementSchema, ValidateFunction>();
 
   constructor() {
-    const ajv = new Ajv({ strict: false, allErrors: false });
+    // central-settlement's validation converts values to the document's types, so Mojaloop's tooling sends IDs as
+    // strings ("settlementWindows": [{"id": "1"}]): converted here as there, in place, before anything reads them.
+    const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: true });
     addFormats(ajv);
     const document = JSON.parse(fs.readFileSync(documentPath, 'utf-8')) as { definitions: Record<string, Definition> };
     ajv.addSchema({ $id: 'settlement', definitions: boundedTexts(document.definitions) });

@@ -67,11 +67,11 @@ async function settledAs(t: ExecutionContext, windowId: number, currencies: stri
 }
 
 /** Moves every account of the settlement to `state`, in one PUT, and answers the settlement as it then stands. */
-async function everyAccountTo(settlementId: number, state: string) {
+async function everyAccountTo(settlementId: number, state: string, idAsSent: (id: number) => number | string = (id) => id) {
   const current = (await v2('GET', `/settlements/${settlementId}`)).body;
   const participants = current.participants.map((participant: any) => ({
-    id: participant.id,
-    accounts: participant.accounts.map((account: any) => ({ id: account.id, state, reason: `to ${state}` })),
+    id: idAsSent(participant.id),
+    accounts: participant.accounts.map((account: any) => ({ id: idAsSent(account.id), state, reason: `to ${state}` })),
   }));
   const answer = await v2('PUT', `/settlements/${settlementId}`, { participants });
   if (answer.status !== 200) throw new Error(`PUT ${state}: ${JSON.stringify(answer.body)}`);
@@ -189,6 +189,26 @@ inTurn('an aborted settlement leaves positions as they were and frees its window
   const late = await v2('PUT', `/settlements/${again.body.id}`, { state: 'ABORTED', reason: 'too late' });
   t.is(late.status, 400, 'a settled settlement cannot be aborted');
 });
+
+inTurn(
+  'IDs sent as strings, as tooling written against central-settlement sends them, are taken as its numbers: a settlement from its windows to SETTLED',
+  async (t) => {
+    const [a, b] = [await dfsp('BWP'), await dfsp('BWP')];
+    await pay(a, b, '12', 'BWP');
+    const { closed } = await closeOpenWindow('ids as strings');
+    const created = await v2('POST', '/settlements', { settlementModel: models.BWP, reason: 'ids as strings', settlementWindows: [{ id: String(closed) }] });
+    t.is(created.status, 200, JSON.stringify(created.body));
+    t.is(typeof created.body.id, 'number', 'answered with numbers, as central-settlement answers');
+    t.deepEqual(
+      created.body.settlementWindows.map((window: any) => window.id),
+      [closed],
+    );
+    for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED', 'SETTLED']) {
+      t.is((await everyAccountTo(created.body.id, state, String)).state, state === 'SETTLED' ? 'SETTLED' : state);
+    }
+    for (const participant of [a, b]) t.is(await position(participant, 'BWP'), 0);
+  },
+);
 
 inTurn('an account may not skip a step: the refusal is in the answer (3000), the others move, the settlement waits', async (t) => {
   const [a, b] = [await dfsp('BWP'), await dfsp('BWP')];
