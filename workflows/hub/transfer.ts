@@ -7,8 +7,7 @@ import { Conversation } from '../kit/conversation';
 import { msUntil } from '../../activities/shared/contracts/expiry';
 import { bestEffort, errorOf, rejectionOf } from '../kit/failures';
 import { hasPatch } from '../kit/patches';
-
-const STATE_ONCE_DECIDED = 'transfer-state-searchable-once-decided';
+import { PATCHES } from '../../activities/shared/contracts/codeRevision';
 
 export type TransferInput = ReceivedRequest<TransfersPostRequest>;
 
@@ -93,10 +92,10 @@ async function reservePayerFunds(held: HeldTransfer): Promise<TransferOutcome | 
     const rejection = errorOf(error);
     return finish(held, 'ABORTED', () => talk.hubError(sender, rejection), rejection);
   }
-  // Runs of revision 1 on upsert the State search attribute only once decided: a reservation lasts a second or two,
+  // From revision 1 on, the State search attribute is upserted only once decided: a reservation lasts a second or two,
   // and each upsert is a history event and a visibility write on every payment. A transfer under way is found as a
   // running workflow.
-  if (hasPatch(STATE_ONCE_DECIDED)) held.state = 'RESERVED';
+  if (hasPatch(PATCHES.transferStateOnceDecided)) held.state = 'RESERVED';
   else enterState(held, 'RESERVED');
   return undefined;
 }

@@ -8,6 +8,7 @@ import { deliveries } from './hubProxies';
 import { bestEffort, deliveryFailureOf } from './failures';
 import { inTurn, type Step } from './steps';
 import { hasPatch } from './patches';
+import { PATCHES } from '../../activities/shared/contracts/codeRevision';
 
 export interface ConversationOptions {
   resource: FspiopResource;
@@ -32,12 +33,6 @@ type Message = Pick<RelayedCallback, 'headers'> & { rawBody?: string };
 
 /** How waiting for the other side ended. */
 export type WaitOutcome = { kind: 'answered' } | { kind: 'expired' } | { kind: 'unreachable'; error: ErrorInformation };
-
-/**
- * Expired runs recorded before an expiry closed in a workflow task of its own replay as they were recorded (test/replay
- * holds such histories).
- */
-const EXPIRY_CLOSES_ON_ITS_OWN = 'expiry-closes-in-a-task-of-its-own';
 
 /**
  * What every FSPIOP conversation through the switch does the same way: the duplicate rule (spec general rule 3),
@@ -180,7 +175,8 @@ export class Conversation {
    */
   async close(more: () => boolean = () => false): Promise<boolean> {
     await condition(allHandlersFinished);
-    if (!this.expired || !hasPatch(EXPIRY_CLOSES_ON_ITS_OWN)) return true;
+    // Expired runs recorded before this closed in a task of its own replay as recorded (test/replay holds such histories).
+    if (!this.expired || !hasPatch(PATCHES.expiryClosesOnItsOwn)) return true;
     for (;;) {
       // A timer is the least that ends a workflow task without completing the workflow: the server records the task
       // with its local activities, and the signals that came meanwhile come at the latest with the timer's firing,

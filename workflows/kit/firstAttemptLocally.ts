@@ -1,14 +1,9 @@
 import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 import { hasPatch } from './patches';
+import { PATCHES } from '../../activities/shared/contracts/codeRevision';
 
 type Activity = (...args: unknown[]) => Promise<unknown>;
-
-/**
- * Runs that began before first attempts were local replay as they were recorded, with ordinary activities only
- * (test/replay holds such histories): a worker of this version can take over conversations a previous one started.
- */
-const FIRST_ATTEMPT_LOCALLY_PATCH = 'first-attempt-locally';
 
 /**
  * Activities tried first as local activities, in the worker that runs the workflow, and only when that attempt fails
@@ -28,7 +23,9 @@ export function firstAttemptLocally<A extends object>(
   return new Proxy({} as A, {
     get(_, name: string) {
       return async (...args: unknown[]) => {
-        if (!hasPatch(FIRST_ATTEMPT_LOCALLY_PATCH)) return durable[name](...args);
+        // Runs that began before first attempts were local replay as recorded, with ordinary activities only (test/replay
+        // holds such histories): a worker of this version can take over conversations a previous one started.
+        if (!hasPatch(PATCHES.firstAttemptLocally)) return durable[name](...args);
         try {
           return await local[name](...args);
         } catch (error) {

@@ -8,12 +8,20 @@
  */
 export const CODE_REVISION_MEMO = 'codeRevision';
 
-/** The patches each revision took in, by ID; a revision's runs have these and every earlier revision's. */
+/** The patches of the conversation kit and the transfer that a revision took in, by the ID their markers carry. */
+export const PATCHES = {
+  /** Messages tried first as local activities (workflows/kit/firstAttemptLocally.ts). */
+  firstAttemptLocally: 'first-attempt-locally',
+  /** An expired conversation closes in a workflow task of its own (workflows/kit/conversation.ts). */
+  expiryClosesOnItsOwn: 'expiry-closes-in-a-task-of-its-own',
+  /** A transfer's State is searchable once it is decided, not while its funds are reserved (workflows/hub/transfer.ts). */
+  transferStateOnceDecided: 'transfer-state-searchable-once-decided',
+} as const;
+
+/** The patches each revision took in; a revision's runs have these and every earlier revision's. */
 export const PATCHES_OF_REVISION: ReadonlyArray<readonly string[]> = [
   [],
-  // 1: messages tried first as local activities; an expired conversation closes in a workflow task of its own; a
-  // transfer's State is searchable once it is decided, not while its funds are reserved.
-  ['first-attempt-locally', 'expiry-closes-in-a-task-of-its-own', 'transfer-state-searchable-once-decided'],
+  [PATCHES.firstAttemptLocally, PATCHES.expiryClosesOnItsOwn, PATCHES.transferStateOnceDecided],
 ];
 
 export const CURRENT_CODE_REVISION = PATCHES_OF_REVISION.length - 1;
