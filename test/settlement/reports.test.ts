@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import { Decimal, formatAmount } from '../../activities/hub/db/money';
+import { dfspSettlement, dfspSettlementDetailPages } from '../../activities/hub/settlement/reports/dfspSettlement';
+import { dfspStatement, statementMovements } from '../../activities/hub/settlement/reports/dfspStatement';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { FulfillingPayees } from '../helpers/fulfillingPayees';
 import { closingWindowsInTurn, deferredNetModel, type AdminCall } from '../helpers/settlementCycle';
@@ -184,6 +186,31 @@ test("DFSP statement: the participant's position and settlement accounts over a 
   t.true(positionRows[0].endsWith(',OPENING BALANCE,,,0'));
   t.true(positionRows.at(-1)!.endsWith(',CLOSING BALANCE,,,90.2499'));
   t.true(positionRows.at(-2)!.endsWith(',90.2499'), 'the last movement leaves the closing balance');
+});
+
+/** Everything an async generator of pages yields, flattened. */
+async function allOf<T, P>(pages: AsyncGenerator<P>, items: (page: P) => T[]): Promise<T[]> {
+  const all: T[] = [];
+  for await (const page of pages) all.push(...items(page));
+  return all;
+}
+
+test('read a payment or a journal entry at a time, the reports add up the same as in their whole pages', async (t) => {
+  const { db } = hub.services;
+  const name = cycle.names.c;
+  const whole = (await get(`/reports/dfspSettlement?settlementId=${cycle.settlementId}&dfspId=${name}`)).body;
+  t.deepEqual(await dfspSettlement(db, cycle.settlementId, name, 1), whole);
+  const listed = (await get(`/reports/dfspSettlementDetail?settlementId=${cycle.settlementId}&dfspId=${name}`)).body.transfers;
+  t.deepEqual(await allOf(await dfspSettlementDetailPages(db, cycle.settlementId, name, 1), (page) => page), listed);
+
+  const period = { dfspId: name, startDate: cycle.startedAt, endDate: new Date(Date.now() + 3_600_000), currency: CURRENCY };
+  const query = `dfspId=${name}&startDate=${period.startDate.toISOString()}&endDate=${period.endDate.toISOString()}&currency=${CURRENCY}`;
+  const statement = (await get(`/reports/dfspSettlementStatement?${query}`)).body;
+  const { statement: paged, scope } = await dfspStatement(db, period, 1);
+  t.deepEqual(paged.accounts, statement.accounts);
+  const ids = paged.accounts.map((account) => account.accountId);
+  t.deepEqual(await allOf(statementMovements(db, scope, ids), (page) => page.movements), statement.movements);
+  t.true(statement.movements.length > 2, 'more movements than one page of one');
 });
 
 test('reports refuse what they cannot answer: an unknown settlement or participant, a bad or unbounded period', async (t) => {

@@ -18,9 +18,11 @@ interface DfspScope {
   owners: Map<number, string>;
   /** The models whose payments settled as they committed (gross): a net settlement does not take them. */
   grossModelIds: Set<number>;
+  /** How many payments a page holds. */
+  pageSize: number;
 }
 
-async function dfspScope(db: Database, settlementId: number, dfspId: string): Promise<DfspScope> {
+async function dfspScope(db: Database, settlementId: number, dfspId: string, pageSize = PAYMENT_PAGE): Promise<DfspScope> {
   return db.read(async (manager) => {
     const scope = await settlementScope(manager, settlementId);
     const { participantId, accounts } = accountsOf(scope, dfspId);
@@ -32,6 +34,7 @@ async function dfspScope(db: Database, settlementId: number, dfspId: string): Pr
       accountIds: accounts.map((account) => account.accountId),
       owners: ownerNames(scope),
       grossModelIds: new Set(models.filter(settledAtCommit).map((model) => model.settlementModelId)),
+      pageSize,
     };
   });
 }
@@ -82,7 +85,7 @@ async function paymentPage(db: Database, scope: DfspScope, after: string, limit:
 async function* allPayments(db: Database, scope: DfspScope): AsyncGenerator<DfspTransfer[]> {
   let after: string | undefined = '';
   while (after !== undefined) {
-    const { transfers, next } = await paymentPage(db, scope, after, PAYMENT_PAGE);
+    const { transfers, next } = await paymentPage(db, scope, after, scope.pageSize);
     yield transfers;
     after = next;
   }
@@ -99,8 +102,8 @@ export interface DfspSettlement {
  * The DFSP settlement report (Mojaloop's reporting /dfspSettlement): what the participant sent and received in each
  * of the settlement's windows, and in all of them; its net is the participant's net settlement amount.
  */
-export async function dfspSettlement(db: Database, settlementId: number, dfspId: string): Promise<DfspSettlement> {
-  const scope = await dfspScope(db, settlementId, dfspId);
+export async function dfspSettlement(db: Database, settlementId: number, dfspId: string, pageSize = PAYMENT_PAGE): Promise<DfspSettlement> {
+  const scope = await dfspScope(db, settlementId, dfspId, pageSize);
   const flows = new Map<string, WindowFlow>();
   for await (const page of allPayments(db, scope)) {
     addToFlows(
@@ -126,7 +129,12 @@ export async function dfspSettlementDetail(
   return { settlementId, participant: scope.participant, ...(await paymentPage(db, scope, page.after ?? '', page.limit)) };
 }
 
-/** The same payments, every one of them, as pages to write out (a CSV) without holding them all. */
-export async function dfspSettlementDetailPages(db: Database, settlementId: number, dfspId: string): Promise<AsyncGenerator<DfspTransfer[]>> {
-  return allPayments(db, await dfspScope(db, settlementId, dfspId));
+/** The same payments, every one of them, as pages (of `pageSize`) to write out (a CSV) without holding them all. */
+export async function dfspSettlementDetailPages(
+  db: Database,
+  settlementId: number,
+  dfspId: string,
+  pageSize = PAYMENT_PAGE,
+): Promise<AsyncGenerator<DfspTransfer[]>> {
+  return allPayments(db, await dfspScope(db, settlementId, dfspId, pageSize));
 }

@@ -50,13 +50,15 @@ export interface StatementScope {
   participant: { name: string; participantId: number };
   accounts: Array<ParticipantAccount>;
   lastEntryId: number;
+  /** How many journal entries a page holds. */
+  pageSize: number;
 }
 
 /**
  * The accounts' balances and the journal's last entry read in one transaction, so the balances are the sum of the
  * entries up to it (a posting commits its entry and its account's new value together). Unknown participant: 3100.
  */
-async function statementScope(db: Database, period: StatementPeriod): Promise<StatementScope> {
+async function statementScope(db: Database, period: StatementPeriod, pageSize: number): Promise<StatementScope> {
   return db.transaction(async (manager) => {
     const participant = await manager.findOneBy(Participant, { name: period.dfspId });
     if (!participant) throw new HubError('validationError', `Participant '${period.dfspId}' not found`);
@@ -69,7 +71,7 @@ async function statementScope(db: Database, period: StatementPeriod): Promise<St
       order: { currency: 'ASC', ledgerAccountType: 'ASC' },
     });
     const last = await manager.find(JournalEntry, { select: { id: true }, order: { id: 'DESC' }, take: 1 });
-    return { period, participant: { name: participant.name, participantId: participant.participantId }, accounts, lastEntryId: last[0]?.id ?? 0 };
+    return { period, participant: { name: participant.name, participantId: participant.participantId }, accounts, lastEntryId: last[0]?.id ?? 0, pageSize };
   });
 }
 
@@ -81,9 +83,9 @@ async function* entries(db: Database, scope: StatementScope, accountIds: number[
       createdDate: before === undefined ? MoreThanOrEqual(from) : And(MoreThanOrEqual(from), LessThan(before)),
       id: Between(after + 1, scope.lastEntryId),
     };
-    const page = await db.read((manager) => manager.find(JournalEntry, { where, order: { id: 'ASC' }, take: ENTRY_PAGE }));
+    const page = await db.read((manager) => manager.find(JournalEntry, { where, order: { id: 'ASC' }, take: scope.pageSize }));
     if (page.length > 0) yield page;
-    if (page.length < ENTRY_PAGE) return;
+    if (page.length < scope.pageSize) return;
     after = page.at(-1)!.id;
   }
 }
@@ -149,7 +151,7 @@ export async function* statementMovements(
       phase: entry.phase,
       amount: entry.postedAmount,
     }));
-    yield { movements, ...(page.length === ENTRY_PAGE && { next: page.at(-1)!.id }) };
+    yield { movements, ...(page.length === scope.pageSize && { next: page.at(-1)!.id }) };
   }
 }
 
@@ -165,8 +167,12 @@ export interface DfspStatement {
  * accounts over the period, each with its opening balance, the sum of its movements and its closing balance; the
  * movements themselves come from statementMovements (paged, or streamed into a CSV).
  */
-export async function dfspStatement(db: Database, period: StatementPeriod): Promise<{ statement: DfspStatement; scope: StatementScope }> {
-  const scope = await statementScope(db, period);
+export async function dfspStatement(
+  db: Database,
+  period: StatementPeriod,
+  pageSize = ENTRY_PAGE,
+): Promise<{ statement: DfspStatement; scope: StatementScope }> {
+  const scope = await statementScope(db, period, pageSize);
   return {
     scope,
     statement: {
