@@ -98,3 +98,20 @@ test.serial("the Reports page lists a participant's transfers in the settlement,
   t.deepEqual((await transfers.locator('td:first-child').allTextContents()).sort(), [...paid].sort());
   t.is(await transfers.filter({ hasText: paid[0] }).locator('td').nth(3).textContent(), a.name, 'the payer by name');
 });
+
+test.serial("the Reports page shows a participant's statement for today: its position opens at zero and closes at what it owes", async (t) => {
+  const form = page.locator('form[data-form="report"]');
+  await form.locator('select[name="report"]').selectOption('dfspSettlementStatement');
+  await form.locator('select[name="dfspId"]').selectOption(a.name);
+  await form.locator('input[name="currency"]').fill(CURRENCY);
+  await form.getByRole('button', { name: 'Show' }).click();
+  const position = page.locator('table[data-table="accounts"] tbody tr', { hasText: 'POSITION' });
+  await position.waitFor();
+  const cells = await position.locator('td').allTextContents();
+  t.deepEqual(cells.slice(1), ['POSITION', CURRENCY, '0', '12.25', '12.25']);
+  t.deepEqual(
+    await page.locator('table[data-table="movements"] tbody tr', { hasText: 'POSITION' }).locator('td:nth-child(6)').allTextContents(),
+    ['12.5', '-0.25'],
+    "each payment's movement of the position",
+  );
+});

@@ -1,4 +1,4 @@
-import { call, download, get } from './api.js';
+import { call, download, expectOk, get } from './api.js';
 import { fields, h, show, when, type Child } from './dom.js';
 import type { View } from './view.js';
 
@@ -28,29 +28,33 @@ export function reportsView(): View {
       show(output, h('p', { class: 'outcome refused', role: 'alert' }, `Refused: ${(error as Error).message}`));
     }
   };
+  // New settlements and participants appear as the page refreshes; the operator's choice stays.
   const refresh = async () => {
-    const settlements = form.querySelector<HTMLSelectElement>('select[name="settlementId"]')!;
-    const dfsps = form.querySelector<HTMLSelectElement>('select[name="dfspId"]')!;
-    // Filled once: the page refreshes every few seconds, and the operator's choice must stay.
-    if (settlements.options.length > 0 && dfsps.options.length > 0) return;
     const [settlementList, participants] = await Promise.all([
       call<Array<{ id: number; state: string; createdDate: string }>>('GET', '/v2/settlements?fromDateTime=1970-01-01T00:00:00.000Z'),
       get<Array<{ name: string }>>('/participants'),
     ]);
-    // None found is a 3100 there, not an empty list.
-    const found = settlementList.status === 200 ? settlementList.body : [];
-    show(
-      settlements,
-      found
-        .sort((a, b) => b.id - a.id)
-        .map((settlement) => h('option', { value: settlement.id }, `${settlement.id} — ${settlement.state}, ${when(settlement.createdDate)}`)),
+    // None found is a 400 (3100) there, not an empty list.
+    const found = settlementList.status === 400 ? [] : expectOk(settlementList);
+    refill(
+      form.querySelector<HTMLSelectElement>('select[name="settlementId"]')!,
+      found.sort((a, b) => b.id - a.id).map((settlement) => [String(settlement.id), `${settlement.id} — ${settlement.state}, ${when(settlement.createdDate)}`]),
     );
-    show(
-      dfsps,
-      participants.map((participant) => h('option', { value: participant.name }, participant.name)),
+    refill(
+      form.querySelector<HTMLSelectElement>('select[name="dfspId"]')!,
+      participants.map((participant) => [participant.name, participant.name]),
     );
   };
   return { element, refresh };
+}
+
+/** Sets a select's options (value, label), keeping the chosen one chosen. */
+function refill(select: HTMLSelectElement, options: Array<[value: string, label: string]>): void {
+  const chosen = select.value;
+  show(
+    select,
+    options.map(([value, label]) => h('option', { value, selected: value === chosen }, label)),
+  );
 }
 
 /** The report's query from the form: only what that report asks for. */
