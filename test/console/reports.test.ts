@@ -30,13 +30,17 @@ useSwitch(
     const model = await deferredNetModel((method, urlPath, body) => hub.admin.call(method, urlPath, body), CURRENCY);
     a = payments.fulfils(await hub.provision({ currency: CURRENCY, netDebitCap: 1_000, fundsIn: 5_000 }));
     b = payments.fulfils(await hub.provision({ currency: CURRENCY, netDebitCap: 1_000, fundsIn: 5_000 }));
-    paid.push((await payments.pay(a, b, '12.5', CURRENCY)).transferId);
-    paid.push((await payments.pay(b, a, '0.25', CURRENCY)).transferId);
+    // The payments and the close in turn with other tests that close windows: on a database every test file shares
+    // (MariaDB), another file's close would otherwise take this file's payments into its window.
     settlementId = await closingWindowsInTurn(hub.services.db, async () => {
+      paid.push((await payments.pay(a, b, '12.5', CURRENCY)).transferId);
+      paid.push((await payments.pay(b, a, '0.25', CURRENCY)).transferId);
       const [open] = (await hub.admin.call('GET', '/v2/settlementWindows?state=OPEN')).body;
       await hub.admin.call('POST', `/v2/settlementWindows/${open.settlementWindowId}`, { state: 'CLOSED', reason: 'console reports' });
       const settlement = { settlementModel: model, reason: 'console reports', settlementWindows: [{ id: open.settlementWindowId }] };
-      return (await hub.admin.call('POST', '/v2/settlements', settlement)).body.id as number;
+      const created = await hub.admin.call('POST', '/v2/settlements', settlement);
+      if (created.status !== 200) throw new Error(`POST /v2/settlements: ${JSON.stringify(created.body)}`);
+      return created.body.id as number;
     });
     browser = await launchChromium(process.env.CHROMIUM_PATH);
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
