@@ -90,6 +90,8 @@ export function reportRoutes(db: Database): Router {
     csvAnswer(ctx, `dfsp-settlement-detail-${settlementId}-${dfspId}.csv`, Readable.from(detailCsv(pages)));
   });
   router.get('/dfspSettlementStatement', needs('read'), async (ctx) => {
+    const after = Number(text(ctx, 'after') ?? 0);
+    if (!Number.isInteger(after) || after < 0) throw new HttpError(400, 'malformedSyntax', 'after must be an integer');
     const { statement, scope } = await dfspStatement(db, periodOf(ctx));
     if (wantsCsv(ctx)) {
       csvAnswer(
@@ -99,8 +101,6 @@ export function reportRoutes(db: Database): Router {
       );
       return;
     }
-    const after = Number(text(ctx, 'after') ?? 0);
-    if (!Number.isInteger(after) || after < 0) throw new HttpError(400, 'malformedSyntax', 'after must be an integer');
     const first = await statementMovements(
       db,
       scope,

@@ -174,6 +174,10 @@ test("DFSP statement: the participant's position and settlement accounts over a 
     'each payment moves the payer position up, the payee position down',
   );
 
+  const statementPath = `/reports/dfspSettlementStatement?dfspId=${name}&startDate=${cycle.startedAt.toISOString()}&endDate=${end}&currency=${CURRENCY}`;
+  const rest = await get(`${statementPath}&after=${body.movements[0].entryId}`);
+  t.deepEqual(rest.body.movements, body.movements.slice(1), 'from a cursor on, the movements after it');
+
   const later = await get(`/reports/dfspSettlementStatement?dfspId=${name}&startDate=${new Date().toISOString()}&endDate=${end}`);
   const quiet = later.body.accounts.find((account: any) => account.ledgerAccountType === 'POSITION' && account.currency === CURRENCY);
   t.like(quiet, { openingBalance: '90.2499', movements: '0', closingBalance: '90.2499' }, 'a period without movements opens where the last closed');
@@ -226,6 +230,7 @@ test('reports refuse what they cannot answer: an unknown settlement or participa
   await refusal(`/reports/dfspSettlementDetail?settlementId=${cycle.settlementId}&dfspId=nobody&format=csv`, 400, '3100');
   await refusal(`/reports/dfspSettlementDetail?settlementId=${cycle.settlementId}&dfspId=${cycle.names.a}&limit=1000000`, 400, '3101');
   await refusal('/reports/dfspSettlementStatement?dfspId=nobody&startDate=2026-01-01T00:00:00Z&endDate=2026-02-01T00:00:00Z', 400, '3100');
+  await refusal(`/reports/dfspSettlementStatement?dfspId=${cycle.names.a}&startDate=2026-01-01T00:00:00Z&endDate=2026-02-01T00:00:00Z&after=x`, 400, '3101');
   await refusal(`/reports/dfspSettlementStatement?dfspId=${cycle.names.a}&startDate=yesterday&endDate=2026-02-01T00:00:00Z`, 400, '3101');
   await refusal(`/reports/dfspSettlementStatement?dfspId=${cycle.names.a}&startDate=2024-01-01T00:00:00Z&endDate=2026-01-01T00:00:00Z`, 400, '3101');
   await refusal(`/reports/dfspSettlementStatement?dfspId=${cycle.names.a}&startDate=2026-02-01T00:00:00Z&endDate=2026-01-01T00:00:00Z`, 400, '3101');
