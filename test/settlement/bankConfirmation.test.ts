@@ -7,6 +7,8 @@ import { Settlement, SettlementParticipantAccount } from '../../activities/hub/d
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import type { SimulatedDfsp } from '../helpers/dfsp';
 import { FulfillingPayees } from '../helpers/fulfillingPayees';
+import { loadConfig } from '../../activities/shared/platform/config';
+import { startAdmin } from '../helpers/adminHarness';
 import { answerBody } from '../helpers/http';
 import { closingWindowsInTurn, deferredNetModel, type AdminCall } from '../helpers/settlementCycle';
 import { useSwitch, SwitchHarness } from '../helpers/switchHarness';
@@ -26,7 +28,7 @@ useSwitch(
     hub = started;
     payments = new FulfillingPayees(hub);
     const admin: AdminCall = (method, path, body) => hub.admin.call(method, path, body);
-    for (const currency of ['SCR', 'CDF']) models[currency] = await deferredNetModel(admin, currency);
+    for (const currency of ['SCR', 'CDF', 'BIF']) models[currency] = await deferredNetModel(admin, currency);
   },
   { namespace: `bank-confirmation-${crypto.randomUUID()}` },
 );
@@ -235,3 +237,47 @@ test('a body that is no confirmation is refused before anything is read: no line
   const unknown = await v2('POST', '/settlements/987654/bankConfirmation', { lines: [{ participant: 'x', currency: 'SCR', amount: '1', reference: 'r' }] });
   t.is(unknown.status, 400);
 });
+
+inTurn(
+  'under four eyes the confirmation is checked before it is held: a wrong one is refused at once, the right one waits for a second person and settles on approval',
+  async (t) => {
+    const secret = 'bank-eyes-secret-0123456789';
+    const tokens = ['alice', 'bob'].map((who) => `${who}:finance:${who}-${secret}`).join(',');
+    const eyes = await startAdmin(hub.services, {
+      access: loadConfig({ ADMIN_API_TOKENS: tokens, ADMIN_FOUR_EYES: 'settlements' }).adminAccess,
+      temporal: { client: hub.worker.client, taskQueue: hub.worker.taskQueue },
+    });
+    const as = async (who: 'alice' | 'bob', method: string, path: string, body: unknown): Promise<{ status: number; body: any }> => {
+      const response = await fetch(`${eyes.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${who}-${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: await answerBody(response) };
+    };
+    try {
+      const [a, b] = [await dfsp('BIF'), await dfsp('BIF')];
+      const settlementId = await settlementUpTo('BIF', [a, b], [[0, 1, '7']], 'PS_TRANSFERS_COMMITTED');
+      const lines = [
+        { participant: a.name, currency: 'BIF', amount: '7', reference: 'EYES-1' },
+        { participant: b.name, currency: 'BIF', amount: '-7', reference: 'EYES-2' },
+      ];
+      const wrong = await as('alice', 'POST', `/v2/settlements/${settlementId}/bankConfirmation`, { lines: [lines[0]] });
+      t.is(wrong.status, 400, 'a wrong file is not held for anyone to approve');
+      t.deepEqual(problemsOf(wrong), [`missing: ${b.name} BIF: missing expected -7, sent no line`]);
+
+      const held = await as('alice', 'POST', `/v2/settlements/${settlementId}/bankConfirmation`, { lines });
+      t.is(held.status, 202);
+      t.is(held.body.state, 'PENDING');
+      t.is((await v2('GET', `/settlements/${settlementId}`)).body.state, 'PS_TRANSFERS_COMMITTED', 'held, nothing is settled');
+
+      const approved = await as('bob', 'PUT', `/approvals/${held.body.approvalId}`, { decision: 'APPROVED' });
+      t.is(approved.status, 200, JSON.stringify(approved.body));
+      t.true(approved.body.outcome.performed, JSON.stringify(approved.body.outcome));
+      t.is(approved.body.outcome.answer.body.state, 'SETTLED');
+      t.is((await v2('GET', `/settlements/${settlementId}`)).body.state, 'SETTLED');
+    } finally {
+      await eyes.close();
+    }
+  },
+);
