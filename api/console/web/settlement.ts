@@ -1,4 +1,5 @@
 import { call, download, expectOk, get, Held } from './api.js';
+import { bankConfirmationForm } from './bankConfirmation.js';
 import { fields, h, show, when } from './dom.js';
 import type { View } from './view.js';
 
@@ -169,6 +170,7 @@ function settlementCard(settlement: Settlement, act: Act): HTMLElement {
     settlementAccounts(settlement),
     !final && step && advanceButton(settlement, step, act),
     !final && abortButton(settlement, act),
+    settlement.state === 'PS_TRANSFERS_COMMITTED' && bankConfirmationForm(settlement.id, act),
     ' ',
     h(
       'button',
