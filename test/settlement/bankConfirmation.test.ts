@@ -224,6 +224,30 @@ inTurn("the bank's CSV, its columns in any order and a quoted reference, settles
   t.deepEqual((await checkLedger(hub.services.db)).violations, []);
 });
 
+inTurn('a net payer whose deposits no longer cover what the bank says it paid out: refused as any withdrawal would be (4001), and nothing moves', async (t) => {
+  const [a, b] = [await dfsp('SCR'), await dfsp('SCR')];
+  const settlementId = await settlementUpTo('SCR', [a, b], [[0, 1, '30']], 'PS_TRANSFERS_COMMITTED');
+  const deposit = await accountOf(a, 'SCR', 'SETTLEMENT');
+  const withdrawn = await hub.admin.call('POST', `/participants/${a.name}/accounts/${deposit.id}`, {
+    transferId: crypto.randomUUID(),
+    externalReference: 'most of it',
+    action: 'recordFundsOut',
+    reason: 'withdrawn before the bank settled',
+    amount: { amount: '9980', currency: 'SCR' },
+  });
+  t.is(withdrawn.status, 202, JSON.stringify(withdrawn.body));
+  const before = await snapshot(settlementId, 'SCR');
+  const lines = [
+    { participant: a.name, currency: 'SCR', amount: '30', reference: 'R-A' },
+    { participant: b.name, currency: 'SCR', amount: '-30', reference: 'R-B' },
+  ];
+  const refused = await v2('POST', `/settlements/${settlementId}/bankConfirmation`, { lines });
+  t.is(refused.status, 400);
+  t.is(refused.body.errorInformation.errorCode, '4001');
+  t.deepEqual(await snapshot(settlementId, 'SCR'), before, "the receiver's funds are not recorded without the payer's: one step, all or nothing");
+  t.deepEqual((await checkLedger(hub.services.db)).violations, []);
+});
+
 test('a body that is no confirmation is refused before anything is read: no lines, an amount as a number, a CSV without its columns', async (t) => {
   const none = await v2('POST', '/settlements/1/bankConfirmation', {});
   t.is(none.status, 400);
