@@ -24,7 +24,8 @@ export async function bankConfirmationOf(ctx: Context): Promise<BankConfirmation
   return lines;
 }
 
-function jsonLines(body: unknown): BankConfirmationLine[] {
+/** The lines of a JSON confirmation, `{ lines: [...] }`, each field of its type. */
+export function jsonLines(body: unknown): BankConfirmationLine[] {
   const lines = (body as { lines?: unknown } | undefined)?.lines;
   if (!Array.isArray(lines)) throw new HttpError(400, 'missingElement', "lines must be an array of the bank confirmation's lines");
   return lines.map((line, index) => lineOf(line as Record<string, unknown>, `lines[${index}]`));
@@ -49,7 +50,8 @@ function lineOf(line: Record<string, unknown> | null, where: string): BankConfir
   };
 }
 
-function csvLines(text: string): BankConfirmationLine[] {
+/** The lines of a CSV confirmation, by its header's column names (any order, any case; a byte-order mark ignored). */
+export function csvLines(text: string): BankConfirmationLine[] {
   const [header, ...rows] = csvRows(text.replace(/^\uFEFF/, '')).filter((row) => row.some((cell) => cell.trim() !== ''));
   const names = (header ?? []).map((name) => name.trim());
   const absent = COLUMNS.filter((column) => !names.some((name) => name.toLowerCase() === column));
