@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
+import { loadConfig } from '../../activities/shared/platform/config';
 import { chromiumPath, launchChromium } from '../helpers/chromium';
 import { AdminHarness, startAdmin } from '../helpers/adminHarness';
 import type { SimulatedDfsp } from '../helpers/dfsp';
@@ -23,6 +24,8 @@ let page: Page;
 let payer: SimulatedDfsp;
 let payee: SimulatedDfsp;
 let settlementId: number;
+let model: string;
+let payments: FulfillingPayees;
 const violations: string[] = [];
 
 useSwitch(
@@ -33,25 +36,11 @@ useSwitch(
       access: { tokens: [{ role: 'admin', secret: TOKEN }] },
       temporal: { client: hub.worker.client, taskQueue: hub.worker.taskQueue },
     });
-    const admin = (method: string, path: string, body?: unknown) => hub.admin.call(method, path, body);
-    const model = await deferredNetModel(admin, CURRENCY);
-    const payments = new FulfillingPayees(hub);
+    model = await deferredNetModel(admin, CURRENCY);
+    payments = new FulfillingPayees(hub);
     payer = payments.fulfils(await hub.provision({ currency: CURRENCY, netDebitCap: 1_000, fundsIn: 5_000 }));
     payee = payments.fulfils(await hub.provision({ currency: CURRENCY }));
-    settlementId = await closingWindowsInTurn(hub.services.db, async () => {
-      await payments.pay(payer, payee, '42.25', CURRENCY);
-      const [open] = (await admin('GET', '/v2/settlementWindows?state=OPEN')).body;
-      await admin('POST', `/v2/settlementWindows/${open.settlementWindowId}`, { state: 'CLOSED', reason: 'end of day' });
-      const created = await admin('POST', '/v2/settlements', { settlementModel: model, reason: 'daily', settlementWindows: [{ id: open.settlementWindowId }] });
-      for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED']) {
-        const participants = created.body.participants.map((participant: any) => ({
-          id: participant.id,
-          accounts: participant.accounts.map((account: any) => ({ id: account.id, state, reason: state })),
-        }));
-        await admin('PUT', `/v2/settlements/${created.body.id}`, { participants });
-      }
-      return created.body.id;
-    });
+    settlementId = await committedSettlement();
     browser = await launchChromium(chromiumPath(() => undefined));
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on('console', (message) => {
@@ -65,11 +54,31 @@ test.after.always(async () => {
   await guarded?.close();
 });
 
-const card = () => page.locator(`article[data-settlement="${settlementId}"]`);
+const admin = (method: string, path: string, body?: unknown) => hub.admin.call(method, path, body);
+
+/** A payment from the payer to the payee, its window closed and settled up to PS_TRANSFERS_COMMITTED: the settlement's ID. */
+function committedSettlement(): Promise<number> {
+  return closingWindowsInTurn(hub.services.db, async () => {
+    await payments.pay(payer, payee, '42.25', CURRENCY);
+    const [open] = (await admin('GET', '/v2/settlementWindows?state=OPEN')).body;
+    await admin('POST', `/v2/settlementWindows/${open.settlementWindowId}`, { state: 'CLOSED', reason: 'end of day' });
+    const created = await admin('POST', '/v2/settlements', { settlementModel: model, reason: 'daily', settlementWindows: [{ id: open.settlementWindowId }] });
+    for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED']) {
+      const participants = created.body.participants.map((participant: any) => ({
+        id: participant.id,
+        accounts: participant.accounts.map((account: any) => ({ id: account.id, state, reason: state })),
+      }));
+      await admin('PUT', `/v2/settlements/${created.body.id}`, { participants });
+    }
+    return created.body.id;
+  });
+}
+
+const card = (id = settlementId) => page.locator(`article[data-settlement="${id}"]`);
 const confirmation = (name: string, text: string) => ({ name, mimeType: name.endsWith('.csv') ? 'text/csv' : 'application/json', buffer: Buffer.from(text) });
 
-async function choose(name: string, text: string): Promise<void> {
-  const form = card().locator('form[data-form="bankConfirmation"]');
+async function choose(name: string, text: string, id = settlementId): Promise<void> {
+  const form = card(id).locator('form[data-form="bankConfirmation"]');
   await form.getByLabel('Bank confirmation (CSV or JSON)').setInputFiles(confirmation(name, text));
   await form.getByRole('button', { name: 'Upload and settle' }).click();
 }
@@ -107,4 +116,28 @@ test.serial('the right file settles the settlement: the page shows it SETTLED', 
     ['SETTLED', 'SETTLED'],
   );
   t.deepEqual(violations, [], 'nothing the page does is refused by its Content-Security-Policy');
+});
+
+test.serial('under four eyes the uploaded confirmation is shown awaiting approval, and nothing is settled yet', async (t) => {
+  const alice = `alice-${TOKEN}`;
+  const eyes = await startAdmin(hub.services, {
+    access: loadConfig({ ADMIN_API_TOKENS: `alice:finance:${alice}`, ADMIN_FOUR_EYES: 'settlements' }).adminAccess,
+    temporal: { client: hub.worker.client, taskQueue: hub.worker.taskQueue },
+  });
+  try {
+    const held = await committedSettlement();
+    await page.goto(`${eyes.url}/console#/settlement`);
+    await page.getByLabel('Admin API token').fill(alice);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await card(held).getByText('PS_TRANSFERS_COMMITTED').first().waitFor();
+    const lines = [
+      { participant: payer.name, currency: CURRENCY, amount: '42.25', reference: 'BANK-3' },
+      { participant: payee.name, currency: CURRENCY, amount: '-42.25', reference: 'BANK-4' },
+    ];
+    await choose('bank.json', JSON.stringify({ lines }), held);
+    await page.getByText(new RegExp(`^Bank confirmation of settlement ${held} awaiting approval `)).waitFor();
+    t.is((await admin('GET', `/v2/settlements/${held}`)).body.state, 'PS_TRANSFERS_COMMITTED', 'held for a second person: nothing settled');
+  } finally {
+    await eyes.close();
+  }
 });
