@@ -4,7 +4,7 @@ import { HttpError } from '../../activities/shared/platform/httpError';
 import { readJsonBody, readTextBody } from '../http/body';
 
 /** More lines than any scheme has participant accounts: a file past it is not a settlement's confirmation. */
-export const MAX_CONFIRMATION_LINES = 10_000;
+const MAX_CONFIRMATION_LINES = 10_000;
 /** Longest text a field may hold at the edge; the check names a reference over its column's length as a problem. */
 const MAX_FIELD = 1_024;
 
