@@ -92,11 +92,14 @@ test.serial('a wrong bank file is refused in the console with each problem liste
   await choose('bank.csv', `participant,currency,amount,reference\n${payer.name},${CURRENCY},42.20,BANK-1\n${payer.name},${CURRENCY},42.25,BANK-2\n`);
   const problems = card().getByRole('list', { name: 'Problems with the bank confirmation' }).getByRole('listitem');
   await problems.first().waitFor();
-  t.deepEqual((await problems.allTextContents()).sort(), [
-    `${payee.name} ${CURRENCY}: missing expected -42.25, sent no line`,
-    `${payer.name} ${CURRENCY}: amount expected 42.25, sent 42.20`,
-    `${payer.name} ${CURRENCY}: duplicate expected one line, sent another line`,
-  ]);
+  t.deepEqual(
+    (await problems.allTextContents()).sort(),
+    [
+      `${payee.name} ${CURRENCY}: missing expected -42.25, sent no line`,
+      `${payer.name} ${CURRENCY}: amount expected 42.25, sent 42.20`,
+      `${payer.name} ${CURRENCY}: duplicate expected one line, sent another line`,
+    ].sort(),
+  );
   t.is((await hub.admin.call('GET', `/v2/settlements/${settlementId}`)).body.state, 'PS_TRANSFERS_COMMITTED', 'nothing moved');
 });
 
