@@ -248,6 +248,28 @@ inTurn('a net payer whose deposits no longer cover what the bank says it paid ou
   t.deepEqual((await checkLedger(hub.services.db)).violations, []);
 });
 
+inTurn('payments that cancel out: a confirmation of zero for each settles the settlement and records no funds', async (t) => {
+  const [a, b] = [await dfsp('CDF'), await dfsp('CDF')];
+  const settlementId = await settlementUpTo(
+    'CDF',
+    [a, b],
+    [
+      [0, 1, '5'],
+      [1, 0, '5'],
+    ],
+    'PS_TRANSFERS_COMMITTED',
+  );
+  const before = await snapshot(settlementId, 'CDF');
+  const lines = [a, b].map((dfsp, index) => ({ participant: dfsp.name, currency: 'CDF', amount: '0', reference: `ZERO-${index}` }));
+  const applied = await v2('POST', `/settlements/${settlementId}/bankConfirmation`, { lines });
+  t.is(applied.status, 200, JSON.stringify(applied.body));
+  t.is(applied.body.state, 'SETTLED');
+  const after = await snapshot(settlementId, 'CDF');
+  t.deepEqual(after.accounts, before.accounts, 'no balance moved');
+  t.is(after.movements, before.movements, 'no movement recorded');
+  t.is((await v2('POST', `/settlements/${settlementId}/bankConfirmation`, { lines })).status, 200, 'the same confirmation again is answered as applied');
+});
+
 test('a body that is no confirmation is refused before anything is read: no lines, an amount as a number, a CSV without its columns', async (t) => {
   const none = await v2('POST', '/settlements/1/bankConfirmation', {});
   t.is(none.status, 400);

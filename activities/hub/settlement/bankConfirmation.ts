@@ -69,8 +69,7 @@ export function checkConfirmation(state: SettlementState, accounts: AccountToCon
       continue;
     }
     confirmed.set(account, line);
-    if (!AMOUNT.test(line.amount)) problems.push({ problem: 'amount', ...who, expected: formatAmount(account.netAmount), sent: line.amount });
-    else if (!new Decimal(line.amount).equals(account.netAmount)) {
+    if (!AMOUNT.test(line.amount) || !new Decimal(line.amount).equals(account.netAmount)) {
       problems.push({ problem: 'amount', ...who, expected: formatAmount(account.netAmount), sent: line.amount });
     }
     const reference = line.reference.trim();

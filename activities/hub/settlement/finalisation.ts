@@ -1,9 +1,9 @@
 import { EntityManager, In } from 'typeorm';
-import { LedgerTransfer, Participant, ParticipantAccount, SettlementModel } from '../db/entities';
+import { findAccountByType, findParticipant } from '../db/accounts';
+import { LedgerTransfer, Participant, SettlementModel } from '../db/entities';
 import { Decimal, formatAmount } from '../db/money';
 import { Settlement, SettlementParticipantAccount } from '../db/settlementEntities';
 import type { Movement } from '../ledger/ledger';
-import { HubError } from '../../shared/platform/hubError';
 import { accountStillAt, settlementStillAt, windowsFollow, type StepContext } from './accountSteps';
 import { BankConfirmationRefused, checkConfirmation, type AccountToConfirm, type BankConfirmationLine } from './bankConfirmation';
 import { settlementOf, settlementView, type SettlementView } from './settlementViews';
@@ -75,7 +75,7 @@ export async function finaliseSettlement(context: StepContext, settlementId: num
   if (!applied) {
     const { settlement, accounts } = confirmable;
     const movements = await context.db.read((manager) => fundsMovements(manager, context.hubName, confirmable, references));
-    await context.ledger.postEach(movements, async (manager) => {
+    const settle = async (manager: EntityManager) => {
       const now = new Date();
       await settlementStillAt(manager, settlement, { state: 'SETTLED', reason: SETTLED_REASON, changedDate: now });
       for (const account of accounts) {
@@ -87,7 +87,10 @@ export async function finaliseSettlement(context: StepContext, settlementId: num
         });
       }
       await windowsFollow(manager, settlementId, 'SETTLED', now);
-    });
+    };
+    // Every net amount zero (payments that cancel out): nothing for the bank to have moved, the states alone.
+    if (movements.length === 0) await context.db.transaction(settle);
+    else await context.ledger.postEach(movements, settle);
   }
   return settlementView(context.db, settlementId);
 }
@@ -95,13 +98,13 @@ export async function finaliseSettlement(context: StepContext, settlementId: num
 /** What the bank moved for each account of a net amount, as movements on the settlement accounts. */
 async function fundsMovements(manager: EntityManager, hubName: string, confirmable: Confirmable, references: Map<number, string>): Promise<Movement[]> {
   const { settlement, model, accounts } = confirmable;
-  const hub = await manager.findOneBy(Participant, { name: hubName });
+  const hub = await findParticipant(manager, hubName);
   const movements: Movement[] = [];
   for (const account of accounts) {
     const net = new Decimal(account.netAmount);
     if (net.isZero()) continue;
-    const reconciliation = await accountOfType(manager, hub?.participantId, account.currency, 'HUB_RECONCILIATION');
-    const funds = await accountOfType(manager, account.participantId, account.currency, model.settlementAccountType);
+    const reconciliation = await findAccountByType(manager, hub.participantId, account.currency, 'HUB_RECONCILIATION');
+    const funds = await findAccountByType(manager, account.participantId, account.currency, model.settlementAccountType);
     // Mojaloop's sign: a settlement account's value rises as its participant pays out, falls as it is paid in.
     const [debit, credit] = net.isPositive() ? [funds, reconciliation] : [reconciliation, funds];
     movements.push({
@@ -116,19 +119,4 @@ async function fundsMovements(manager: EntityManager, hubName: string, confirmab
     });
   }
   return movements;
-}
-
-async function accountOfType(
-  manager: EntityManager,
-  participantId: number | undefined,
-  currency: string,
-  ledgerAccountType: string,
-): Promise<ParticipantAccount> {
-  const account = participantId === undefined ? null : await manager.findOneBy(ParticipantAccount, { participantId, currency, ledgerAccountType });
-  if (!account)
-    throw new HubError(
-      'validationError',
-      `participant ${participantId ?? 'Hub'} has no ${ledgerAccountType} account in ${currency} to record the bank's movement on`,
-    );
-  return account;
 }
