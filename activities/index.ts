@@ -13,6 +13,7 @@ import { RecordedAnswers } from './hub/conversations/recordedAnswers';
 import { Quotes } from './hub/conversations/quotes';
 import { ReservationSweep, SweepCursor } from './hub/conversations/reservationSweep';
 import type { ParticipantChangeRequest } from './hub/settlement/accountSteps';
+import type { BankConfirmationLine } from './hub/settlement/bankConfirmation';
 import { TransactionRequestFollowUp } from './hub/conversations/transactionRequestFollowUp';
 import { TransactionRequests } from './hub/conversations/transactionRequests';
 import { TransferFollowUp } from './hub/conversations/transferFollowUp';
@@ -230,6 +231,10 @@ function settlementActivities(services: HubServices) {
       rejecting((input: { settlementId: number; participants: ParticipantChangeRequest[] }) =>
         services.settlements.change(input.settlementId, input.participants),
       ),
+    ),
+    /** Settles a settlement against the settlement bank's confirmation, in one ledger step. */
+    finaliseSettlement: heartbeating(
+      rejecting((input: { settlementId: number; lines: BankConfirmationLine[] }) => services.settlements.finalise(input.settlementId, input.lines)),
     ),
     abortSettlement: heartbeating(
       rejecting((input: { settlementId: number; reason: string; externalReference?: string }) =>

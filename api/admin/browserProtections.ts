@@ -93,15 +93,22 @@ export function sameOrigin(origins: readonly string[]): Middleware {
 const JSON_MEDIA_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /**
- * Every body the admin API takes is JSON. A page of another site can send a form's or text/plain body without asking
- * the browser's permission, never application/json: so POST and PUT, which change things, must say application/json,
- * or they are 415 Unsupported Media Type with 3101 (Malformed syntax), the code Mojaloop's hub (central-services-error-
- * handling) gives a 415.
+ * The settlement bank's confirmation may come as CSV (POST /v2/settlements/{id}/bankConfirmation). text/csv is no more
+ * a page's to send unasked than JSON: Fetch lets another site send only a form's or text/plain body without the
+ * browser's permission (a CORS-safelisted Content-Type), so it is as safe to take.
+ */
+const CSV_MEDIA_TYPE = /^text\/csv\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+/**
+ * Every body the admin API takes is JSON (or, for the bank's confirmation, CSV). A page of another site can send a
+ * form's or text/plain body without asking the browser's permission, never application/json: so POST and PUT, which
+ * change things, must say application/json, or they are 415 Unsupported Media Type with 3101 (Malformed syntax), the
+ * code Mojaloop's hub (central-services-error-handling) gives a 415.
  */
 export function jsonBodies(): Middleware {
   return async (ctx, next) => {
     const type = ctx.get('Content-Type');
-    if ((ctx.method === 'POST' || ctx.method === 'PUT') && !JSON_MEDIA_TYPE.test(type)) {
+    if ((ctx.method === 'POST' || ctx.method === 'PUT') && !JSON_MEDIA_TYPE.test(type) && !CSV_MEDIA_TYPE.test(type)) {
       throw new HttpError(415, 'malformedSyntax', `Content-Type must be application/json${type ? `, not ${type.slice(0, 64)}` : ''}`);
     }
     await next();

@@ -26,21 +26,17 @@ export function readJsonBody(ctx: Context): Promise<{ body: unknown; text: strin
   return ctx.state.jsonBody;
 }
 
+/**
+ * Reads a body that is not JSON (a CSV upload) under the same limits and UTF-8 rule. Kept where readJsonBody keeps its
+ * reading, so the audit trail digests it as any other body.
+ */
+export async function readTextBody(ctx: Context): Promise<string> {
+  ctx.state.jsonBody ??= readText(ctx).then((text) => ({ body: undefined, text }));
+  return (await (ctx.state.jsonBody as Promise<{ text: string }>)).text;
+}
+
 async function readOnce(ctx: Context): Promise<{ body: unknown; text: string }> {
-  let bytes: Buffer;
-  try {
-    bytes = await getRawBody(ctx.req, { limit: MAX_PAYLOAD_BYTES });
-  } catch (error) {
-    const type = (error as { type?: string }).type;
-    if (type === 'entity.too.large') throw new HttpError(400, 'tooLargePayload', `payload exceeds ${MAX_PAYLOAD_BYTES} bytes`);
-    throw new HttpError(400, 'malformedSyntax', 'request body could not be read');
-  }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    throw new HttpError(400, 'malformedSyntax', 'request body is not valid UTF-8');
-  }
+  const text = await readText(ctx);
   if (text.trim() === '') return { body: undefined, text };
   let body: unknown;
   try {
@@ -50,6 +46,22 @@ async function readOnce(ctx: Context): Promise<{ body: unknown; text: string }> 
   }
   if (nestingDepth(text) > MAX_NESTING) throw new HttpError(400, 'validationError', `request body nests deeper than ${MAX_NESTING} levels`);
   return { body, text };
+}
+
+async function readText(ctx: Context): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await getRawBody(ctx.req, { limit: MAX_PAYLOAD_BYTES });
+  } catch (error) {
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large') throw new HttpError(400, 'tooLargePayload', `payload exceeds ${MAX_PAYLOAD_BYTES} bytes`);
+    throw new HttpError(400, 'malformedSyntax', 'request body could not be read');
+  }
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, 'malformedSyntax', 'request body is not valid UTF-8');
+  }
 }
 
 /** How deep a JSON text's arrays and objects nest, counted without recursion. */

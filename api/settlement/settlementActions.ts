@@ -1,6 +1,7 @@
 import { ApplicationFailure, type Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { SettlementState } from '../../activities/hub/db/settlementEntities';
 import type { ParticipantChangeRequest } from '../../activities/hub/settlement/accountSteps';
+import type { BankConfirmationLine } from '../../activities/hub/settlement/bankConfirmation';
 import type { SettlementRequest } from '../../activities/hub/settlement/netting';
 import type { Settlements } from '../../activities/hub/settlement/settlements';
 import type { SettlementWindows } from '../../activities/hub/settlement/windows';
@@ -9,7 +10,7 @@ import type { ActionAnswer } from '../../activities/shared/contracts/approvals';
 import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { HUB_REJECTION, type ErrorInformation } from '../../activities/shared/contracts/errors';
 import { HttpError } from '../../activities/shared/platform/httpError';
-import { settlement as settlementWorkflow, changeSettlementAccounts, abortSettlementUpdate } from '../../workflows/hub/settlement';
+import { settlement as settlementWorkflow, changeSettlementAccounts, abortSettlementUpdate, finaliseSettlementUpdate } from '../../workflows/hub/settlement';
 import { closeWindow, settlementWindow } from '../../workflows/hub/settlementWindow';
 
 /** Where the settlement workflows run: the gateway's client, or (performing an approved change) the worker's. */
@@ -74,6 +75,13 @@ export function settlementActions({ settlementWindows, settlements, temporal }: 
       if (FINAL.includes(current.state)) return answer(await settlements.change(settlementId, participants));
       const handle = await settlementHandle(settlementId);
       return answer(await refusedAs400(() => handle.executeUpdate(changeSettlementAccounts, { args: [participants] })));
+    },
+    /** Settled against the bank's confirmation by the settlement's workflow; once it has ended, answered from the record (the same file again is no change). */
+    async finaliseSettlement({ settlementId, lines }: { settlementId: number; lines: BankConfirmationLine[] }) {
+      const current = await settlements.get(settlementId);
+      if (FINAL.includes(current.state)) return answer(await settlements.finalise(settlementId, lines));
+      const handle = await settlementHandle(settlementId);
+      return answer(await refusedAs400(() => handle.executeUpdate(finaliseSettlementUpdate, { args: [lines] })));
     },
     async abortSettlement({ settlementId, reason, externalReference }: { settlementId: number; reason: string; externalReference?: string }) {
       const current = await settlements.get(settlementId);

@@ -13,6 +13,7 @@ import type { SettlementSchema, SettlementValidator } from './settlementValidati
 import { settlementActions } from './settlementActions';
 import { changes, declaredGroups, type ChangingRoutes, type FourEyesSettings } from '../admin/approvals/fourEyes';
 import { reportCsv, wantsCsv } from './report';
+import { bankConfirmationOf } from './bankConfirmationBody';
 import { needs } from '../admin/access/permissions';
 
 /** What Mojaloop's settlement API runs on: the windows and settlements, and Temporal, where their workflows run. */
@@ -46,7 +47,7 @@ export function settlementRoutes(api: SettlementApi, fourEyes?: FourEyesSettings
   // Each change is a named settlement action (settlementActions.ts), performed now or held for a second person.
   const change = changes(settlementActions({ settlementWindows, settlements, temporal: () => temporal }), fourEyes);
   const routes: SettlementRoutes = { router: new Router({ prefix: '/v2' }), services: api, change };
-  return declaredGroups(routes, windowRoutes, settlementResourceRoutes, settlementParticipantRoutes, reportRoute);
+  return declaredGroups(routes, windowRoutes, settlementResourceRoutes, settlementParticipantRoutes, reportRoute, bankConfirmationRoute);
 }
 
 type SettlementRoutes = ChangingRoutes<SettlementApi, ReturnType<typeof settlementActions>>;
@@ -173,5 +174,18 @@ function reportRoute({ router, services: { settlements } }: SettlementRoutes): v
       settlementWindows: report.settlement.settlementWindows.map((w) => w.id),
       lines: report.lines,
     };
+  });
+}
+
+function bankConfirmationRoute({ router, services: { settlements }, change }: SettlementRoutes): void {
+  /**
+   * The settlement bank's confirmation (JSON or CSV), checked against the settlement before it is applied or held for a
+   * second person: a wrong one is refused at once with every problem (400, 3100), and nothing moves.
+   */
+  router.post('/settlements/:id/bankConfirmation', needs('settlements'), async (ctx) => {
+    const settlementId = integer(ctx.params.id, 'id');
+    const lines = await bankConfirmationOf(ctx);
+    await settlements.checkBankConfirmation(settlementId, lines);
+    await change(ctx, 'finaliseSettlement', { settlementId, lines });
   });
 }

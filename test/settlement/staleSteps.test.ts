@@ -2,12 +2,13 @@ import crypto from 'node:crypto';
 import test from 'ava';
 import { In, type EntityManager } from 'typeorm';
 import type { Database } from '../../activities/hub/db/database';
-import { Notification } from '../../activities/hub/db/entities';
+import { LedgerTransfer, Notification } from '../../activities/hub/db/entities';
 import { SettlementWindowContent, type SettlementState } from '../../activities/hub/db/settlementEntities';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { Ledger, PAYMENT_KIND } from '../../activities/hub/ledger/ledger';
 import { ledgerNotices } from '../../activities/hub/notifications/ledgerNotices';
 import { StaleStep } from '../../activities/hub/settlement/accountSteps';
+import { BankConfirmationRefused } from '../../activities/hub/settlement/bankConfirmation';
 import { ledgerTerms } from '../../activities/hub/settlement/ledgerTerms';
 import { Settlements } from '../../activities/hub/settlement/settlements';
 import type { SettlementView } from '../../activities/hub/settlement/settlementViews';
@@ -156,6 +157,36 @@ test.serial('a commit step repeated by a stalled attempt after the commit queues
   t.is(retried.state, 'PS_TRANSFERS_COMMITTED', 'tried again, it finds the accounts committed and answers so');
   t.is(await positionChangeMails(settlement), 2, 'and queues no e-mail either');
 });
+
+test.serial(
+  'a finalisation against the bank that read the settlement committed, stalled while its accounts were settled by hand, records no funds',
+  async (t) => {
+    const settlement = await settlementThrough(['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED']);
+    const lines = settlement.participants.flatMap(({ id, accounts }) =>
+      accounts.map((account) => ({ participant: String(id), currency: CURRENCY, amount: String(account.netSettlementAmount.amount), reference: `bank-${id}` })),
+    );
+    const stall = stallingBeforeWrites(admin.services.db);
+    const late = stalledSettlements(stall.db)
+      .finalise(settlement.id, lines)
+      .then(
+        () => 'written',
+        (error: unknown) => error,
+      );
+    await stall.stalled;
+    await everyAccountTo(admin.services.settlements, settlement, 'SETTLED');
+    stall.resume();
+
+    t.true((await late) instanceof StaleStep, 'the stalled step fails, to be tried again');
+    const funds = await admin.services.db.read((manager) => manager.countBy(LedgerTransfer, { kind: 'SETTLEMENT_FUNDS', currency: CURRENCY }));
+    t.is(funds, 0, 'its movements went with its transaction: no funds recorded for a settlement it did not settle');
+    t.deepEqual((await checkLedger(admin.services.db)).violations, []);
+    await t.throwsAsync(
+      admin.services.settlements.finalise(settlement.id, lines),
+      { instanceOf: BankConfirmationRefused },
+      'tried again, it is refused: the settlement is SETTLED already',
+    );
+  },
+);
 
 test.serial('an abort decided while the settlement was reserved does not abort it once it is committed', async (t) => {
   const settlement = await settlementThrough(['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED']);

@@ -11,6 +11,7 @@ import {
 import type { HubActivities } from '../../activities';
 import type { SettlementState } from '../../activities/hub/db/settlementEntities';
 import type { ParticipantChangeRequest } from '../../activities/hub/settlement/accountSteps';
+import type { BankConfirmationLine } from '../../activities/hub/settlement/bankConfirmation';
 import type { SettlementView } from '../../activities/hub/settlement/settlementViews';
 import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { State } from '../../activities/shared/contracts/searchAttributes';
@@ -19,7 +20,7 @@ import { windowStateChanged } from './settlementWindow';
 
 // A step heartbeats as it works (activities/index.ts): a worker that dies in the middle of one is noticed in seconds
 // and the step tried again at once, however long a large scheme's step may take.
-const { changeSettlement, abortSettlement, settlementState } = proxyActivities<HubActivities>({
+const { changeSettlement, finaliseSettlement, abortSettlement, settlementState } = proxyActivities<HubActivities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
@@ -27,6 +28,11 @@ const { changeSettlement, abortSettlement, settlementState } = proxyActivities<H
 
 /** PUT /settlements/{id} (and its participant and account forms): participants' accounts move a step. */
 export const changeSettlementAccounts = defineUpdate<SettlementView, [ParticipantChangeRequest[]]>('changeSettlementAccounts');
+/**
+ * POST /settlements/{id}/bankConfirmation: the settlement bank's confirmation, checked and applied in one step. A new
+ * handler records nothing until it is called, so histories from before it replay unchanged (no patch needed).
+ */
+export const finaliseSettlementUpdate = defineUpdate<SettlementView, [BankConfirmationLine[]]>('finaliseSettlement');
 /** PUT /settlements/{id} with `{state: ABORTED, reason}`. */
 export const abortSettlementUpdate = defineUpdate<{ id: number; state: 'ABORTED'; reason: string }, [{ reason: string; externalReference?: string }]>(
   'abortSettlement',
@@ -57,6 +63,13 @@ export async function settlement(settlementId: number): Promise<void> {
   setHandler(changeSettlementAccounts, (participants) =>
     oneAtATime(async () => {
       const view = await changeSettlement({ settlementId, participants }).catch(asRefusal);
+      moveTo(view.state);
+      return view;
+    }),
+  );
+  setHandler(finaliseSettlementUpdate, (lines) =>
+    oneAtATime(async () => {
+      const view = await finaliseSettlement({ settlementId, lines }).catch(asRefusal);
       moveTo(view.state);
       return view;
     }),

@@ -177,14 +177,27 @@ export class Ledger {
 
   /** Reserve and commit in one transaction, for movements with nothing to wait for (funds in). */
   async post(movement: Movement): Promise<LedgerTransfer> {
-    const companions = await this.companionsOf([movement]);
-    const settlements = await this.settlementsOf([movement]);
+    return (await this.postEach([movement]))[0];
+  }
+
+  /**
+   * Reserves and commits the movements in one transaction, with the caller's bookkeeping (`alongside`) in it too: all
+   * of them or none (a refused one throws). One an earlier attempt posted is answered as it stands, not posted again.
+   */
+  async postEach(movements: Movement[], alongside?: Alongside<LedgerTransfer[]>): Promise<LedgerTransfer[]> {
+    const companions = await this.companionsOf(movements);
+    const settlements = await this.settlementsOf(movements);
     return this.db.transaction(async (manager) => {
-      const [reservation] = await reserveIn(manager, [movement], companions, this.followers);
-      if ('refused' in reservation) throw reservation.refused;
-      if (reservation.reserved.state !== 'RESERVED') return reservation.reserved;
-      const commit = { transferId: movement.transferId, outcome: 'COMMITTED' as const };
-      return (await resolveIn(manager, this.terms, [reservation.reserved], [commit], settlements))[0];
+      const reserved = (await reserveIn(manager, movements, companions, this.followers)).map((reservation) => {
+        if ('refused' in reservation) throw reservation.refused;
+        return reservation.reserved;
+      });
+      const pending = reserved.filter((transfer) => transfer.state === 'RESERVED');
+      const commits = pending.map(({ transferId }) => ({ transferId, outcome: 'COMMITTED' as const }));
+      const committed = new Map((await resolveIn(manager, this.terms, pending, commits, settlements)).map((transfer) => [transfer.transferId, transfer]));
+      const posted = reserved.map((transfer) => committed.get(transfer.transferId) ?? transfer);
+      await alongside?.(manager, posted);
+      return posted;
     });
   }
 

@@ -101,6 +101,11 @@ export const MOVEMENT_TYPES: readonly MovementType[] = [
   // A net settlement's reset of a net payer's position (it falls), and of a net receiver's (it rises).
   { kind: 'SETTLEMENT_NET', debit: 'HUB_MULTILATERAL_SETTLEMENT', credit: 'POSITION', rule: 'none' },
   { kind: 'SETTLEMENT_NET', debit: 'POSITION', credit: 'HUB_MULTILATERAL_SETTLEMENT', rule: 'none' },
+  // What the settlement bank moved to finalise a net settlement, as its confirmation says (settlement/finalisation.ts):
+  // a net payer's settlement account pays out, within its deposits as any withdrawal, and a net receiver's is paid in,
+  // against the hub's reconciliation account.
+  { kind: 'SETTLEMENT_FUNDS', debit: 'SETTLEMENT', credit: 'HUB_RECONCILIATION', rule: 'withdrawal' },
+  { kind: 'SETTLEMENT_FUNDS', debit: 'HUB_RECONCILIATION', credit: 'SETTLEMENT', rule: 'none' },
   // A gross payment settled as it commits: the payer's settlement account to the payee's, and the payment back out
   // of both positions (autoPositionReset: the payee's position is debited, the payer's credited).
   { kind: 'GROSS_SETTLEMENT', debit: 'SETTLEMENT', credit: 'SETTLEMENT', rule: 'none', inCommitOf: 'TRANSFER' },

@@ -192,7 +192,7 @@ export async function abortSettlement(
  * A settled settlement's content is SETTLED, and each window once all its content is; an aborted one's content is
  * ABORTED and free for another settlement, and its windows ABORTED.
  */
-async function windowsFollow(manager: EntityManager, settlementId: number, state: 'SETTLED' | 'ABORTED', now: Date): Promise<void> {
+export async function windowsFollow(manager: EntityManager, settlementId: number, state: 'SETTLED' | 'ABORTED', now: Date): Promise<void> {
   const content = await manager.findBy(SettlementWindowContent, { settlementId });
   await manager.update(SettlementWindowContent, { settlementId }, { state, changedDate: now, ...(state === 'ABORTED' ? { settlementId: null } : {}) });
   const windowIds = (await manager.findBy(SettlementSettlementWindow, { settlementId })).map((link) => link.settlementWindowId);
@@ -212,13 +212,17 @@ export class StaleStep extends Error {
 }
 
 /** Writes the settlement's change if it is still in the state the step read; on MySQL its row stays locked to the end. */
-async function settlementStillAt(manager: EntityManager, settlement: Settlement, change: Partial<Settlement>): Promise<void> {
+export async function settlementStillAt(manager: EntityManager, settlement: Settlement, change: Partial<Settlement>): Promise<void> {
   const { affected } = await manager.update(Settlement, { settlementId: settlement.settlementId, state: settlement.state }, change);
   if (affected !== 1) throw new StaleStep(settlement.settlementId);
 }
 
 /** Writes the account's change if it is still in the state the step read. */
-async function accountStillAt(manager: EntityManager, account: SettlementParticipantAccount, change: Partial<SettlementParticipantAccount>): Promise<void> {
+export async function accountStillAt(
+  manager: EntityManager,
+  account: SettlementParticipantAccount,
+  change: Partial<SettlementParticipantAccount>,
+): Promise<void> {
   const { affected } = await manager.update(SettlementParticipantAccount, { id: account.id, state: account.state }, change);
   if (affected !== 1) throw new StaleStep(account.settlementId);
 }

@@ -1,6 +1,8 @@
 import type { Database } from '../db/database';
 import type { Ledger } from '../ledger/ledger';
 import { abortSettlement, changeAccounts, type ParticipantChangeRequest, type StepContext } from './accountSteps';
+import type { BankConfirmationLine } from './bankConfirmation';
+import { checkBankConfirmation, finaliseSettlement } from './finalisation';
 import { createSettlement, type SettlementRequest } from './netting';
 import { findSettlements, settlementReport, settlementView, type ReportLine, type SettlementQuery, type SettlementView } from './settlementViews';
 
@@ -38,6 +40,16 @@ export class Settlements {
 
   change(settlementId: number, participants: ParticipantChangeRequest[]): Promise<SettlementView> {
     return changeAccounts(this.context, settlementId, participants);
+  }
+
+  /** Refuses (BankConfirmationRefused) a bank confirmation that does not match the settlement as it stands. */
+  async checkBankConfirmation(settlementId: number, lines: BankConfirmationLine[]): Promise<void> {
+    await checkBankConfirmation(this.context, settlementId, lines);
+  }
+
+  /** Settles the settlement against the bank's confirmation, in one step (finalisation.ts). */
+  finalise(settlementId: number, lines: BankConfirmationLine[]): Promise<SettlementView> {
+    return finaliseSettlement(this.context, settlementId, lines);
   }
 
   abort(settlementId: number, reason: string, externalReference?: string): Promise<{ id: number; state: 'ABORTED'; reason: string }> {

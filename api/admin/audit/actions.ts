@@ -22,6 +22,7 @@ const ACTIONS: Record<string, string> = {
   'PUT /v2/settlements/:id': 'settlement.update',
   'PUT /v2/settlements/:sid/participants/:pid': 'settlement.participant',
   'PUT /v2/settlements/:sid/participants/:pid/accounts/:aid': 'settlement.account',
+  'POST /v2/settlements/:id/bankConfirmation': 'settlement.bankConfirmation',
   'PUT /approvals/:id': 'approval.decide',
   'POST /console/signIn': 'console.signIn',
 };

@@ -42,16 +42,28 @@ async function refusalOf(response: Response): Promise<Error | undefined> {
   return response.status === 403 && insufficient ? new NotAllowed(reason) : new SignInNeeded(reason);
 }
 
-export async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+export function call<T = unknown>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+  return send<T>(method, path, body === undefined ? undefined : { type: 'application/json', text: JSON.stringify(body) });
+}
+
+/**
+ * Sends a body as the operator's file holds it (the bank's CSV), under its media type: the admin API takes only types
+ * a page of another site cannot send without the browser's permission, and the bearer token goes with it as with JSON.
+ */
+export function upload<T = unknown>(path: string, text: string, type: string): Promise<Answer<T>> {
+  return send<T>('POST', path, { type, text });
+}
+
+async function send<T>(method: string, path: string, content?: { type: string; text: string }): Promise<Answer<T>> {
   const bearer = token.get();
   const response = await fetch(path, {
     method,
     headers: {
       accept: 'application/json',
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(content ? { 'content-type': content.type } : {}),
       ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: content?.text,
   });
   const refusal = await refusalOf(response);
   if (refusal) throw refusal;

@@ -1,4 +1,5 @@
 import { call, download, expectOk, get, Held } from './api.js';
+import { bankConfirmationForm } from './bankConfirmation.js';
 import { fields, h, show, when } from './dom.js';
 import { accountOwners } from './participantNames.js';
 import type { View } from './view.js';
@@ -171,6 +172,7 @@ function settlementCard(settlement: Settlement, owners: Map<number, string>, act
     settlementAccounts(settlement, owners),
     !final && step && advanceButton(settlement, step, act),
     !final && abortButton(settlement, act),
+    settlement.state === 'PS_TRANSFERS_COMMITTED' && bankConfirmationForm(settlement.id, act),
     ' ',
     h(
       'button',

@@ -3,10 +3,11 @@ import type { ApplicationFailure } from '@temporalio/common';
 import type { ExecutionContext } from 'ava';
 import type { SettlementState } from '../../../activities/hub/db/settlementEntities';
 import type { ParticipantChangeRequest } from '../../../activities/hub/settlement/accountSteps';
+import type { BankConfirmationLine } from '../../../activities/hub/settlement/bankConfirmation';
 import { workflowIds } from '../../../activities/shared/contracts/conversations';
 import { HUB_REJECTION, type ErrorInformation } from '../../../activities/shared/contracts/errors';
 import { State } from '../../../activities/shared/contracts/searchAttributes';
-import { abortSettlementUpdate, changeSettlementAccounts, type settlement } from '../../../workflows/hub/settlement';
+import { abortSettlementUpdate, changeSettlementAccounts, finaliseSettlementUpdate, type settlement } from '../../../workflows/hub/settlement';
 import type { settlementWindow } from '../../../workflows/hub/settlementWindow';
 import { pollUntil } from '../../helpers/polling';
 import { gate, rejection, StubActivities, stubbedWorkflowTest, type StubbedWorkflows } from '../../helpers/stubbedWorkflows';
@@ -47,6 +48,8 @@ const stubs = new StubActivities({
   settlementState: async () => structuredClone(ledger),
   changeSettlement: async (input: { settlementId: number; participants: ParticipantChangeRequest[] }) => moved(input),
   abortSettlement: async (input: { settlementId: number; reason: string }) => aborted(input),
+  finaliseSettlement: async (input: { settlementId: number; lines: BankConfirmationLine[] }) =>
+    moved({ settlementId: input.settlementId, participants: moveTo('SETTLED') }),
 });
 const test = stubbedWorkflowTest('hub', stubs);
 
@@ -110,6 +113,38 @@ test.serial("an abort before anything is committed ends the settlement ABORTED; 
   await t.throwsAsync(handle.executeUpdate(changeSettlementAccounts, { args: [moveTo('PS_TRANSFERS_RESERVED')] }), { instanceOf: WorkflowNotFoundError });
   t.is(stubs.inputs('changeSettlement').length, 1, 'an ended settlement moves nothing');
 });
+
+test.serial(
+  "the bank's confirmation settles a committed settlement in one update; a wrong one is refused and the settlement waits for the right one",
+  async (t) => {
+    const lines: BankConfirmationLine[] = [{ participant: 'payerfsp', currency: 'USD', amount: '10', reference: 'B-1' }];
+    stubs.script({
+      finaliseSettlement: async (input: { settlementId: number; lines: BankConfirmationLine[] }) => {
+        if (input.lines[0].amount !== '10') throw rejection('validationError', "the bank's confirmation does not match settlement");
+        return moved({ settlementId: input.settlementId, participants: moveTo('SETTLED') });
+      },
+    });
+    const window = await windowOf(t, nextId + 1);
+    const handle = await created(t);
+    for (const state of ['PS_TRANSFERS_RECORDED', 'PS_TRANSFERS_RESERVED', 'PS_TRANSFERS_COMMITTED'] as const) {
+      await handle.executeUpdate(changeSettlementAccounts, { args: [moveTo(state)] });
+    }
+    const wrong = await t.throwsAsync(handle.executeUpdate(finaliseSettlementUpdate, { args: [[{ ...lines[0], amount: '9' }]] }), {
+      instanceOf: WorkflowUpdateFailedError,
+    });
+    t.is((wrong?.cause as ApplicationFailure).type, HUB_REJECTION, 'refused as the settlement API answers a rejection (400)');
+    t.is(await stateOf(t, handle.workflowId, 'PS_TRANSFERS_COMMITTED'), 'PS_TRANSFERS_COMMITTED', 'a wrong file leaves it where it was');
+
+    t.like(await handle.executeUpdate(finaliseSettlementUpdate, { args: [lines] }), { id: nextId, state: 'SETTLED' });
+    t.is(await handle.result(), undefined, 'SETTLED, its workflow ends');
+    t.deepEqual(
+      stubs.inputs('finaliseSettlement').map((input) => (input as { lines: BankConfirmationLine[] }).lines[0].amount),
+      ['9', '10'],
+      'each confirmation one step, none retried',
+    );
+    t.is(await window.result(), undefined, "the window's workflow ends once its settlement is SETTLED");
+  },
+);
 
 test.serial('a change the ledger refuses is refused to the operator with its error; the settlement stays where it was and takes the next change', async (t) => {
   stubs.script({
