@@ -67,6 +67,8 @@ export interface HubConfig {
   settlementWindowCloseCron?: string;
   /** Participants' e-mails; none are sent without SMTP_URL. */
   smtp?: SmtpConfig;
+  /** LEDGER_CHECK_INTERVAL: how often the ledger checks its invariants (a Temporal duration: '5 minutes', '30s'). */
+  ledgerCheckInterval: string;
   logLevel: string;
 }
 
@@ -557,6 +559,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
           breachEmailIntervalMinutes: integer(env, 'BREACH_EMAIL_INTERVAL_MINUTES', 60),
         }
       : undefined,
+    ledgerCheckInterval: env.LEDGER_CHECK_INTERVAL || '5 minutes',
     logLevel: env.LOG_LEVEL || 'info',
   };
 }
