@@ -10,7 +10,7 @@ import { needs } from './access/permissions';
  * invariants). GET /ledger/invariants checks the whole ledger now and answers each invariant, whether it holds, and
  * the accounts that break it; an auditor's read, as the audit trail's own check (GET /audit/verify) is: it answers 200
  * whatever it finds. POST /ledger/checks runs the scheduled check now (from its checkpoint; `?full=true` reads the whole
- * ledger), raising its alarm if it finds one, and answers its outcome; GET /ledger/checks/latest answers the latest
+ * ledger; as every POST it says Content-Type application/json, its body is not read), raising its alarm if it finds one, and answers its outcome; GET /ledger/checks/latest answers the latest
  * check's, which the console's alarms page shows to whoever may read positions.
  */
 export function ledgerRoutes({ db, ledgerChecks }: { db: Database; ledgerChecks: LedgerChecks }): Router {

@@ -43,7 +43,14 @@ test.serial('after a payment every invariant of the ledger holds: balances are t
   const { status, body } = await admin.call('GET', '/ledger/invariants');
   t.is(status, 200);
   t.true(body.holds);
-  t.deepEqual(verdicts(body), { amountsExact: true, balancesMatchJournal: true, currenciesSumToZero: true });
+  t.deepEqual(verdicts(body), {
+    amountsExact: true,
+    balancesMatchJournal: true,
+    currenciesSumToZero: true,
+    positionsMatchTransfers: true,
+    reservationsMatchOpenTransfers: true,
+    settlementAccountsMatchFunds: true,
+  });
   t.deepEqual(body.violations, []);
   t.true(body.journalRows > 0);
 });
@@ -59,7 +66,14 @@ test.serial("a balance changed behind the ledger's back is reported: the account
   const { status, body } = await admin.call('GET', '/ledger/invariants');
   t.is(status, 200, 'a check that finds the ledger broken has still answered');
   t.false(body.holds);
-  t.deepEqual(verdicts(body), { amountsExact: true, balancesMatchJournal: false, currenciesSumToZero: false });
+  t.deepEqual(verdicts(body), {
+    amountsExact: true,
+    balancesMatchJournal: false,
+    currenciesSumToZero: false,
+    positionsMatchTransfers: false,
+    reservationsMatchOpenTransfers: true,
+    settlementAccountsMatchFunds: true,
+  });
   t.deepEqual(body.violations, [
     {
       invariant: 'balancesMatchJournal',
@@ -72,5 +86,15 @@ test.serial("a balance changed behind the ledger's back is reported: the account
       journal: '-40.0000',
     },
     { invariant: 'currenciesSumToZero', currency: 'USD', sum: '0.0001' },
+    {
+      invariant: 'positionsMatchTransfers',
+      accountId,
+      participant: payee,
+      ledgerAccountType: 'POSITION',
+      currency: 'USD',
+      balance: 'value',
+      held: '-39.9999',
+      expected: '-40.0000',
+    },
   ]);
 });

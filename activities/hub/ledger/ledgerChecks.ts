@@ -142,13 +142,10 @@ export class LedgerChecks {
     const fresh = outcome.violations.filter((violation) => !known.has(alarmKey(violation)));
     if (fresh.length > 0) await this.mailOperator(manager, outcome, fresh);
     const checkedAt = new Date(outcome.checkedAt);
-    await manager.save(LedgerCheckRecord, {
-      name: 'latest',
-      checkedAt,
-      holds: outcome.holds,
-      outcome: JSON.stringify(outcome),
-      lastFullDate: outcome.full ? checkedAt : (previous?.lastFullDate ?? null),
-    });
+    const record = { checkedAt, holds: outcome.holds, outcome: JSON.stringify(outcome), lastFullDate: outcome.full ? checkedAt : (previous?.lastFullDate ?? null) };
+    // Not save(): it would open a transaction of its own inside SQLite's.
+    if (previous) await manager.update(LedgerCheckRecord, { name: 'latest' }, record);
+    else await manager.insert(LedgerCheckRecord, { name: 'latest', ...record });
   }
 
   private async mailOperator(manager: EntityManager, outcome: LedgerCheck, fresh: Violation[]): Promise<void> {
