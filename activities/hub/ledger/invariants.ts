@@ -153,7 +153,12 @@ export function openMovements(manager: EntityManager): Promise<OpenMovement[]> {
 /** The gross models' terms, by model (their settlement account type and reset never change once a model exists). */
 export async function grossTerms(manager: EntityManager): Promise<Map<number, GrossTerms>> {
   const models = await manager.findBy(SettlementModel, { settlementGranularity: 'GROSS' });
-  return new Map(models.map(({ settlementModelId, settlementAccountType, autoPositionReset }) => [settlementModelId, { settlementModelId, settlementAccountType, autoPositionReset }]));
+  return new Map(
+    models.map(({ settlementModelId, settlementAccountType, autoPositionReset }) => [
+      settlementModelId,
+      { settlementModelId, settlementAccountType, autoPositionReset },
+    ]),
+  );
 }
 
 /** Every account's balances and every journal row, read raw, past the entities' transformer. */

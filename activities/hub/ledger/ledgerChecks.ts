@@ -137,12 +137,20 @@ export class LedgerChecks {
 
   /** Keeps the outcome as the latest, and e-mails the hub's operator the violations the check before did not find. */
   private async record(manager: EntityManager, outcome: LedgerCheck): Promise<void> {
-    const previous = await manager.findOne(LedgerCheckRecord, { where: { name: 'latest' }, ...(this.db.isMysql ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const previous = await manager.findOne(LedgerCheckRecord, {
+      where: { name: 'latest' },
+      ...(this.db.isMysql ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     const known = new Set(previous ? (JSON.parse(previous.outcome) as LedgerCheck).violations.map(alarmKey) : []);
     const fresh = outcome.violations.filter((violation) => !known.has(alarmKey(violation)));
     if (fresh.length > 0) await this.mailOperator(manager, outcome, fresh);
     const checkedAt = new Date(outcome.checkedAt);
-    const record = { checkedAt, holds: outcome.holds, outcome: JSON.stringify(outcome), lastFullDate: outcome.full ? checkedAt : (previous?.lastFullDate ?? null) };
+    const record = {
+      checkedAt,
+      holds: outcome.holds,
+      outcome: JSON.stringify(outcome),
+      lastFullDate: outcome.full ? checkedAt : (previous?.lastFullDate ?? null),
+    };
     // Not save(): it would open a transaction of its own inside SQLite's.
     if (previous) await manager.update(LedgerCheckRecord, { name: 'latest' }, record);
     else await manager.insert(LedgerCheckRecord, { name: 'latest', ...record });
@@ -238,7 +246,10 @@ function rowsOf(sums: Sums): JournalAmounts[] {
  * stands): a full check may also move it from anywhere below.
  */
 async function advance(manager: EntityManager, locking: boolean, from: number, full: boolean, checkpoint: NewCheckpoint): Promise<void> {
-  const current = await manager.find(LedgerCheckpoint, { select: { accountId: true, throughJournalId: true }, ...(locking ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  const current = await manager.find(LedgerCheckpoint, {
+    select: { accountId: true, throughJournalId: true },
+    ...(locking ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+  });
   const at = current[0]?.throughJournalId ?? 0;
   if (checkpoint.through <= at || (!full && at !== from)) return;
   await manager.createQueryBuilder().delete().from(LedgerCheckpoint).execute();

@@ -23,13 +23,7 @@ export class LedgerCheckpoint1795000002200 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'ledger_check',
-        columns: [
-          { ...text('name', 20), isPrimary: true },
-          time('checkedAt'),
-          flag('holds'),
-          { name: 'outcome', type: 'text' },
-          time('lastFullDate', true),
-        ],
+        columns: [{ ...text('name', 20), isPrimary: true }, time('checkedAt'), flag('holds'), { name: 'outcome', type: 'text' }, time('lastFullDate', true)],
       }),
     );
   }
