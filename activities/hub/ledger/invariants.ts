@@ -97,9 +97,9 @@ export function verdictsOf(violations: Violation[]): Pick<LedgerReport, 'checked
 /** The movement invariants' violations (movementViolations), each naming its account. */
 export function namedMovementViolations(accounts: LedgerAccount[], moved: ReadonlyMap<number, bigint>, reserved: ReadonlyMap<number, bigint>): Violation[] {
   const byId = new Map(accounts.map((account) => [Number(account.id), account]));
-  return movementViolations(accounts, moved, reserved).map(({ accountId, ...violation }) => {
+  return movementViolations(accounts, moved, reserved).map(({ invariant, accountId, ...balances }) => {
     const { participant, ledgerAccountType, currency } = byId.get(accountId)!;
-    return { ...violation, accountId, participant, ledgerAccountType, currency };
+    return { invariant, accountId, participant, ledgerAccountType, currency, ...balances };
   });
 }
 
