@@ -12,12 +12,15 @@ import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
 import { uniqueName } from '../helpers/database';
 import { ilpPair, transferBody } from '../helpers/fspiopBodies';
 import { onboardParticipant } from '../helpers/hubProcesses';
+import { pollUntil } from '../helpers/polling';
+import { openTestHub, startWorker } from '../helpers/worker';
+import { ensureLedgerCheckSchedule, LEDGER_CHECK_SCHEDULE_ID } from '../../worker/schedules';
 
 // The check reads the whole ledger, so this file breaks balances on a database of its own (SQLite, where one writer at
 // a time lets the checkpoint take every row read): another file's check must never see the damage.
+const databaseUrl = `sqlite:${path.join(os.tmpdir(), `hub-ledger-check-${crypto.randomUUID()}.sqlite`)}`;
 let admin: AdminHarness;
 test.before(async () => {
-  const databaseUrl = `sqlite:${path.join(os.tmpdir(), `hub-ledger-check-${crypto.randomUUID()}.sqlite`)}`;
   admin = await startAdmin(await openHubServices({ databaseUrl, hubParticipantName: HUB_NAME, newParticipantsActive: true }));
   registerLedgerCheckMetrics(schemeRegistry, admin.services);
   const operator = { type: LEDGER_ALARM_EMAIL, value: 'operator@hub.example' };
@@ -142,3 +145,34 @@ test.serial('a full check is had on asking: it reads the whole journal', async (
   t.true(body.holds);
   t.is((await admin.call('POST', '/ledger/checks?full=yes', {})).status, 400);
 });
+
+test.serial(
+  'the Temporal Schedule ledger-check runs the check every LEDGER_CHECK_INTERVAL, and a worker started with another interval changes it',
+  async (t) => {
+    const hub = await openTestHub(HUB_NAME, databaseUrl);
+    // A namespace of its own: the schedule's ID is the hub's one, whichever file runs beside this one.
+    const worker = await startWorker(hub, { namespace: `ledger-check-${crypto.randomUUID()}` });
+    try {
+      await ensureLedgerCheckSchedule(worker.client, worker.taskQueue, '7 minutes');
+      const schedule = worker.client.schedule.getHandle(LEDGER_CHECK_SCHEDULE_ID);
+      const every = async () => (await schedule.describe()).spec.intervals?.map((interval) => Number(interval.every));
+      t.deepEqual(await every(), [7 * 60_000]);
+
+      const before = (await admin.call('GET', '/ledger/checks/latest')).body.checkedAt;
+      // What the schedule does every 7 minutes, now.
+      await schedule.trigger();
+      const latest = await pollUntil(
+        async () => (await admin.call('GET', '/ledger/checks/latest')).body,
+        (check) => check.checkedAt !== before,
+      );
+      t.true(latest.holds, 'the scheduled run checked the ledger and kept its outcome');
+
+      await ensureLedgerCheckSchedule(worker.client, worker.taskQueue, '5 minutes');
+      t.deepEqual(await every(), [5 * 60_000]);
+      await schedule.delete();
+    } finally {
+      await worker.close();
+      await hub.close();
+    }
+  },
+);
