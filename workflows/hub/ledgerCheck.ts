@@ -3,7 +3,8 @@ import type { HubActivities } from '../../activities';
 
 const { checkLedgerNow } = proxyActivities<HubActivities>({
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '10 seconds',
+  // A full check sums a large journal in one stretch of JavaScript, between heartbeats.
+  heartbeatTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', maximumAttempts: 3 },
 });
 

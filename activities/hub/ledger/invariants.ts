@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { chunks } from '../db/batches';
 import type { Database } from '../db/database';
 import { JournalEntry, LedgerTransfer, Participant, ParticipantAccount, SettlementModel } from '../db/entities';
 import { minorUnits, textOf } from './minorUnits';
@@ -118,26 +119,41 @@ export function ledgerAccounts(manager: EntityManager): Promise<LedgerAccount[]>
     .getRawMany<LedgerAccount>();
 }
 
-/**
- * The committed movements, read raw: all of them (by the transfers' own state), or, with `journal`, those whose commit
- * the journal rows after `journal.after` up to `journal.through` record (a range of its primary key, each commit found
- * by its debit account's COMMIT row, and the transfer by its own).
- */
-export function committedMovements(manager: EntityManager, journal?: { after: number; through: number }): Promise<CommittedMovement[]> {
-  const query = manager
+/** The columns a movement invariant reads of a committed movement, raw. */
+function committedQuery(manager: EntityManager) {
+  return manager
     .createQueryBuilder(LedgerTransfer, 't')
-    .select('t.kind', 'kind')
+    .select('t.transferId', 'transferId')
+    .addSelect('t.kind', 'kind')
     .addSelect('t.debitAccountId', 'debitAccountId')
     .addSelect('t.creditAccountId', 'creditAccountId')
     .addSelect('t.amount', 'amount')
     .addSelect('t.settlementModelId', 'settlementModelId')
     .where("t.state = 'COMMITTED'");
-  if (journal) {
-    query
-      .innerJoin(JournalEntry, 'j', "j.transferId = t.transferId AND j.accountId = t.debitAccountId AND j.phase = 'COMMIT'")
-      .andWhere('j.id > :after AND j.id <= :through', journal);
+}
+
+/** Every committed movement, by the transfers' own state: what a full check reads. */
+export function committedMovements(manager: EntityManager): Promise<CommittedMovement[]> {
+  return committedQuery(manager).getRawMany<CommittedMovement>();
+}
+
+/**
+ * The committed movements whose commits these journal rows record (each by its debit account's COMMIT row), found by
+ * their keys a chunk at a time: a join would let the database scan every committed transfer for the few rows since
+ * a checkpoint.
+ */
+export async function committedMovementsOf(
+  manager: EntityManager,
+  rows: Array<{ transferId: string; accountId: number; phase: string }>,
+): Promise<CommittedMovement[]> {
+  const commits = new Map(rows.filter((row) => row.phase === 'COMMIT').map((row) => [`${row.transferId}/${Number(row.accountId)}`, row]));
+  const ids = [...new Set([...commits.values()].map((row) => row.transferId))];
+  const found: CommittedMovement[] = [];
+  for (const chunk of chunks(ids)) {
+    const movements = await committedQuery(manager).andWhere('t.transferId IN (:...chunk)', { chunk }).getRawMany<CommittedMovement & { transferId: string }>();
+    found.push(...movements.filter((movement) => commits.has(`${movement.transferId}/${Number(movement.debitAccountId)}`)));
   }
-  return query.getRawMany<CommittedMovement>();
+  return found;
 }
 
 /** The reservations not yet decided, found by the index on the transfers' state. */

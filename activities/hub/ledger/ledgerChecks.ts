@@ -5,6 +5,7 @@ import { JournalEntry, Notification, Participant, ParticipantEndpoint } from '..
 import { LedgerCheckpoint, LedgerCheckRecord } from '../db/ledgerCheckEntities';
 import {
   committedMovements,
+  committedMovementsOf,
   grossTerms,
   type JournalAmounts,
   ledgerAccounts,
@@ -49,6 +50,8 @@ export interface LedgerCheck extends Omit<LedgerReport, 'journalRows'> {
 /** A journal row as the incremental check reads it. */
 export interface JournalRow extends JournalAmounts {
   id: number;
+  transferId: string;
+  phase: string;
   createdDate: Date | string;
 }
 
@@ -109,24 +112,16 @@ export class LedgerChecks {
     const now = new Date();
     const { from, sums } = full ? { from: 0, sums: emptySums() } : await checkpointOf(manager);
     const accounts = await ledgerAccounts(manager);
-    const rows = await manager
-      .createQueryBuilder(JournalEntry, 'j')
-      .select('j.id', 'id')
-      .addSelect('j.accountId', 'accountId')
-      .addSelect('j.postedAmount', 'postedAmount')
-      .addSelect('j.reservedAmount', 'reservedAmount')
-      .addSelect('j.createdDate', 'createdDate')
-      .where('j.id > :from', { from })
-      .orderBy('j.id', 'ASC')
-      .getRawMany<JournalRow>();
+    const rows = await journalRowsAfter(manager, from);
     const to = rows.length > 0 ? Number(rows[rows.length - 1].id) : from;
     const cut = checkpointCut(rows, from, now, this.marginMs);
     const gross = await grossTerms(manager);
-    const kept = withRows(sums, rows, cut);
-    addCommitted(kept.moved, await committedMovements(manager, { after: from, through: cut }), accounts, gross);
+    const [upToCut, sinceCut] = [rows.filter((row) => Number(row.id) <= cut), rows.filter((row) => Number(row.id) > cut)];
+    const kept = withRows(sums, upToCut);
+    addCommitted(kept.moved, await committedMovementsOf(manager, upToCut), accounts, gross);
     const moved = full
       ? addCommitted(new Map(), await committedMovements(manager), accounts, gross)
-      : addCommitted(new Map(kept.moved), await committedMovements(manager, { after: cut, through: to }), accounts, gross);
+      : addCommitted(new Map(kept.moved), await committedMovementsOf(manager, sinceCut), accounts, gross);
     const violations = [
       ...ledgerViolations(accounts, [...rowsOf(sums), ...rows]),
       ...namedMovementViolations(accounts, moved, reservedSums(await openMovements(manager))),
@@ -151,9 +146,8 @@ export class LedgerChecks {
       outcome: JSON.stringify(outcome),
       lastFullDate: outcome.full ? checkedAt : (previous?.lastFullDate ?? null),
     };
-    // Not save(): it would open a transaction of its own inside SQLite's.
-    if (previous) await manager.update(LedgerCheckRecord, { name: 'latest' }, record);
-    else await manager.insert(LedgerCheckRecord, { name: 'latest', ...record });
+    // An upsert: two first checks at once (the schedule's and an operator's) both find no row to lock.
+    await manager.upsert(LedgerCheckRecord, { name: 'latest', ...record }, ['name']);
   }
 
   private async mailOperator(manager: EntityManager, outcome: LedgerCheck, fresh: Violation[]): Promise<void> {
@@ -221,11 +215,26 @@ async function checkpointOf(manager: EntityManager): Promise<{ from: number; sum
   return { from: rows.length > 0 ? Number(rows[0].throughJournalId) : 0, sums };
 }
 
-/** The checkpoint's sums carried on with the journal rows up to `cut` (a copy). */
-function withRows(sums: Sums, rows: JournalRow[], cut: number): Sums {
+/** The journal rows after `from`, a range of its primary key, read raw in their order. */
+function journalRowsAfter(manager: EntityManager, from: number): Promise<JournalRow[]> {
+  return manager
+    .createQueryBuilder(JournalEntry, 'j')
+    .select('j.id', 'id')
+    .addSelect('j.accountId', 'accountId')
+    .addSelect('j.postedAmount', 'postedAmount')
+    .addSelect('j.reservedAmount', 'reservedAmount')
+    .addSelect('j.createdDate', 'createdDate')
+    .addSelect('j.transferId', 'transferId')
+    .addSelect('j.phase', 'phase')
+    .where('j.id > :from', { from })
+    .orderBy('j.id', 'ASC')
+    .getRawMany<JournalRow>();
+}
+
+/** The checkpoint's sums carried on with the journal rows up to the new cut (a copy). */
+function withRows(sums: Sums, rows: JournalRow[]): Sums {
   const kept = { value: new Map(sums.value), reservedValue: new Map(sums.reservedValue), moved: new Map(sums.moved) };
   for (const row of rows) {
-    if (Number(row.id) > cut) break;
     addTo(kept.value, Number(row.accountId), minorUnits(row.postedAmount) ?? 0n);
     addTo(kept.reservedValue, Number(row.accountId), minorUnits(row.reservedAmount) ?? 0n);
   }
