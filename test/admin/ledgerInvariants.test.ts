@@ -98,3 +98,32 @@ test.serial("a balance changed behind the ledger's back is reported: the account
     },
   ]);
 });
+
+test.serial('a balance changed together with its journal row still disagrees with the transfer that moved it', async (t) => {
+  const { payee } = await payment('25');
+  const { id: accountId } = await admin.services.db.read(async (manager) => {
+    const { participantId } = await manager.findOneByOrFail(Participant, { name: payee });
+    return manager.findOneByOrFail(ParticipantAccount, { participantId, ledgerAccountType: 'POSITION' });
+  });
+  await admin.services.db.transaction(async (manager) => {
+    await manager.query(`UPDATE journal_entry SET postedAmount = ? WHERE accountId = ? AND phase = 'COMMIT'`, ['-20.0000', accountId]);
+    await manager.query('UPDATE participant_account SET value = ? WHERE id = ?', ['-20.0000', accountId]);
+  });
+
+  const { body } = await admin.call('GET', '/ledger/invariants');
+  const against = (invariant: string) =>
+    body.violations.filter((violation: { invariant: string; accountId?: number }) => violation.invariant === invariant && violation.accountId === accountId);
+  t.deepEqual(against('balancesMatchJournal'), [], 'its balance is its journal');
+  t.deepEqual(against('positionsMatchTransfers'), [
+    {
+      invariant: 'positionsMatchTransfers',
+      accountId,
+      participant: payee,
+      ledgerAccountType: 'POSITION',
+      currency: 'USD',
+      balance: 'value',
+      held: '-20.0000',
+      expected: '-25.0000',
+    },
+  ]);
+});
