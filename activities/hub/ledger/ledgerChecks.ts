@@ -136,10 +136,12 @@ export class LedgerChecks {
       where: { name: 'latest' },
       ...(this.db.isMysql ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
+    const checkedAt = new Date(outcome.checkedAt);
+    // A check that ran beside a later one (the schedule's and an operator's) leaves the later one's outcome standing.
+    if (previous && previous.checkedAt > checkedAt) return;
     const known = new Set(previous ? (JSON.parse(previous.outcome) as LedgerCheck).violations.map(alarmKey) : []);
     const fresh = outcome.violations.filter((violation) => !known.has(alarmKey(violation)));
     if (fresh.length > 0) await this.mailOperator(manager, outcome, fresh);
-    const checkedAt = new Date(outcome.checkedAt);
     const record = {
       checkedAt,
       holds: outcome.holds,
