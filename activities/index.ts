@@ -98,6 +98,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     ...transactionRequestActivities(conversations.transactionRequests),
     ...settlementActivities(services),
     ...notificationActivities(services),
+    ...ledgerCheckActivities(services),
     ...approvalActivities(services, performChange),
   };
 }
@@ -256,6 +257,19 @@ function notificationActivities(services: HubServices) {
   return {
     pendingNotifications: () => services.notifications.pending(),
     sendNotification: (id: number) => services.notifications.send(id),
+  };
+}
+
+/**
+ * One check of the ledger's invariants (ledger/ledgerChecks.ts), which keeps its outcome and raises its alarm: the
+ * workflow gets a summary, the violations stay in the database.
+ */
+function ledgerCheckActivities(services: HubServices) {
+  return {
+    checkLedgerNow: heartbeating(async () => {
+      const { holds, full, checkedFrom, checkedTo, violations } = await services.ledgerChecks.run();
+      return { holds, full, checkedFrom, checkedTo, violations: violations.length };
+    }),
   };
 }
 

@@ -11,6 +11,7 @@ import { createSwitchApp } from './fspiop/switchApp';
 import { switchResources } from './fspiop/switchResources';
 import { gatewayTls, serve } from './http/serve';
 import { registerSchemeMetrics } from '../activities/hub/metrics/schemeMetrics';
+import { registerLedgerCheckMetrics } from '../activities/hub/metrics/ledgerCheckMetrics';
 import { schemeRegistry, shareMetricsWithSupervisor } from './http/observability';
 
 export interface GatewayOptions {
@@ -54,6 +55,7 @@ export async function startGateways({ config, hub, connection, eagerStart, traci
     { name: 'temporal', check: async () => void (await connection.workflowService.getSystemInfo({})) },
   ];
   registerSchemeMetrics(schemeRegistry, services);
+  registerLedgerCheckMetrics(schemeRegistry, services);
   if (cluster.isWorker) shareMetricsWithSupervisor();
   const settlement = { ...services, validator: new SettlementValidator(), temporal: { client: temporal, taskQueue: config.taskQueue } };
   const admin = await serve(

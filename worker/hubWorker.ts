@@ -4,7 +4,7 @@ import type { HubConfig } from '../activities/shared/platform/config';
 import type { Hub } from '../activities/hub/hubServices';
 import type { Tracing } from '../activities/shared/platform/tracing';
 import { createWorker } from './createWorker';
-import { ensureNotificationSchedule, ensureSettlementWindows, ensureSweepSchedule } from './schedules';
+import { ensureLedgerCheckSchedule, ensureNotificationSchedule, ensureSettlementWindows, ensureSweepSchedule } from './schedules';
 
 export interface HubWorkerOptions {
   config: HubConfig;
@@ -15,7 +15,7 @@ export interface HubWorkerOptions {
 
 /**
  * The hub's worker, ready to run: its workflows and activities on the hub's task queue, and the schedules it keeps
- * (the sweep, the settlement windows' closing, the notifications) created or brought up to date. `run()` resolves
+ * (the sweep, the settlement windows' closing, the notifications, the ledger check) created or brought up to date. `run()` resolves
  * after shutdown, which the SDK starts on SIGINT/SIGTERM and completes once in-flight tasks drain.
  */
 export async function startHubWorker({ config, hub, connection, tracing }: HubWorkerOptions): Promise<Worker> {
@@ -33,6 +33,7 @@ export async function startHubWorker({ config, hub, connection, tracing }: HubWo
   await ensureSweepSchedule(client, config.taskQueue);
   await ensureSettlementWindows(client, config.taskQueue, hub.services.settlementWindows, config.settlementWindowCloseCron);
   if (config.smtp) await ensureNotificationSchedule(client, config.taskQueue);
+  await ensureLedgerCheckSchedule(client, config.taskQueue, config.ledgerCheckInterval);
   hub.log.info({ taskQueue: config.taskQueue, temporal: config.temporalAddress }, 'worker running');
   return worker;
 }

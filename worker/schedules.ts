@@ -1,12 +1,13 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleSpec } from '@temporalio/client';
-import type { Workflow } from '@temporalio/common';
+import type { Duration, Workflow } from '@temporalio/common';
 import type { SettlementWindows } from '../activities/hub/settlement/windows';
 import { workflowIds } from '../activities/shared/contracts/conversations';
-import { closeOpenSettlementWindow, reservationSweep, sendNotifications, settlementWindow } from '../workflows';
+import { closeOpenSettlementWindow, ledgerCheck, reservationSweep, sendNotifications, settlementWindow } from '../workflows';
 
 export const SWEEP_SCHEDULE_ID = 'reservation-sweep';
 export const WINDOW_CLOSE_SCHEDULE_ID = 'settlement-window-close';
 export const NOTIFICATION_SCHEDULE_ID = 'notification-sender';
+export const LEDGER_CHECK_SCHEDULE_ID = 'ledger-check';
 
 /**
  * A Temporal Schedule that starts `workflow` (its own ID each time, never two at once): created once, whichever worker
@@ -50,4 +51,9 @@ export async function ensureSettlementWindows(client: Client, taskQueue: string,
 /** With SMTP configured, the schedule that sends participants' queued e-mails every 15 seconds. */
 export function ensureNotificationSchedule(client: Client, taskQueue: string): Promise<void> {
   return ensureSchedule(client, NOTIFICATION_SCHEDULE_ID, { intervals: [{ every: '15 seconds' }] }, sendNotifications, taskQueue);
+}
+
+/** The check of the ledger's invariants, every `every` (LEDGER_CHECK_INTERVAL): a changed interval applies at the next start. */
+export function ensureLedgerCheckSchedule(client: Client, taskQueue: string, every: string): Promise<void> {
+  return ensureSchedule(client, LEDGER_CHECK_SCHEDULE_ID, { intervals: [{ every: every as Duration }] }, ledgerCheck, taskQueue, true);
 }

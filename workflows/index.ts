@@ -3,6 +3,7 @@ export { bulkQuote } from './hub/bulkQuote';
 export { bulkTransfer } from './hub/bulkTransfer';
 export { consent } from './hub/consent';
 export { followUp } from './hub/followUp';
+export { ledgerCheck } from './hub/ledgerCheck';
 export { linking } from './hub/linking';
 export { quote } from './hub/quote';
 export { reservationSweep } from './hub/reservationSweep';

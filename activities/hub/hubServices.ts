@@ -8,6 +8,7 @@ import { ParticipantDirectory } from './delivery/directory';
 import { Database, openDatabase } from './db/database';
 import { Funds } from './ledger/funds';
 import { Ledger } from './ledger/ledger';
+import { LedgerChecks } from './ledger/ledgerChecks';
 import { Limits } from './ledger/limits';
 import { Participants } from './participants/participants';
 import { SettlementModels } from './participants/settlementModels';
@@ -43,6 +44,8 @@ export interface HubServices {
   /** Every change, decision and sign-in, append-only and hash-chained. */
   audit: AuditTrail;
   glance: SchemeGlances;
+  /** The ledger's invariants checked from a checkpoint, and the alarm a violation raises. */
+  ledgerChecks: LedgerChecks;
 }
 
 type ServicesConfig = Pick<HubConfig, 'databaseUrl' | 'hubParticipantName'> & Partial<Pick<HubConfig, 'newParticipantsActive' | 'jws' | 'smtp'>>;
@@ -71,6 +74,7 @@ export async function openHubServices(config: ServicesConfig): Promise<HubServic
     approvals: new Approvals(db),
     audit: new AuditTrail(db),
     glance: new SchemeGlances(db),
+    ledgerChecks: new LedgerChecks(db, config.hubParticipantName),
   };
 }
 

@@ -16,6 +16,7 @@ import { signatureRoutes } from './signatures';
 import { traceRoutes } from './traceRoutes';
 import { glanceRoutes } from './glanceRoutes';
 import { ledgerRoutes } from './ledgerRoutes';
+import type { LedgerChecks } from '../../activities/hub/ledger/ledgerChecks';
 import { consoleRoutes, type ConsoleSettings } from '../console/consoleRoutes';
 import { signInRoutes } from '../console/signInRoutes';
 import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
@@ -29,9 +30,9 @@ import { routeOf } from './audit/routeOf';
 
 /**
  * The admin API's services, with the audit trail, which only a benchmark's baseline (test/bench/auditCost.ts) leaves
- * out, and the database whose ledger GET /ledger/invariants checks.
+ * out, the database whose ledger GET /ledger/invariants checks, and the ledger's scheduled check (POST /ledger/checks).
  */
-export type AdminAppServices = AdminServices & { audit?: AuditTrail; db: Database };
+export type AdminAppServices = AdminServices & { audit?: AuditTrail; db: Database; ledgerChecks: LedgerChecks };
 
 /** `/health`, open to probes that carry no credential, and `/metrics` for Prometheus' scrape (under `prefix` too). */
 function observabilityRoutes(health: Health, prefix?: string): Router {

@@ -43,7 +43,14 @@ test.serial('after a payment every invariant of the ledger holds: balances are t
   const { status, body } = await admin.call('GET', '/ledger/invariants');
   t.is(status, 200);
   t.true(body.holds);
-  t.deepEqual(verdicts(body), { amountsExact: true, balancesMatchJournal: true, currenciesSumToZero: true });
+  t.deepEqual(verdicts(body), {
+    amountsExact: true,
+    balancesMatchJournal: true,
+    currenciesSumToZero: true,
+    positionsMatchTransfers: true,
+    reservationsMatchOpenTransfers: true,
+    settlementAccountsMatchFunds: true,
+  });
   t.deepEqual(body.violations, []);
   t.true(body.journalRows > 0);
 });
@@ -59,7 +66,14 @@ test.serial("a balance changed behind the ledger's back is reported: the account
   const { status, body } = await admin.call('GET', '/ledger/invariants');
   t.is(status, 200, 'a check that finds the ledger broken has still answered');
   t.false(body.holds);
-  t.deepEqual(verdicts(body), { amountsExact: true, balancesMatchJournal: false, currenciesSumToZero: false });
+  t.deepEqual(verdicts(body), {
+    amountsExact: true,
+    balancesMatchJournal: false,
+    currenciesSumToZero: false,
+    positionsMatchTransfers: false,
+    reservationsMatchOpenTransfers: true,
+    settlementAccountsMatchFunds: true,
+  });
   t.deepEqual(body.violations, [
     {
       invariant: 'balancesMatchJournal',
@@ -72,5 +86,44 @@ test.serial("a balance changed behind the ledger's back is reported: the account
       journal: '-40.0000',
     },
     { invariant: 'currenciesSumToZero', currency: 'USD', sum: '0.0001' },
+    {
+      invariant: 'positionsMatchTransfers',
+      accountId,
+      participant: payee,
+      ledgerAccountType: 'POSITION',
+      currency: 'USD',
+      balance: 'value',
+      held: '-39.9999',
+      expected: '-40.0000',
+    },
+  ]);
+});
+
+test.serial('a balance changed together with its journal row still disagrees with the transfer that moved it', async (t) => {
+  const { payee } = await payment('25');
+  const { id: accountId } = await admin.services.db.read(async (manager) => {
+    const { participantId } = await manager.findOneByOrFail(Participant, { name: payee });
+    return manager.findOneByOrFail(ParticipantAccount, { participantId, ledgerAccountType: 'POSITION' });
+  });
+  await admin.services.db.transaction(async (manager) => {
+    await manager.query(`UPDATE journal_entry SET postedAmount = ? WHERE accountId = ? AND phase = 'COMMIT'`, ['-20.0000', accountId]);
+    await manager.query('UPDATE participant_account SET value = ? WHERE id = ?', ['-20.0000', accountId]);
+  });
+
+  const { body } = await admin.call('GET', '/ledger/invariants');
+  const against = (invariant: string) =>
+    body.violations.filter((violation: { invariant: string; accountId?: number }) => violation.invariant === invariant && violation.accountId === accountId);
+  t.deepEqual(against('balancesMatchJournal'), [], 'its balance is its journal');
+  t.deepEqual(against('positionsMatchTransfers'), [
+    {
+      invariant: 'positionsMatchTransfers',
+      accountId,
+      participant: payee,
+      ledgerAccountType: 'POSITION',
+      currency: 'USD',
+      balance: 'value',
+      held: '-20.0000',
+      expected: '-25.0000',
+    },
   ]);
 });

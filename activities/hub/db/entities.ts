@@ -5,6 +5,7 @@ import { BulkTransferItem, BulkTransferRecord, MessageRecord, PartyLookup, Quote
 import { DeliveryFailures, TransferOutcome } from './metricsEntities';
 import { ApprovalRecord } from './approvalEntities';
 import { AuditEntryRecord, AuditHead } from './auditEntities';
+import { LedgerCheckpoint, LedgerCheckRecord } from './ledgerCheckEntities';
 import { Settlement, SettlementParticipantAccount, SettlementSettlementWindow, SettlementWindow, SettlementWindowContent } from './settlementEntities';
 
 const money = { type: 'decimal', precision: 38, scale: 4, transformer: moneyColumn } as const;
@@ -177,6 +178,8 @@ export class Notification {
 }
 
 export const entities = [
+  LedgerCheckpoint,
+  LedgerCheckRecord,
   Participant,
   ParticipantAccount,
   ParticipantLimit,

@@ -1,6 +1,19 @@
 import type { EntityManager } from 'typeorm';
+import { chunks } from '../db/batches';
 import type { Database } from '../db/database';
-import { JournalEntry, Participant, ParticipantAccount } from '../db/entities';
+import { JournalEntry, LedgerTransfer, Participant, ParticipantAccount, SettlementModel } from '../db/entities';
+import { minorUnits, textOf } from './minorUnits';
+import {
+  addCommitted,
+  type AccountHeld,
+  type CommittedMovement,
+  type GrossTerms,
+  MOVEMENT_INVARIANTS,
+  type MovementViolation,
+  movementViolations,
+  type OpenMovement,
+  reservedSums,
+} from './movementInvariants';
 
 /**
  * The ledger's invariants, stated once (TigerBeetle's "checked often"): what GET /ledger/invariants reports and the
@@ -10,6 +23,7 @@ export const INVARIANTS = {
   amountsExact: 'every balance and journal amount is a decimal with at most 4 places',
   balancesMatchJournal: "every account's value and reservedValue are the sums of its journal rows",
   currenciesSumToZero: "in every currency the accounts' values sum to zero: each movement debits one account exactly what it credits another",
+  ...MOVEMENT_INVARIANTS,
 } as const;
 
 export type InvariantName = keyof typeof INVARIANTS;
@@ -26,7 +40,8 @@ export interface AccountNamed {
 export type Violation =
   | (AccountNamed & { invariant: 'amountsExact'; held: string; in: 'account' | 'journal' })
   | (AccountNamed & { invariant: 'balancesMatchJournal'; balance: 'value' | 'reservedValue'; held: string; journal: string })
-  | { invariant: 'currenciesSumToZero'; currency: string; sum: string };
+  | { invariant: 'currenciesSumToZero'; currency: string; sum: string }
+  | (AccountNamed & Omit<MovementViolation, 'accountId'>);
 
 /** What a check of the ledger found: each invariant, whether it holds, and every violation of any of them. */
 export interface LedgerReport {
@@ -46,6 +61,9 @@ export interface AccountBalances extends Omit<AccountNamed, 'accountId'> {
   reservedValue: string;
 }
 
+/** An account as the checks read it: named, placed beside its participant's others, and its balances. */
+export type LedgerAccount = AccountBalances & AccountHeld;
+
 /** A journal row's amounts as the database holds them. */
 export interface JournalAmounts {
   accountId: number;
@@ -60,35 +78,108 @@ export interface JournalAmounts {
 export async function checkLedger(db: Database): Promise<LedgerReport> {
   return db.transaction(async (manager) => {
     const { accounts, rows } = await ledgerSnapshot(manager);
-    const violations = ledgerViolations(accounts, rows);
-    const invariants = (Object.keys(INVARIANTS) as InvariantName[]).map((invariant) => ({
-      invariant,
-      statement: INVARIANTS[invariant],
-      holds: !violations.some((violation) => violation.invariant === invariant),
-    }));
-    return {
-      checkedAt: new Date().toISOString(),
-      holds: violations.length === 0,
-      accounts: accounts.length,
-      journalRows: rows.length,
-      invariants,
-      violations,
-    };
+    const moved = addCommitted(new Map(), await committedMovements(manager), accounts, await grossTerms(manager));
+    const reserved = reservedSums(await openMovements(manager));
+    const violations = [...ledgerViolations(accounts, rows), ...namedMovementViolations(accounts, moved, reserved)];
+    return { ...verdictsOf(violations), accounts: accounts.length, journalRows: rows.length };
   });
 }
 
-/** Every account's balances and every journal row, read raw, past the entities' transformer. */
-export async function ledgerSnapshot(manager: EntityManager): Promise<{ accounts: AccountBalances[]; rows: JournalAmounts[] }> {
-  const accounts = await manager
+/** Each invariant, whether it holds, and the violations of any. */
+export function verdictsOf(violations: Violation[]): Pick<LedgerReport, 'checkedAt' | 'holds' | 'invariants' | 'violations'> {
+  const invariants = (Object.keys(INVARIANTS) as InvariantName[]).map((invariant) => ({
+    invariant,
+    statement: INVARIANTS[invariant],
+    holds: !violations.some((violation) => violation.invariant === invariant),
+  }));
+  return { checkedAt: new Date().toISOString(), holds: violations.length === 0, invariants, violations };
+}
+
+/** The movement invariants' violations (movementViolations), each naming its account. */
+export function namedMovementViolations(accounts: LedgerAccount[], moved: ReadonlyMap<number, bigint>, reserved: ReadonlyMap<number, bigint>): Violation[] {
+  const byId = new Map(accounts.map((account) => [Number(account.id), account]));
+  return movementViolations(accounts, moved, reserved).map(({ invariant, accountId, ...balances }) => {
+    const { participant, ledgerAccountType, currency } = byId.get(accountId)!;
+    return { invariant, accountId, participant, ledgerAccountType, currency, ...balances };
+  });
+}
+
+/** Every account, read raw, past the entities' transformer. */
+export function ledgerAccounts(manager: EntityManager): Promise<LedgerAccount[]> {
+  return manager
     .createQueryBuilder(ParticipantAccount, 'account')
     .leftJoin(Participant, 'participant', 'participant.participantId = account.participantId')
     .select('account.id', 'id')
+    .addSelect('account.participantId', 'participantId')
     .addSelect('participant.name', 'participant')
     .addSelect('account.ledgerAccountType', 'ledgerAccountType')
     .addSelect('account.currency', 'currency')
     .addSelect('account.value', 'value')
     .addSelect('account.reservedValue', 'reservedValue')
-    .getRawMany<AccountBalances>();
+    .getRawMany<LedgerAccount>();
+}
+
+/** The columns a movement invariant reads of a committed movement, raw. */
+function committedQuery(manager: EntityManager) {
+  return manager
+    .createQueryBuilder(LedgerTransfer, 't')
+    .select('t.transferId', 'transferId')
+    .addSelect('t.kind', 'kind')
+    .addSelect('t.debitAccountId', 'debitAccountId')
+    .addSelect('t.creditAccountId', 'creditAccountId')
+    .addSelect('t.amount', 'amount')
+    .addSelect('t.settlementModelId', 'settlementModelId')
+    .where("t.state = 'COMMITTED'");
+}
+
+/** Every committed movement, by the transfers' own state: what a full check reads. */
+export function committedMovements(manager: EntityManager): Promise<CommittedMovement[]> {
+  return committedQuery(manager).getRawMany<CommittedMovement>();
+}
+
+/**
+ * The committed movements whose commits these journal rows record (each by its debit account's COMMIT row), found by
+ * their keys a chunk at a time: a join would let the database scan every committed transfer for the few rows since
+ * a checkpoint.
+ */
+export async function committedMovementsOf(
+  manager: EntityManager,
+  rows: Array<{ transferId: string; accountId: number; phase: string }>,
+): Promise<CommittedMovement[]> {
+  const commits = new Map(rows.filter((row) => row.phase === 'COMMIT').map((row) => [`${row.transferId}/${Number(row.accountId)}`, row]));
+  const ids = [...new Set([...commits.values()].map((row) => row.transferId))];
+  const found: CommittedMovement[] = [];
+  for (const chunk of chunks(ids)) {
+    const movements = await committedQuery(manager).andWhere('t.transferId IN (:...chunk)', { chunk }).getRawMany<CommittedMovement & { transferId: string }>();
+    found.push(...movements.filter((movement) => commits.has(`${movement.transferId}/${Number(movement.debitAccountId)}`)));
+  }
+  return found;
+}
+
+/** The reservations not yet decided, found by the index on the transfers' state. */
+export function openMovements(manager: EntityManager): Promise<OpenMovement[]> {
+  return manager
+    .createQueryBuilder(LedgerTransfer, 't')
+    .select('t.debitAccountId', 'debitAccountId')
+    .addSelect('t.amount', 'amount')
+    .where("t.state = 'RESERVED'")
+    .getRawMany<OpenMovement>();
+}
+
+/** The gross models' terms, by model (their settlement account type and reset never change once a model exists). */
+export async function grossTerms(manager: EntityManager): Promise<Map<number, GrossTerms>> {
+  const models = await manager.findBy(SettlementModel, { settlementGranularity: 'GROSS' });
+  return new Map(
+    models.map(({ settlementModelId, settlementAccountType, autoPositionReset }) => [
+      settlementModelId,
+      { settlementModelId, settlementAccountType, autoPositionReset },
+    ]),
+  );
+}
+
+/** Every account's balances and every journal row, read raw, past the entities' transformer. */
+export async function ledgerSnapshot(manager: EntityManager): Promise<{ accounts: LedgerAccount[]; rows: JournalAmounts[] }> {
+  const accounts = await ledgerAccounts(manager);
   const rows = await manager
     .createQueryBuilder(JournalEntry, 'row')
     .select('row.accountId', 'accountId')
@@ -99,8 +190,8 @@ export async function ledgerSnapshot(manager: EntityManager): Promise<{ accounts
 }
 
 /**
- * The violations of a ledger's invariants. Sums are taken in BigInt minor units of 10^-4, not with the decimal
- * arithmetic the ledger itself uses, so a rounding there cannot hide behind the same rounding here.
+ * The violations of the invariants that tie the balances to their journal. Sums are taken in BigInt minor units
+ * (minorUnits.ts).
  */
 export function ledgerViolations(accounts: AccountBalances[], rows: JournalAmounts[]): Violation[] {
   const violations: Violation[] = [];
@@ -139,20 +230,4 @@ export function ledgerViolations(accounts: AccountBalances[], rows: JournalAmoun
     if (sum !== 0n) violations.push({ invariant: 'currenciesSumToZero', currency, sum: textOf(sum) });
   }
   return violations;
-}
-
-const UNITS_PER_ONE = 10_000n;
-
-/** An amount's text ("-12.5", "100.0000") in minor units of 10^-4, or undefined if it is no such amount. */
-function minorUnits(text: string): bigint | undefined {
-  const parts = /^(-?)(\d+)(?:\.(\d{1,4}))?$/.exec(text);
-  if (!parts) return undefined;
-  const [, sign, integer, fraction = ''] = parts;
-  const units = BigInt(integer) * UNITS_PER_ONE + BigInt(fraction.padEnd(4, '0'));
-  return sign ? -units : units;
-}
-
-function textOf(units: bigint): string {
-  const magnitude = units < 0n ? -units : units;
-  return `${units < 0n ? '-' : ''}${magnitude / UNITS_PER_ONE}.${(magnitude % UNITS_PER_ONE).toString().padStart(4, '0')}`;
 }

@@ -129,7 +129,7 @@ function histogramSamples(name: string, state: string, rows: Array<{ le: string;
  * gauge's collect() resets then sets them, which two overlapping scrapes would mix, and a histogram can only be
  * observed); the registry takes anything with a name and a get() answering what a metric's get() answers.
  */
-function registerRead(
+export function registerRead(
   registry: client.Registry,
   spec: { name: string; type: 'gauge' | 'counter' | 'histogram'; help: string; read: () => Promise<Sample[]> },
 ): void {

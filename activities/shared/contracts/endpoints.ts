@@ -72,6 +72,8 @@ export const NOTIFICATION_ENDPOINT_TYPES = [
   'NET_DEBIT_CAP_THRESHOLD_BREACH_EMAIL',
   'NET_DEBIT_CAP_ADJUSTMENT_EMAIL',
   'SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL',
+  // The hub's own: where its operator hears that the ledger check found an invariant broken (ledger/ledgerChecks.ts).
+  'LEDGER_INVARIANT_VIOLATION_EMAIL',
 ] as const;
 
 export const ENDPOINT_TYPES = [...FSPIOP_ENDPOINT_TYPES, ...THIRDPARTY_ENDPOINT_TYPES, ...NOTIFICATION_ENDPOINT_TYPES] as const;

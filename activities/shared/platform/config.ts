@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { DEFAULT_TASK_QUEUE } from '../contracts/conversations';
 import { CHANGE_GROUPS, OPERATOR_ROLES, type ChangeGroup, type OperatorRole } from '../contracts/operatorRoles';
 
@@ -67,6 +68,8 @@ export interface HubConfig {
   settlementWindowCloseCron?: string;
   /** Participants' e-mails; none are sent without SMTP_URL. */
   smtp?: SmtpConfig;
+  /** LEDGER_CHECK_INTERVAL: how often the ledger checks its invariants (a Temporal duration: '5 minutes', '30s'). */
+  ledgerCheckInterval: string;
   logLevel: string;
 }
 
@@ -248,6 +251,19 @@ export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number):
 function atLeastOne(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = integer(env, name, fallback);
   if (value < 1) throw new Error(`${name} must be at least 1, got "${env[name]}"`);
+  return value;
+}
+
+/** A Temporal duration ('5 minutes', '30s') of a second or more, refused at start rather than when a schedule is made of it. */
+function interval(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = env[name] || fallback;
+  let ms: number;
+  try {
+    ms = msToNumber(value as Parameters<typeof msToNumber>[0]);
+  } catch {
+    throw new Error(`${name} must be a duration such as "5 minutes" or "30s", got "${value}"`);
+  }
+  if (!(ms >= 1000)) throw new Error(`${name} must be a second or more, got "${value}"`);
   return value;
 }
 
@@ -557,6 +573,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
           breachEmailIntervalMinutes: integer(env, 'BREACH_EMAIL_INTERVAL_MINUTES', 60),
         }
       : undefined,
+    ledgerCheckInterval: interval(env, 'LEDGER_CHECK_INTERVAL', '5 minutes'),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

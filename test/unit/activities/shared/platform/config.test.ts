@@ -148,3 +148,10 @@ test('OIDC_ISSUER is a credential of the admin API: with it, a hub beyond loopba
   t.regex(exposureProblem(loadConfig(beyond))!, /must require authentication: set ADMIN_API_TOKENS .* or OIDC_ISSUER \(an identity provider's access tokens\)/);
   t.is(exposureProblem(loadConfig({ ...beyond, OIDC_ISSUER: ISSUER, OIDC_CLIENT_ID: 'hub-console' })), undefined);
 });
+
+test('LEDGER_CHECK_INTERVAL: 5 minutes unless set; a duration that is none, or under a second, is refused at start', (t) => {
+  t.is(loadConfig({}).ledgerCheckInterval, '5 minutes');
+  t.is(loadConfig({ LEDGER_CHECK_INTERVAL: '30s' }).ledgerCheckInterval, '30s');
+  t.throws(() => loadConfig({ LEDGER_CHECK_INTERVAL: 'every five minutes' }), { message: /LEDGER_CHECK_INTERVAL must be a duration such as "5 minutes"/ });
+  t.throws(() => loadConfig({ LEDGER_CHECK_INTERVAL: '10ms' }), { message: /LEDGER_CHECK_INTERVAL must be a second or more/ });
+});
