@@ -5,7 +5,8 @@ import test from 'ava';
 import { Transfers } from '../../activities/hub/conversations/transfers';
 import { Notification, Participant, ParticipantAccount } from '../../activities/hub/db/entities';
 import { openHubServices } from '../../activities/hub/hubServices';
-import { LEDGER_ALARM_EMAIL } from '../../activities/hub/ledger/ledgerChecks';
+import { checkLedger } from '../../activities/hub/ledger/invariants';
+import { LEDGER_ALARM_EMAIL, LedgerChecks } from '../../activities/hub/ledger/ledgerChecks';
 import { registerLedgerCheckMetrics } from '../../activities/hub/metrics/ledgerCheckMetrics';
 import { schemeRegistry } from '../../api/http/observability';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
@@ -176,3 +177,32 @@ test.serial(
     }
   },
 );
+
+test.serial('the journal and the transfers are read a page at a time: pages of 3 rows find what the whole read finds', async (t) => {
+  const { payer } = await payment('3.25');
+  await payment('7');
+  const paged = new LedgerChecks(admin.services.db, HUB_NAME, 0, 3);
+  t.true((await paged.run({ full: true })).holds);
+  await payment('1.5');
+  const position = await positionOf(payer);
+  await setBalance(position.id, 'value', '99');
+
+  const whole = await checkLedger(admin.services.db);
+  const inPages = await checkLedger(admin.services.db, 3);
+  t.false(inPages.holds);
+  t.deepEqual(inPages.violations, whole.violations);
+  t.is(inPages.journalRows, whole.journalRows);
+  const incremental = await paged.run();
+  t.false(incremental.full);
+  t.true(incremental.journalRows > 3, 'the rows since the checkpoint span pages');
+  t.deepEqual(incremental.violations, whole.violations);
+  t.deepEqual((await paged.run({ full: true })).violations, whole.violations);
+  t.true(
+    whole.violations.some((violation) => 'accountId' in violation && violation.accountId === position.id),
+    JSON.stringify(whole.violations),
+  );
+
+  await setBalance(position.id, 'value', position.value);
+  t.true((await paged.run()).holds);
+  t.true((await checkNow()).holds);
+});

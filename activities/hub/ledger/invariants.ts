@@ -75,13 +75,19 @@ export interface JournalAmounts {
  * Checks the ledger's invariants on one consistent snapshot (one transaction). Read raw and summed in BigInt, the
  * check shares no code with the ledger it checks.
  */
-export async function checkLedger(db: Database): Promise<LedgerReport> {
+export async function checkLedger(db: Database, pageLength = JOURNAL_PAGE): Promise<LedgerReport> {
   return db.transaction(async (manager) => {
-    const { accounts, rows } = await ledgerSnapshot(manager);
-    const moved = addCommitted(new Map(), await committedMovements(manager), accounts, await grossTerms(manager));
+    const accounts = await ledgerAccounts(manager);
+    const journal = new JournalSums();
+    let journalRows = 0;
+    for await (const page of journalPages(manager, 0, pageLength)) {
+      journal.add(page);
+      journalRows += page.length;
+    }
+    const moved = await committedSums(manager, accounts, await grossTerms(manager), pageLength);
     const reserved = reservedSums(await openMovements(manager));
-    const violations = [...ledgerViolations(accounts, rows), ...namedMovementViolations(accounts, moved, reserved)];
-    return { ...verdictsOf(violations), accounts: accounts.length, journalRows: rows.length };
+    const violations = [...ledgerViolations(accounts, journal.rows()), ...namedMovementViolations(accounts, moved, reserved)];
+    return { ...verdictsOf(violations), accounts: accounts.length, journalRows };
   });
 }
 
@@ -119,8 +125,8 @@ export function ledgerAccounts(manager: EntityManager): Promise<LedgerAccount[]>
     .getRawMany<LedgerAccount>();
 }
 
-/** The columns a movement invariant reads of a committed movement, raw. */
-function committedQuery(manager: EntityManager) {
+/** The columns a movement invariant reads of a movement, raw. */
+function movementQuery(manager: EntityManager) {
   return manager
     .createQueryBuilder(LedgerTransfer, 't')
     .select('t.transferId', 'transferId')
@@ -128,13 +134,40 @@ function committedQuery(manager: EntityManager) {
     .addSelect('t.debitAccountId', 'debitAccountId')
     .addSelect('t.creditAccountId', 'creditAccountId')
     .addSelect('t.amount', 'amount')
-    .addSelect('t.settlementModelId', 'settlementModelId')
-    .where("t.state = 'COMMITTED'");
+    .addSelect('t.settlementModelId', 'settlementModelId');
 }
 
-/** Every committed movement, by the transfers' own state: what a full check reads. */
-export function committedMovements(manager: EntityManager): Promise<CommittedMovement[]> {
-  return committedQuery(manager).getRawMany<CommittedMovement>();
+const committedQuery = (manager: EntityManager) => movementQuery(manager).where("t.state = 'COMMITTED'");
+
+/**
+ * What every committed movement, by the transfers' own state, makes each account's value (addCommitted): what a full
+ * check reads. The transfers are read a page at a time along their primary key, so the check holds one page, not the
+ * ledger; the state is filtered here, not by the database, which would otherwise sort the committed transfers by key
+ * for every page.
+ */
+export async function committedSums(
+  manager: EntityManager,
+  accounts: AccountHeld[],
+  gross: ReadonlyMap<number, GrossTerms>,
+  pageLength = JOURNAL_PAGE,
+): Promise<Map<number, bigint>> {
+  const moved = new Map<number, bigint>();
+  for (let after = ''; ;) {
+    const page = await movementQuery(manager)
+      .addSelect('t.state', 'state')
+      .where('t.transferId > :after', { after })
+      .orderBy('t.transferId', 'ASC')
+      .limit(pageLength)
+      .getRawMany<CommittedMovement & { transferId: string; state: string }>();
+    addCommitted(
+      moved,
+      page.filter((movement) => movement.state === 'COMMITTED'),
+      accounts,
+      gross,
+    );
+    if (page.length < pageLength) return moved;
+    after = page[page.length - 1].transferId;
+  }
 }
 
 /**
@@ -175,6 +208,68 @@ export async function grossTerms(manager: EntityManager): Promise<Map<number, Gr
       { settlementModelId, settlementAccountType, autoPositionReset },
     ]),
   );
+}
+
+/** A journal page's length: a check holds one page of the journal at a time, however long the journal. */
+export const JOURNAL_PAGE = 10_000;
+
+/** A journal row as the checks read it. */
+export interface JournalRow extends JournalAmounts {
+  id: number;
+  transferId: string;
+  phase: string;
+  createdDate: Date | string;
+}
+
+/** The journal rows with an ID above `after`, a page at a time in ID order: each page a range of the primary key. */
+export async function* journalPages(manager: EntityManager, after: number, pageLength = JOURNAL_PAGE): AsyncGenerator<JournalRow[]> {
+  for (let from = after; ;) {
+    const page = await manager
+      .createQueryBuilder(JournalEntry, 'j')
+      .select('j.id', 'id')
+      .addSelect('j.accountId', 'accountId')
+      .addSelect('j.postedAmount', 'postedAmount')
+      .addSelect('j.reservedAmount', 'reservedAmount')
+      .addSelect('j.createdDate', 'createdDate')
+      .addSelect('j.transferId', 'transferId')
+      .addSelect('j.phase', 'phase')
+      .where('j.id > :from', { from })
+      .orderBy('j.id', 'ASC')
+      .limit(pageLength)
+      .getRawMany<JournalRow>();
+    if (page.length > 0) yield page;
+    if (page.length < pageLength) return;
+    from = Number(page[page.length - 1].id);
+  }
+}
+
+/**
+ * Journal rows folded into one sum per account as they are read, so a check need not hold the journal: `rows()` gives
+ * them back as one row per account for ledgerViolations, with every row whose amount is none kept whole, for it to name.
+ */
+export class JournalSums {
+  private readonly sums = new Map<number, { value: bigint; reservedValue: bigint }>();
+  private readonly unreadable: JournalAmounts[] = [];
+
+  add(rows: Iterable<JournalAmounts>): this {
+    for (const row of rows) {
+      const [value, reservedValue] = [minorUnits(row.postedAmount), minorUnits(row.reservedAmount)];
+      if (value === undefined || reservedValue === undefined) {
+        this.unreadable.push(row);
+        continue;
+      }
+      const sum = this.sums.get(Number(row.accountId)) ?? { value: 0n, reservedValue: 0n };
+      sum.value += value;
+      sum.reservedValue += reservedValue;
+      this.sums.set(Number(row.accountId), sum);
+    }
+    return this;
+  }
+
+  rows(): JournalAmounts[] {
+    const summed = [...this.sums].map(([accountId, sum]) => ({ accountId, postedAmount: textOf(sum.value), reservedAmount: textOf(sum.reservedValue) }));
+    return [...summed, ...this.unreadable];
+  }
 }
 
 /** Every account's balances and every journal row, read raw, past the entities' transformer. */

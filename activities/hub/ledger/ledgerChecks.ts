@@ -1,13 +1,17 @@
 import type { EntityManager } from 'typeorm';
 import { insertRows } from '../db/batches';
 import type { Database } from '../db/database';
-import { JournalEntry, Notification, Participant, ParticipantEndpoint } from '../db/entities';
+import { Notification, Participant, ParticipantEndpoint } from '../db/entities';
 import { LedgerCheckpoint, LedgerCheckRecord } from '../db/ledgerCheckEntities';
 import {
-  committedMovements,
   committedMovementsOf,
+  committedSums,
   grossTerms,
   type JournalAmounts,
+  JOURNAL_PAGE,
+  journalPages,
+  type JournalRow,
+  JournalSums,
   ledgerAccounts,
   type LedgerAccount,
   ledgerViolations,
@@ -47,14 +51,6 @@ export interface LedgerCheck extends Omit<LedgerReport, 'journalRows'> {
   durationMs: number;
 }
 
-/** A journal row as the incremental check reads it. */
-export interface JournalRow extends JournalAmounts {
-  id: number;
-  transferId: string;
-  phase: string;
-  createdDate: Date | string;
-}
-
 /** The sums a checkpoint keeps per account. */
 interface Sums {
   value: Map<number, bigint>;
@@ -87,6 +83,7 @@ export class LedgerChecks {
     private readonly db: Database,
     private readonly hubName: string,
     private readonly marginMs = db.isMysql ? MYSQL_CHECKPOINT_MARGIN_MS : 0,
+    private readonly pageLength = JOURNAL_PAGE,
   ) {}
 
   /** Checks now: from the checkpoint, or the whole ledger when `full` or when the last full check is a day old. */
@@ -107,26 +104,36 @@ export class LedgerChecks {
     return record ? (JSON.parse(record.outcome) as LedgerCheck) : undefined;
   }
 
-  /** The check on one snapshot (one transaction), and the checkpoint it leaves. */
+  /**
+   * The check on one snapshot (one transaction), and the checkpoint it leaves. The journal since the checkpoint (all of
+   * it, in a full check) is read a page at a time and folded into sums per account, so a check's memory is the
+   * accounts and one page, however far behind the checkpoint is.
+   */
   private async checkIn(manager: EntityManager, full: boolean): Promise<{ check: Omit<LedgerCheck, 'durationMs'>; checkpoint: NewCheckpoint }> {
     const now = new Date();
     const { from, sums } = full ? { from: 0, sums: emptySums() } : await checkpointOf(manager);
     const accounts = await ledgerAccounts(manager);
-    const rows = await journalRowsAfter(manager, from);
-    const to = rows.length > 0 ? Number(rows[rows.length - 1].id) : from;
-    const cut = checkpointCut(rows, from, now, this.marginMs);
     const gross = await grossTerms(manager);
-    const [upToCut, sinceCut] = [rows.filter((row) => Number(row.id) <= cut), rows.filter((row) => Number(row.id) > cut)];
-    const kept = withRows(sums, upToCut);
-    addCommitted(kept.moved, await committedMovementsOf(manager, upToCut), accounts, gross);
-    const moved = full
-      ? addCommitted(new Map(), await committedMovements(manager), accounts, gross)
-      : addCommitted(new Map(kept.moved), await committedMovementsOf(manager, sinceCut), accounts, gross);
-    const violations = [
-      ...ledgerViolations(accounts, [...rowsOf(sums), ...rows]),
-      ...namedMovementViolations(accounts, moved, reservedSums(await openMovements(manager))),
-    ];
-    const check = { ...verdictsOf(violations), full, accounts: accounts.length, checkedFrom: from, checkedTo: to, journalRows: rows.length, checkpoint: cut };
+    const journal = new JournalSums().add(rowsOf(sums));
+    const kept = copyOf(sums);
+    const movedSince = new Map<number, bigint>();
+    let [to, cut, journalRows, cutting] = [from, from, 0, true];
+    for await (const page of journalPages(manager, from, this.pageLength)) {
+      journal.add(page);
+      journalRows += page.length;
+      to = Number(page[page.length - 1].id);
+      // The cut stops at the first row too recent to keep; the pages after it are read, not kept.
+      if (cutting) cut = checkpointCut(page, cut, now, this.marginMs);
+      cutting = cutting && cut === to;
+      const [upToCut, sinceCut] = [page.filter((row) => Number(row.id) <= cut), page.filter((row) => Number(row.id) > cut)];
+      addRows(kept, upToCut);
+      addCommitted(kept.moved, await committedMovementsOf(manager, upToCut), accounts, gross);
+      if (!full) addCommitted(movedSince, await committedMovementsOf(manager, sinceCut), accounts, gross);
+    }
+    const moved = full ? await committedSums(manager, accounts, gross, this.pageLength) : new Map(kept.moved);
+    if (!full) for (const [accountId, units] of movedSince) addTo(moved, accountId, units);
+    const violations = [...ledgerViolations(accounts, journal.rows()), ...namedMovementViolations(accounts, moved, reservedSums(await openMovements(manager)))];
+    const check = { ...verdictsOf(violations), full, accounts: accounts.length, checkedFrom: from, checkedTo: to, journalRows, checkpoint: cut };
     return { check, checkpoint: { through: cut, sums: kept, accounts, takenDate: now } };
   }
 
@@ -217,30 +224,14 @@ async function checkpointOf(manager: EntityManager): Promise<{ from: number; sum
   return { from: rows.length > 0 ? Number(rows[0].throughJournalId) : 0, sums };
 }
 
-/** The journal rows after `from`, a range of its primary key, read raw in their order. */
-function journalRowsAfter(manager: EntityManager, from: number): Promise<JournalRow[]> {
-  return manager
-    .createQueryBuilder(JournalEntry, 'j')
-    .select('j.id', 'id')
-    .addSelect('j.accountId', 'accountId')
-    .addSelect('j.postedAmount', 'postedAmount')
-    .addSelect('j.reservedAmount', 'reservedAmount')
-    .addSelect('j.createdDate', 'createdDate')
-    .addSelect('j.transferId', 'transferId')
-    .addSelect('j.phase', 'phase')
-    .where('j.id > :from', { from })
-    .orderBy('j.id', 'ASC')
-    .getRawMany<JournalRow>();
-}
+const copyOf = (sums: Sums): Sums => ({ value: new Map(sums.value), reservedValue: new Map(sums.reservedValue), moved: new Map(sums.moved) });
 
-/** The checkpoint's sums carried on with the journal rows up to the new cut (a copy). */
-function withRows(sums: Sums, rows: JournalRow[]): Sums {
-  const kept = { value: new Map(sums.value), reservedValue: new Map(sums.reservedValue), moved: new Map(sums.moved) };
+/** Carries the checkpoint's sums on with the journal rows up to its new cut. */
+function addRows(sums: Sums, rows: JournalRow[]): void {
   for (const row of rows) {
-    addTo(kept.value, Number(row.accountId), minorUnits(row.postedAmount) ?? 0n);
-    addTo(kept.reservedValue, Number(row.accountId), minorUnits(row.reservedAmount) ?? 0n);
+    addTo(sums.value, Number(row.accountId), minorUnits(row.postedAmount) ?? 0n);
+    addTo(sums.reservedValue, Number(row.accountId), minorUnits(row.reservedAmount) ?? 0n);
   }
-  return kept;
 }
 
 /** The checkpoint's sums as journal rows, one per account, for ledgerViolations to add the rows since to. */
