@@ -78,6 +78,9 @@ export async function seedWindow(
         await manager.update(ParticipantAccount, { id: account.id }, { value, changedDate: now });
       }
     });
+    // better-sqlite3 answers at once: without a turn of the event loop the sockets the hub closed meanwhile (idle
+    // keep-alive connections) would be taken for open by the next request.
+    await new Promise((resolve) => setImmediate(resolve));
     if ((written + count) % 100_000 === 0 || written + count === transfers) log(`  seeded ${written + count} of ${transfers} transfers`);
   }
 }

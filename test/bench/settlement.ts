@@ -71,16 +71,10 @@ export async function settlementCycle(
   dfsp: string,
   log: (message: string) => void,
 ): Promise<string[]> {
-  const admin: AdminCall = async (method, path, body) => {
-    try {
-      return await adminCall(adminUrl, method, path, body);
-    } catch (error) {
-      // A kept-alive connection the hub closed as idle while seeding held its event loop: a GET is asked again.
-      if (method === 'GET' && (error as Error).cause instanceof Error && ((error as Error).cause as { code?: string }).code === 'UND_ERR_SOCKET')
-        return adminCall(adminUrl, method, path, body);
-      throw new Error(`${method} ${path}: ${(error as Error).message}`, { cause: (error as Error).cause });
-    }
-  };
+  const admin: AdminCall = (method, path, body) =>
+    adminCall(adminUrl, method, path, body).catch((error: Error) => {
+      throw new Error(`${method} ${path}: ${error.message}`, { cause: error.cause });
+    });
   const model = await deferredNetModel(admin, CURRENCY);
   const from = new Date().toISOString();
   const filling = performance.now();

@@ -24,6 +24,7 @@ import { SchemeCounters1795000001600 } from './migrations/1795000001600-SchemeCo
 import { Approvals1795000001700 } from './migrations/1795000001700-Approvals';
 import { AuditTrail1795000001800 } from './migrations/1795000001800-AuditTrail';
 import { GlanceIndexes1795000001900 } from './migrations/1795000001900-GlanceIndexes';
+import { WindowPaymentsInOrder1795000002600 } from './migrations/1795000002600-WindowPaymentsInOrder';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -46,6 +47,7 @@ export const migrations = [
   Approvals1795000001700,
   AuditTrail1795000001800,
   GlanceIndexes1795000001900,
+  WindowPaymentsInOrder1795000002600,
 ];
 
 /**
