@@ -19,6 +19,7 @@ import { ledgerRoutes } from './ledgerRoutes';
 import { consoleRoutes, type ConsoleSettings } from '../console/consoleRoutes';
 import { signInRoutes } from '../console/signInRoutes';
 import { settlementRoutes, type SettlementApi } from '../settlement/settlementRoutes';
+import { reportRoutes } from '../settlement/reportRoutes';
 import { approvalRoutes } from './approvals/approvalRoutes';
 import type { FourEyesSettings } from './approvals/fourEyes';
 import { auditRecorder } from './audit/recorder';
@@ -62,6 +63,7 @@ export function adminRouters(
     auditRoutes(services),
     glanceRoutes(services),
     ledgerRoutes(services),
+    reportRoutes(services.db),
     consoleRoutes(consoleSettings ?? { namespace: 'default', hub: 'Hub' }),
     signInRoutes(identityProvider),
     observabilityRoutes(health),

@@ -12,7 +12,7 @@ import { HttpError } from '../../activities/shared/platform/httpError';
 import type { SettlementSchema, SettlementValidator } from './settlementValidation';
 import { settlementActions } from './settlementActions';
 import { changes, declaredGroups, type ChangingRoutes, type FourEyesSettings } from '../admin/approvals/fourEyes';
-import { reportCsv } from './report';
+import { reportCsv, wantsCsv } from './report';
 import { needs } from '../admin/access/permissions';
 
 /** What Mojaloop's settlement API runs on: the windows and settlements, and Temporal, where their workflows run. */
@@ -161,7 +161,7 @@ function reportRoute({ router, services: { settlements } }: SettlementRoutes): v
   /** Each participant's net amount and transfer count, as JSON or (`?format=csv`, or Accept: text/csv) CSV for the settlement bank. */
   router.get('/settlements/:id/report', needs('read'), async (ctx) => {
     const report = await settlements.report(integer(ctx.params.id, 'id'));
-    if (ctx.query.format === 'csv' || (ctx.query.format === undefined && ctx.accepts('application/json', 'text/csv') === 'text/csv')) {
+    if (wantsCsv(ctx)) {
       ctx.type = 'text/csv';
       ctx.attachment(`settlement-${report.settlement.id}.csv`);
       ctx.body = reportCsv(report.lines);

@@ -24,14 +24,14 @@ export class FulfillingPayees {
     return payee;
   }
 
-  /** `payer` pays `payee`; resolves with the switch's answer to the payer: its transfer state, or its error code. */
-  async pay(payer: SimulatedDfsp, payee: SimulatedDfsp, amount: string, currency: string): Promise<{ state?: string; errorCode?: string }> {
+  /** `payer` pays `payee`; resolves with the transfer's ID and the switch's answer to the payer: its state, or its error code. */
+  async pay(payer: SimulatedDfsp, payee: SimulatedDfsp, amount: string, currency: string): Promise<{ transferId: string; state?: string; errorCode?: string }> {
     const { fulfilment, condition } = ilpPair();
     const body = transferBody(payer.name, payee.name, amount, { condition, currency: currency as 'USD' });
     this.fulfilments.set(body.transferId, fulfilment);
     const ack = await this.hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body });
     if (ack.status !== 202) throw new Error(`POST /transfers answered ${ack.status}: ${JSON.stringify(ack.body)}`);
     const answer = await payer.waitFor((r) => r.method === 'PUT' && r.path.startsWith(`/transfers/${body.transferId}`), 20_000, 'transfer answer');
-    return { state: answer.body.transferState, errorCode: answer.body.errorInformation?.errorCode };
+    return { transferId: body.transferId, state: answer.body.transferState, errorCode: answer.body.errorInformation?.errorCode };
   }
 }

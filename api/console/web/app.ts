@@ -5,6 +5,7 @@ import { get, NotAllowed, SignInNeeded, token } from './api.js';
 import { h, show } from './dom.js';
 import { homeView } from './home.js';
 import { participantsView, participantView } from './participants.js';
+import { reportsView } from './reports.js';
 import { settlementView } from './settlement.js';
 import { callerLabel, comeBack, identify, signInScreen, signOut } from './signIn.js';
 import { conversationView, traceView, transfersView, type WorkflowLink } from './transfers.js';
@@ -22,7 +23,7 @@ let hubName = 'Hub';
 
 /**
  * The page the address names: #/home[?currency=XXX] (an empty address's too), #/participants[/name], #/transfers[?search],
- * #/transfers/{id}, #/conversations/{resource}/{id}, #/settlement, #/alarms, #/approvals, #/audit[?search].
+ * #/transfers/{id}, #/conversations/{resource}/{id}, #/settlement, #/reports, #/alarms, #/approvals, #/audit[?search].
  */
 function viewOf(hash: string): View {
   const [path, query = ''] = hash.replace(/^#/, '').split('?');
@@ -33,6 +34,7 @@ function viewOf(hash: string): View {
   if (page === 'transfers' && id) return traceView(id, workflowLink);
   if (page === 'transfers') return transfersView(new URLSearchParams(query));
   if (page === 'settlement') return settlementView();
+  if (page === 'reports') return reportsView();
   if (page === 'alarms') return alarmsView();
   if (page === 'approvals') return approvalsView();
   if (page === 'audit') return auditView(new URLSearchParams(query));

@@ -1,5 +1,6 @@
 import { call, download, expectOk, get, Held } from './api.js';
 import { fields, h, show, when } from './dom.js';
+import { accountOwners } from './participantNames.js';
 import type { View } from './view.js';
 
 interface Window {
@@ -54,10 +55,11 @@ export function settlementView(): View {
     settlements,
   );
   const refresh = async () => {
-    const [windowList, settlementList, models] = await Promise.all([
+    const [windowList, settlementList, models, owners] = await Promise.all([
       found<Window>('/v2/settlementWindows?fromDateTime=1970-01-01T00:00:00.000Z'),
       found<Settlement>('/v2/settlements?fromDateTime=1970-01-01T00:00:00.000Z'),
       get<Array<{ name: string; isActive: boolean; settlementDelay: string }>>('/settlementModels'),
+      accountOwners(),
     ]);
     const select = createForm.querySelector('select')!;
     if (select.options.length === 0)
@@ -71,7 +73,7 @@ export function settlementView(): View {
     );
     show(
       settlements,
-      settlementList.sort((a, b) => b.id - a.id).map((settlement) => settlementCard(settlement, act)),
+      settlementList.sort((a, b) => b.id - a.id).map((settlement) => settlementCard(settlement, owners, act)),
     );
   };
   return { element, refresh };
@@ -153,7 +155,7 @@ async function found<T>(path: string): Promise<T[]> {
 }
 
 /** A settlement: its windows and accounts, and what may be done with it now. */
-function settlementCard(settlement: Settlement, act: Act): HTMLElement {
+function settlementCard(settlement: Settlement, owners: Map<number, string>, act: Act): HTMLElement {
   const step = nextStep(settlement.state);
   const final = settlement.state === 'SETTLED' || settlement.state === 'ABORTED';
   return h(
@@ -166,7 +168,7 @@ function settlementCard(settlement: Settlement, act: Act): HTMLElement {
       h('span', { class: 'state', 'data-state': settlement.state }, settlement.state),
       ` — windows ${settlement.settlementWindows.map((window) => window.settlementWindowId).join(', ')}, ${when(settlement.createdDate)}`,
     ),
-    settlementAccounts(settlement),
+    settlementAccounts(settlement, owners),
     !final && step && advanceButton(settlement, step, act),
     !final && abortButton(settlement, act),
     ' ',
@@ -178,8 +180,8 @@ function settlementCard(settlement: Settlement, act: Act): HTMLElement {
   );
 }
 
-/** Each participant's accounts in the settlement, with their net amounts and states. */
-function settlementAccounts(settlement: Settlement): HTMLElement {
+/** Each participant's accounts in the settlement, by name (its ID in the tooltip), with their net amounts and states. */
+function settlementAccounts(settlement: Settlement, owners: Map<number, string>): HTMLElement {
   return h(
     'table',
     { class: 'list' },
@@ -192,7 +194,7 @@ function settlementAccounts(settlement: Settlement): HTMLElement {
           h(
             'tr',
             {},
-            h('td', {}, participant.id),
+            h('td', { class: 'participant', title: `participant ID ${participant.id}` }, owners.get(account.id) ?? participant.id),
             h('td', {}, account.id),
             h('td', {}, `${account.netSettlementAmount.amount} ${account.netSettlementAmount.currency}`),
             h('td', {}, account.state),
