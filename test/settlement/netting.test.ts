@@ -2,20 +2,16 @@ import test from 'ava';
 import { LedgerTransfer } from '../../activities/hub/db/entities';
 import { openHubServices, type HubServices } from '../../activities/hub/hubServices';
 import { paymentPage } from '../../activities/hub/settlement/netting';
-import { databaseOfItsOwn } from '../helpers/database';
+import { testDatabaseUrl } from '../helpers/database';
 
 let services: HubServices;
-let drop: () => Promise<void>;
 
 test.before(async () => {
-  const database = await databaseOfItsOwn();
-  drop = database.drop;
-  services = await openHubServices({ databaseUrl: database.url, hubParticipantName: 'Hub' });
+  services = await openHubServices({ databaseUrl: testDatabaseUrl(), hubParticipantName: 'Hub' });
 });
 
 test.after.always(async () => {
   await services?.db.close();
-  await drop?.();
 });
 
 /** How the database means to run a query: SQLite's plan lines, or MySQL's EXPLAIN rows as text. */
