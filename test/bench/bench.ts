@@ -75,7 +75,8 @@ import { parseOptions, type Options } from './options';
 import { profileSummary } from './profile';
 import { CURRENCY, fspiop, hubIteration, partiesBetween, provision, TRANSFER_EXPIRY_MS, type SigningKeys, type TransferState } from './payments';
 import { describeErrors, drive, type Phase, type Recorder } from './statistics';
-import { settlementCycle } from './settlement';
+import { fillByBulks, settlementCycle } from './settlement';
+import { seededFill } from './seedSettlement';
 import { rsaKeyPair } from '../helpers/keyPairs';
 
 const HOST = '127.0.0.1';
@@ -101,7 +102,8 @@ const NOUNS: Record<Options['mode'], { singular: string; plural: string; descrip
   settlement: {
     singular: 'bulk',
     plural: 'bulks',
-    description: (size) => `settlement: a window filled by bulks of ${size} pre-quoted items, then closed and settled to SETTLED`,
+    description: (size) =>
+      `settlement: a window filled by bulks of ${size} pre-quoted items (or seeded into the database, --seed-direct), then closed and settled to SETTLED`,
   },
 };
 
@@ -379,6 +381,18 @@ function historyTable(costs: Array<[string, HistoryCost]>): string[] {
   return rows;
 }
 
+/**
+ * `names` and as many more DFSPs as make `count`, each a real HTTP server provisioned through the admin API as the
+ * first ones were: what --seed-direct spreads its transfers over.
+ */
+async function participantsBeside(names: string[], adminUrl: string, count: number): Promise<string[]> {
+  const more = await Promise.all(Array.from({ length: Math.max(0, count - names.length) }, () => SimulatedDfsp.start(uniqueName('benchdfsp'))));
+  cleanups.push({ what: 'simulated DFSPs', run: async () => void (await Promise.all(more.map((dfsp) => dfsp.close()))) });
+  for (const dfsp of more) await provision(adminUrl, dfsp.name, dfsp);
+  if (more.length > 0) log(`provisioned ${more.length} more DFSPs for the seeded window`);
+  return [...names, ...more.map((dfsp) => dfsp.name)];
+}
+
 /** A sample from the middle of a run's IDs, where the load was steady. */
 function middleOf(ids: string[]): string[] {
   const from = Math.max(0, Math.floor(ids.length / 2) - HISTORY_SAMPLE / 2);
@@ -528,7 +542,17 @@ async function main(): Promise<number> {
   let settlementRows: string[] = [];
   if (options.mode === 'settlement') {
     const committed = () => [...payer.transfers.values()].filter((transfer) => transfer.state === 'committed').length;
-    settlementRows = await settlementCycle(adminUrl, iteration, committed, options.settlementTransfers, log);
+    const fill = options.seedDirect
+      ? seededFill(
+          services.db,
+          await participantsBeside([payerDfsp.name, payeeDfsp.name], adminUrl, options.participants),
+          CURRENCY,
+          options.settlementTransfers,
+          log,
+        )
+      : fillByBulks(iteration, committed, options.settlementTransfers);
+    const hubMeasured = measured.filter((m) => m.name.startsWith('hub'));
+    settlementRows = await settlementCycle(adminUrl, fill, hubMeasured, payerDfsp.name, log);
   } else if (options.soakMinutes !== undefined) {
     soakRows = await soak(options, options.soakMinutes, measured.slice(0, -1), iteration);
   } else {
@@ -715,7 +739,9 @@ main().then(
   },
   async (error: unknown) => {
     if (signalled) return; // the signal handler is cleaning up and will exit
-    log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    // fetch's own message ("fetch failed") names no reason: its cause does.
+    const cause = error instanceof Error && error.cause ? ` (${String(error.cause)})` : '';
+    log(`FAILED: ${error instanceof Error ? error.message : String(error)}${cause}`);
     await cleanUp();
     process.exit(2);
   },

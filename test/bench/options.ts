@@ -9,6 +9,12 @@ export interface Options {
   bulkSize: number;
   /** Committed transfers in the window that --mode settlement closes and settles. */
   settlementTransfers: number;
+  /**
+   * With --mode settlement: the window's committed transfers written straight into the hub's database between
+   * `participants` DFSPs (test/bench/seedSettlement.ts) instead of sent by bulks between two.
+   */
+  seedDirect: boolean;
+  participants: number;
   /** The concurrencies to measure, one phase each, in this order. */
   levels: number[];
   durationS: number;
@@ -46,6 +52,10 @@ export const USAGE = `usage: npm run bench [-- options]
                         settling it to SETTLED (env BENCH_MODE)
   --settlement-transfers N
                         committed transfers in the window --mode settlement settles (default 10000)
+  --seed-direct         with --mode settlement: write the window's transfers straight into the hub's database, as the
+                        ledger and the switch would have, between --participants DFSPs in random pairs (a million
+                        takes minutes, not the hours of FSPIOP); the ledger is checked in full before anything is timed
+  --participants N      DFSPs the seeded transfers go between (default 50; at least 2)
   --bulk-size N         items in each bulk transfer (default 1000, the most FSPIOP allows; env BENCH_BULK_SIZE)
   --concurrency N[,N…]  virtual users; a list measures each in turn and draws the chart (default 10, env BENCH_CONCURRENCY)
   --duration S          measured seconds per phase (default 20, env BENCH_DURATION)
@@ -97,6 +107,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   let jws = flag(env.BENCH_JWS, false);
   let twoProcesses = flag(env.BENCH_TWO_PROCESSES, false);
   let verbose = false;
+  let seedDirect = false;
   let topology: Topology | undefined;
   const topologyValues: Partial<Record<'workers' | 'gateways' | 'shards', string>> = {};
   for (let i = 0; i < argv.length; i++) {
@@ -112,9 +123,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     else if (arg === '--two-processes') twoProcesses = true;
     else if (arg === '--topology') topology = { workers: 2, gateways: 2, historyShards: 4 };
     else if (arg === '--verbose') verbose = true;
+    else if (arg === '--seed-direct') seedDirect = true;
     else {
       const match =
-        /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile|workers|gateways|shards|bulk-size|flood|settlement-transfers)(?:=(.*))?$/.exec(arg);
+        /^--(mode|concurrency|duration|warmup|timeout|soak|chart|profile|workers|gateways|shards|bulk-size|flood|settlement-transfers|participants)(?:=(.*))?$/.exec(
+          arg,
+        );
       if (!match) throw new Error(`unknown argument "${arg}"\n${USAGE}`);
       const value = match[2] ?? argv[++i];
       if (value === undefined) throw new Error(`--${match[1]} needs a value\n${USAGE}`);
@@ -136,11 +150,14 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   if (mode === 'thirdparty' && jws) throw new Error(`--jws is not supported with --mode thirdparty yet\n${USAGE}`);
   const bulkSize = Math.floor(number('bulk-size', values['bulk-size'], 1000, 1));
   if (bulkSize > 1000) throw new Error(`--bulk-size must be at most 1000 (FSPIOP's limit), got ${bulkSize}\n${USAGE}`);
+  if (seedDirect && mode !== 'settlement') throw new Error(`--seed-direct goes with --mode settlement\n${USAGE}`);
   const levels = (values.concurrency ?? '10').split(',').map((level) => Math.floor(number('concurrency', level.trim(), 10, 1)));
   return {
     mode: mode as Mode,
     bulkSize,
     settlementTransfers: Math.floor(number('settlement-transfers', values['settlement-transfers'], 10_000, 1)),
+    seedDirect,
+    participants: Math.floor(number('participants', values.participants, 50, 2)),
     levels,
     durationS: number('duration', values.duration, 20, 1),
     warmupS: number('warmup', values.warmup, 3, 0),

@@ -25,6 +25,7 @@ import { Approvals1795000001700 } from './migrations/1795000001700-Approvals';
 import { AuditTrail1795000001800 } from './migrations/1795000001800-AuditTrail';
 import { GlanceIndexes1795000001900 } from './migrations/1795000001900-GlanceIndexes';
 import { LedgerCheckpoint1795000002200 } from './migrations/1795000002200-LedgerCheckpoint';
+import { WindowPaymentsInOrder1795000002600 } from './migrations/1795000002600-WindowPaymentsInOrder';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -48,6 +49,7 @@ export const migrations = [
   AuditTrail1795000001800,
   GlanceIndexes1795000001900,
   LedgerCheckpoint1795000002200,
+  WindowPaymentsInOrder1795000002600,
 ];
 
 /**

@@ -111,6 +111,7 @@ export type LedgerTransferState = 'RESERVED' | 'COMMITTED' | 'ABORTED';
  */
 @Entity('ledger_transfer')
 @Index('IDX_ledger_transfer_state_expiry', ['state', 'expiresAt'])
+@Index('IDX_ledger_transfer_window_state', ['settlementWindowId', 'state', 'transferId'])
 export class LedgerTransfer {
   @PrimaryColumn({ type: 'varchar', length: 64 }) transferId!: string;
   @Column({ type: 'varchar', length: 30 }) kind!: string;
@@ -126,7 +127,7 @@ export class LedgerTransfer {
   /** When a reservation lapses: a commit at or after it is refused, and the sweep releases it some time after. */
   @Column({ ...timestamp, nullable: true }) expiresAt!: Date | null;
   /** The settlement window a committed transfer belongs to: the one open when the ledger committed it. */
-  @Index('IDX_ledger_transfer_window') @Column({ type: 'int', nullable: true }) settlementWindowId!: number | null;
+  @Column({ type: 'int', nullable: true }) settlementWindowId!: number | null;
   /**
    * A committed payment's settlement model as it committed, null where none settled its currency: a gross one settled
    * it in that commit's own step; under any other its window's net settlement takes it (models.ts's windowModelFor).

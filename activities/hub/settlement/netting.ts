@@ -1,4 +1,4 @@
-import { EntityManager, In, IsNull, MoreThan } from 'typeorm';
+import { EntityManager, In, IsNull, MoreThan, type FindManyOptions } from 'typeorm';
 import type { Database } from '../db/database';
 import { LedgerTransfer, ParticipantAccount, SettlementModel } from '../db/entities';
 import { formatAmount } from '../db/money';
@@ -130,28 +130,37 @@ async function contentSettledBy(manager: EntityManager, model: SettlementModel, 
 async function netPositions(manager: EntityManager, settled: ContentSettled[]): Promise<Map<number, NetPosition>> {
   const nets = new Map<number, NetPosition>();
   for (const { row, under } of settled) {
-    const { settlementWindowId, currency } = row;
-    const ids = under.filter((id) => id !== null);
-    const models = [...(under.includes(null) ? [IsNull()] : []), ...(ids.length > 0 ? [In(ids)] : [])];
+    if (under.length === 0) continue;
     let after = '';
-    while (models.length > 0) {
-      const page = await manager.find(LedgerTransfer, {
-        where: models.map((settlementModelId) => ({
-          settlementWindowId,
-          currency,
-          kind: PAYMENT_KIND,
-          state: 'COMMITTED' as const,
-          settlementModelId,
-          transferId: MoreThan(after),
-        })),
-        select: { transferId: true, debitAccountId: true, creditAccountId: true, amount: true },
-        order: { transferId: 'ASC' },
-        take: PAYMENT_PAGE,
-      });
+    for (;;) {
+      const page = await manager.find(LedgerTransfer, paymentPage(row.settlementWindowId, row.currency, under, after));
       addToNetPositions(page, nets);
       if (page.length < PAYMENT_PAGE) break;
       after = page.at(-1)!.transferId;
     }
   }
   return nets;
+}
+
+/**
+ * The page of a window's committed payments in a currency under the models `under` (null: none) that follows the
+ * payment `after` in ID order: the ledger's index by window, state and ID holds them in that order, so a page costs
+ * its own payments, not the window's.
+ */
+export function paymentPage(settlementWindowId: number, currency: string, under: Array<number | null>, after: string): FindManyOptions<LedgerTransfer> {
+  const ids = under.filter((id) => id !== null);
+  const models = [...(under.includes(null) ? [IsNull()] : []), ...(ids.length > 0 ? [In(ids)] : [])];
+  return {
+    where: models.map((settlementModelId) => ({
+      settlementWindowId,
+      currency,
+      kind: PAYMENT_KIND,
+      state: 'COMMITTED' as const,
+      settlementModelId,
+      transferId: MoreThan(after),
+    })),
+    select: { transferId: true, debitAccountId: true, creditAccountId: true, amount: true },
+    order: { transferId: 'ASC' },
+    take: PAYMENT_PAGE,
+  };
 }
