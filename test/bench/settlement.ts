@@ -85,12 +85,13 @@ export async function settlementCycle(
   const phases = new Phases(hub);
   phases.done(`before: the window filled ${how} (${fillS.toFixed(1)} s, not the hub's)`, 0);
   await ledgerHolds(admin, 'GET', '/ledger/invariants', phases, 'ledger invariants before settling (full check)');
+  await ledgerHolds(admin, 'POST', '/ledger/checks', phases, "the hub's first ledger check (POST /ledger/checks)");
   const started = performance.now();
   const settlement = await settleOpenWindow(admin, model, (line) => phases.done(withoutNets(line)));
   const totalMs = performance.now() - started;
   if (settlement.state !== 'SETTLED') throw new Error(`settlement ${settlement.id} ended ${settlement.state}`);
   await reports(admin, { id: settlement.id, dfsp, from }, phases);
-  await ledgerHolds(admin, 'POST', '/ledger/checks', phases, 'ledger check (POST /ledger/checks, incremental)');
+  await ledgerHolds(admin, 'POST', '/ledger/checks', phases, 'the next ledger check (POST /ledger/checks)');
   await ledgerHolds(admin, 'GET', '/ledger/invariants', phases, 'ledger invariants after settling (full check)');
   return [
     `settlement      a window of ${held} committed transfers (filled in ${fillS.toFixed(1)} s ${how}), closed and settled over /v2:`,
@@ -115,7 +116,8 @@ async function ledgerHolds(admin: AdminCall, method: string, path: string, phase
   const { status, body } = await admin(method, path, method === 'POST' ? {} : undefined);
   if (status === 404) return phases.done(`${what}: not available (404)`);
   if (status >= 300 || body?.holds !== true) throw new Error(`${method} ${path}: the ledger does not hold: ${status} ${JSON.stringify(body).slice(0, 2000)}`);
-  phases.done(`${what}: holds${body.journalRows !== undefined ? `, ${body.journalRows} journal rows` : ''}`);
+  const read = body.full === undefined ? '' : body.full ? ', full' : `, from its checkpoint (journal row ${body.checkedFrom})`;
+  phases.done(`${what}: holds${read}${body.journalRows !== undefined ? `, ${body.journalRows} journal rows read` : ''}`);
 }
 
 /** Times each of the settlement's reports; one the hub does not serve yet (404) is told "not available". */

@@ -1,4 +1,3 @@
-import { In, MoreThan } from 'typeorm';
 import type { Database } from '../../db/database';
 import { LedgerTransfer, SettlementModel } from '../../db/entities';
 import { PAYMENT_KIND } from '../../ledger/ledger';
@@ -54,16 +53,19 @@ export interface DfspTransfer {
 
 /** The participant's payments in the settlement after `after` (transfer IDs in order), at most `limit`, and the cursor of the next page. */
 async function paymentPage(db: Database, scope: DfspScope, after: string, limit: number): Promise<{ transfers: DfspTransfer[]; next?: string }> {
-  const common = { settlementWindowId: In(scope.windowIds), kind: PAYMENT_KIND, state: 'COMMITTED' as const, transferId: MoreThan(after) };
+  // One range of the index by window, state and ID, read in ID order and filtered by the participant's accounts: two
+  // branches (payer's, payee's) would each be found and sorted anew for every page, the window's whole size each time.
   const page = await db.read((manager) =>
-    manager.find(LedgerTransfer, {
-      where: [
-        { ...common, debitAccountId: In(scope.accountIds) },
-        { ...common, creditAccountId: In(scope.accountIds) },
-      ],
-      order: { transferId: 'ASC' },
-      take: limit,
-    }),
+    manager
+      .createQueryBuilder(LedgerTransfer, 't')
+      .where('t.settlementWindowId IN (:...windows)', { windows: scope.windowIds })
+      .andWhere("t.state = 'COMMITTED'")
+      .andWhere('t.transferId > :after', { after })
+      .andWhere('t.kind = :kind', { kind: PAYMENT_KIND })
+      .andWhere('(t.debitAccountId IN (:...accounts) OR t.creditAccountId IN (:...accounts))', { accounts: scope.accountIds })
+      .orderBy('t.transferId', 'ASC')
+      .limit(limit)
+      .getMany(),
   );
   const own = new Set(scope.accountIds);
   const transfers = page
