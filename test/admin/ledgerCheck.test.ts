@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { Transfers } from '../../activities/hub/conversations/transfers';
-import { Notification, Participant, ParticipantAccount } from '../../activities/hub/db/entities';
+import { JournalEntry, Notification, Participant, ParticipantAccount } from '../../activities/hub/db/entities';
 import { openHubServices } from '../../activities/hub/hubServices';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
 import { LEDGER_ALARM_EMAIL, LedgerChecks } from '../../activities/hub/ledger/ledgerChecks';
@@ -205,4 +205,23 @@ test.serial('the journal and the transfers are read a page at a time: pages of 3
   await setBalance(position.id, 'value', position.value);
   t.true((await paged.run()).holds);
   t.true((await checkNow()).holds);
+});
+
+test.serial('a check reads one snapshot and holds up no payment: one made while it reads goes through, and is not in what it read', async (t) => {
+  const { db } = admin.services;
+  let resume!: () => void;
+  const paused = new Promise<void>((resolve) => (resume = resolve));
+  let opened!: (rows: number) => void;
+  const reading = new Promise<number>((resolve) => (opened = resolve));
+  const snapshot = db.snapshot(async (manager) => {
+    opened(await manager.count(JournalEntry));
+    await paused;
+    return manager.count(JournalEntry);
+  });
+  const before = await reading;
+  await payment('2');
+  const now = await db.read((manager) => manager.count(JournalEntry));
+  resume();
+  t.true(now > before, 'the payment was written while the snapshot was open');
+  t.is(await snapshot, before, 'the snapshot still reads the ledger as it was when it began');
 });

@@ -76,7 +76,7 @@ export interface JournalAmounts {
  * check shares no code with the ledger it checks.
  */
 export async function checkLedger(db: Database, pageLength = JOURNAL_PAGE): Promise<LedgerReport> {
-  return db.transaction(async (manager) => {
+  return db.snapshot(async (manager) => {
     const accounts = await ledgerAccounts(manager);
     const journal = new JournalSums();
     let journalRows = 0;

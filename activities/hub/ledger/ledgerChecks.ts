@@ -91,7 +91,7 @@ export class LedgerChecks {
     const started = Date.now();
     const previous = await this.db.read((manager) => manager.findOneBy(LedgerCheckRecord, { name: 'latest' }));
     const full = options.full ?? (!previous?.lastFullDate || started - previous.lastFullDate.getTime() >= FULL_CHECK_EVERY_MS);
-    const { check, checkpoint } = await this.db.transaction((manager) => this.checkIn(manager, full));
+    const { check, checkpoint } = await this.db.snapshot((manager) => this.checkIn(manager, full));
     await this.db.transaction((manager) => advance(manager, this.db.isMysql, check.checkedFrom, full, checkpoint));
     const outcome = { ...check, durationMs: Date.now() - started };
     await this.db.transaction((manager) => this.record(manager, outcome));
@@ -105,7 +105,7 @@ export class LedgerChecks {
   }
 
   /**
-   * The check on one snapshot (one transaction), and the checkpoint it leaves. The journal since the checkpoint (all of
+   * The check on one snapshot (Database.snapshot: payments go on meanwhile), and the checkpoint it leaves. The journal since the checkpoint (all of
    * it, in a full check) is read a page at a time and folded into sums per account, so a check's memory is the
    * accounts and one page, however far behind the checkpoint is.
    */
