@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { Transfers } from '../../activities/hub/conversations/transfers';
 import { JournalEntry, Notification, Participant, ParticipantAccount } from '../../activities/hub/db/entities';
 import { openHubServices } from '../../activities/hub/hubServices';
 import { checkLedger } from '../../activities/hub/ledger/invariants';
@@ -10,9 +9,7 @@ import { LEDGER_ALARM_EMAIL, LedgerChecks } from '../../activities/hub/ledger/le
 import { registerLedgerCheckMetrics } from '../../activities/hub/metrics/ledgerCheckMetrics';
 import { schemeRegistry } from '../../api/http/observability';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
-import { uniqueName } from '../helpers/database';
-import { ilpPair, transferBody } from '../helpers/fspiopBodies';
-import { onboardParticipant } from '../helpers/hubProcesses';
+import { committedPayment } from '../helpers/ledgerPayments';
 import { pollUntil } from '../helpers/polling';
 import { openTestHub, startWorker } from '../helpers/worker';
 import { ensureLedgerCheckSchedule, LEDGER_CHECK_SCHEDULE_ID } from '../../worker/schedules';
@@ -32,17 +29,7 @@ test.after.always(async () => {
   await admin?.services.db.close();
 });
 
-/** A payment of `amount` USD committed between two new DFSPs, as the transfer's workflow steps make it. */
-async function payment(amount: string): Promise<{ payer: string; payee: string }> {
-  const [payer, payee] = [uniqueName(), uniqueName()];
-  for (const name of [payer, payee]) await onboardParticipant(admin.url, name, 'http://127.0.0.1:9', { currency: 'USD' });
-  const transfers = new Transfers(admin.services);
-  const { fulfilment, condition } = ilpPair();
-  const body = transferBody(payer, payee, amount, { condition });
-  await transfers.prepare({ body, source: payer, requestHash: 'h' });
-  await transfers.commit({ transferId: body.transferId, fulfilment, payeeWantsNotification: false });
-  return { payer, payee };
-}
+const payment = (amount: string) => committedPayment(admin, amount);
 
 async function positionOf(name: string): Promise<ParticipantAccount> {
   return admin.services.db.read(async (manager) => {

@@ -2,13 +2,10 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { Transfers } from '../../activities/hub/conversations/transfers';
 import { Participant, ParticipantAccount } from '../../activities/hub/db/entities';
 import { openHubServices } from '../../activities/hub/hubServices';
 import { AdminHarness, HUB_NAME, startAdmin } from '../helpers/adminHarness';
-import { uniqueName } from '../helpers/database';
-import { ilpPair, transferBody } from '../helpers/fspiopBodies';
-import { onboardParticipant } from '../helpers/hubProcesses';
+import { committedPayment } from '../helpers/ledgerPayments';
 
 // GET /ledger/invariants checks the whole ledger, so this file breaks a balance on a database of its own (SQLite, even
 // where DATABASE_URL names the suite's shared MariaDB): another file's check must never see the damage.
@@ -22,17 +19,7 @@ test.after.always(async () => {
   await admin?.services.db.close();
 });
 
-/** A payment of `amount` USD committed between two new DFSPs, as the transfer's workflow steps make it. */
-async function payment(amount: string): Promise<{ payer: string; payee: string }> {
-  const [payer, payee] = [uniqueName(), uniqueName()];
-  for (const name of [payer, payee]) await onboardParticipant(admin.url, name, 'http://127.0.0.1:9', { currency: 'USD' });
-  const transfers = new Transfers(admin.services);
-  const { fulfilment, condition } = ilpPair();
-  const body = transferBody(payer, payee, amount, { condition });
-  await transfers.prepare({ body, source: payer, requestHash: 'h' });
-  await transfers.commit({ transferId: body.transferId, fulfilment, payeeWantsNotification: false });
-  return { payer, payee };
-}
+const payment = (amount: string) => committedPayment(admin, amount);
 
 /** Each invariant the check ran, and whether it holds. */
 const verdicts = (report: { invariants: { invariant: string; holds: boolean }[] }) =>
