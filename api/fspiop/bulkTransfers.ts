@@ -35,7 +35,7 @@ export const bulkTransfersRoutes = conversationRoutes<BulkTransfersPostRequest, 
       };
     },
     // Only the payer it names may send it: anyone else's request would take its bulkTransferId (workflow and record) from the payer.
-    check: (body, fspiop) => checkSender(fspiop.source, body.payerFsp),
+    check: (body, fspiop) => checkSender(fspiop.source, body.payerFsp, 'bulk'),
     repeatedAfterEnd: (bulkTransferId, requestHash, requester) => ({ kind: 'repeatedBulkTransfer', bulkTransferId, requestHash, requester }),
   },
   get: (bulkTransferId, requester) => ({ kind: 'bulkTransferStatus', bulkTransferId, requester }),

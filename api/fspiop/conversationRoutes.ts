@@ -195,7 +195,7 @@ function starting<Request>(
   return async (ctx) => {
     const fspiop: FspiopRequest = ctx.state.fspiop;
     const { body: parsed, text } = await readJsonBody(ctx);
-    const body = validateFspiop<Request>(post.schema, parsed, 'body', encryptedFields(fspiop));
+    const body = validateFspiop<Request>(post.schema, parsed, 'body', encryptedFields(fspiop), fspiop.contentVersion);
     const hash = requestHash(body);
     const passesOn = post.passesOnRequest !== false;
     // The input holds the parsed body (no larger than its text) and, when passed on, the text itself.
@@ -265,7 +265,7 @@ function receivingCallback<Body>(
     const fspiop: FspiopRequest = ctx.state.fspiop;
     const id: string = ctx.params.id;
     const { body: parsed, text } = await readJsonBody(ctx);
-    const body = validateFspiop<Body>(declared.schema, parsed, 'body', encryptedFields(fspiop));
+    const body = validateFspiop<Body>(declared.schema, parsed, 'body', encryptedFields(fspiop), fspiop.contentVersion);
     if (declared.admit && !declared.admit(body, fspiop, id, log)) return ok(ctx);
     const received: ReceivedCallback<Body> = { headers: fspiop.headers, body, rawBody: text };
     const route = (await fromOutside(id, fspiop.source)) ? 'stranger' : await callbackRoute(id, fspiop.source);

@@ -3,9 +3,13 @@ import { mediaTypeNameOf, Resource, THIRDPARTY_VERSION } from '../../activities/
 import { HttpError } from '../../activities/shared/platform/httpError';
 import { isCallback as isCallbackMethod, type HttpMethod } from '../../activities/shared/platform/fspiopHttp';
 import { errorInformation } from '../../activities/shared/contracts/errors';
+import { NOT_A_PARTICIPANT } from '../../activities/hub/delivery/directory';
 
-/** FSPIOP versions this switch speaks (Document 2, "Versioning"). */
-export const SUPPORTED_VERSIONS = ['1.0', '1.1'];
+/**
+ * FSPIOP versions this switch speaks (Document 2, "Versioning"): 1.0 and 1.1 of the specification, and 2.0, the
+ * version Mojaloop's current release speaks by default (its foreign-exchange resources aside).
+ */
+export const SUPPORTED_VERSIONS = ['1.0', '1.1', '2.0'];
 
 /** Third-party API versions this switch speaks. */
 export const THIRDPARTY_VERSIONS = [THIRDPARTY_VERSION];
@@ -29,6 +33,9 @@ function dialectOf(resource: Resource): Dialect {
 }
 
 const latestOf = (dialect: Dialect) => dialect.versions[dialect.versions.length - 1];
+
+/** The latest version the dialect has of a major version (`2` → `2.0`), or undefined if it has none. */
+const latestOfMajor = (dialect: Dialect, major: string) => dialect.versions.filter((version) => version.startsWith(`${major}.`)).pop();
 
 /** Headers a switch passes on untouched, so end-to-end signatures and tracing survive the hop. */
 export const FORWARDED_HEADERS = [
@@ -55,7 +62,11 @@ export interface FspiopRequest {
   destination?: string;
   /** The version the hub uses in callbacks it makes itself for this request. */
   version: string;
+  /** The version the message is written in (its Content-Type's), whose document its body is held to. */
+  contentVersion: string;
   headers: FspiopHeaders;
+  /** The sender is no participant, and the resource answers that itself (UnknownSourceAnswer). */
+  unknownSource?: true;
 }
 
 const mediaType = /^application\/vnd\.interoperability\.([a-zA-Z]+)\+json\s*(?:;\s*version\s*=\s*(\d+)(?:\.(\d+))?)?\s*$/;
@@ -63,6 +74,13 @@ const mediaType = /^application\/vnd\.interoperability\.([a-zA-Z]+)\+json\s*(?:;
 /** The words of Mojaloop's header validation, which its tooling matches on (central-services-shared). */
 const UNSUPPORTED_ACCEPT = 'The Client requested an unsupported version, see extension list for supported version(s).';
 const UNSUPPORTED_CONTENT_TYPE = 'Client supplied a protocol version which is not supported by the server';
+const MISSING = { Accept: 'Accept is required', 'Content-Type': 'Content-type is required', Date: 'Missing required date header' };
+
+/**
+ * Bodies Mojaloop's HTTP server (hapi) can read at all: JSON, text, forms and bytes. Any other media type it refuses
+ * before its header validation runs, and its error handler answers that as 3101 "Unsupported Media Type".
+ */
+const READABLE_MEDIA = /^\s*(?:application\/(?:json|[\w.+-]*\+json|octet-stream|x-www-form-urlencoded)|multipart\/form-data|text\/[\w.+-]+)\s*(?:;|$)/i;
 
 function parseMediaType(value: string, header: 'Accept' | 'Content-Type', dialect: Dialect): { major?: string; minor?: string } {
   const match = mediaType.exec(value);
@@ -80,15 +98,17 @@ function unsupportedVersion(detail: string, dialect: Dialect): HttpError {
   return new HttpError(406, 'unacceptableVersion', undefined, { ...refused, extensionList: { extension } });
 }
 
-/** Version negotiation: Accept may name a major version only ("version=1"); the switch answers in its latest minor. */
-function negotiate(accept: string, dialect: Dialect): string {
-  const latest = latestOf(dialect);
+/**
+ * Version negotiation: the first version Accept names that the switch speaks. A major version alone ("version=2") is
+ * answered in the switch's latest minor of it; an Accept that names no version, in the version its sender spoke (the
+ * answer, taking that, is given once the Content-Type is read). None the switch speaks is 406 (3001).
+ */
+function acceptedVersions(accept: string, dialect: Dialect): (spoken: string) => string {
   const versions = accept.split(',').map((part) => parseMediaType(part.trim(), 'Accept', dialect));
   for (const { major, minor } of versions) {
-    if (major === undefined) return latest;
-    if (minor === undefined && dialect.versions.some((version) => version.startsWith(`${major}.`))) return latest;
-    const version = `${major}.${minor}`;
-    if (dialect.versions.includes(version)) return version;
+    if (major === undefined) return (spoken) => spoken;
+    const version = minor === undefined ? latestOfMajor(dialect, major) : `${major}.${minor}`;
+    if (version && dialect.versions.includes(version)) return () => version;
   }
   throw unsupportedVersion(UNSUPPORTED_ACCEPT, dialect);
 }
@@ -123,10 +143,26 @@ function isHttpDate(value: string): boolean {
   return HTTP_DATE.some((form) => form.test(value)) && !Number.isNaN(Date.parse(value));
 }
 
-function required(ctx: Context, name: string): string {
+/** A header every message must carry: missing, it is 3102 in the words of Mojaloop's header validation where it has them. */
+function required(ctx: Context, name: keyof typeof MISSING | 'FSPIOP-Source'): string {
   const value = ctx.get(name);
-  if (!value) throw new HttpError(400, 'missingElement', `/header must have required property '${name.toLowerCase()}'`);
+  if (!value) throw new HttpError(400, 'missingElement', name === 'FSPIOP-Source' ? `/header must have required property 'fspiop-source'` : MISSING[name]);
   return value;
+}
+
+/** The version a message's Content-Type says it is written in; one the switch does not speak is 406 (3001). */
+function contentVersion(ctx: Context, dialect: Dialect): string {
+  const contentType = required(ctx, 'Content-Type');
+  if (ctx.method !== 'GET' && ctx.method !== 'DELETE' && !READABLE_MEDIA.test(contentType)) {
+    throw new HttpError(400, 'malformedSyntax', 'Unsupported Media Type');
+  }
+  const { major, minor } = parseMediaType(contentType, 'Content-Type', dialect);
+  // Document 2 (Versioning) gives Content-Type the parameter version=<x.y>, and Mojaloop's hub refuses it without
+  // one (3101): a message that does not say its version cannot be read in the right one.
+  if (major === undefined || minor === undefined) throw new HttpError(400, 'malformedSyntax', 'Invalid content-type header');
+  const version = `${major}.${minor}`;
+  if (!dialect.versions.includes(version)) throw unsupportedVersion(UNSUPPORTED_CONTENT_TYPE, dialect);
+  return version;
 }
 
 /** Who may send a message through the switch. */
@@ -138,41 +174,50 @@ export interface Senders {
    * its gateway, so a message claiming one is spoofed and would otherwise pass on as the hub's word.
    */
   ownIdentities: readonly string[];
+  /** Notes the FSPIOP version a participant has just spoken, in which the hub then writes to it (ParticipantDirectory). */
+  heard?(fspId: string, version: string): Promise<void>;
 }
 
 /**
- * Checks the FSPIOP headers of a request (GET, POST, DELETE: Accept required) or callback (PUT, PATCH:
- * no Accept), and records who sent it and where it goes. Content-Type, with its version, is required on every
- * message, a GET included, as Mojaloop's hub requires it. Wrong or missing headers are 400 with the code that names the
- * problem; an unsupported version is 406 (3001); a sender that is one of the hub's own identities is 400 (3100).
+ * How an FSPIOP-Source that is no participant is answered where a resource's service answers it otherwise than the
+ * switch does: a refusal of its own; `pass` to let the message on, marked `unknownSource`, for its router to answer
+ * as that service does; undefined for the switch's refusal (400, 3200 with the reason).
  */
-export function fspiopHeaders(resource: Resource, senders: Senders): Middleware {
+export type UnknownSourceAnswer = (ctx: Context) => HttpError | 'pass' | undefined;
+
+/**
+ * Checks the FSPIOP headers of a request (GET, POST, DELETE: Accept required) or callback (PUT, PATCH:
+ * no Accept), and records who sent it and where it goes, in the order of Mojaloop's header validation: Accept, Date,
+ * Content-Type. Content-Type, with its version, is required on every message, a GET included, as Mojaloop's hub
+ * requires it. Wrong or missing headers are 400 with the code that names the problem; an unsupported version is 406
+ * (3001); a sender that is one of the hub's own identities is 400 (3100).
+ */
+export function fspiopHeaders(resource: Resource, senders: Senders, unknownSource?: UnknownSourceAnswer): Middleware {
   const dialect = dialectOf(resource);
   return async (ctx, next) => {
     const isCallback = isCallbackMethod(ctx.method as HttpMethod, dialect.names[0] === 'thirdparty');
-    let version = latestOf(dialect);
-    if (!isCallback) version = negotiate(required(ctx, 'Accept'), dialect);
-    const { major, minor } = parseMediaType(required(ctx, 'Content-Type'), 'Content-Type', dialect);
-    // Document 2 (Versioning) gives Content-Type the parameter version=<x.y>, and Mojaloop's hub refuses it without
-    // one (3101): a message that does not say its version cannot be read in the right one.
-    if (major === undefined || minor === undefined) throw new HttpError(400, 'malformedSyntax', 'Invalid content-type header');
-    const sent = `${major}.${minor}`;
-    if (!dialect.versions.includes(sent)) throw unsupportedVersion(UNSUPPORTED_CONTENT_TYPE, dialect);
-    if (isCallback) version = sent;
+    const accept = isCallback ? undefined : acceptedVersions(required(ctx, 'Accept'), dialect);
     const date = required(ctx, 'Date');
     if (!isHttpDate(date)) throw new HttpError(400, 'malformedSyntax', 'Invalid date header');
+    const spoken = contentVersion(ctx, dialect);
     const source = required(ctx, 'FSPIOP-Source');
     if (senders.ownIdentities.includes(source)) {
       throw new HttpError(400, 'validationError', `FSPIOP-Source ${source} is the hub's own: the hub sends nothing through its gateway`);
     }
     const problem = await senders.unavailable(source);
-    if (problem) throw new HttpError(400, 'idNotFound', `FSPIOP-Source ${source}: ${problem}`);
+    const answer = problem === NOT_A_PARTICIPANT ? unknownSource?.(ctx) : undefined;
+    const isUnknown = answer === 'pass';
+    if (answer instanceof HttpError) throw answer;
+    if (problem && !isUnknown) throw new HttpError(400, 'idNotFound', `FSPIOP-Source ${source}: ${problem}`);
+    if (!problem && dialect.names[0] !== 'thirdparty') await senders.heard?.(source, spoken);
     const headers: FspiopHeaders = {};
     for (const name of FORWARDED_HEADERS) {
       const value = ctx.get(name);
       if (value) headers[name] = value;
     }
-    const request: FspiopRequest = { resource, source, destination: ctx.get('FSPIOP-Destination') || undefined, version, headers };
+    const version = accept?.(spoken) ?? spoken;
+    const destination = ctx.get('FSPIOP-Destination') || undefined;
+    const request: FspiopRequest = { resource, source, destination, version, contentVersion: spoken, headers, ...(isUnknown ? { unknownSource: true } : {}) };
     ctx.state.fspiop = request;
     await next();
   };

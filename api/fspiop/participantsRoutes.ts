@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { PartyIdInfo } from '../../activities/hub/lookup/partyRouting';
 import { readJsonBody } from '../http/body';
+import { HttpError } from '../../activities/shared/platform/httpError';
+import { errorInformation } from '../../activities/shared/contracts/errors';
 import { participantMessage, ResourceRoutes, type RouteDependencies } from './switchApp';
 import type { FspiopRequest } from './headers';
 import { partyOf, partyRoutingFor } from './parties';
@@ -23,11 +25,25 @@ function currencyOf(ctx: Context): string | undefined {
  */
 export const participantsRoutes: ResourceRoutes = (deps) => {
   const router = new Router();
-  router.use(...participantMessage('participants', deps));
+  router.use(...participantMessage('participants', deps, unknownRegistrar));
   lookupRoutes(router, deps);
   ignoredCallbackRoutes(router, deps.log);
   return router;
 };
+
+/**
+ * A party registered by a sender that is no participant, answered as the account lookup service answers it: without
+ * a SubId at once (400, 3200); with one, accepted and answered by an error callback, which finds no endpoint of the
+ * sender's and goes no further than the hub's log.
+ */
+function unknownRegistrar(ctx: Context): HttpError | 'pass' | undefined {
+  if (ctx.method !== 'POST') return undefined;
+  const segments = ctx.path.split('/').length - 1;
+  if (segments === 3) return new HttpError(400, 'idNotFound', REQUESTER_NOT_FOUND);
+  return segments === 4 ? 'pass' : undefined;
+}
+
+const REQUESTER_NOT_FOUND = 'Requester FSP not found';
 
 /** The requests the ALS serves: parties registered (one or a batch), looked up and removed. */
 function lookupRoutes(router: Router, deps: RouteDependencies): void {
@@ -51,9 +67,12 @@ function lookupRoutes(router: Router, deps: RouteDependencies): void {
   const post = async (ctx: Context) => {
     const party = partyOf(ctx);
     const { body } = await readJsonBody(ctx);
-    const request = validateFspiop<{ fspId: string; currency?: string }>('ParticipantsTypeIDSubIDPostRequest', body);
     const fspiop: FspiopRequest = ctx.state.fspiop;
-    deps.lookups.take(fspiop.source, () => routing.registerParticipant(fspiop, party, request), 'registerParticipant');
+    const request = validateFspiop<{ fspId: string; currency?: string }>('ParticipantsTypeIDSubIDPostRequest', body, 'body', [], fspiop.contentVersion);
+    const register = fspiop.unknownSource
+      ? () => routing.refuseRegistration(fspiop, party, errorInformation('idNotFound', REQUESTER_NOT_FOUND))
+      : () => routing.registerParticipant(fspiop, party, request);
+    deps.lookups.take(fspiop.source, register, 'registerParticipant');
     accepted(ctx);
   };
   const remove = (ctx: Context) => {
@@ -84,11 +103,11 @@ function ignoredCallbackRoutes(router: Router, log: RouteDependencies['log']): v
   };
   const partyError = ignore((ctx, body) => {
     partyOf(ctx);
-    validateFspiop('ErrorInformationObject', body);
+    validateFspiop('ErrorInformationObject', body, 'body', [], ctx.state.fspiop.contentVersion);
   });
   const partyAnswer = ignore((ctx, body) => {
     partyOf(ctx);
-    validateFspiop('ParticipantsTypeIDPutResponse', body);
+    validateFspiop('ParticipantsTypeIDPutResponse', body, 'body', [], ctx.state.fspiop.contentVersion);
   });
   // A batch's callback names its request by ID alone; `check` refuses a body its schema does not allow.
   const batchCallback = (check: (body: unknown) => void) =>

@@ -73,7 +73,9 @@ export function partyOf(ctx: Context): PartyAddress {
 export const partiesRoutes: ResourceRoutes = (deps) => {
   const routing = partyRoutingFor(deps);
   const router = new Router();
-  router.use(...participantMessage('parties', deps));
+  // The account lookup service refuses a lookup from a sender it does not know as malformed (mojaloop/project#4109).
+  const unknownLookup = (ctx: Context) => (ctx.method === 'GET' ? new HttpError(400, 'malformedSyntax', 'invalid fspiop-source header') : undefined);
+  router.use(...participantMessage('parties', deps, unknownLookup));
 
   const get = (ctx: Context) => {
     const party = partyOf(ctx);
@@ -86,7 +88,7 @@ export const partiesRoutes: ResourceRoutes = (deps) => {
     const party = partyOf(ctx);
     const request: FspiopRequest = ctx.state.fspiop;
     const { body, text } = await readJsonBody(ctx);
-    validateFspiop(isError ? 'ErrorInformationObject' : 'PartiesTypeIDPutResponse', body, 'body', encryptedFields(request));
+    validateFspiop(isError ? 'ErrorInformationObject' : 'PartiesTypeIDPutResponse', body, 'body', encryptedFields(request), request.contentVersion);
     // The answer goes to whoever asked; without FSPIOP-Destination the switch cannot know who that is.
     const destination = request.destination;
     if (!destination) throw new HttpError(400, 'missingElement', 'header FSPIOP-Destination is required');

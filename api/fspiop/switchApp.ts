@@ -10,7 +10,7 @@ import type { HubServices } from '../../activities/hub/hubServices';
 import { createGateway } from '../http/gateway';
 import { HttpError } from '../../activities/shared/platform/httpError';
 import { healthRoutes, Health } from '../http/observability';
-import { errorMediaType, fspiopHeaders, Senders } from './headers';
+import { errorMediaType, fspiopHeaders, Senders, UnknownSourceAnswer } from './headers';
 import { participantCertificate } from './participantCertificate';
 import { inboundMessageLog } from './messageLogging';
 import type { MessageLog } from '../../activities/hub/trace/messageLog';
@@ -40,7 +40,11 @@ export interface SwitchDependencies {
 
 /** Who may send through the switch: active participants other than the hub's own identities. */
 export function sendersOf({ directory, sender, authService }: Pick<SwitchDependencies, 'directory' | 'sender' | 'authService'>): Senders {
-  return { unavailable: (fsp) => directory.unavailable(fsp), ownIdentities: [sender.hubId, authService.participantId] };
+  return {
+    unavailable: (fsp) => directory.unavailable(fsp),
+    ownIdentities: [sender.hubId, authService.participantId],
+    heard: (fsp, version) => directory.heard(fsp, version),
+  };
 }
 
 /**
@@ -56,8 +60,8 @@ export interface RouteDependencies extends SwitchDependencies {
  * The checks every message from a participant passes, in order, before its router reads it: the client certificate's
  * participant (with mutual TLS), the FSPIOP headers, then the end-to-end signature of the sender the headers name.
  */
-export function participantMessage(resource: Resource, deps: SwitchDependencies): Middleware[] {
-  return [participantCertificate, fspiopHeaders(resource, sendersOf(deps)), fspiopSignature(deps.services.signatures)];
+export function participantMessage(resource: Resource, deps: SwitchDependencies, unknownSource?: UnknownSourceAnswer): Middleware[] {
+  return [participantCertificate, fspiopHeaders(resource, sendersOf(deps), unknownSource), fspiopSignature(deps.services.signatures)];
 }
 
 /** A resource's router, mounted at its path prefix; it validates, acknowledges and hands over. */

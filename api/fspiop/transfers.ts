@@ -30,7 +30,7 @@ export const transfersRoutes = conversationRoutes<TransfersPostRequest, Transfer
       summary: `Transfer ${body.amount.amount} ${body.amount.currency} from ${body.payerFsp} to ${body.payeeFsp}`,
     }),
     // Only the payer it names may send it: anyone else's request would take its transferId (workflow and record) from the payer.
-    check: (body, fspiop) => checkSender(fspiop.source, body.payerFsp),
+    check: (body, fspiop) => checkSender(fspiop.source, body.payerFsp, 'transfer'),
     repeatedAfterEnd: (transferId, requestHash, requester) => ({ kind: 'repeatedTransfer', transferId, requestHash, requester }),
   },
   get: (transferId, requester) => ({ kind: 'transferStatus', transferId, requester }),

@@ -177,6 +177,9 @@ test('a bulk is refused as a whole when FSPIOP-Source is not the payer, payer an
     const error = await payer.waitFor(isPut(`/bulkTransfers/${body.bulkTransferId}/error`), 15_000, what);
     t.is(error.body.errorInformation.errorCode, code, what);
     t.is(error.headers['fspiop-source'], HUB_ID, what);
+    if (what === 'source is not the payer') {
+      t.is(error.body.errorInformation.errorDescription, 'Generic validation error - FSPIOP-Source header should match Payer FSP', "central-ledger's words");
+    }
   }
   t.is(await position(payer), 0);
   t.is(await position(payee), 0);

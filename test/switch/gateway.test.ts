@@ -29,19 +29,21 @@ test("header errors read as Mojaloop's header validation words them, which its t
   const described = async (headers: Record<string, string | undefined>) => (await post(transferBody(payer, payee, '1'), headers)).body.errorInformation;
   t.deepEqual(await described({ date: undefined }), {
     errorCode: '3102',
-    errorDescription: "Missing mandatory element - /header must have required property 'date'",
+    errorDescription: 'Missing mandatory element - Missing required date header',
   });
   t.deepEqual(await described({ 'content-type': 'application/json' }), {
     errorCode: '3101',
     errorDescription: 'Malformed syntax - Invalid content-type header',
   });
   t.deepEqual(await described({ accept: 'text/plain' }), { errorCode: '3101', errorDescription: 'Malformed syntax - Invalid accept header' });
+  t.deepEqual(await described({ 'content-type': 'application/xml' }), { errorCode: '3101', errorDescription: 'Malformed syntax - Unsupported Media Type' });
   t.deepEqual(await described({ date: '2026-11-27T10:00:00Z' }), { errorCode: '3101', errorDescription: 'Malformed syntax - Invalid date header' });
   const supported = {
     extensionList: {
       extension: [
         { key: '1', value: '0' },
         { key: '1', value: '1' },
+        { key: '2', value: '0' },
       ],
     },
   };
@@ -163,9 +165,9 @@ test("an error response carries the resource's versioned media type, in the vers
   const refused = await post({ transferId: 'not-an-id' }, {}, '1.0');
   t.is(refused.status, 400);
   t.is(refused.headers.get('content-type'), 'application/vnd.interoperability.transfers+json;version=1.0');
-  const unsupported = await post(transferBody(payer, payee, '1'), {}, '2.0');
+  const unsupported = await post(transferBody(payer, payee, '1'), {}, '3.0');
   t.is(unsupported.status, 406);
-  t.is(unsupported.headers.get('content-type'), 'application/vnd.interoperability.transfers+json;version=1.1');
+  t.is(unsupported.headers.get('content-type'), 'application/vnd.interoperability.transfers+json;version=2.0', 'the latest, where it names none spoken');
   const notFound = await hub.fspiop('GET', '/quotes/x/y/z', { source: payer });
   t.is(notFound.headers.get('content-type'), 'application/vnd.interoperability.quotes+json;version=1.1');
 });

@@ -146,3 +146,38 @@ test("a bulk whose FSPIOP-Destination is unknown is refused 3203 though its body
   t.false(payee.received.some(isBulkPost), 'the payee named in the body hears nothing');
   t.is(await hub.position(payer), 0);
 });
+
+test("a GET /parties from a sender that is no participant is malformed (400, 3101), in the account lookup service's words (mojaloop/project#4109)", async (t) => {
+  const payee = await hub.provision();
+  const { status, body } = await hub.fspiop('GET', '/parties/MSISDN/2567123', { source: 'nosuchfsp', destination: payee.name });
+  t.is(status, 400);
+  t.deepEqual(body.errorInformation, { errorCode: '3101', errorDescription: 'Malformed syntax - invalid fspiop-source header' });
+  t.false(
+    payee.received.some((r) => r.path === '/parties/MSISDN/2567123'),
+    'nothing is passed on',
+  );
+});
+
+test("a party registered by a sender that is no participant: without a SubId 400 3200 'Requester FSP not found', with one 202 and nothing registered", async (t) => {
+  const owner = await hub.provision();
+  const body = { fspId: 'nosuchfsp', currency: 'USD' };
+  const direct = await hub.fspiop('POST', '/participants/MSISDN/2567124', { source: 'nosuchfsp', body });
+  t.is(direct.status, 400);
+  t.deepEqual(direct.body.errorInformation, { errorCode: '3200', errorDescription: 'Generic ID not found - Requester FSP not found' });
+
+  const withSubId = await hub.fspiop('POST', '/participants/MSISDN/2567124/home', { source: 'nosuchfsp', body });
+  t.is(withSubId.status, 202, 'accepted; the error callback has no endpoint of the sender to go to');
+  await hub.fspiop('GET', '/participants/MSISDN/2567124/home', { source: owner.name });
+  const lookup = await owner.waitFor((r) => r.method === 'PUT' && r.path.startsWith('/participants/MSISDN/2567124/home'));
+  t.is(lookup.path, '/participants/MSISDN/2567124/home/error', 'the party was not registered');
+  t.is(lookup.body.errorInformation.errorCode, '3204');
+});
+
+test("a transfer not sent by the payer it names is refused in central-ledger's fixed words (a bulk in its own: bulkTransfers.test.ts)", async (t) => {
+  const payer = await hub.provision();
+  const payee = await hub.provision();
+  const transfer = transferBody(payee.name, payer.name, '1');
+  await hub.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: transfer });
+  const error = await payer.waitFor(isPut(`/transfers/${transfer.transferId}/error`));
+  t.deepEqual(error.body.errorInformation, { errorCode: '3100', errorDescription: 'Generic validation error - FSPIOP-Source header should match Payer' });
+});

@@ -66,7 +66,7 @@ export class BulkTransfers {
    */
   async prepare({ body, source, destination, requestHash }: PrepareBulkInput): Promise<BulkPrepared> {
     const { db, ledger, participants } = this.services;
-    checkSender(source, body.payerFsp);
+    checkSender(source, body.payerFsp, 'bulk');
     const bulk = await this.record(body, requestHash);
     if (bulk.bulkTransferState === 'COMPLETED' || bulk.bulkTransferState === 'REJECTED')
       return { outcome: 'repeat', bulkTransferState: bulk.bulkTransferState };

@@ -19,12 +19,15 @@ export interface TransferAccounts {
   payee: ParticipantAccount;
 }
 
+/** central-ledger's fixed words for a request not sent by its payer, which Mojaloop's tooling matches on. */
+const NOT_FROM_PAYER = { transfer: 'FSPIOP-Source header should match Payer', bulk: 'FSPIOP-Source header should match Payer FSP' };
+
 /**
  * central-ledger's first check of a transfer request (a single transfer or a bulk): it comes from the payer it names
  * (3100 otherwise). It runs before anything is recorded, so that no one but the payer can take the request's ID.
  */
-export function checkSender(source: string, payerFsp: string): void {
-  if (source !== payerFsp) throw new HubError('validationError', `FSPIOP-Source ${source} does not match payerFsp ${payerFsp}`);
+export function checkSender(source: string, payerFsp: string, request: keyof typeof NOT_FROM_PAYER): void {
+  if (source !== payerFsp) throw new HubError('validationError', NOT_FROM_PAYER[request]);
 }
 
 /**

@@ -38,7 +38,7 @@ export class Transfers {
   async prepare({ body, source, requestHash }: PrepareInput): Promise<{ outcome: 'reserved' } | { outcome: 'repeat'; transferState: 'COMMITTED' | 'ABORTED' }> {
     const { db, ledger } = this.services;
     const { transferId } = body;
-    checkSender(source, body.payerFsp);
+    checkSender(source, body.payerFsp, 'transfer');
     const record = await this.record(body, requestHash);
     if (record.transferState === 'COMMITTED' || record.transferState === 'ABORTED') return { outcome: 'repeat', transferState: record.transferState };
     // The record turns RESERVED in the reservation's own transaction, so a retried prepare that finds it so

@@ -26,6 +26,7 @@ import { AuditTrail1795000001800 } from './migrations/1795000001800-AuditTrail';
 import { GlanceIndexes1795000001900 } from './migrations/1795000001900-GlanceIndexes';
 import { LedgerCheckpoint1795000002200 } from './migrations/1795000002200-LedgerCheckpoint';
 import { WindowPaymentsInOrder1795000002600 } from './migrations/1795000002600-WindowPaymentsInOrder';
+import { ParticipantFspiopVersion1795000002700 } from './migrations/1795000002700-ParticipantFspiopVersion';
 import { seedHub } from './seed';
 
 export const migrations = [
@@ -50,6 +51,7 @@ export const migrations = [
   GlanceIndexes1795000001900,
   LedgerCheckpoint1795000002200,
   WindowPaymentsInOrder1795000002600,
+  ParticipantFspiopVersion1795000002700,
 ];
 
 /**

@@ -19,6 +19,8 @@ export class Participant {
   @Column({ type: 'boolean' }) isActive!: boolean;
   @Column(timestamp) createdDate!: Date;
   @Column({ type: 'varchar', length: 128 }) createdBy!: string;
+  /** The FSPIOP version of the participant's latest message, in which the hub writes to it (ParticipantDirectory.versionFor). */
+  @Column({ type: 'varchar', length: 8, nullable: true }) fspiopVersion!: string | null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
-import { addressOf, Resource } from '../../shared/contracts/conversations';
+import { addressOf, mediaTypeNameOf, Resource } from '../../shared/contracts/conversations';
 import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType, THIRDPARTY_ENDPOINT_TYPES } from '../../shared/contracts/endpoints';
 import type { ErrorInformation } from '../../shared/contracts/errors';
 import type { ParticipantDirectory } from './directory';
@@ -104,9 +104,7 @@ export class CallbackSender {
       throw new HubError('destinationCommunicationError', `${delivery.to}'s ${delivery.endpointType} endpoint ${url} is not a URL`);
     }
     const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : JSON.stringify(delivery.body));
-    const headers = delivery.fromHub
-      ? originatedHeaders({ ...delivery.fromHub, source: delivery.fromHub.source ?? this.hubId, destination: delivery.to, target, method: delivery.method })
-      : forwardedHeaders(delivery);
+    const headers = delivery.fromHub ? await this.originated(delivery, delivery.fromHub, target) : forwardedHeaders(delivery);
     // The hub signs what it says itself, as its Auth service too, the way a Mojaloop DFSP signs: every message with a
     // body. What it passes on keeps its sender's signature.
     if (delivery.fromHub && this.signingKey && body !== undefined) headers['fspiop-signature'] = await sign(headers, body, this.signingKey);
@@ -130,6 +128,14 @@ export class CallbackSender {
       // The participant refused the message itself; sending it again would not change its mind.
       throw new HubError('destinationCommunicationError', `${delivery.method} ${url} answered ${status}`);
     }
+  }
+
+  /** The headers of a message the hub writes itself, in an FSPIOP version its addressee reads (ParticipantDirectory.versionFor). */
+  private async originated(delivery: Delivery, fromHub: NonNullable<Delivery['fromHub']>, target: URL): Promise<Record<string, string>> {
+    const fspiop = mediaTypeNameOf(fromHub.resource) !== 'thirdparty';
+    const version = fspiop ? await this.directory.versionFor(delivery.to, fromHub.version) : fromHub.version;
+    const source = fromHub.source ?? this.hubId;
+    return originatedHeaders({ resource: fromHub.resource, version, source, destination: delivery.to, target, method: delivery.method });
   }
 
   private logDelivery(

@@ -1,6 +1,9 @@
 import type { Database } from '../db/database';
 import { Participant, ParticipantEndpoint } from '../db/entities';
 
+/** Why a name cannot send or receive: no participant has it. */
+export const NOT_A_PARTICIPANT = 'not a known participant';
+
 interface Entry<T> {
   value: T;
   expires: number;
@@ -31,9 +34,32 @@ export class ParticipantDirectory {
   /** Why `name` cannot take part in a conversation now, or undefined if it can. */
   async unavailable(name: string): Promise<string | undefined> {
     const participant = await this.participant(name);
-    if (!participant) return 'not a known participant';
+    if (!participant) return NOT_A_PARTICIPANT;
     if (!participant.isActive) return 'participant is inactive';
     return undefined;
+  }
+
+  /**
+   * Notes the FSPIOP version `name` has just written in, the version the hub then writes its own messages to it in
+   * (`versionFor`). It is stored only when it changes, so a participant's every message costs no write.
+   */
+  async heard(name: string, version: string): Promise<void> {
+    const participant = await this.participant(name);
+    if (!participant || participant.fspiopVersion === version) return;
+    await this.db.transaction((manager) => manager.update(Participant, { participantId: participant.participantId }, { fspiopVersion: version }));
+    participant.fspiopVersion = version;
+  }
+
+  /**
+   * The version of a message the hub writes itself to `name` (an error, a notification, an answer from its records):
+   * `preferred`, the version of the conversation it belongs to, where `name` last wrote in the same major version;
+   * else the version `name` last wrote in, which it surely reads. A participant not yet heard from gets `preferred`:
+   * the version of the request it was sent in the same conversation.
+   */
+  async versionFor(name: string, preferred: string): Promise<string> {
+    const spoken = (await this.participant(name))?.fspiopVersion;
+    if (!spoken || majorOf(spoken) === majorOf(preferred)) return preferred;
+    return spoken;
   }
 
   async endpoint(name: string, type: string): Promise<string | undefined> {
@@ -47,3 +73,5 @@ export class ParticipantDirectory {
     return value.get(type);
   }
 }
+
+const majorOf = (version: string) => version.split('.')[0];

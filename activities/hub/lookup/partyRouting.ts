@@ -1,7 +1,7 @@
 import type { FspiopEndpointType } from '../../shared/contracts/endpoints';
 import type { Resource } from '../../shared/contracts/conversations';
 import type { Logger } from 'pino';
-import { errorInformation } from '../../shared/contracts/errors';
+import { errorInformation, type ErrorInformation } from '../../shared/contracts/errors';
 import { AccountLookup, PartyAddress } from './accountLookup';
 import { CallbackSender, Delivery, DeliveryError } from '../delivery/callbacks';
 import type { ParticipantDirectory } from '../delivery/directory';
@@ -96,6 +96,14 @@ export class PartyRouting {
       }
       await this.callback(request, put, templateParams(party), { fspId: body.fspId });
     });
+  }
+
+  /** A registration refused before it is read: the error callback alone. */
+  async refuseRegistration(request: LookupRequest, party: PartyAddress, refusal: ErrorInformation): Promise<void> {
+    const [, error] = participantEndpoints(party);
+    await this.answeringFailures(request, error, templateParams(party), () =>
+      this.callback(request, error, templateParams(party), { errorInformation: refusal }),
+    );
   }
 
   /** DELETE /participants/{Type}/{ID}[/{SubId}]: only the party's current FSP may; the callback has no fspId. */

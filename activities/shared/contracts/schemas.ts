@@ -10,14 +10,23 @@ import { schemaError } from '../platform/schemaErrors';
 
 /**
  * Bodies are validated against the schemas of the published Mojaloop OpenAPI documents (npm @mojaloop/api-snippets):
- * FSPIOP v1.1 and the third-party API v1.0. Each file is loaded under its own file URL, so the relative $refs resolve
- * as published, the third-party document's into the FSPIOP one included.
+ * FSPIOP v1.1 for a 1.x message, FSPIOP v2.0 for a 2.0 one, and the third-party API v1.0. Each file is loaded under
+ * its own file URL, so the relative $refs resolve as published, the third-party document's into the FSPIOP one
+ * included.
  */
 const snippets = path.dirname(require.resolve('@mojaloop/api-snippets/package.json'));
 const DOCUMENTS = {
   fspiop: path.join(snippets, 'fspiop', 'v1_1', 'openapi3', 'components', 'schemas'),
+  fspiop2: path.join(snippets, 'fspiop', 'v2_0', 'openapi3', 'components', 'schemas'),
   thirdparty: path.join(snippets, 'thirdparty', 'v1_0', 'openapi3', 'components', 'schemas'),
 };
+
+/**
+ * The FSPIOP document a message is held to: its own version's. Mojaloop's switch holds every version to its 2.0
+ * document; here a 1.x message keeps the 1.1 rules it was written to (properties beyond the schema allowed), so the
+ * 1.x DFSPs the hub served before 2.0 are not refused for what 1.1 lets them send.
+ */
+const fspiopDocumentOf = (version: string): DocumentName => (version.startsWith('2.') ? 'fspiop2' : 'fspiop');
 type DocumentName = keyof typeof DOCUMENTS;
 
 /** The schemas of the FSPIOP document the gateway validates against, by their names there. */
@@ -121,7 +130,7 @@ function compiler(errors: keyof typeof compilers = 'first'): Ajv {
   for (const document of Object.keys(DOCUMENTS) as DocumentName[]) {
     for (const file of fs.readdirSync(DOCUMENTS[document]).filter((name) => name.endsWith('.yaml'))) {
       const schema = YAML.parse(fs.readFileSync(path.join(DOCUMENTS[document], file), 'utf-8'));
-      if (document === 'fspiop' && file === 'CorrelationId.yaml') schema.pattern = CORRELATION_ID_PATTERN;
+      if (document !== 'thirdparty' && file === 'CorrelationId.yaml') schema.pattern = CORRELATION_ID_PATTERN;
       const $id = schemaUrl(document, file.slice(0, -'.yaml'.length));
       // A file that is only a $ref to another document's schema is wrapped: beside $ref, draft-07 ignores $id.
       ajv.addSchema(schema.$ref ? { $id, allOf: [schema] } : { ...schema, $id });
@@ -168,12 +177,13 @@ function expirationRead<T>(value: unknown, where: string): T {
  * fields (JSON pointers, see encryption.ts) hold cipher text in place of what the schema describes: an error at or
  * below one of them does not count.
  */
-export function validateFspiop<T>(schema: FspiopSchema, value: unknown, where = 'body', encrypted: readonly string[] = []): T {
+export function validateFspiop<T>(schema: FspiopSchema, value: unknown, where = 'body', encrypted: readonly string[] = [], version = '1.1'): T {
   if (schema === 'ErrorInformationObject') stringifyNumericErrorCode(value);
-  const validate = validator('fspiop', schema);
+  const document = fspiopDocumentOf(version);
+  const validate = validator(document, schema);
   if (encrypted.length === 0 || value === undefined) return validated(validate, value, where);
   if (validate(value)) return expirationRead(value, where);
-  const all = compiler('all').getSchema(schemaUrl('fspiop', schema))!;
+  const all = compiler('all').getSchema(schemaUrl(document, schema))!;
   const counted = (all(value) ? [] : (all.errors ?? [])).filter(
     (error) => !encrypted.some((field) => error.instancePath === field || error.instancePath.startsWith(`${field}/`)),
   );
@@ -218,7 +228,7 @@ export function tagOf(value: unknown, ...path: string[]): unknown {
 
 /** Compiles every schema the gateway uses, so the first request does not pay for it. */
 export function warmUpSchemas(): void {
-  for (const schema of FSPIOP_SCHEMAS) validator('fspiop', schema);
+  for (const schema of FSPIOP_SCHEMAS) for (const document of ['fspiop', 'fspiop2'] as const) validator(document, schema);
   for (const schema of THIRDPARTY_SCHEMAS) validator('thirdparty', schema);
 }
 
