@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { THIRDPARTY_RESOURCES, THIRDPARTY_VERSION } from '../shared/contracts/conversations';
 import { errorInformation, ErrorInformation, HUB_REJECTION } from '../shared/contracts/errors';
 import { METHOD_OF, OutgoingMessage, pathOf } from '../shared/contracts/peers';
-import { Agents, createAgents, httpExchange, isRedirect, originatedHeaders } from '../shared/platform/fspiopHttp';
+import { Agents, bodyText, createAgents, httpExchange, isRedirect, originatedHeaders } from '../shared/platform/fspiopHttp';
 import { readSigningKey, sign } from '../shared/platform/jws';
 import { outboundCredentials } from '../shared/platform/tlsFiles';
 import type { OutboundTlsConfig } from './connectorConfig';
@@ -65,7 +65,7 @@ export class PeerSender {
       target,
       method,
     });
-    const body = message.body === undefined ? undefined : JSON.stringify(message.body);
+    const body = message.body === undefined ? undefined : bodyText(message.body);
     if (this.signingKey && body !== undefined) headers['fspiop-signature'] = await sign(headers, body, this.signingKey);
     const { status, text } = await httpExchange(target, method, headers, body, timeoutMs, this.agents);
     log.debug({ method, url: target.href, status }, 'sent to the switch');

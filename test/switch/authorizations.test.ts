@@ -7,6 +7,7 @@ import { transactionRequestBody } from '../helpers/fspiopBodies';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
 import { workflowIds } from '../../activities/shared/contracts/conversations';
 import { signalsTo } from '../helpers/histories';
+import { pollUntil } from '../helpers/polling';
 
 let hub: SwitchHarness;
 useSwitch(test, (started) => {
@@ -184,4 +185,23 @@ test('a transaction request takes ten authorization rounds: a further one is ref
   t.is(gets(), 10);
   t.is(payer.received.filter(isPut(`/authorizations/${id}`)).length, 10);
   t.is(payee.received.filter(isPut(`/transactionRequests/${id}`)).at(-1)?.body.transactionRequestState, 'REJECTED');
+});
+
+test("an authorization answered with a responseType outside ENTERED, REJECTED and RESEND is taken and passed on, as Mojaloop's transaction-requests service takes it; one of more than 32 characters is 3100", async (t) => {
+  const { payee, payer, id } = await receivedRequest();
+  await hub.fspiop('GET', `/authorizations/${id}?${OTP_QUERY}`, { source: payer.name, destination: payee.name });
+  await payee.waitFor((r) => r.method === 'GET' && r.path.startsWith(`/authorizations/${id}`));
+  const long = await hub.fspiop('PUT', `/authorizations/${id}`, { source: payee.name, destination: payer.name, body: { responseType: 'X'.repeat(33) } });
+  t.is(long.status, 400);
+  t.is(long.body.errorInformation.errorCode, '3100');
+  const taken = await hub.fspiop('PUT', `/authorizations/${id}`, { source: payee.name, destination: payer.name, body: { responseType: 'APPROVED' } });
+  t.is(taken.status, 200);
+  t.deepEqual((await payer.waitFor(isPut(`/authorizations/${id}`))).body, { responseType: 'APPROVED' });
+  const recorded = await conversation(id).query(transactionRequestQuery);
+  t.deepEqual(recorded.authorizations.at(-1), { request: { authenticationType: 'OTP', retriesLeft: '2', amount: '12.5', currency: 'USD' }, responseType: 'APPROVED' });
+  const state = await pollUntil(
+    async () => (await conversation(id).describe()).typedSearchAttributes.get(State),
+    (value) => value === 'AUTHORIZATION_APPROVED',
+  );
+  t.is(state, 'AUTHORIZATION_APPROVED');
 });

@@ -5,7 +5,7 @@ import { BASE_ADDRESS_ENDPOINT_TYPES, CallbackEndpointType, THIRDPARTY_ENDPOINT_
 import type { ErrorInformation } from '../../shared/contracts/errors';
 import type { ParticipantDirectory } from './directory';
 import { HubError } from '../../shared/platform/hubError';
-import { Agents, HttpMethod, httpExchange, isCallback, isRedirect, originatedHeaders } from '../../shared/platform/fspiopHttp';
+import { Agents, bodyText, HttpMethod, httpExchange, isCallback, isRedirect, originatedHeaders } from '../../shared/platform/fspiopHttp';
 import { sign } from '../../shared/platform/jws';
 import { conversationOf } from '../../shared/contracts/messageLog';
 import type { MessageLog } from '../trace/messageLog';
@@ -103,7 +103,7 @@ export class CallbackSender {
       // A mistyped endpoint stays mistyped however often it is tried: an operator has to correct it.
       throw new HubError('destinationCommunicationError', `${delivery.to}'s ${delivery.endpointType} endpoint ${url} is not a URL`);
     }
-    const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : JSON.stringify(delivery.body));
+    const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : bodyText(delivery.body));
     const headers = delivery.fromHub ? await this.originated(delivery, delivery.fromHub, target) : forwardedHeaders(delivery);
     // The hub signs what it says itself, as its Auth service too, the way a Mojaloop DFSP signs: every message with a
     // body. What it passes on keeps its sender's signature.

@@ -19,7 +19,8 @@ export type ErrorInformationObject = v1_1.Schemas.ErrorInformationObject;
 export type PartiesTypeIDPutResponse = v1_1.Schemas.PartiesTypeIDPutResponse;
 export type TransactionRequestsPostRequest = Expiring<v1_1.Schemas.TransactionRequestsPostRequest>;
 export type TransactionRequestsIDPutResponse = v1_1.Schemas.TransactionRequestsIDPutResponse;
-export type AuthorizationsIDPutResponse = v1_1.Schemas.AuthorizationsIDPutResponse;
+/** `responseType` is any text, as Mojaloop's transaction-requests service takes it (schemas.ts, MOJALOOP_READINGS). */
+export type AuthorizationsIDPutResponse = Omit<v1_1.Schemas.AuthorizationsIDPutResponse, 'responseType'> & { responseType: string };
 export type TransactionsIDPutResponse = v1_1.Schemas.TransactionsIDPutResponse;
 export type BulkTransfersPostRequest = Expiring<v1_1.Schemas.BulkTransfersPostRequest>;
 export type BulkTransfersIDPutResponse = v1_1.Schemas.BulkTransfersIDPutResponse;

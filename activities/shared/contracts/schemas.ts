@@ -69,6 +69,22 @@ export type FspiopSchema = (typeof FSPIOP_SCHEMAS)[number];
  */
 export const CORRELATION_ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[1-7][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$|^[0-9A-HJKMNP-TV-Z]{26}$';
 
+/**
+ * Where Mojaloop's switch reads an FSPIOP schema otherwise than the published document, and the hub reads it as the
+ * switch does, so Mojaloop's DFSPs and tooling meet the same answers here: a CorrelationId as above; an authorization's
+ * `responseType` as any text (the transaction-requests service's own document has no enumeration there, so a value
+ * outside ENTERED, REJECTED and RESEND is taken and passed on), held here to 32 characters, as it names the
+ * transaction request's state.
+ */
+const MOJALOOP_READINGS: Record<string, (schema: { pattern?: string; properties?: Record<string, unknown> }) => void> = {
+  'CorrelationId.yaml': (schema) => {
+    schema.pattern = CORRELATION_ID_PATTERN;
+  },
+  'AuthorizationsIDPutResponse.yaml': (schema) => {
+    schema.properties = { ...schema.properties, responseType: { type: 'string', minLength: 1, maxLength: 32 } };
+  },
+};
+
 /** The schemas of the third-party document the gateway validates against, by their names there. */
 export const THIRDPARTY_SCHEMAS = [
   'AccountsIDPutResponse',
@@ -130,7 +146,7 @@ function compiler(errors: keyof typeof compilers = 'first'): Ajv {
   for (const document of Object.keys(DOCUMENTS) as DocumentName[]) {
     for (const file of fs.readdirSync(DOCUMENTS[document]).filter((name) => name.endsWith('.yaml'))) {
       const schema = YAML.parse(fs.readFileSync(path.join(DOCUMENTS[document], file), 'utf-8'));
-      if (document !== 'thirdparty' && file === 'CorrelationId.yaml') schema.pattern = CORRELATION_ID_PATTERN;
+      if (document !== 'thirdparty') MOJALOOP_READINGS[file]?.(schema);
       const $id = schemaUrl(document, file.slice(0, -'.yaml'.length));
       // A file that is only a $ref to another document's schema is wrapped: beside $ref, draft-07 ignores $id.
       ajv.addSchema(schema.$ref ? { $id, allOf: [schema] } : { ...schema, $id });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { SecureContextOptions } from 'node:tls';
+import canonicalize from 'canonicalize';
 import { mediaTypeNameOf, Resource } from '../contracts/conversations';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -40,6 +41,16 @@ export function originatedHeaders(options: {
     'fspiop-uri': `${start < 0 ? pathname : pathname.slice(start)}${search}`,
     'fspiop-http-method': options.method,
   };
+}
+
+/**
+ * The text of a body its sender writes itself (the hub's errors and notifications, a connector's messages): its
+ * members in sorted order (RFC 8785). Mojaloop's sdk-standard-components 19 signs bodies so and verifies a signature
+ * over the body it re-serialises so, whatever order it came in; its 17.x re-serialises in the order received. Sorted
+ * text is the same bytes to both, so the signature over it verifies at either.
+ */
+export function bodyText(body: unknown): string {
+  return canonicalize(body)!;
 }
 
 /** The connection pools of one sender, by protocol. */
