@@ -703,7 +703,7 @@ async function main(): Promise<number> {
       }
     }
     whatTheHubSent(dfsps, hub.jws !== undefined);
-    await standardPeers({ hub, suffix, stoppers }, '1.1');
+    await standardPeers({ hub, suffix, stoppers });
     await isoPhase(jws, suffix, stoppers);
     if (processes && pki) await mutualTls(processes, pki, jws, redisServer, suffix, stoppers);
     else say('\n# Mutual TLS: skipped, it needs a hub the suite starts itself');

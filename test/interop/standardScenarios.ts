@@ -161,21 +161,21 @@ async function mixedPair(run: StandardRun, payer: StandardPeer, payee: StandardP
   );
   const { answer } = payment.transfer;
   check(
-    `after RESERVED the payer's PUT /transfers COMMITTED is the hub's own, in ${payer.version} (the payer's Accept), signed by the hub, and passes its checks`,
+    `after RESERVED the payer's PUT /transfers COMMITTED is the hub's own, in ${payer.version} (the version the payer writes in), signed by the hub, and passes its checks`,
     answer?.headers['fspiop-source'] === hubId && versionOf(answer) === payer.version && answer.status === 200,
     answer && [answer.headers['content-type'], answer.headers['fspiop-source'], answer.status, answer.answer],
   );
   const transferId = payment.transfer.prepare.transferId;
   const patch = await payee.waitFor((m) => m.method === 'PATCH' && m.path === `/transfers/${transferId}`, { since: since[1] });
   check(
-    `the hub's own PATCH /transfers/{ID} COMMITTED reaches the payee in ${payee.version}, the version of its PUT, signed by the hub, and passes its checks`,
+    `the hub's own PATCH /transfers/{ID} COMMITTED reaches the payee in ${payee.version}, the version of its PUT (not the payer's ${payer.version} of the transfer), signed by the hub, and passes its checks`,
     patch?.body?.transferState === 'COMMITTED' && versionOf(patch) === payee.version && patch.headers['fspiop-source'] === hubId && patch.status === 200,
     patch && [patch.headers['content-type'], patch.headers['fspiop-source'], patch.body, patch.status, patch.answer],
   );
   try {
     const error = await payer.lookup(msisdn());
     check(
-      `the hub's own error to the payer (3204 for a party nobody registered) is in ${payer.version}, as the payer's Accept asked, and passes its checks`,
+      `the hub's own error to the payer (3204 for a party nobody registered) is in ${payer.version}, the version the payer writes in, and passes its checks`,
       error?.body?.errorInformation?.errorCode === '3204' && versionOf(error) === payer.version && error.status === 200,
       error && [error.path, error.headers['content-type'], error.body, error.status, error.answer],
     );
