@@ -17,8 +17,8 @@ import { CURRENCY } from './scheme';
  * `MojaloopRequests` sends (headers, version, JWS signature, and in ISO mode the ISO 20022 body), its `Jws.validator`
  * checks the signature of every message the hub delivers, its ILPv4 makes the payee's condition and fulfilment, and
  * Mojaloop's header validation (central-services-shared 18.x, which those components bring) checks the headers as the
- * current SDK's inbound server does. Neither npm's sdk-scheme-adapter (18.0.2, FSPIOP 1.x only) nor a newer one built
- * here could be the DFSP: the peer is a small HTTP server around those components, answering as a payee DFSP does.
+ * current SDK's inbound server does. npm serves sdk-scheme-adapter 18.0.2 alone (FSPIOP 1.x only) and no newer one is
+ * built here, so the peer is a small HTTP server around those components, answering as a payee DFSP does.
  */
 
 /** The API a peer speaks: FSPIOP, or Mojaloop's ISO 20022 form of it (the hub must then run with API_TYPE=iso20022). */
