@@ -233,6 +233,26 @@ export interface Tapped {
   answer: string;
 }
 
+export interface WaitOptions {
+  /** How many of the messages to pass over: those that came before the step waiting. */
+  since?: number;
+  timeoutMs?: number;
+}
+
+/** The first of `seen` from the `since`-th on that matches, waiting for it (it grows as messages come) up to `timeoutMs`. */
+export async function waitForMessage<T>(
+  seen: T[],
+  predicate: (message: T) => boolean,
+  { since = 0, timeoutMs = 20_000 }: WaitOptions = {},
+): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = seen.slice(since).find(predicate);
+    if (found || Date.now() > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * A recording pass-through in front of an SDK's inbound API: the hub's messages reach the SDK unchanged and
  * the SDK's answers reach the hub unchanged; the suite reads what crossed (for example a 400 from the SDK).
@@ -271,13 +291,8 @@ export class Tap {
   }
 
   /** The first message from the `since`-th on that matches, waiting for it up to `timeoutMs`. */
-  async waitFor(predicate: (message: Tapped) => boolean, { since = 0, timeoutMs = 20_000 } = {}): Promise<Tapped | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.seen.slice(since).find(predicate);
-      if (found || Date.now() > deadline) return found;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  waitFor(predicate: (message: Tapped) => boolean, options: WaitOptions = {}): Promise<Tapped | undefined> {
+    return waitForMessage(this.seen, predicate, options);
   }
 
   close(): Promise<void> {

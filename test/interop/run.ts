@@ -2,10 +2,13 @@
 // with its own Redis and a small backend) are provisioned through the admin API as Mojaloop's onboarding does
 // and make P2P and merchant-initiated payments through the hub; then our own DFSP connector pays one of them and is
 // paid by it; then Mojaloop's thirdparty-sdk, as PISP and as DFSP, links accounts, pays and unlinks, with each other
-// and with our PISP and DFSP connectors (thirdpartyPeers.ts); and two more adapters pay over mutual TLS. Every participant and the hub sign what they send and validate what they receive (JWS, keys made for the
-// run), and forged messages are refused. Every check prints a line, and the run ends with `N passed, M failed`.
+// and with our PISP and DFSP connectors (thirdpartyPeers.ts); then DFSPs on Mojaloop's sdk-standard-components 19.x
+// pay in FSPIOP 2.0 and 2.0 to 1.1 (standardScenarios.ts); and two more adapters pay over mutual TLS. Every
+// participant and the hub sign what they send and validate what they receive (JWS, keys made for the run), and forged
+// messages are refused. Every check prints a line, and the run ends with `N passed, M failed`.
 //
 //   npm run interop                                   starts a hub of its own (fresh database, in-memory Temporal)
+//   npm run interop -- --iso                          also starts a second one in ISO 20022 mode, for the ISO peers
 //   npm run interop -- --switch URL --admin URL       uses a running hub (started with NEW_PARTICIPANTS_ACTIVE=true),
 //                      [--temporal HOST:PORT]         without JWS (its keys are not the run's); our connector runs on
 //                                                     that Temporal (127.0.0.1:7233 by default)
@@ -21,6 +24,7 @@ import { JwsKeys, makeJwsKeys } from './jws';
 import { OurDfsp, startOurDfsp } from './ourConnectors';
 import { installPeers, PEERS_DIR, redisServerPath, startRedis, startSdkAdapter, Tap, Tapped } from './peers';
 import { thirdpartyIds, thirdpartyPeers } from './thirdpartyPeers';
+import { iso20022Peers, isoIds, standardIds, standardPeers } from './standardScenarios';
 import { check, log, say, totals } from './report';
 import { admin, CURRENCY, type Dfsp, type Hub, msisdn, outbound, position, sendFspiop, sendRaw } from './scheme';
 
@@ -569,6 +573,29 @@ async function mutualTls(
   check("the payee's certificate cannot open a connection to the payer's inbound API: only the hub's client certificate can", bypass);
 }
 
+/** The settings of a hub that signs with the run's key for `hubId` and validates every participant's signature. */
+const hubJwsEnv = (jws: JwsKeys, hubId: string) => ({
+  JWS_VALIDATE: 'true',
+  JWS_VERIFICATION_KEYS_DIRECTORY: jws.verificationKeysDirectory,
+  JWS_SIGNING_KEY_PATH: jws.signingKeyPath(hubId),
+});
+
+/**
+ * The ISO 20022 peers need a hub in ISO mode, one mode per deployment: with `--iso` the suite starts a second hub of
+ * its own with API_TYPE=iso20022 and the run's keys; without it (or with --switch) the phase is skipped.
+ */
+async function isoPhase(jws: JwsKeys | undefined, suffix: string, stoppers: Array<() => Promise<unknown>>): Promise<void> {
+  if (!process.argv.includes('--iso') || !jws) {
+    say('\n# ISO 20022 peers: skipped (`npm run interop -- --iso` runs them against a second hub of its own in ISO mode)');
+    return;
+  }
+  const hubId = loadConfig().hubParticipantName;
+  const env = { ...hubJwsEnv(jws, hubId), API_TYPE: 'iso20022' };
+  const processes = await startHubProcesses({ log, logDir: path.join(PEERS_DIR, 'logs', 'iso20022'), env });
+  stoppers.push(() => processes.stop());
+  await iso20022Peers({ hub: { ...processes, temporalAddress: processes.temporal.address, jws }, suffix, stoppers });
+}
+
 async function main(): Promise<number> {
   const stoppers: Array<() => Promise<unknown>> = [];
   try {
@@ -589,6 +616,8 @@ async function main(): Promise<number> {
             `tlspayer${suffix}`,
             `tlspayee${suffix}`,
             ...Object.values(thirdpartyIds(suffix)),
+            ...Object.values(standardIds(suffix)),
+            ...Object.values(isoIds(suffix)),
             hubId,
           ],
           // The hub's Auth service signs with the hub's key.
@@ -603,12 +632,7 @@ async function main(): Promise<number> {
       (await startHubProcesses({
         log,
         logDir: path.join(PEERS_DIR, 'logs'),
-        env: {
-          ...pki.hubEnv,
-          JWS_VALIDATE: 'true',
-          JWS_VERIFICATION_KEYS_DIRECTORY: jws.verificationKeysDirectory,
-          JWS_SIGNING_KEY_PATH: jws.signingKeyPath(hubId),
-        },
+        env: { ...pki.hubEnv, ...hubJwsEnv(jws, hubId) },
       }));
     const hub: Hub = processes
       ? { ...processes, temporalAddress: processes.temporal.address, jws }
@@ -679,6 +703,8 @@ async function main(): Promise<number> {
       }
     }
     whatTheHubSent(dfsps, hub.jws !== undefined);
+    await standardPeers({ hub, suffix, stoppers });
+    await isoPhase(jws, suffix, stoppers);
     if (processes && pki) await mutualTls(processes, pki, jws, redisServer, suffix, stoppers);
     else say('\n# Mutual TLS: skipped, it needs a hub the suite starts itself');
   } catch (error) {
