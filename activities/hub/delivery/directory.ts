@@ -57,9 +57,7 @@ export class ParticipantDirectory {
    * the version of the request it was sent in the same conversation.
    */
   async versionFor(name: string, preferred: string): Promise<string> {
-    const spoken = (await this.participant(name))?.fspiopVersion;
-    if (!spoken || majorOf(spoken) === majorOf(preferred)) return preferred;
-    return spoken;
+    return versionToWrite((await this.participant(name))?.fspiopVersion, preferred);
   }
 
   async endpoint(name: string, type: string): Promise<string | undefined> {
@@ -75,3 +73,8 @@ export class ParticipantDirectory {
 }
 
 const majorOf = (version: string) => version.split('.')[0];
+
+/** The rule of `versionFor`: the conversation's version where the addressee speaks its major version, else the addressee's. */
+export function versionToWrite(spoken: string | null | undefined, preferred: string): string {
+  return !spoken || majorOf(spoken) === majorOf(preferred) ? preferred : spoken;
+}

@@ -21,7 +21,11 @@ test('a body written by the hub is the bytes both of Mojaloop’s validators wri
     value: fc.oneof({ depthSize: 'small' }, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
     array: fc.array(tie('value'), { maxLength: 4 }),
     // Member names as FSPIOP's: never integer-like, which a JavaScript object puts first whatever the order it read.
-    object: fc.dictionary(fc.string().map((name) => `m${name}`), tie('value'), { maxKeys: 5 }),
+    object: fc.dictionary(
+      fc.string().map((name) => `m${name}`),
+      tie('value'),
+      { maxKeys: 5 },
+    ),
   })).object;
   fc.assert(
     fc.property(json, (body) => {

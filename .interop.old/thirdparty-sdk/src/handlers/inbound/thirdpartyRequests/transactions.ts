@@ -1,0 +1,76 @@
+/*****
+ License
+ --------------
+ Copyright © 2020-2025 Mojaloop Foundation
+ The Mojaloop files are made available by the Mojaloop Foundation under the Apache License, Version 2.0 (the "License") and you may not use these files except in compliance with the License. You may obtain a copy of the License at
+
+ http://www.apache.org/licenses/LICENSE-2.0
+
+ Unless required by applicable law or agreed to in writing, the Mojaloop files are distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the License for the specific language governing permissions and limitations under the License.
+
+ Contributors
+ --------------
+ This is the official list of the Mojaloop project contributors for this file.
+ Names of the original copyright holders (individuals or organizations)
+ should be listed with a '*' in the first column. People who have
+ contributed from an organization can be listed under the organization
+ that actually holds the copyright for their contributions (see the
+ Mojaloop Foundation for an example). Those individuals should have
+ their names indented and be marked with a '-'. Email address can be added
+ optionally within square brackets <email>.
+
+ * Mojaloop Foundation
+ - Name Surname <name.surname@mojaloop.io>
+
+ - Kevin Leyow <kevin.leyow@modusbox.com>
+ - Paweł Marzec <pawel.marzec@modusbox.com>
+ --------------
+ ******/
+
+import { Context } from 'openapi-backend'
+import { Enum } from '@mojaloop/central-services-shared'
+import { Request, ResponseObject } from '@hapi/hapi'
+import { StateResponseToolkit } from '~/server/plugins/state'
+import { thirdparty as tpAPI } from '@mojaloop/api-snippets'
+import { DFSPTransactionModel, create } from '~/models/dfspTransaction.model'
+import { DFSPTransactionModelConfig, DFSPTransactionData } from '~/models/dfspTransaction.interface'
+import config from '~/shared/config'
+
+/**
+ * Handles a DFSP inbound POST /thirdpartyRequests/transaction request
+ */
+async function post(_context: Context, request: Request, h: StateResponseToolkit): Promise<ResponseObject> {
+  const transactionRequest = request.payload as tpAPI.Schemas.ThirdpartyRequestsTransactionsPostRequest
+  const participantId = request.headers['fspiop-source']
+
+  const modelConfig: DFSPTransactionModelConfig = {
+    dfspId: h.getDFSPId(),
+    thirdpartyRequests: h.getThirdpartyRequests(),
+    sdkOutgoingRequests: h.getSDKOutgoingRequests(),
+    dfspBackendRequests: h.getDFSPBackendRequests(),
+    logger: h.getLogger(),
+    kvs: h.getKVS(),
+    key: `dfspTransaction-${transactionRequest.transactionRequestId}`,
+    subscriber: h.getSubscriber(),
+    transactionRequestAuthorizationTimeoutSeconds: config.shared.dfspTransactionRequestAuthorizationTimeoutSeconds,
+    transactionRequestVerificationTimeoutSeconds: config.shared.dfspTransactionRequestAuthorizationTimeoutSeconds,
+    authServiceParticipantId: config.shared.authServiceParticipantId
+  }
+
+  setImmediate(async () => {
+    const data: DFSPTransactionData = {
+      transactionRequestId: transactionRequest.transactionRequestId,
+      transactionRequestState: 'RECEIVED',
+      participantId,
+      currentState: 'start',
+      transactionRequestRequest: transactionRequest
+    }
+    const model: DFSPTransactionModel = await create(data, modelConfig)
+    await model.run()
+  })
+  return h.response({}).code(Enum.Http.ReturnCodes.ACCEPTED.CODE)
+}
+
+export default {
+  post
+}

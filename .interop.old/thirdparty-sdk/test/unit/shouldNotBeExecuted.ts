@@ -1,0 +1,3 @@
+export default function shouldNotBeExecuted(): void {
+  throw new Error('test failure enforced: this code should never be executed')
+}

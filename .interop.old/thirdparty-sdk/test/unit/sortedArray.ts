@@ -1,0 +1,5 @@
+export default function sortedArray(a: string[]): string[] {
+  const b = [...a]
+  b.sort()
+  return b
+}
