@@ -89,7 +89,10 @@ test('a payment: pacs.081 and pacs.082 quote it, pacs.008 and pacs.002 COMMITTED
   t.is((await send('GET', `/transfers/${transfer.transferId}`, payer.name, undefined)).status, 202);
   const state = await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${transfer.transferId}` && r.headers['fspiop-source'] === HUB_ID);
   fromHub(t, state, 'transfers');
-  t.like(validateIso20022<any>('PacsStatus_FIToFIPaymentStatusReportV15', state.body).TxInfAndSts, { TxSts: 'COMM', ExctnConf: payment.fulfil.TxInfAndSts.ExctnConf });
+  t.like(validateIso20022<any>('PacsStatus_FIToFIPaymentStatusReportV15', state.body).TxInfAndSts, {
+    TxSts: 'COMM',
+    ExctnConf: payment.fulfil.TxInfAndSts.ExctnConf,
+  });
 });
 
 test("a payee that answers RESERVED gets the hub's PATCH as a pacs.002, and the payer the hub's COMMITTED as one", async (t) => {
