@@ -94,7 +94,7 @@ export interface Hub {
 export interface HubOptions
   extends
     ServicesConfig,
-    Partial<Pick<HubConfig, 'transactionRequests' | 'authService' | 'tls' | 'messageLog' | 'messageLogRetentionDays' | 'messageLogShare'>> {
+    Partial<Pick<HubConfig, 'transactionRequests' | 'authService' | 'tls' | 'messageLog' | 'messageLogRetentionDays' | 'messageLogShare' | 'apiType'>> {
   log: Logger;
   /** How long participants and endpoints are cached (tests use 0, so admin changes apply at once). */
   directoryTtlMs?: number;
@@ -121,6 +121,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     timeoutMs: options.deliveryTimeoutMs,
     agents,
     signingKey: signingKeyPath ? readSigningKey(signingKeyPath) : undefined,
+    apiType: options.apiType,
   });
   // Without settings of its own (tests), the hub keeps transaction requests and its Auth service as the defaults say.
   const defaults = loadConfig({});

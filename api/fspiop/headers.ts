@@ -4,6 +4,7 @@ import { HttpError } from '../../activities/shared/platform/httpError';
 import { isCallback as isCallbackMethod, type HttpMethod } from '../../activities/shared/platform/fspiopHttp';
 import { errorInformation } from '../../activities/shared/contracts/errors';
 import { NOT_A_PARTICIPANT } from '../../activities/hub/delivery/directory';
+import { ISO20022_VERSION, iso20022MediaTypeName, speaksIso20022, type ApiType } from '../../activities/shared/contracts/apiType';
 
 /**
  * FSPIOP versions this switch speaks (Document 2, "Versioning"): 1.0 and 1.1 of the specification, and 2.0, the
@@ -26,7 +27,9 @@ interface Dialect {
  * as Mojaloop's thirdparty-sdk sends it. A third-party message naming its own resource (`consents`) is taken too,
  * since Mojaloop's thirdparty-api-svc does not tell them apart.
  */
-function dialectOf(resource: Resource): Dialect {
+function dialectOf(resource: Resource, apiType?: ApiType): Dialect {
+  // ISO 20022 mode (API_TYPE): the resource's ISO 20022 media type only, at the one version it has, as Mojaloop's switch.
+  if (speaksIso20022(apiType, resource)) return { names: [iso20022MediaTypeName(resource)], versions: [ISO20022_VERSION] };
   const name = mediaTypeNameOf(resource);
   if (name === resource) return { names: [resource], versions: SUPPORTED_VERSIONS };
   return { names: [name, resource.split('/')[0]], versions: THIRDPARTY_VERSIONS };
@@ -69,7 +72,7 @@ export interface FspiopRequest {
   unknownSource?: true;
 }
 
-const mediaType = /^application\/vnd\.interoperability\.([a-zA-Z]+)\+json\s*(?:;\s*version\s*=\s*(\d+)(?:\.(\d+))?)?\s*$/;
+const mediaType = /^application\/vnd\.interoperability\.((?:iso20022\.)?[a-zA-Z]+)\+json\s*(?:;\s*version\s*=\s*(\d+)(?:\.(\d+))?)?\s*$/;
 
 /** The words of Mojaloop's header validation, which its tooling matches on (central-services-shared). */
 const UNSUPPORTED_ACCEPT = 'The Client requested an unsupported version, see extension list for supported version(s).';
@@ -117,8 +120,8 @@ function acceptedVersions(accept: string, dialect: Dialect): (spoken: string) =>
  * The Content-Type of an error the gateway answers: the resource's media type in the version the request was being
  * answered in, or the hub's latest where the request's own headers named none it speaks.
  */
-export function errorMediaType(resource: Resource, ctx: Context): string {
-  const dialect = dialectOf(resource);
+export function errorMediaType(resource: Resource, ctx: Context, apiType?: ApiType): string {
+  const dialect = dialectOf(resource, apiType);
   const checked: FspiopRequest | undefined = ctx.state.fspiop;
   let version = checked?.version;
   if (!version) {
@@ -190,10 +193,11 @@ export type UnknownSourceAnswer = (ctx: Context) => HttpError | 'pass' | undefin
  * no Accept), and records who sent it and where it goes, in the order of Mojaloop's header validation: Accept, Date,
  * Content-Type. Content-Type, with its version, is required on every message, a GET included, as Mojaloop's hub
  * requires it. Wrong or missing headers are 400 with the code that names the problem; an unsupported version is 406
- * (3001); a sender that is one of the hub's own identities is 400 (3100).
+ * (3001); a sender that is one of the hub's own identities is 400 (3100). In ISO 20022 mode (`apiType`) a resource with
+ * an ISO 20022 form takes its ISO 20022 media type instead.
  */
-export function fspiopHeaders(resource: Resource, senders: Senders, unknownSource?: UnknownSourceAnswer): Middleware {
-  const dialect = dialectOf(resource);
+export function fspiopHeaders(resource: Resource, senders: Senders, unknownSource?: UnknownSourceAnswer, apiType?: ApiType): Middleware {
+  const dialect = dialectOf(resource, apiType);
   return async (ctx, next) => {
     const isCallback = isCallbackMethod(ctx.method as HttpMethod, dialect.names[0] === 'thirdparty');
     const accept = isCallback ? undefined : acceptedVersions(required(ctx, 'Accept'), dialect);
@@ -209,7 +213,8 @@ export function fspiopHeaders(resource: Resource, senders: Senders, unknownSourc
     const isUnknown = answer === 'pass';
     if (answer instanceof HttpError) throw answer;
     if (problem && !isUnknown) throw new HttpError(400, 'idNotFound', `FSPIOP-Source ${source}: ${problem}`);
-    if (!problem && dialect.names[0] !== 'thirdparty') await senders.heard?.(source, spoken);
+    // An ISO 20022 message's version says nothing of the FSPIOP version its sender reads.
+    if (!problem && dialect.names[0] === resource) await senders.heard?.(source, spoken);
     const headers: FspiopHeaders = {};
     for (const name of FORWARDED_HEADERS) {
       const value = ctx.get(name);

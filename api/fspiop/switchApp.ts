@@ -19,10 +19,12 @@ import { LookupQueue } from './lookupQueue';
 import { ParticipantShares } from './participantShares';
 import { warmUpSchemas } from '../../activities/shared/contracts/schemas';
 import { FSPIOP_RESOURCES, Resource, THIRDPARTY_RESOURCES } from '../../activities/shared/contracts/conversations';
+import { speaksIso20022 } from '../../activities/shared/contracts/apiType';
+import { iso20022Bodies } from './iso20022/iso20022Bodies';
 
 export interface SwitchDependencies {
   /** Without `lookups` or `followUpShare` of its own (tests), the gateway bounds them as the defaults say. */
-  config: Pick<HubConfig, 'taskQueue'> & Partial<Pick<HubConfig, 'lookups' | 'followUpShare'>>;
+  config: Pick<HubConfig, 'taskQueue'> & Partial<Pick<HubConfig, 'lookups' | 'followUpShare' | 'apiType'>>;
   authService: AuthServiceConfig;
   services: HubServices;
   directory: ParticipantDirectory;
@@ -58,10 +60,13 @@ export interface RouteDependencies extends SwitchDependencies {
 
 /**
  * The checks every message from a participant passes, in order, before its router reads it: the client certificate's
- * participant (with mutual TLS), the FSPIOP headers, then the end-to-end signature of the sender the headers name.
+ * participant (with mutual TLS), the FSPIOP headers, then the end-to-end signature of the sender the headers name; in
+ * ISO 20022 mode, last, its ISO 20022 body checked and read as FSPIOP.
  */
 export function participantMessage(resource: Resource, deps: SwitchDependencies, unknownSource?: UnknownSourceAnswer): Middleware[] {
-  return [participantCertificate, fspiopHeaders(resource, sendersOf(deps), unknownSource), fspiopSignature(deps.services.signatures)];
+  const { apiType } = deps.config;
+  const checks = [participantCertificate, fspiopHeaders(resource, sendersOf(deps), unknownSource, apiType), fspiopSignature(deps.services.signatures)];
+  return speaksIso20022(apiType, resource) ? [...checks, iso20022Bodies(resource)] : checks;
 }
 
 /** A resource's router, mounted at its path prefix; it validates, acknowledges and hands over. */
@@ -85,7 +90,7 @@ export function createSwitchApp(deps: SwitchDependencies, resources: ResourceRou
     notOffered: (path) => NOT_OFFERED.includes(resourceOf(path)),
     errorMediaType: (ctx) => {
       const resource = resourceOf(ctx.path);
-      return MEDIA_RESOURCES.includes(resource) ? errorMediaType(resource as Resource, ctx) : undefined;
+      return MEDIA_RESOURCES.includes(resource) ? errorMediaType(resource as Resource, ctx, deps.config.apiType) : undefined;
     },
   });
 }

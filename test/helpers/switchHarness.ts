@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import type https from 'node:https';
 import type { JwsConfig, SmtpConfig, TlsConfig } from '../../activities/shared/platform/config';
 import type { Tracing } from '../../activities/shared/platform/tracing';
+import type { ApiType } from '../../activities/shared/contracts/apiType';
 import type { Hub, HubServices } from '../../activities/hub/hubServices';
 import { createSwitchApp, type SwitchDependencies } from '../../api/fspiop/switchApp';
 import { switchResources } from '../../api/fspiop/switchResources';
@@ -87,9 +88,12 @@ export async function startSwitch(
     adapt?: (hub: Hub) => Hub;
     /** OpenTelemetry tracing of the worker and the gateway's Temporal client. */
     tracing?: Tracing;
+    /** API_TYPE: `iso20022` for a hub in ISO 20022 mode. */
+    apiType?: ApiType;
   } = {},
 ): Promise<SwitchHarness> {
-  const opened = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), { tls: options.tls, jws: options.jws, smtp: options.smtp });
+  const { jws, smtp, apiType } = options;
+  const opened = await openTestHub(HUB_ID, options.databaseUrl ?? testDatabaseUrl(), { tls: options.tls, jws, smtp, apiType });
   const hub = options.adapt?.(opened) ?? opened;
   const { services } = hub;
   const worker = options.externalWorkerTaskQueue
@@ -99,7 +103,7 @@ export async function startSwitch(
   const tls = options.tls && gatewayTls(options.tls, options.tls.switchClientCaPath, 'required');
   // A test file's few participants send far more than their production share of GETs and refused messages (the fuzz
   // suite, hundreds a second): the share has tests of its own (participantShares.test.ts).
-  const config = { taskQueue: worker.taskQueue, followUpShare: { perSecond: 10_000, burst: 10_000 } };
+  const config = { taskQueue: worker.taskQueue, followUpShare: { perSecond: 10_000, burst: 10_000 }, apiType };
   const gateway = await serveGateway({ ...hub, config, temporal: worker.client }, tls);
   const { url } = gateway;
   const dfsps: SimulatedDfsp[] = [];

@@ -49,7 +49,7 @@ export function quietTemporalRuntime(): void {
 export function openTestHub(
   hubParticipantName: string,
   databaseUrl = testDatabaseUrl(),
-  security: { tls?: TlsConfig; jws?: JwsConfig; smtp?: HubConfig['smtp'] } = {},
+  security: { tls?: TlsConfig; jws?: JwsConfig; smtp?: HubConfig['smtp']; apiType?: HubConfig['apiType'] } = {},
 ): Promise<Hub> {
   const log = pino({ level: process.env.TEST_LOG_LEVEL || 'silent' });
   return openHub({ databaseUrl, hubParticipantName, log, directoryTtlMs: 0, deliveryTimeoutMs: 5_000, ...security });

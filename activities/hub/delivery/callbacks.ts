@@ -9,6 +9,8 @@ import { Agents, bodyText, HttpMethod, httpExchange, isCallback, isRedirect, ori
 import { sign } from '../../shared/platform/jws';
 import { conversationOf } from '../../shared/contracts/messageLog';
 import type { MessageLog } from '../trace/messageLog';
+import { speaksIso20022, type ApiType } from '../../shared/contracts/apiType';
+import { iso20022MediaOf, iso20022TextOf } from './iso20022Messages';
 
 /** One HTTP message from the switch to a participant: a forwarded request, a callback or a notification. */
 export interface Delivery {
@@ -63,6 +65,8 @@ export class CallbackSender {
   private readonly signingKey?: KeyObject;
   /** Where every delivery is logged for the operator's traces, answered or not. */
   private readonly messageLog?: MessageLog;
+  /** API_TYPE: in ISO 20022 mode, what the hub says itself on parties, quotes and transfers goes out as ISO 20022. */
+  private readonly apiType?: ApiType;
 
   constructor(options: {
     directory: ParticipantDirectory;
@@ -72,6 +76,7 @@ export class CallbackSender {
     agents?: Agents;
     signingKey?: KeyObject;
     messageLog?: MessageLog;
+    apiType?: ApiType;
   }) {
     this.directory = options.directory;
     this.log = options.log;
@@ -80,6 +85,7 @@ export class CallbackSender {
     this.agents = options.agents;
     this.signingKey = options.signingKey;
     this.messageLog = options.messageLog;
+    this.apiType = options.apiType;
   }
 
   async url(delivery: Delivery): Promise<string> {
@@ -103,8 +109,7 @@ export class CallbackSender {
       // A mistyped endpoint stays mistyped however often it is tried: an operator has to correct it.
       throw new HubError('destinationCommunicationError', `${delivery.to}'s ${delivery.endpointType} endpoint ${url} is not a URL`);
     }
-    const body = delivery.rawBody ?? (delivery.body === undefined ? undefined : bodyText(delivery.body));
-    const headers = delivery.fromHub ? await this.originated(delivery, delivery.fromHub, target) : forwardedHeaders(delivery);
+    const { body, headers } = await this.messageOf(delivery, target);
     // The hub signs what it says itself, as its Auth service too, the way a Mojaloop DFSP signs: every message with a
     // body. What it passes on keeps its sender's signature.
     if (delivery.fromHub && this.signingKey && body !== undefined) headers['fspiop-signature'] = await sign(headers, body, this.signingKey);
@@ -130,12 +135,25 @@ export class CallbackSender {
     }
   }
 
-  /** The headers of a message the hub writes itself, in an FSPIOP version its addressee reads (ParticipantDirectory.versionFor). */
-  private async originated(delivery: Delivery, fromHub: NonNullable<Delivery['fromHub']>, target: URL): Promise<Record<string, string>> {
-    const fspiop = mediaTypeNameOf(fromHub.resource) !== 'thirdparty';
-    const version = fspiop ? await this.directory.versionFor(delivery.to, fromHub.version) : fromHub.version;
+  /**
+   * The text and headers of a delivery: a passed-on message's own, or those of one the hub writes itself, in a version
+   * its addressee reads (ParticipantDirectory.versionFor); in ISO 20022 mode one on parties, quotes or transfers is made
+   * ISO 20022 here, in one place for every sender.
+   */
+  private async messageOf(delivery: Delivery, target: URL): Promise<{ body?: string; headers: Record<string, string> }> {
+    const text = delivery.rawBody ?? (delivery.body === undefined ? undefined : bodyText(delivery.body));
+    const { fromHub } = delivery;
+    if (!fromHub) return { body: text, headers: forwardedHeaders(delivery) };
+    const { resource } = fromHub;
     const source = fromHub.source ?? this.hubId;
-    return originatedHeaders({ resource: fromHub.resource, version, source, destination: delivery.to, target, method: delivery.method });
+    const addressing = { resource, source, destination: delivery.to, target, method: delivery.method };
+    if (speaksIso20022(this.apiType, resource)) {
+      const iso = await iso20022TextOf({ ...delivery, resource, source, destination: delivery.to });
+      return { body: iso, headers: originatedHeaders({ ...addressing, ...iso20022MediaOf(resource) }) };
+    }
+    const fspiop = mediaTypeNameOf(resource) !== 'thirdparty';
+    const version = fspiop ? await this.directory.versionFor(delivery.to, fromHub.version) : fromHub.version;
+    return { body: text, headers: originatedHeaders({ ...addressing, version }) };
   }
 
   private logDelivery(

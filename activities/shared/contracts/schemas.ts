@@ -19,6 +19,7 @@ const DOCUMENTS = {
   fspiop: path.join(snippets, 'fspiop', 'v1_1', 'openapi3', 'components', 'schemas'),
   fspiop2: path.join(snippets, 'fspiop', 'v2_0', 'openapi3', 'components', 'schemas'),
   thirdparty: path.join(snippets, 'thirdparty', 'v1_0', 'openapi3', 'components', 'schemas'),
+  iso20022: path.join(snippets, 'fspiop', 'v2_0_ISO20022', 'openapi3', 'components', 'schemas'),
 };
 
 /**
@@ -132,6 +133,19 @@ export const THIRDPARTY_SCHEMAS = [
 
 export type ThirdpartySchema = (typeof THIRDPARTY_SCHEMAS)[number];
 
+/** The bodies of FSPIOP 2.0's ISO 20022 document (API_TYPE=iso20022), by their names there. */
+export const ISO20022_SCHEMAS = [
+  'GetParties_IdentificationVerificationReportV03',
+  'GetPartiesError_IdentificationVerificationReportV03',
+  'TermsRequest_FIToFICustomerCreditProposal',
+  'TermsResponse_FIToFICustomerCreditConfirmation',
+  'Execute_FIToFICustomerCreditTransferV13',
+  'PacsStatus_FIToFIPaymentStatusReportV15',
+  'PacsError_FIToFIPaymentStatusReportV15',
+] as const;
+
+export type Iso20022Schema = (typeof ISO20022_SCHEMAS)[number];
+
 /** The compilers: the gateway's stops at a body's first error; the other lists them all, to tell apart those of encrypted fields. */
 const compilers: { first?: Ajv; all?: Ajv } = {};
 
@@ -147,12 +161,22 @@ function compiler(errors: keyof typeof compilers = 'first'): Ajv {
     for (const file of fs.readdirSync(DOCUMENTS[document]).filter((name) => name.endsWith('.yaml'))) {
       const schema = YAML.parse(fs.readFileSync(path.join(DOCUMENTS[document], file), 'utf-8'));
       if (document !== 'thirdparty') MOJALOOP_READINGS[file]?.(schema);
+      if (document === 'iso20022') openChoice(schema);
       const $id = schemaUrl(document, file.slice(0, -'.yaml'.length));
       // A file that is only a $ref to another document's schema is wrapped: beside $ref, draft-07 ignores $id.
       ajv.addSchema(schema.$ref ? { $id, allOf: [schema] } : { ...schema, $id });
     }
   }
   return ajv;
+}
+
+/**
+ * The published ISO 20022 document closes each choice (a `…Choice`: one of several properties, as an `anyOf`) with
+ * `additionalProperties: false` and no properties of its own, which JSON Schema reads as allowing none: every pacs.002
+ * error (`Rsn: { Prtry }`) would fail. The copies Mojaloop's switch validates against (ml-api-adapter's) leave it out.
+ */
+function openChoice(schema: { additionalProperties?: unknown; properties?: unknown; anyOf?: unknown; oneOf?: unknown }): void {
+  if (schema.additionalProperties === false && !schema.properties && (schema.anyOf || schema.oneOf)) delete schema.additionalProperties;
 }
 
 const validators = new Map<string, ValidateFunction>();
@@ -242,10 +266,20 @@ export function tagOf(value: unknown, ...path: string[]): unknown {
   return at;
 }
 
+/** The same for the ISO 20022 bodies of ISO 20022 mode. */
+export function validateIso20022<T>(schema: Iso20022Schema, value: unknown, where = 'body'): T {
+  return validated(validator('iso20022', schema), value, where);
+}
+
 /** Compiles every schema the gateway uses, so the first request does not pay for it. */
 export function warmUpSchemas(): void {
   for (const schema of FSPIOP_SCHEMAS) for (const document of ['fspiop', 'fspiop2'] as const) validator(document, schema);
   for (const schema of THIRDPARTY_SCHEMAS) validator('thirdparty', schema);
+}
+
+/** Compiles the ISO 20022 schemas, for a gateway in ISO 20022 mode. */
+export function warmUpIso20022Schemas(): void {
+  for (const schema of ISO20022_SCHEMAS) validator('iso20022', schema);
 }
 
 /** The {ID} of a path naming a conversation (transferId, quoteId): a CorrelationId, else 400 (3101). */

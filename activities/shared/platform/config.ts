@@ -3,6 +3,7 @@ import path from 'node:path';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { DEFAULT_TASK_QUEUE } from '../contracts/conversations';
 import { CHANGE_GROUPS, OPERATOR_ROLES, type ChangeGroup, type OperatorRole } from '../contracts/operatorRoles';
+import { API_TYPES, type ApiType } from '../contracts/apiType';
 
 /**
  * Every process (worker, gateways, launcher, tests) reads its settings here, from environment
@@ -64,6 +65,11 @@ export interface HubConfig {
   adminAccess: AdminAccessConfig;
   /** SWITCH_ALLOW_UNAUTHENTICATED: a trusted network or proxy in front of the switch knows who sends. */
   allowUnauthenticatedSwitch: boolean;
+  /**
+   * API_TYPE: what participants speak on parties, quotes and transfers, `fspiop` (default) or `iso20022`, one for the
+   * whole deployment as in Mojaloop's switch (docs/iso20022.md).
+   */
+  apiType: ApiType;
   /** SETTLEMENT_WINDOW_CLOSE_CRON: when the open settlement window closes by itself (a cron expression, UTC); unset, only on request. */
   settlementWindowCloseCron?: string;
   /** Participants' e-mails; none are sent without SMTP_URL. */
@@ -272,6 +278,12 @@ export function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function apiType(env: NodeJS.ProcessEnv): ApiType {
+  const value = env.API_TYPE || 'fspiop';
+  if (!(API_TYPES as readonly string[]).includes(value)) throw new Error(`API_TYPE must be ${API_TYPES.join(' or ')}, got "${value.slice(0, 64)}"`);
+  return value as ApiType;
 }
 
 function list(env: NodeJS.ProcessEnv, name: string, fallback = ''): string[] {
@@ -565,6 +577,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     tls,
     adminAccess: adminAccessConfig(env, tls),
     allowUnauthenticatedSwitch: flag(env, 'SWITCH_ALLOW_UNAUTHENTICATED'),
+    apiType: apiType(env),
     settlementWindowCloseCron: env.SETTLEMENT_WINDOW_CLOSE_CRON || undefined,
     smtp: env.SMTP_URL
       ? {

@@ -28,10 +28,12 @@ export function originatedHeaders(options: {
   destination?: string;
   target: URL;
   method: HttpMethod;
+  /** The name its media type gives the resource, where it is not the FSPIOP one (ISO 20022's `iso20022.transfers`). */
+  mediaTypeName?: string;
 }): Record<string, string> {
   const { pathname, search } = options.target;
   const start = pathname.indexOf(`/${options.resource}`);
-  const mediaType = `application/vnd.interoperability.${mediaTypeNameOf(options.resource)}+json;version=${options.version}`;
+  const mediaType = `application/vnd.interoperability.${options.mediaTypeName ?? mediaTypeNameOf(options.resource)}+json;version=${options.version}`;
   return {
     ...(isCallback(options.method, mediaTypeNameOf(options.resource) === 'thirdparty') ? {} : { accept: mediaType }),
     'content-type': mediaType,

@@ -155,3 +155,9 @@ test('LEDGER_CHECK_INTERVAL: 5 minutes unless set; a duration that is none, or u
   t.throws(() => loadConfig({ LEDGER_CHECK_INTERVAL: 'every five minutes' }), { message: /LEDGER_CHECK_INTERVAL must be a duration such as "5 minutes"/ });
   t.throws(() => loadConfig({ LEDGER_CHECK_INTERVAL: '10ms' }), { message: /LEDGER_CHECK_INTERVAL must be a second or more/ });
 });
+
+test('API_TYPE: FSPIOP unless set to iso20022; anything else is refused at start', (t) => {
+  t.is(loadConfig({}).apiType, 'fspiop');
+  t.is(loadConfig({ API_TYPE: 'iso20022' }).apiType, 'iso20022');
+  t.throws(() => loadConfig({ API_TYPE: 'iso' }), { message: 'API_TYPE must be fspiop or iso20022, got "iso"' });
+});
