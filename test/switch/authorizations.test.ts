@@ -198,7 +198,10 @@ test("an authorization answered with a responseType outside ENTERED, REJECTED an
   t.is(taken.status, 200);
   t.deepEqual((await payer.waitFor(isPut(`/authorizations/${id}`))).body, { responseType: 'APPROVED' });
   const recorded = await conversation(id).query(transactionRequestQuery);
-  t.deepEqual(recorded.authorizations.at(-1), { request: { authenticationType: 'OTP', retriesLeft: '2', amount: '12.5', currency: 'USD' }, responseType: 'APPROVED' });
+  t.deepEqual(recorded.authorizations.at(-1), {
+    request: { authenticationType: 'OTP', retriesLeft: '2', amount: '12.5', currency: 'USD' },
+    responseType: 'APPROVED',
+  });
   const state = await pollUntil(
     async () => (await conversation(id).describe()).typedSearchAttributes.get(State),
     (value) => value === 'AUTHORIZATION_APPROVED',

@@ -1,3 +1,0 @@
-export default function shouldNotBeExecuted(): void {
-  throw new Error('test failure enforced: this code should never be executed')
-}

@@ -1,5 +1,0 @@
-export default function sortedArray(a: string[]): string[] {
-  const b = [...a]
-  b.sort()
-  return b
-}
