@@ -4,7 +4,7 @@ import { HttpError } from '../../activities/shared/platform/httpError';
 import { isCallback as isCallbackMethod, type HttpMethod } from '../../activities/shared/platform/fspiopHttp';
 import { errorInformation } from '../../activities/shared/contracts/errors';
 import { NOT_A_PARTICIPANT } from '../../activities/hub/delivery/directory';
-import { ISO20022_VERSION, iso20022MediaTypeName, speaksIso20022, type ApiType } from '../../activities/shared/contracts/apiType';
+import { ISO20022_VERSION, iso20022MediaTypeName, namesIso20022, type ApiType } from '../../activities/shared/contracts/apiType';
 
 /**
  * FSPIOP versions this switch speaks (Document 2, "Versioning"): 1.0 and 1.1 of the specification, and 2.0, the
@@ -29,7 +29,7 @@ interface Dialect {
  */
 function dialectOf(resource: Resource, apiType?: ApiType): Dialect {
   // ISO 20022 mode (API_TYPE): the resource's ISO 20022 media type only, at the one version it has, as Mojaloop's switch.
-  if (speaksIso20022(apiType, resource)) return { names: [iso20022MediaTypeName(resource)], versions: [ISO20022_VERSION] };
+  if (namesIso20022(apiType, resource)) return { names: [iso20022MediaTypeName(resource)], versions: [ISO20022_VERSION] };
   const name = mediaTypeNameOf(resource);
   if (name === resource) return { names: [resource], versions: SUPPORTED_VERSIONS };
   return { names: [name, resource.split('/')[0]], versions: THIRDPARTY_VERSIONS };

@@ -44,13 +44,19 @@ function fromHub(t: { is: (a: unknown, b: unknown, m?: string) => void }, messag
   t.is(message.headers['content-type'], iso20022MediaType(resource));
 }
 
-test("a lookup: GET /parties reaches the party's FSP, whose acmt.024 the requester receives byte for byte", async (t) => {
+test("a lookup: a party registered with the ISO 20022 participants media type, and GET /parties reaches the party's FSP, whose acmt.024 the requester receives byte for byte", async (t) => {
   const [payer, payee] = [await hub.provision(), await hub.provision()];
   const msisdn = `255${crypto.randomInt(10 ** 8, 10 ** 9)}`;
-  // /participants has no ISO 20022 form: it stays FSPIOP in ISO 20022 mode, as in Mojaloop's.
-  const registered = await hub.fspiop('POST', `/participants/MSISDN/${msisdn}`, { source: payee.name, body: { fspId: payee.name } });
+  // /participants has no ISO 20022 form, but carries the ISO 20022 media type in that mode, its bodies FSPIOP, as the
+  // account lookup service takes and answers it (MojaloopRequests in ISO 20022 mode sends it so).
+  const fspiopMediaType = await hub.fspiop('POST', `/participants/MSISDN/${msisdn}`, { source: payee.name, body: { fspId: payee.name } });
+  t.is(fspiopMediaType.status, 400);
+  t.is(fspiopMediaType.body.errorInformation.errorCode, '3101');
+  const registered = await send('POST', `/participants/MSISDN/${msisdn}`, payee.name, undefined, JSON.stringify({ fspId: payee.name }));
   t.is(registered.status, 202);
-  await payee.waitFor(received('PUT', `/participants/MSISDN/${msisdn}`));
+  const answer = await payee.waitFor(received('PUT', `/participants/MSISDN/${msisdn}`));
+  t.deepEqual(answer.body, { fspId: payee.name });
+  fromHub(t, answer, 'participants');
 
   const path = `/parties/MSISDN/${msisdn}`;
   t.is((await send('GET', path, payer.name, undefined)).status, 202);

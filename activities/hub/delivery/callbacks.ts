@@ -9,7 +9,7 @@ import { Agents, bodyText, HttpMethod, httpExchange, isCallback, isRedirect, ori
 import { sign } from '../../shared/platform/jws';
 import { conversationOf } from '../../shared/contracts/messageLog';
 import type { MessageLog } from '../trace/messageLog';
-import { speaksIso20022, type ApiType } from '../../shared/contracts/apiType';
+import { namesIso20022, speaksIso20022, type ApiType } from '../../shared/contracts/apiType';
 import { iso20022MediaOf, iso20022TextOf } from './iso20022Messages';
 
 /** One HTTP message from the switch to a participant: a forwarded request, a callback or a notification. */
@@ -151,6 +151,7 @@ export class CallbackSender {
       const iso = await iso20022TextOf({ ...delivery, resource, source, destination: delivery.to });
       return { body: iso, headers: originatedHeaders({ ...addressing, ...iso20022MediaOf(resource) }) };
     }
+    if (namesIso20022(this.apiType, resource)) return { body: text, headers: originatedHeaders({ ...addressing, ...iso20022MediaOf(resource) }) };
     const fspiop = mediaTypeNameOf(resource) !== 'thirdparty';
     const version = fspiop ? await this.directory.versionFor(delivery.to, fromHub.version) : fromHub.version;
     return { body: text, headers: originatedHeaders({ ...addressing, version }) };

@@ -1,4 +1,10 @@
-import { ISO20022_VERSION, iso20022MediaTypeName, type Iso20022Operation, type Iso20022Resource } from '../../shared/contracts/apiType';
+import {
+  ISO20022_VERSION,
+  iso20022MediaTypeName,
+  type Iso20022MediaResource,
+  type Iso20022Operation,
+  type Iso20022Resource,
+} from '../../shared/contracts/apiType';
 import { bodyText, type HttpMethod } from '../../shared/platform/fspiopHttp';
 import { iso20022Of } from '../../shared/platform/iso20022Transforms';
 
@@ -17,7 +23,7 @@ export interface HubMessage {
 }
 
 /** The media type every message the hub makes on an ISO 20022 resource carries, whatever version its requester spoke. */
-export const iso20022MediaOf = (resource: Iso20022Resource) => ({ mediaTypeName: iso20022MediaTypeName(resource), version: ISO20022_VERSION });
+export const iso20022MediaOf = (resource: Iso20022MediaResource) => ({ mediaTypeName: iso20022MediaTypeName(resource), version: ISO20022_VERSION });
 
 /**
  * The text of a message the hub makes, in ISO 20022 mode: the FSPIOP body it built turned into the ISO 20022 message
