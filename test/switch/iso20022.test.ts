@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import test from 'ava';
 import { validateIso20022 } from '../../activities/shared/contracts/schemas';
+import type { TransferTrace } from '../../activities/shared/contracts/trace';
 import type { ReceivedRequest, SimulatedDfsp } from '../helpers/dfsp';
 import { iso20022Headers, iso20022MediaType, iso20022Payment, partiesAnswer, type Iso20022Payment } from '../helpers/iso20022Messages';
 import { HUB_ID, useSwitch, SwitchHarness } from '../helpers/switchHarness';
@@ -99,6 +100,18 @@ test('a payment: pacs.081 and pacs.082 quote it, pacs.008 and pacs.002 COMMITTED
     TxSts: 'COMM',
     ExctnConf: payment.fulfil.TxInfAndSts.ExctnConf,
   });
+
+  // The operator's trace of the transfer holds the pacs.008 both ways: received from the payer, delivered to the payee.
+  await hub.hub.messageLog!.flush();
+  const trace = await hub.admin.call('GET', `/transfers/${transfer.transferId}/trace`);
+  const posts = (trace.body as TransferTrace).messages.filter((message) => message.method === 'POST' && message.target.endsWith('/transfers'));
+  t.deepEqual(
+    posts.map((message) => [message.direction, message.body]),
+    [
+      ['in', payment.transferRequest],
+      ['out', payment.transferRequest],
+    ],
+  );
 });
 
 test("a payee that answers RESERVED gets the hub's PATCH as a pacs.002, and the payer the hub's COMMITTED as one", async (t) => {

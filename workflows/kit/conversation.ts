@@ -139,8 +139,9 @@ export class Conversation {
 
   /** The request passed on with its sender's headers and body, byte for byte. */
   private forwardRequest(to: string): Promise<void> {
-    const { resource, request } = this.options;
-    return deliveries.deliver({ to, ...addressOf(resource, 'request'), method: 'POST', headers: request.headers, rawBody: request.rawBody });
+    const { resource, request, id } = this.options;
+    const conversation = `${resource}/${id}`;
+    return deliveries.deliver({ to, ...addressOf(resource, 'request'), method: 'POST', headers: request.headers, rawBody: request.rawBody, conversation });
   }
 
   setState(state: string): void {

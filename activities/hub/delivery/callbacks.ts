@@ -32,6 +32,11 @@ export interface Delivery {
   body?: unknown;
   /** The sender's body text, forwarded byte for byte (so end-to-end signatures hold) instead of `body`. */
   rawBody?: string;
+  /**
+   * The conversation it belongs to, for the message log, where its sender knows it: a forwarded ISO 20022 request
+   * names its ID where conversationOf does not look.
+   */
+  conversation?: string;
 }
 
 /** A delivery that failed in a way worth retrying (network error, timeout, 5xx). */
@@ -166,7 +171,7 @@ export class CallbackSender {
     outcome: { status?: number; error?: string },
   ): void {
     if (!this.messageLog) return;
-    const conversation = conversationOf(delivery.method, target.pathname, delivery.body ?? postedBody(delivery));
+    const conversation = delivery.conversation ?? conversationOf(delivery.method, target.pathname, delivery.body ?? postedBody(delivery));
     if (!conversation) return;
     this.messageLog.record({
       direction: 'out',
