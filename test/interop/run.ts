@@ -3,12 +3,13 @@
 // and make P2P and merchant-initiated payments through the hub; then our own DFSP connector pays one of them and is
 // paid by it; then Mojaloop's thirdparty-sdk, as PISP and as DFSP, links accounts, pays and unlinks, with each other
 // and with our PISP and DFSP connectors (thirdpartyPeers.ts); then DFSPs on Mojaloop's sdk-standard-components 19.x
-// pay in FSPIOP 2.0 and 2.0 to 1.1 (standardScenarios.ts); and two more adapters pay over mutual TLS. Every
+// pay in FSPIOP 2.0 and 2.0 to 1.1, and in ISO 20022 through a second hub in that mode (standardScenarios.ts); and two
+// more adapters pay over mutual TLS. Every
 // participant and the hub sign what they send and validate what they receive (JWS, keys made for the run), and forged
 // messages are refused. Every check prints a line, and the run ends with `N passed, M failed`.
 //
 //   npm run interop                                   starts a hub of its own (fresh database, in-memory Temporal)
-//   npm run interop -- --iso                          also starts a second one in ISO 20022 mode, for the ISO peers
+//                                                     and a second one in ISO 20022 mode for the ISO peers
 //   npm run interop -- --switch URL --admin URL       uses a running hub (started with NEW_PARTICIPANTS_ACTIVE=true),
 //                      [--temporal HOST:PORT]         without JWS (its keys are not the run's); our connector runs on
 //                                                     that Temporal (127.0.0.1:7233 by default)
@@ -581,12 +582,13 @@ const hubJwsEnv = (jws: JwsKeys, hubId: string) => ({
 });
 
 /**
- * The ISO 20022 peers need a hub in ISO mode, one mode per deployment: with `--iso` the suite starts a second hub of
- * its own with API_TYPE=iso20022 and the run's keys; without it (or with --switch) the phase is skipped.
+ * The ISO 20022 peers need a hub in ISO mode, one mode per deployment: the suite starts a second hub of its own with
+ * API_TYPE=iso20022 and the run's keys. Against a hub of the caller's (--switch) the phase is skipped: the suite cannot
+ * start that hub's ISO 20022 twin.
  */
 async function isoPhase(jws: JwsKeys | undefined, suffix: string, stoppers: Array<() => Promise<unknown>>): Promise<void> {
-  if (!process.argv.includes('--iso') || !jws) {
-    say('\n# ISO 20022 peers: skipped (`npm run interop -- --iso` runs them against a second hub of its own in ISO mode)');
+  if (!jws) {
+    say('\n# ISO 20022 peers: skipped against a hub of your own (the suite starts its ISO 20022 hub only beside its own)');
     return;
   }
   const hubId = loadConfig().hubParticipantName;
