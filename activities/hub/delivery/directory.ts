@@ -41,11 +41,12 @@ export class ParticipantDirectory {
 
   /**
    * Notes the FSPIOP version `name` has just written in, the version the hub then writes its own messages to it in
-   * (`versionFor`). It is stored only when it changes, so a participant's every message costs no write.
+   * (`versionFor`). It is stored only when its major version changes, which is all `versionFor` tells apart: a
+   * participant's every message costs no write, though Mojaloop's SDK writes some resources in 1.0 and others in 1.1.
    */
   async heard(name: string, version: string): Promise<void> {
     const participant = await this.participant(name);
-    if (!participant || participant.fspiopVersion === version) return;
+    if (!participant || (participant.fspiopVersion && majorOf(participant.fspiopVersion) === majorOf(version))) return;
     await this.db.transaction((manager) => manager.update(Participant, { participantId: participant.participantId }, { fspiopVersion: version }));
     participant.fspiopVersion = version;
   }
