@@ -199,8 +199,11 @@ test.serial('the operator closes the window and settles it to SETTLED from the s
   await closingWindowsInTurn(hub.services.db, async () => {
     // On the MariaDB the test files share, another file's close may have taken this file's earlier payments into its
     // window: a payment made in this test's turn keeps the window it closes from being empty (3100), and the page is
-    // loaded afresh so that it lists the window open now.
-    await payments.pay(payer, payee, '10', undefined, CURRENCY);
+    // loaded afresh so that it lists the window open now. The payer's cap, lowered below its position by the test
+    // before, is raised first, or the payment would be refused and the window left empty after all.
+    const cap = { currency: CURRENCY, limit: { type: 'NET_DEBIT_CAP', value: 1_000, alarmPercentage: 10 } };
+    t.is((await hub.admin.call('PUT', `/participants/${payer.name}/limits`, cap)).status, 200);
+    t.is((await payments.pay(payer, payee, '10', undefined, CURRENCY)).state, 'COMMITTED');
     await page.goto(consoleAt('#/settlement'));
     await page.reload();
     const open = page.locator('tr', { has: page.locator('td.state', { hasText: /^OPEN$/ }) });
